@@ -1,0 +1,50 @@
+"""The ``phiscrub`` command line: a thin layer over the Python API."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from phiscrub import __version__
+from phiscrub.errors import PhiscrubError
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="phiscrub")
+@click.option("-v", "--verbose", count=True, help="More log output (ids, offsets and labels only).")
+def cli(verbose: int) -> None:
+    """phiscrub: offline clinical text de-identification."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def _register() -> None:
+    from phiscrub.cli import convert, evaluate, redact
+
+    cli.add_command(redact.redact)
+    cli.add_command(convert.convert)
+    cli.add_command(evaluate.evaluate_cmd)
+
+
+_register()
+
+
+def main() -> None:
+    """Entry point: runs the CLI, turning phiscrub errors into a one-line message and exit code 2."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except PhiscrubError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except SystemExit:
+        raise

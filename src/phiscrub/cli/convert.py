@@ -1,0 +1,41 @@
+"""``phiscrub convert``: move a labelled corpus between formats."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+__all__ = ["convert"]
+
+FORMATS = ["brat", "i2b2", "conll", "jsonl", "txt", "placeholder"]
+
+
+@click.command()
+@click.argument("input_path", metavar="IN", type=click.Path(exists=True, path_type=Path))
+@click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
+@click.option("--from", "src_fmt", type=click.Choice(FORMATS), default=None, help="Input format (default: guess).")
+@click.option("--to", "dst_fmt", type=click.Choice([f for f in FORMATS if f != "placeholder"]), required=True)
+@click.option("--corpus", default=None, help="Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ...")
+@click.option("--seed", default=0, show_default=True, help="Seed for surrogate filling (placeholder input).")
+def convert(input_path: Path, output_path: Path, src_fmt: str | None, dst_fmt: str, corpus: str | None, seed: int) -> None:
+    """Convert a corpus IN (file or folder) to OUT in another format.
+
+    Problems (bad offsets, unknown labels, malformed files) are reported by document id and span id;
+    the rest of the batch is converted.
+    """
+    from phiscrub.io import detect_format, get_reader, get_writer
+
+    fmt = src_fmt or detect_format(input_path)
+    reader = get_reader(fmt, corpus=corpus, seed=seed)
+    docs = list(tqdm(reader.read(input_path), desc="read", unit="doc", file=sys.stderr, delay=1.0))
+    get_writer(dst_fmt).write(docs, output_path)
+    for p in reader.problems:
+        click.echo(f"problem: {p}", err=True)
+    click.echo(
+        f"converted {len(docs)} documents ({sum(len(d.spans) for d in docs)} spans) from {fmt} to {dst_fmt}; "
+        f"problems: {len(reader.problems)}",
+        err=True,
+    )

@@ -1,0 +1,192 @@
+"""``phiscrub redact``: de-identify a file, a folder, a JSONL, CSV or Parquet file."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import click
+from tqdm import tqdm
+
+from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction
+from phiscrub.document import Document
+from phiscrub.errors import PhiscrubError
+
+__all__ = ["redact"]
+
+log = logging.getLogger(__name__)
+
+
+@click.command()
+@click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option(
+    "--mode", type=click.Choice(["placeholder", "mask", "surrogate"]), default="placeholder", show_default=True
+)
+@click.option(
+    "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default="coarse", show_default=True,
+    help="Label granularity of placeholders and of the standoff output.",
+)
+@click.option("--key", envvar=KEY_ENV_VAR, default=None, help=f"Surrogate secret (or ${KEY_ENV_VAR}).")
+@click.option("--text-field", default="text", show_default=True, help="JSONL field holding the note.")
+@click.option("--text-column", default="text", show_default=True, help="CSV/Parquet column holding the note.")
+@click.option("--id-field", default=None, help="JSONL field / column with the document id (default: position).")
+@click.option("--patient-field", default=None, help="Field / column grouping notes of one patient.")
+@click.option("--model", "model", default=None, help="Tagger model folder, or 'default' for the bundled one.")
+@click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model).")
+@click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
+@click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
+@click.option("--lang", default="en", show_default=True, help="Language of the rule packs.")
+@click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
+@click.option("--batch-size", default=16, show_default=True, type=int)
+def redact(
+    input_path: Path,
+    out_dir: Path,
+    mode: str,
+    labels: str,
+    key: str | None,
+    text_field: str,
+    text_column: str,
+    id_field: str | None,
+    patient_field: str | None,
+    model: str | None,
+    rules_only: bool,
+    resolve_strategy: str,
+    keep_ages: bool,
+    lang: str,
+    audit_text: bool,
+    batch_size: int,
+) -> None:
+    """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
+
+    The output keeps the input's shape; OUTDIR/phi_spans.jsonl lists what was replaced (doc id,
+    offsets into the original text, label, source) without the PHI strings unless --audit-text.
+    """
+    from phiscrub.io.shapes import open_source
+
+    if model is None and not rules_only:
+        model = _default_model()
+    deid = Deidentifier(
+        mode=mode,  # type: ignore[arg-type]
+        labels=labels,  # type: ignore[arg-type]
+        key=key,
+        model=None if rules_only else model,
+        resolve=resolve_strategy,
+        age_over_89="keep" if keep_ages else "bucket",
+        lang=lang,
+    )
+    source = open_source(
+        input_path, text_field=text_field, text_column=text_column, id_field=id_field, patient_field=patient_field
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    counts: Counter[str] = Counter()
+    stats = {"documents": 0, "errors": 0}
+    standoff = StandoffWriter(out_dir / "phi_spans.jsonl", audit_text=audit_text)
+    total = getattr(source, "count", None)
+
+    def transformed() -> Iterator[Document]:
+        docs = source.documents()
+        bar = tqdm(desc="redact", unit="doc", total=total, file=sys.stderr, delay=1.0, dynamic_ncols=True)
+        try:
+            for batch in _batches(docs, batch_size):
+                for original, red in _redact_batch(deid, batch):
+                    stats["documents"] += 1
+                    if red is None:
+                        stats["errors"] += 1
+                        # Never fall back to the original text: a failed note is written empty.
+                        yield Document(original.id, "", (), dict(original.metadata))
+                    else:
+                        counts.update(s.label for s in red.spans)
+                        standoff.write(red)
+                        yield red.result
+                    bar.update(1)
+        finally:
+            bar.close()
+
+    with standoff:
+        written = source.write(out_dir, transformed())
+    per_label = ", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"
+    click.echo(
+        f"redacted {stats['documents']} documents into {out_dir} ({len(written)} files); "
+        f"spans: {sum(counts.values())} ({per_label}); errors: {stats['errors']}",
+        err=True,
+    )
+    if stats["errors"]:
+        sys.exit(1)
+
+
+def _default_model() -> str | None:
+    from phiscrub.detect.tagger import bundled_model_path
+
+    path = bundled_model_path()
+    return str(path) if path is not None else None
+
+
+def _batches(docs: Iterator[Document], size: int) -> Iterator[list[Document]]:
+    batch: list[Document] = []
+    for d in docs:
+        batch.append(d)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _redact_batch(deid: Deidentifier, batch: list[Document]) -> Iterator[tuple[Document, Redaction | None]]:
+    """Redact a batch; on failure retry one by one so one bad note does not sink the batch."""
+    try:
+        results = list(deid.redact_many(batch, batch_size=len(batch)))
+    except (PhiscrubError, ValueError) as exc:
+        log.warning("batch failed (%s); retrying documents one by one", type(exc).__name__)
+    else:
+        yield from zip(batch, results)
+        return
+    for doc in batch:
+        try:
+            yield doc, deid.redact_one(doc)
+        except (PhiscrubError, ValueError) as exc:
+            # Only the exception type: its message could, in a third-party library, hold text.
+            log.error("document %s failed: %s", doc.id, type(exc).__name__)
+            yield doc, None
+
+
+class StandoffWriter:
+    """Writes OUTDIR/phi_spans.jsonl: one line per replaced span, original offsets, no PHI text.
+
+    With ``audit_text=True`` the original string is added under ``"text"`` (the user asked for it).
+    """
+
+    def __init__(self, path: Path, audit_text: bool = False) -> None:
+        self.path = path
+        self.audit_text = audit_text
+        self._fh: IO[str] | None = None
+
+    def __enter__(self) -> StandoffWriter:
+        self._fh = self.path.open("w", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+    def write(self, red: Redaction) -> None:
+        assert self._fh is not None, "use StandoffWriter as a context manager"
+        for span, out in zip(red.spans, red.result.spans):
+            row: dict[str, object] = {
+                "id": red.original.id,
+                "start": span.start,
+                "end": span.end,
+                "label": span.label,
+                "source": span.source,
+                "out_start": out.start,
+                "out_end": out.end,
+            }
+            if self.audit_text:
+                row["text"] = red.original.text[span.start : span.end]
+            self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")

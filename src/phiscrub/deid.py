@@ -1,0 +1,186 @@
+"""The Python API behind ``phiscrub redact``: detect, resolve, transform."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from phiscrub.detect.base import Detector
+from phiscrub.detect.ensemble import resolve
+from phiscrub.document import Document, Span
+from phiscrub.errors import ConfigError
+from phiscrub.labels import Granularity, fold
+
+if TYPE_CHECKING:
+    from phiscrub.transform.operators import Transformer
+
+__all__ = ["KEY_ENV_VAR", "Deidentifier", "RedactMode", "Redaction", "resolve_key"]
+
+RedactMode = Literal["placeholder", "mask", "surrogate"]
+
+#: Environment variable read for the surrogate secret when no key is passed.
+KEY_ENV_VAR = "PHISCRUB_KEY"
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """One redacted note: the input, the PHI spans found in it, and the rewritten output.
+
+    ``spans`` index ``original.text`` and carry labels at the Deidentifier's granularity; spans whose
+    label folds to nothing at that granularity (e.g. OTHER) are not listed and not replaced.
+    ``result.spans`` are the same spans, in the same order, pointing at the replacements.
+    """
+
+    original: Document
+    spans: tuple[Span, ...]
+    result: Document
+
+
+def resolve_key(key: str | bytes | None) -> bytes | None:
+    """Return the secret as bytes: the given key, else ``$PHISCRUB_KEY``, else None."""
+    if key is None:
+        key = os.environ.get(KEY_ENV_VAR) or None
+    if key is None:
+        return None
+    return key.encode("utf-8") if isinstance(key, str) else key
+
+
+@dataclass
+class Deidentifier:
+    """Find PHI in notes and replace it.
+
+    Args:
+        mode: ``placeholder`` (``[NAME]``), ``mask`` (``***``) or ``surrogate`` (realistic, keyed).
+        labels: label granularity of placeholders and output spans: ``coarse``, ``fine`` or ``phicon5``.
+        key: secret for surrogates (str or bytes); falls back to ``$PHISCRUB_KEY``. Required for
+            ``surrogate`` mode.
+        model: a tagger model folder, ``"default"`` for the model bundled with the package (if any),
+            or None for rules only.
+        detectors: explicit detectors; replaces the default rules (the model is still added).
+        resolve: overlap strategy name (see :mod:`phiscrub.detect.ensemble`).
+        age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
+        lang: language of the rule packs.
+
+    Example:
+        >>> from phiscrub import Deidentifier
+        >>> out = Deidentifier(mode="placeholder").redact("Seen by Dr. Alan Grant on 03/12/2019.")
+        >>> out.text
+        'Seen by Dr. [NAME] on [DATE].'
+    """
+
+    mode: RedactMode = "placeholder"
+    labels: Granularity = "coarse"
+    key: str | bytes | None = field(default=None, repr=False)
+    model: str | Path | None = None
+    detectors: Sequence[Detector] | None = None
+    resolve: str = "merge"
+    age_over_89: Literal["bucket", "keep"] = "bucket"
+    lang: str = "en"
+    _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
+    _transformer: Transformer | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("placeholder", "mask", "surrogate"):
+            raise ConfigError(f"unknown mode {self.mode!r}; use placeholder, mask or surrogate")
+        if self.labels not in ("coarse", "fine", "phicon5"):
+            raise ConfigError(f"unknown label granularity {self.labels!r}; use coarse, fine or phicon5")
+        if self.mode == "surrogate" and resolve_key(self.key) is None:
+            raise ConfigError(f"surrogate mode needs a secret: pass key= / --key, or set ${KEY_ENV_VAR}")
+
+    # -- lazy parts: nothing heavy is loaded in the constructor ------------------------------------
+    @property
+    def active_detectors(self) -> list[Detector]:
+        """Detectors in use (rules, then the model if any); built on first use."""
+        if self._detectors is None:
+            if self.detectors is not None:
+                dets = list(self.detectors)
+            else:
+                from phiscrub.detect.rules import default_detectors
+
+                dets = list(default_detectors(lang=self.lang))
+            if self.model is not None:
+                from phiscrub.detect.tagger import load_model_detector
+
+                dets.append(load_model_detector(self.model))
+            self._detectors = dets
+        return self._detectors
+
+    @property
+    def transformer(self) -> Transformer:
+        """The transformer for ``mode``; built on first use."""
+        if self._transformer is None:
+            from phiscrub.transform.operators import build_transformer
+
+            self._transformer = build_transformer(
+                self.mode, granularity=self.labels, key=resolve_key(self.key), age_over_89=self.age_over_89
+            )
+        return self._transformer
+
+    # -- API ---------------------------------------------------------------------------------------
+    def detect(self, doc: Document | str) -> list[Span]:
+        """Return the resolved, non-overlapping PHI spans of ``doc``."""
+        return self.detect_many([_as_doc(doc)])[0]
+
+    def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
+        """Detect PHI in a batch of documents (models run batched)."""
+        proposals: list[list[Span]] = [[] for _ in docs]
+        for det in self.active_detectors:
+            many = getattr(det, "detect_many", None)
+            found = many(list(docs)) if many is not None else [det.detect(d) for d in docs]
+            for acc, spans in zip(proposals, found):
+                acc.extend(spans)
+        return [resolve(p, self.resolve) for p in proposals]
+
+    def redact(self, doc: Document | str, patient_id: str | None = None) -> Document:
+        """De-identify one note.
+
+        Args:
+            doc: a :class:`Document` or a plain string.
+            patient_id: groups documents of one patient for consistent surrogates and date shifts;
+                defaults to ``doc.metadata["patient_id"]``.
+
+        Returns:
+            A new Document with the rewritten text; its spans point at the replacements.
+        """
+        d = _as_doc(doc)
+        return self._apply(d, self.detect(d), patient_id).result
+
+    def redact_many(self, docs: Iterable[Document], batch_size: int = 16) -> Iterator[Redaction]:
+        """Redact documents lazily in batches, preserving order; yields :class:`Redaction` records."""
+        batch: list[Document] = []
+        for d in docs:
+            batch.append(d)
+            if len(batch) >= batch_size:
+                yield from self._redact_batch(batch)
+                batch = []
+        if batch:
+            yield from self._redact_batch(batch)
+
+    def redact_one(self, doc: Document, patient_id: str | None = None) -> Redaction:
+        """Redact one document and return the full :class:`Redaction` record."""
+        return self._apply(doc, self.detect(doc), patient_id)
+
+    def _redact_batch(self, batch: list[Document]) -> Iterator[Redaction]:
+        for d, spans in zip(batch, self.detect_many(batch)):
+            yield self._apply(d, spans, None)
+
+    def _apply(self, doc: Document, spans: Sequence[Span], patient_id: str | None) -> Redaction:
+        pid = patient_id if patient_id is not None else doc.metadata.get("patient_id")
+        kept = []
+        for s in spans:
+            lab = fold(s.label, self.labels)
+            if lab is not None:
+                kept.append(s.with_label(lab) if self.labels != "fine" else s)
+        result = self.transformer.apply(doc, spans, patient_id=None if pid is None else str(pid))
+        return Redaction(original=doc, spans=tuple(sorted(kept)), result=result)
+
+
+def _as_doc(doc: Document | str) -> Document:
+    if isinstance(doc, Document):
+        return doc
+    if isinstance(doc, str):
+        return Document(id="text", text=doc)
+    raise TypeError(f"expected Document or str, got {type(doc).__name__}")

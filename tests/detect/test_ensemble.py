@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import pytest
+
+from phiscrub.detect.ensemble import resolve
+from phiscrub.document import Span
+from phiscrub.errors import ConfigError
+
+
+def _pairs(spans: list[Span]) -> list[tuple[int, int, str]]:
+    return [(s.start, s.end, s.label) for s in spans]
+
+
+@pytest.mark.parametrize(
+    ("strategy", "spans", "expected"),
+    [
+        # disjoint spans pass through untouched in every strategy
+        ("merge", [Span(0, 4, "DATE"), Span(10, 14, "ID")], [(0, 4, "DATE"), (10, 14, "ID")]),
+        ("longest", [Span(0, 4, "DATE"), Span(10, 14, "ID")], [(0, 4, "DATE"), (10, 14, "ID")]),
+        # merge: union of overlapping spans, label of the longest member
+        ("merge", [Span(0, 10, "PATIENT"), Span(5, 12, "DATE")], [(0, 12, "PATIENT")]),
+        ("merge", [Span(0, 3, "PATIENT"), Span(2, 12, "DATE")], [(0, 12, "DATE")]),
+        # chains of overlaps merge transitively
+        ("merge", [Span(0, 3, "ID"), Span(2, 6, "ID"), Span(5, 9, "PHONE")], [(0, 9, "ID")]),
+        # touching spans do not overlap
+        ("merge", [Span(0, 3, "ID"), Span(3, 6, "DATE")], [(0, 3, "ID"), (3, 6, "DATE")]),
+        # longest: the longer wins, the other is dropped
+        ("longest", [Span(0, 10, "PATIENT"), Span(5, 12, "DATE")], [(0, 10, "PATIENT")]),
+        # score: higher score wins even when shorter
+        ("score", [Span(0, 10, "PATIENT", 0.5), Span(5, 8, "DATE", 0.9)], [(5, 8, "DATE")]),
+    ],
+)
+def test_resolve_strategies_give_non_overlapping_sets(
+    strategy: str, spans: list[Span], expected: list[tuple[int, int, str]]
+) -> None:
+    out = resolve(spans, strategy)
+    assert _pairs(out) == expected
+    for a, b in zip(out, out[1:]):
+        assert a.end <= b.start
+
+
+def test_merge_keeps_all_sources_in_the_merged_span() -> None:
+    out = resolve([Span(0, 5, "DATE", source="rule:date"), Span(0, 7, "DATE", source="model")])
+    assert out[0].source == "model+rule:date"
+
+
+def test_resolve_rejects_unknown_strategy() -> None:
+    with pytest.raises(ConfigError, match="unknown resolve strategy"):
+        resolve([], "vote")
