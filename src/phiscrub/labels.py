@@ -99,6 +99,7 @@ CORPUS_MAPPINGS: dict[str, dict[str, str]] = {
     "i2b2-2014": {
         **{lab: lab for lab in FINE_LABELS},
         "LOCATION-OTHER": "LOCATION",
+        "IPADDR": "IPADDRESS",
         "OTHER": "LOCATION",
     },
     # Amin et al. (2022) Table A.4; OTHER types are kept as fine OTHER and fold to nothing.

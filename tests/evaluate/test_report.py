@@ -125,7 +125,9 @@ def test_reports_contain_no_note_text(result: EvaluationResult, tmp_path: Path) 
             assert surface not in content
 
 
-def test_write_report_rejects_config_contradicting_the_result(result: EvaluationResult, tmp_path: Path) -> None:
+def test_write_report_rejects_config_contradicting_the_result(
+    result: EvaluationResult, tmp_path: Path
+) -> None:
     with pytest.raises(ConfigError, match="granularity"):
         write_report(result, tmp_path / "r", {"granularity": "fine"})
     assert list(tmp_path.iterdir()) == []

@@ -36,7 +36,7 @@ from typing import Any
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.labels import Granularity, fold
-from phiscrub.text import TOKENIZER_NAME, tokenize
+from phiscrub.text import TOKENIZER_NAME, Token, tokenize
 
 __all__ = ["PRF", "EvaluationResult", "LabelScores", "entities", "evaluate", "token_labels"]
 
@@ -173,9 +173,8 @@ def _folded(spans: Iterable[Span], granularity: Granularity) -> list[Span]:
     return out
 
 
-def _token_labels(text: str, spans: list[Span]) -> list[str | None]:
-    """Label per token of ``text`` from already-folded ``spans`` (None = not PHI)."""
-    tokens = tokenize(text)
+def _token_labels(tokens: list[Token], spans: list[Span]) -> list[str | None]:
+    """Label per token from already-folded ``spans`` (None = not PHI)."""
     starts = [t.start for t in tokens]
     labels: list[str | None] = [None] * len(tokens)
     # Best claim per token: (overlap, span length, -start, label) compared as a tuple; a higher
@@ -212,7 +211,7 @@ def token_labels(doc: Document, granularity: Granularity = "coarse") -> list[str
         LabelError: a span label outside every known label set.
     """
     _check_granularity(granularity)
-    return _token_labels(doc.text, _folded(doc.spans, granularity))
+    return _token_labels(tokenize(doc.text), _folded(doc.spans, granularity))
 
 
 def _entities(text: str, spans: Iterable[Span]) -> set[tuple[int, int, str]]:
@@ -266,8 +265,10 @@ class _Tally:
     ent_pred: Counter[str] = field(default_factory=Counter)
 
     def add(self, text: str, gold_spans: list[Span], pred_spans: list[Span]) -> None:
-        gold_tok = _token_labels(text, gold_spans)
-        pred_tok = _token_labels(text, pred_spans)
+        # One tokenization serves both sides: the texts are identical by contract.
+        tokens = tokenize(text)
+        gold_tok = _token_labels(tokens, gold_spans)
+        pred_tok = _token_labels(tokens, pred_spans)
         for g, p in zip(gold_tok, pred_tok):
             if g is not None and p is not None:
                 self.binary["tp"] += 1

@@ -1,0 +1,212 @@
+"""Readers and writers: files in, :class:`~phiscrub.document.Document` objects out, and back.
+
+Formats (registry names): ``brat``, ``i2b2``, ``conll``, ``jsonl``, ``txt``, ``csv``, ``parquet``, and
+``placeholder`` (zero-shot notes with ``[LABEL]`` placeholders; its reader lives in
+:mod:`phiscrub.transform.fill` and is imported only when asked for).
+
+Every reader follows :class:`phiscrub.io.base.Reader`: it yields good documents and collects a
+:class:`phiscrub.io.base.Problem` for every span, record or file it had to leave out.
+:mod:`phiscrub.io.shapes` reads notes for ``redact`` and writes them back in the input's shape.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from phiscrub.document import Document
+from phiscrub.errors import ConfigError, InputFormatError
+from phiscrub.io.base import PathLike, Problem, Reader, ReadResult, Writer
+from phiscrub.io.brat import BratReader, BratWriter
+from phiscrub.io.conll import CONLL_SUFFIXES, ConllReader, ConllWriter, looks_like_conll
+from phiscrub.io.i2b2 import I2b2Reader, I2b2Writer
+from phiscrub.io.jsonl import JSONL_SUFFIXES, JsonlReader, JsonlWriter, write_standoff
+from phiscrub.io.shapes import Source, open_source
+from phiscrub.io.tabular import CsvReader, CsvWriter, ParquetReader, ParquetWriter
+from phiscrub.io.text import TextReader, TextWriter
+
+__all__ = [
+    "COMMON_READER_OPTIONS",
+    "READERS",
+    "WRITERS",
+    "BratReader",
+    "BratWriter",
+    "ConllReader",
+    "ConllWriter",
+    "CsvReader",
+    "CsvWriter",
+    "I2b2Reader",
+    "I2b2Writer",
+    "JsonlReader",
+    "JsonlWriter",
+    "ParquetReader",
+    "ParquetWriter",
+    "Problem",
+    "ReadResult",
+    "Reader",
+    "Source",
+    "TextReader",
+    "TextWriter",
+    "Writer",
+    "detect_format",
+    "get_reader",
+    "get_writer",
+    "open_source",
+    "read_corpus",
+    "write_standoff",
+]
+
+
+#: Options any caller may pass to :func:`get_reader`; readers that do not take one ignore it (so a
+#: CLI can pass ``corpus`` and ``seed`` whatever the format). Other options must be accepted.
+COMMON_READER_OPTIONS: tuple[str, ...] = ("corpus", "seed")
+
+
+def _placeholder_reader(**opts: Any) -> Reader:
+    # Imported here so that importing phiscrub.io never imports phiscrub.transform.
+    from phiscrub.transform.fill import PlaceholderReader
+
+    kwargs = {
+        k: v for k, v in opts.items() if k not in COMMON_READER_OPTIONS or _accepts(PlaceholderReader, k)
+    }
+    reader: Reader = PlaceholderReader(**kwargs)
+    return reader
+
+
+#: Reader factories by format name; each is called with the reader's options.
+READERS: dict[str, Callable[..., Reader]] = {
+    "brat": BratReader,
+    "i2b2": I2b2Reader,
+    "conll": ConllReader,
+    "jsonl": JsonlReader,
+    "txt": TextReader,
+    "csv": CsvReader,
+    "parquet": ParquetReader,
+    "placeholder": _placeholder_reader,
+}
+
+#: Writer factories by format name.
+WRITERS: dict[str, Callable[..., Writer]] = {
+    "brat": BratWriter,
+    "i2b2": I2b2Writer,
+    "conll": ConllWriter,
+    "jsonl": JsonlWriter,
+    "txt": TextWriter,
+    "csv": CsvWriter,
+    "parquet": ParquetWriter,
+}
+
+
+def _accepts(factory: Callable[..., Any], name: str) -> bool:
+    if factory is _placeholder_reader:
+        return True  # it filters the common options itself, against PlaceholderReader
+    params = inspect.signature(factory).parameters.values()
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def get_reader(fmt: str, **opts: Any) -> Reader:
+    """A reader for format ``fmt`` built with ``opts`` (e.g. ``corpus="meddocan"``).
+
+    Options in :data:`COMMON_READER_OPTIONS` are dropped for readers that do not take them, and
+    ``None`` values of those options are dropped always (meaning "the reader's default").
+
+    Raises:
+        ConfigError: unknown format name.
+    """
+    try:
+        factory = READERS[fmt]
+    except KeyError:
+        raise ConfigError(f"unknown input format {fmt!r}; known: {sorted(READERS)}") from None
+    kwargs = {
+        k: v
+        for k, v in opts.items()
+        if k not in COMMON_READER_OPTIONS or (v is not None and _accepts(factory, k))
+    }
+    try:
+        return factory(**kwargs)
+    except TypeError as err:
+        raise ConfigError(f"bad options for input format {fmt!r}: {err}") from None
+
+
+def get_writer(fmt: str, **opts: Any) -> Writer:
+    """A writer for format ``fmt`` built with ``opts``.
+
+    Raises:
+        ConfigError: unknown format name.
+    """
+    try:
+        factory = WRITERS[fmt]
+    except KeyError:
+        raise ConfigError(f"unknown output format {fmt!r}; known: {sorted(WRITERS)}") from None
+    return factory(**opts)
+
+
+def detect_format(path: PathLike) -> str:
+    """Guess the format of a file or folder.
+
+    Folders: any ``.ann`` → ``brat``; else any ``.xml`` → ``i2b2``; else any JSONL → ``jsonl``;
+    else CoNLL files with tags → ``conll``; else ``.txt`` only → ``txt``. Files: ``.ann`` (or a
+    ``.txt`` with an ``.ann`` beside it) → ``brat``; ``.xml`` → ``i2b2``; ``.jsonl``/``.ndjson`` →
+    ``jsonl``; ``.conll``/``.bio``/``.iob``/``.bioes``, or ``.tsv`` whose lines end in tags → ``conll``;
+    ``.txt`` → ``txt``; ``.csv`` → ``csv``; ``.parquet`` → ``parquet``.
+
+    Raises:
+        InputFormatError: missing path or no recognisable format.
+    """
+    p = Path(path)
+    if p.is_dir():
+        suffixes = {f.suffix.lower() for f in p.rglob("*") if f.is_file() and not f.name.startswith(".")}
+        if ".ann" in suffixes:
+            return "brat"
+        if ".xml" in suffixes:
+            return "i2b2"
+        if suffixes & set(JSONL_SUFFIXES):
+            return "jsonl"
+        conll_files = [f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in CONLL_SUFFIXES]
+        if conll_files and looks_like_conll(min(conll_files)):
+            return "conll"
+        if ".txt" in suffixes:
+            return "txt"
+        raise InputFormatError(f"{p}: no .ann, .xml, .jsonl, CoNLL or .txt files found")
+    if not p.is_file():
+        raise InputFormatError(f"no such file or folder: {p}")
+    suffix = p.suffix.lower()
+    if suffix == ".ann" or (suffix == ".txt" and p.with_suffix(".ann").is_file()):
+        return "brat"
+    if suffix == ".xml":
+        return "i2b2"
+    if suffix in JSONL_SUFFIXES:
+        return "jsonl"
+    if suffix in (".conll", ".bio", ".iob", ".bioes") or (suffix == ".tsv" and looks_like_conll(p)):
+        return "conll"
+    if suffix == ".txt":
+        return "txt"
+    if suffix in (".csv", ".tsv"):
+        return "csv"
+    if suffix == ".parquet":
+        return "parquet"
+    raise InputFormatError(f"{p}: cannot tell the format from {suffix!r}")
+
+
+def read_corpus(
+    path: PathLike, fmt: str | None = None, corpus: str | None = None
+) -> tuple[list[Document], list[Problem]]:
+    """Read a whole corpus into memory.
+
+    Args:
+        path: file or folder.
+        fmt: format name (see :data:`READERS`); detected with :func:`detect_format` when None.
+        corpus: label mapping name (e.g. ``"meddocan"``) applied by the reader.
+
+    Returns:
+        The documents read and the problems met.
+
+    Raises:
+        ConfigError: unknown format or corpus.
+        InputFormatError: the path is missing or its format cannot be detected.
+    """
+    reader = get_reader(fmt or detect_format(path), corpus=corpus)
+    result = reader.read_all(path)
+    return result.documents, result.problems

@@ -219,11 +219,18 @@ class Reader(ABC):
             return None
         if start < 0 or end <= start or end > len(text):
             self.report(
-                doc_id, "span_offset", f"empty, negative or past the end of the text (length {len(text)})", span_id, start, end
+                doc_id,
+                "span_offset",
+                f"empty, negative or past the end of the text (length {len(text)})",
+                span_id,
+                start,
+                end,
             )
             return None
         if surface is not None and not surfaces_match(surface, text[start:end]):
-            self.report(doc_id, "surface_mismatch", "recorded surface differs from the text", span_id, start, end)
+            self.report(
+                doc_id, "surface_mismatch", "recorded surface differs from the text", span_id, start, end
+            )
             return None
         fine = self.resolve_label(doc_id, label, span_id, start, end)
         if fine is None:

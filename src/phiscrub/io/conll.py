@@ -32,7 +32,7 @@ from phiscrub.errors import InputFormatError
 from phiscrub.io.base import PathLike, Reader, Writer
 from phiscrub.text import sentences, tokenize
 
-__all__ = ["CONLL_SUFFIXES", "ConllReader", "ConllWriter", "looks_like_conll"]
+__all__ = ["CONLL_SUFFIXES", "ConllReader", "ConllWriter", "decode_tags", "looks_like_conll", "to_bio"]
 
 #: File suffixes read from a folder.
 CONLL_SUFFIXES: tuple[str, ...] = (".conll", ".bio", ".tsv", ".iob", ".bioes")
@@ -48,7 +48,7 @@ def looks_like_conll(path: Path, max_lines: int = 50) -> bool:
         with path.open(encoding="utf-8") as fh:
             for line in fh:
                 line = line.strip()
-                if not line or line.startswith("#") or line.startswith("-DOCSTART-"):
+                if not line or line.startswith(("#", "-DOCSTART-")):
                     continue
                 fields = line.split()
                 if len(fields) < 2 or not _TAG_RE.match(fields[-1]):
@@ -131,7 +131,9 @@ class ConllReader(Reader):
             if line.startswith("#") and (len(fields) < 2 or not _TAG_RE.match(fields[-1])):
                 continue  # a comment line
             if len(fields) < 2:
-                self.report(cur.doc_id, "malformed_line", f"{path.name} line {lineno} has no tag; token skipped")
+                self.report(
+                    cur.doc_id, "malformed_line", f"{path.name} line {lineno} has no tag; token skipped"
+                )
                 continue
             cur.current.append((fields[0], fields[-1], lineno))
         cur.end_sentence()
@@ -150,41 +152,58 @@ class ConllReader(Reader):
             if si:
                 parts.append("\n")
                 pos += 1
-            open_: list[int | str] = []  # [start, end, label, line] of the entity being built
-
-            def close() -> None:
-                if open_:
-                    found.append((int(open_[0]), int(open_[1]), str(open_[2]), int(open_[3])))
-                    open_.clear()
-
+            offsets: list[tuple[int, int]] = []
+            tags: list[str] = []
             for ti, (tok, tag, lineno) in enumerate(sent):
                 if ti:
                     parts.append(" ")
                     pos += 1
-                start, end = pos, pos + len(tok)
+                offsets.append((pos, pos + len(tok)))
                 parts.append(tok)
-                pos = end
+                pos += len(tok)
                 if not _TAG_RE.match(tag):
-                    self.report(b.doc_id, "malformed_line", f"{path.name} line {lineno}: tag is not BIO; read as O")
+                    self.report(
+                        b.doc_id, "malformed_line", f"{path.name} line {lineno}: tag is not BIO; read as O"
+                    )
                     tag = "O"
-                if tag == "O":
-                    close()
-                    continue
-                prefix, label = tag[0], tag[2:]
-                if prefix in "BSU" or not open_ or open_[2] != label:
-                    close()
-                    open_ += [start, end, label, lineno]
-                open_[1] = end
-                if prefix in "SUEL":
-                    close()
-            close()
+                tags.append(tag)
+            for first, last, label in decode_tags(tags):
+                found.append((offsets[first][0], offsets[last][1], label, sent[first][2]))
         text = "".join(parts)
         spans = [
             span
             for start, end, label, lineno in found
-            if (span := self.make_span(b.doc_id, text, start, end, label, span_id=f"line{lineno}")) is not None
+            if (span := self.make_span(b.doc_id, text, start, end, label, span_id=f"line{lineno}"))
+            is not None
         ]
         return Document(b.doc_id, text, tuple(spans))
+
+
+def decode_tags(tags: list[str]) -> list[tuple[int, int, str]]:
+    """Entities of one sentence's tags as ``(first token, last token, label)``, read leniently.
+
+    Accepts BIO, IOB1, BIOES and BILOU (rules in the module docstring); anything that is not
+    ``O`` or ``<prefix>-<label>`` counts as ``O``.
+    """
+    out: list[tuple[int, int, str]] = []
+    cur: tuple[int, str] | None = None  # (first token, label) of the open entity
+    for i, tag in enumerate(tags):
+        if not _TAG_RE.match(tag) or tag == "O":
+            if cur is not None:
+                out.append((cur[0], i - 1, cur[1]))
+            cur = None
+            continue
+        prefix, label = tag[0], tag[2:]
+        if prefix in "BSU" or cur is None or cur[1] != label:
+            if cur is not None:
+                out.append((cur[0], i - 1, cur[1]))
+            cur = (i, label)
+        if prefix in "SUEL":
+            out.append((cur[0], i, cur[1]))
+            cur = None
+    if cur is not None:
+        out.append((cur[0], len(tags) - 1, cur[1]))
+    return out
 
 
 class ConllWriter(Writer):

@@ -20,6 +20,7 @@ carriage returns (``&#13;``) and then uses an escaped text instead of CDATA.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -30,7 +31,10 @@ from phiscrub.errors import InputFormatError, LabelError
 from phiscrub.io.base import PathLike, Reader, Writer, doc_path
 from phiscrub.labels import COARSE_LABELS, FINE_TO_COARSE, to_fine
 
-__all__ = ["I2b2Reader", "I2b2Writer"]
+__all__ = ["I2b2Reader", "I2b2Writer", "to_2014_xml"]
+
+# Characters XML 1.0 forbids even as character references (form feeds in old notes, for instance).
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 class I2b2Reader(Reader):
@@ -65,7 +69,9 @@ class I2b2Reader(Reader):
         except ET.ParseError as err:
             line, col = err.position
             reason = expat.errors.messages.get(err.code, "parse error")
-            self.report(str(path), "malformed_file", f"malformed XML in {path}: {reason} at line {line}, col {col}")
+            self.report(
+                str(path), "malformed_file", f"malformed XML in {path}: {reason} at line {line}, col {col}"
+            )
             return
         except UnicodeDecodeError:
             self.report(str(path), "decode_error", f"{path} is not valid in its declared encoding")
@@ -78,7 +84,9 @@ class I2b2Reader(Reader):
         elif root.tag == "ROOT" or root.find("RECORD") is not None:
             yield from self._read_2006(root, stem)
         else:
-            self.report(str(path), "malformed_file", f"{path}: root <{root.tag}> is neither i2b2 2014 nor 2006")
+            self.report(
+                str(path), "malformed_file", f"{path}: root <{root.tag}> is neither i2b2 2014 nor 2006"
+            )
 
     def _read_2014(self, root: ET.Element, doc_id: str, path: Path) -> Document | None:
         text_el = root.find("TEXT")
@@ -157,7 +165,18 @@ class I2b2Writer(Writer):
 
 
 def to_2014_xml(doc: Document) -> str:
-    """Serialise one document as an i2b2-2014 XML string."""
+    """Serialise one document as an i2b2-2014 XML string.
+
+    Raises:
+        InputFormatError: the text holds control characters that XML 1.0 cannot represent.
+    """
+    bad = _XML_ILLEGAL.search(doc.text)
+    if bad is not None:
+        raise InputFormatError(
+            f"text has a control character (U+{ord(bad.group()):04X}) at offset {bad.start()} "
+            "that XML 1.0 cannot hold",
+            doc_id=doc.id,
+        )
     if "\r" in doc.text or "]]>" in doc.text:
         body = _escape(doc.text)
     else:

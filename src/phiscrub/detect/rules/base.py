@@ -124,19 +124,17 @@ class PatternRule:
 
 
 def _drop_nested(spans: list[Span]) -> list[Span]:
-    """Drop spans lying inside a longer span of the same label (keeps the widest reading)."""
+    """Drop spans lying inside a wider span (any label): one detector, one reading per stretch.
+
+    Spans with identical offsets were already reduced to the best-scoring one by the caller.
+    """
     out: list[Span] = []
-    by_label: dict[str, list[Span]] = {}
-    for s in spans:
-        by_label.setdefault(s.label, []).append(s)
-    for group in by_label.values():
-        group.sort(key=lambda s: (s.start, -s.end))
-        reach = -1
-        for s in group:
-            if s.end <= reach:
-                continue  # inside (or equal to) an earlier, wider span of this label
-            out.append(s)
-            reach = max(reach, s.end)
+    reach = -1
+    for s in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if s.end <= reach:
+            continue  # inside an earlier, wider (or equal-start, longer) span
+        out.append(s)
+        reach = max(reach, s.end)
     return sorted(out)
 
 
@@ -146,8 +144,10 @@ class RuleDetector:
     Args:
         name: detector name; spans get ``source=f"rule:{name}"``.
         rules: the rules, run in order.
-        drop_nested: drop a span contained in a wider span of the same label from this detector,
-            so that ``March 12, 2019`` is not also proposed as ``March 12``.
+        drop_nested: drop a span contained in a wider span from this detector, so that
+            ``March 12, 2019`` is not also proposed as ``March 12``.
+
+    Within one detector, spans with the same offsets are emitted once (best score wins).
     """
 
     def __init__(self, name: str, rules: Sequence[PatternRule], *, drop_nested: bool = True) -> None:
@@ -166,10 +166,11 @@ class RuleDetector:
     def find(self, text: str) -> list[Span]:
         """Return the spans proposed for a plain ``text`` (no duplicates, sorted)."""
         source = f"rule:{self.name}"
-        best: dict[tuple[int, int, str], Span] = {}
+        # One label per offset pair: the best-scoring rule wins, the earlier rule on ties.
+        best: dict[tuple[int, int], Span] = {}
         for rule in self.rules:
             for start, end in rule.find(text):
-                key = (start, end, rule.label)
+                key = (start, end)
                 old = best.get(key)
                 if old is None or rule.score > old.score:
                     best[key] = Span(start, end, rule.label, rule.score, source)

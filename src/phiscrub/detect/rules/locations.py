@@ -1,0 +1,129 @@
+"""LOCATION rules: ZIP codes (with context) and STREET addresses (US-style, English).
+
+A five-digit number is a ZIP code only after a US state (``Boston, MA 02114``) or a ``zip``
+word. A street address is a house number, up to three capitalised name words and a street
+suffix (``1428 Elm Street``, ``450 N. Main Ave``), or a PO box. Apartment and suite numbers stay
+outside the STREET span (as in the zero-shot notes: ``[STREET], Apt 3B``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from phiscrub.detect.rules._common import case_variants, followed_by_unit
+from phiscrub.detect.rules.base import PatternRule, RuleDetector
+
+__all__ = ["LOCATION_RULES_EN", "STATE_ABBREVIATIONS", "STREET_SUFFIXES", "location_detector", "location_rules"]
+
+STATE_ABBREVIATIONS: tuple[str, ...] = (
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
+    "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
+    "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "DC",
+    "PR", "GU", "VI", "AS", "MP",
+)
+_STATE_NAMES = (
+    "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware",
+    "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky",
+    "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri",
+    "Montana", "Nebraska", "Nevada", "New Hampshire", "New Jersey", "New Mexico", "New York",
+    "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania", "Rhode Island",
+    "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah", "Vermont", "Virginia", "Washington",
+    "West Virginia", "Wisconsin", "Wyoming", "District of Columbia", "Puerto Rico",
+)
+_STATE = (
+    "(?:"
+    + "|".join(
+        [re.escape(s).replace(r"\ ", r"\s+") for s in sorted(case_variants(_STATE_NAMES, lower=False), key=len, reverse=True)]
+        + [rf"{a}\.?" for a in STATE_ABBREVIATIONS]
+        + [rf"{a[0]}\.{a[1]}\." for a in STATE_ABBREVIATIONS]
+    )
+    + ")"
+)
+
+STREET_SUFFIXES: tuple[str, ...] = (
+    "Street", "St", "Avenue", "Ave", "Av", "Road", "Rd", "Boulevard", "Blvd", "Drive", "Dr", "Lane", "Ln",
+    "Way", "Court", "Ct", "Place", "Pl", "Terrace", "Ter", "Terr", "Circle", "Cir", "Parkway", "Pkwy",
+    "Highway", "Hwy", "Square", "Sq", "Trail", "Trl", "Plaza", "Plz", "Alley", "Loop", "Pike", "Turnpike",
+    "Tpke", "Crescent", "Cres", "Close", "Crossing", "Xing", "Ridge", "Row", "Expressway", "Expy",
+    "Freeway", "Fwy", "Landing", "Commons", "Heights", "Hts", "Grove", "Gardens", "Route", "Rte",
+)
+_SUFFIX = "(?:" + "|".join(sorted(case_variants(STREET_SUFFIXES, lower=False), key=len, reverse=True)) + r")\.?"
+_FULL_SUFFIX = "(?:Street|Avenue|Road|Boulevard|Lane|Drive|Court|Place|Terrace|Parkway|Highway|Way)"
+_DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|NORTH|SOUTH|EAST|WEST)\.?"
+_NAME_WORD = r"(?:[A-Z][a-z'’\-]+|[A-Z]{2,}|[A-Z]\.|(?:\d+(?:st|nd|rd|th|ST|ND|RD|TH)))"
+
+# Words that, inside a candidate, show it is a sentence ("2 TABS PER DR", "3 Days Ago St...").
+_STOP = {
+    "per", "with", "and", "to", "of", "the", "for", "at", "in", "on", "by", "x", "q", "po", "prn", "daily",
+    "tabs", "tab", "days", "day", "weeks", "week", "times", "hours", "mg", "ml", "units", "dr", "md",
+    "see", "seen", "saw", "call", "called", "from", "or", "am", "pm", "bid", "tid", "qid", "qhs", "iv",
+    "pts", "pt", "patient", "mins", "years", "yrs", "months", "is", "was", "no", "not", "yes", "left",
+    "right", "room", "bed", "floor", "unit", "level", "grade", "stage", "type", "step", "point", "bp",
+    "hr", "rr", "min", "max", "avg", "total", "dose", "doses", "liters", "l", "cm", "mm", "kg", "lbs",
+}
+
+
+def _street_ok(m: re.Match[str]) -> bool:
+    if followed_by_unit(m.string, m.end("num")):
+        return False
+    words = re.findall(r"[A-Za-z]+", m.group("name"))
+    return bool(words) and not any(w.lower() in _STOP for w in words)
+
+
+def _zip_ok(m: re.Match[str]) -> bool:
+    return not followed_by_unit(m.string, m.end("z"))
+
+
+LOCATION_RULES_EN: tuple[PatternRule, ...] = (
+    # Boston, MA 02114 / Texas 75001-1234.
+    PatternRule(
+        "ZIP",
+        re.compile(rf"(?<![\w])(?:{_STATE}),?[ \t]+(?P<z>\d{{5}}(?:-\d{{4}})?)(?![\w\-])"),
+        group="z",
+        validator=_zip_ok,
+        score=0.9,
+        name="zip_after_state",
+    ),
+    PatternRule(
+        "ZIP",
+        re.compile(r"\b(?:zip|zip\s+code|zipcode|postal\s+code)\b[\s:#]*(?P<z>\d{5}(?:-\d{4})?)(?![\w\-])", re.I),
+        group="z",
+        score=0.9,
+        name="zip_word",
+    ),
+    # 1428 Elm Street / 450 N. Main Ave / 22 BAKER ST.
+    PatternRule(
+        "STREET",
+        re.compile(
+            rf"(?<![\w/.\-])(?P<num>\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?)[ \t]+(?P<name>(?:{_DIRECTION}[ \t]+)?"
+            rf"(?:{_NAME_WORD}[ \t]+){{0,3}}?{_NAME_WORD}[ \t]+{_SUFFIX}(?:[ \t]+{_DIRECTION}(?![\w]))?)(?![\w])"
+        ),
+        validator=_street_ok,
+        score=0.85,
+        name="street_number",
+    ),
+    PatternRule(
+        "STREET",
+        re.compile(r"(?<![\w])P\.?\s?O\.?\s*Box\s+\d{1,6}(?![\w])", re.IGNORECASE),
+        score=0.9,
+        name="po_box",
+    ),
+    # "lives on Elm Street" (street names without a number need a full suffix and a cue).
+    PatternRule(
+        "STREET",
+        re.compile(rf"\b(?:on|at|off|near)[ \t]+(?P<s>(?:[A-Z][a-z'\-]+[ \t]+){{1,3}}{_FULL_SUFFIX})\b"),
+        group="s",
+        score=0.65,
+        name="street_name",
+    ),
+)
+
+
+def location_rules(lang: str = "en") -> tuple[PatternRule, ...]:
+    """The ZIP/STREET rules for ``lang`` (English/US only for now; other languages get none)."""
+    return LOCATION_RULES_EN if lang == "en" else ()
+
+
+def location_detector(lang: str = "en") -> RuleDetector:
+    """A :class:`RuleDetector` named ``location`` with the ZIP/STREET rules for ``lang``."""
+    return RuleDetector("location", location_rules(lang))

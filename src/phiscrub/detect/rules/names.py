@@ -1,0 +1,255 @@
+"""Name rules: names after titles, before credentials, and after field or signature labels.
+
+Names are only taken next to a trigger, never as bare capitalised words, so eponyms
+(``Parkinson's disease``, ``Foley catheter``, ``Glasgow Coma Scale``, ``Apgar``, ``Babinski``)
+survive. The span excludes the title and the credential: ``Smith`` in ``Dr. Smith``, ``Jane Smith``
+in ``Jane Smith, MD``.
+
+* DOCTOR: ``Dr.``/``Dr``/``DR.``/``dr``/``Doctor``/``Prof.`` + name; name + ``, MD``/``, RN``/
+  ``, NP``/``, PA-C``/``, DO``; ``Attending:``, ``PCP:``, ``Dictated by:``, ``Electronically signed by:``.
+* PATIENT: ``Mr.``/``Mrs.``/``Ms.``/``Miss`` + name; ``Patient:``, ``Name:``, ``Pt:``, ``Re:``.
+* RELATIVE: kinship word + name (``her son, Mark``, ``wife Mary Jones``).
+
+A candidate is a run of up to four name-like tokens in one case style (Title, UPPER, or lower
+after a lower-case title), cut at the first stop word (``Dr. visit``, ``Mr. Coffee``, ``MR. No``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from phiscrub.detect.rules.base import PatternRule, RuleDetector
+
+__all__ = ["NAME_RULES_EN", "NAME_STOPWORDS", "NameRule", "name_detector", "name_rules"]
+
+#: Words never taken as (part of) a name after a trigger, compared lower-case.
+NAME_STOPWORDS: frozenset[str] = frozenset(
+    """
+    a an the and or nor but not no yes of on in at to from with without for per by via as is was were be been
+    are am will would should could may might can has have had do does did this that these those it its he
+    she they we you i me my his her their our your him them us who whom which what when where why how all
+    any some each every other another same such than then there here also only just very more most less
+    said says say saw seen see sees note notes noted visit visits appt appointment appointments office
+    offices clinic clinics hospital hospitals service services team teams unit units floor ward room bed
+    today tonight yesterday tomorrow now later soon again ago am pm
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+    january february march april june july august september october november december jan feb mar apr
+    jun jul aug sep sept oct nov dec
+    patient patients pt pts client resident fellow intern attending physician physicians provider providers
+    doctor doctors dr drs mr mrs ms miss mx prof professor nurse nurses nursing staff surgeon surgeons
+    family primary care general internal emergency medicine medical surgery surgical cardiology neurology
+    oncology radiology pathology nephrology pulmonology pulmonary psychiatry psychology pediatrics
+    urology orthopedics orthopaedics dermatology gastroenterology endocrinology hematology rheumatology
+    infectious disease diseases anesthesia anesthesiology obstetrics gynecology ophthalmology ent
+    cardiothoracic vascular trauma critical palliative hospice rehab rehabilitation therapy
+    gi ed er icu micu sicu ccu nicu picu or pacu ir cath lab labs md do rn np pa pac lpn cna crna dds phd
+    pharmd mph msn bsn dnp aprn fnp facs facc mbbs cgc lcsw licsw dpt otr slp rd rt rrt emt
+    order orders recs recommendation recommendations aware notified updated paged called calling call
+    plan follow up re copy cc signed dictated electronically reviewed review case discussed consult
+    consulted consults consultation report reports result results name names number date time
+    coffee clean bean right left both none unknown n/a na tbd pending same different new old
+    home work school church store pharmacy insurance
+    will would please thanks thank sincerely dear regards
+    admitted discharged transferred refer referred referral
+    """.split()
+)
+
+# One name-like token: Title (O'Brien, McDonald, Smith-Jones), UPPER (O'BRIEN), lower (smith) or an initial.
+_TOKEN_RE = re.compile(
+    r"[ \t]+(?P<tok>(?:[A-Z]['’])?[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:[-'’][A-Z]?[a-z]+)*"
+    r"|(?:[A-Z]['’])?[A-Z]{2,}(?:-[A-Z]{2,})*"
+    r"|[a-z][a-z'’]+(?:-[a-z]+)*"
+    r"|[A-Z]\.)(?![\w'’\-])"
+)
+
+
+def _style(tok: str) -> str:
+    if len(tok) == 2 and tok.endswith("."):
+        return "initial"
+    if tok.isupper():
+        return "upper"
+    if tok[0].islower():
+        return "lower"
+    return "title"
+
+
+def _scan_after(text: str, pos: int, *, lower_ok: bool, max_tokens: int = 4) -> tuple[int, int] | None:
+    """Collect name tokens from ``pos`` onward; return the span of the accepted tokens or None."""
+    start = end = -1
+    style = ""
+    count = 0
+    named = False
+    while count < max_tokens:
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            break
+        tok = m.group("tok")
+        st = _style(tok)
+        if tok.lower().rstrip(".") in NAME_STOPWORDS and st != "initial":
+            break
+        if st == "lower" and not lower_ok:
+            break
+        if st != "initial":
+            if style and st != style:
+                break  # "Dr. Smith ICU", "DR SMITH Tuesday": a change of case ends the name
+            style = st
+            named = True
+        if start < 0:
+            start = m.start("tok")
+        end = m.end("tok")
+        pos = m.end()
+        count += 1
+        if st == "lower" and count >= 2:
+            break
+    if not named:
+        return None
+    # Do not end on a stray initial that is really a sentence-final capital ("Dr. Smith A.").
+    return (start, end)
+
+
+def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int] | None:
+    """Collect name tokens ending at ``end`` (right to left) for ``Jane Smith, MD``."""
+    toks = list(re.finditer(r"(?:[A-Z]['’])?[A-Z][A-Za-z]*(?:[-'’][A-Z]?[a-z]+)*\.?|[A-Z]\.", text[max(0, end - 80) : end]))
+    base = max(0, end - 80)
+    chosen: list[tuple[int, int]] = []
+    style = ""
+    expect_end = end
+    for m in reversed(toks):
+        s, e = base + m.start(), base + m.end()
+        if text[e:expect_end].strip(" \t") != "":
+            break  # something other than spaces/tabs between tokens
+        tok = m.group()
+        st = _style(tok)
+        if st != "initial" and tok.endswith("."):
+            break
+        if tok.lower().rstrip(".") in NAME_STOPWORDS and st != "initial":
+            break
+        if st != "initial":
+            if style and st != style:
+                break
+            style = st
+        chosen.append((s, e))
+        expect_end = s
+        if len(chosen) >= max_tokens:
+            break
+    while chosen and _style(text[chosen[-1][0] : chosen[-1][1]]) == "initial" and len(chosen) > 1:
+        # keep leading initials ("J. Smith") but a lone initial is not a name
+        break
+    if not chosen or all(_style(text[s:e]) == "initial" for s, e in chosen):
+        return None
+    return (chosen[-1][0], chosen[0][1])
+
+
+@dataclass(frozen=True)
+class NameRule(PatternRule):
+    """A trigger pattern; the name is scanned after the match (``after``) or before it (``before``).
+
+    Args:
+        direction: ``after`` (titles and field labels) or ``before`` (credentials).
+        lower_ok: accept lower-case name tokens (only after lower-case titles: ``dr smith``).
+    """
+
+    direction: str = "after"
+    lower_ok: bool = False
+
+    def find(self, text: str) -> Iterator[tuple[int, int]]:
+        """Yield ``(start, end)`` of every name found next to a trigger."""
+        for m in self.pattern.finditer(text):
+            if not self._context_ok(text, m.start()):
+                continue
+            if self.validator is not None and not self.validator(m):
+                continue
+            if self.direction == "before":
+                span = _scan_before(text, m.start())
+            else:
+                lower_ok = self.lower_ok and m.group().strip()[:1].islower()
+                span = _scan_after(text, m.end() - 1 if text[m.end() - 1 : m.end()] in " \t" else m.end(),
+                                   lower_ok=lower_ok)
+            if span is not None:
+                yield span
+
+
+# --- triggers ------------------------------------------------------------------------------------
+# The trigger pattern ends right before the whitespace that precedes the name (the scanner eats it).
+_DR_TITLES = r"(?:Dr|DR|dr|Drs|DRS|Dra|Prof|PROF)\.?|Doctor|DOCTOR|Professor|PROFESSOR"
+_PT_TITLES = r"(?:Mr|Mrs|Ms|Mx|MRS)\.?|MR\.|MS\.|Miss|MISS|mrs\.?|mr\.|ms\.|Sr\.|Sra\.|Srta\."
+_TITLE_END = r"(?=[ \t]|\.(?=[A-Z]))"
+
+
+def _title_rule(label: str, titles: str, name: str, score: float) -> NameRule:
+    # "Dr.Smith" (no space) is handled by letting the scanner start right after the period.
+    pattern = re.compile(rf"(?<![\w.])(?:{titles})(?:[ \t]*(?=[ \t])|(?<=\.)(?=[A-Z]))")
+    return NameRule(label, pattern, score=score, name=name, lower_ok=True)
+
+
+def _field_rule(label: str, fields: str, name: str, score: float) -> NameRule:
+    pattern = re.compile(
+        rf"(?:^|(?<=[\s|(;,]))(?:{fields})[ \t]*[:\-–—][ \t]*(?:(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?)?(?=[ \t])",
+        re.MULTILINE,
+    )
+    return NameRule(label, pattern, score=score, name=name)
+
+
+_DOCTOR_FIELDS = (
+    r"(?i:electronically\s+signed\s+by|e-?signed\s+by|signed\s+by|dictated\s+by|cosigned\s+by|co-signed\s+by"
+    r"|reviewed\s+by|read\s+by|interpreted\s+by|performed\s+by|transcribed\s+for|attending(?:\s+physician)?"
+    r"|attending\s+of\s+record|pcp|primary\s+care(?:\s+physician|\s+provider)?|surgeon|assistant\s+surgeon"
+    r"|referring(?:\s+physician|\s+provider|\s+md)?|ordering(?:\s+physician|\s+provider|\s+md)?|consultant"
+    r"|provider|prov|physician|radiologist|pathologist|anesthesiologist|anesthesia|proceduralist|cardiologist"
+    r"|oncologist|neurologist|resident|fellow|intern|author|signing\s+physician|outgoing|incoming|cc"
+    r"|treating\s+physician|supervising\s+physician|primary\s+oncologist|requested\s+by|req\s+by|seen\s+by)"
+)
+_PATIENT_FIELDS = (
+    r"(?i:patient(?:\s+name)?|pt(?:\s+name)?|name|re|client|inmate|decedent|resident\s+name|member\s+name"
+    r"|child|infant|student|employee|subscriber|insured)"
+)
+_CREDENTIALS_COMMA = (
+    r"MD|M\.D\.|DO|D\.O\.|RN|NP|PA-C|PA|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|PT|OT|OTR/L|SLP|CCC-SLP"
+    r"|RD|RDN|RT|RRT|ACNP|ACNP-BC|FNP|FNP-BC|ANP|DNP|MSN|BSN|CNS|APRN|FACS|FACC|MBBS|MPH|CGC|MS|LMFT|PsyD"
+    r"|EMT|EMT-P|NRP|Paramedic|CNA|MA|LMSW|LPC|CCRN|BCPS|AuD|OD|DC|DPM|MSW"
+)
+_CREDENTIALS_BARE = r"MD|M\.D\.|DDS|DMD|PharmD|CRNA|FNP|DNP|PhD|LICSW|LCSW|PA-C|RN"
+_KIN = (
+    r"(?i:wife|husband|spouse|partner|son|daughter|mother|father|mom|dad|brother|sister|sibling|niece|nephew"
+    r"|aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|fianc[ée]e?"
+    r"|boyfriend|girlfriend|friend|neighbor|neighbour|guardian|proxy|caregiver|stepson|stepdaughter"
+    r"|stepmother|stepfather|in-law|mother-in-law|father-in-law|son-in-law|daughter-in-law)"
+)
+
+NAME_RULES_EN: tuple[PatternRule, ...] = (
+    _title_rule("DOCTOR", _DR_TITLES, "doctor_title", 0.9),
+    _title_rule("PATIENT", _PT_TITLES, "patient_title", 0.85),
+    NameRule(
+        "DOCTOR",
+        re.compile(rf"(?:,[ \t]*(?:{_CREDENTIALS_COMMA})|[ \t]+(?:{_CREDENTIALS_BARE}))(?![\w\-])"),
+        direction="before",
+        score=0.85,
+        name="credential",
+    ),
+    _field_rule("DOCTOR", _DOCTOR_FIELDS, "doctor_field", 0.8),
+    _field_rule("PATIENT", _PATIENT_FIELDS, "patient_field", 0.8),
+    NameRule(
+        "PATIENT",
+        re.compile(r"\b(?:Baby\s+(?:Boy|Girl)|BABY\s+(?:BOY|GIRL))(?=[ \t])"),
+        score=0.8,
+        name="baby",
+    ),
+    NameRule(
+        "RELATIVE",
+        re.compile(rf"\b{_KIN}(?:,|[ \t]+(?:is|named|called))?(?=[ \t])"),
+        score=0.65,
+        name="kinship",
+    ),
+)
+
+
+def name_rules(lang: str = "en") -> tuple[PatternRule, ...]:
+    """The name rules for ``lang`` (English titles and labels; other languages get none for now)."""
+    return NAME_RULES_EN if lang == "en" else ()
+
+
+def name_detector(lang: str = "en") -> RuleDetector:
+    """A :class:`RuleDetector` named ``name`` with the name rules for ``lang``."""
+    return RuleDetector("name", name_rules(lang))

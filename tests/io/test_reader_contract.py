@@ -1,0 +1,146 @@
+"""The reader contract of phiscrub.io.base: span checks, problems, label mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phiscrub.document import Document
+from phiscrub.errors import ConfigError, InputFormatError
+from phiscrub.io.base import PROBLEM_KINDS, PathLike, Problem, Reader, doc_path, surfaces_match
+
+TEXT = "Pt Zorblat Quenwick\r\nseen 03/04/2031\tin Ñandú."
+
+
+class _ListReader(Reader):
+    """A reader over in-memory (start, end, label, surface) tuples, for testing the base helpers."""
+
+    def __init__(self, items: list[tuple[Any, Any, str, str | None]], corpus: str | None = None) -> None:
+        super().__init__(corpus)
+        self.items = items
+
+    def read(self, path: PathLike) -> Iterator[Document]:
+        spans = []
+        for i, (s, e, label, surface) in enumerate(self.items):
+            span = self.make_span(str(path), TEXT, s, e, label, span_id=f"S{i}", surface=surface)
+            if span is not None:
+                spans.append(span)
+        yield Document(str(path), TEXT, tuple(spans))
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "label", "surface", "kind"),
+    [
+        (3, 19, "PATIENT", "Zorblat Quenwick", None),
+        (3, 19, "PATIENT", None, None),
+        (26, 36, "DATE", "03/04/2031", None),
+        (40, 45, "CITY", "Ñandú", None),
+        (-1, 4, "PATIENT", None, "span_offset"),
+        (5, 5, "PATIENT", None, "span_offset"),
+        (9, 4, "PATIENT", None, "span_offset"),
+        (40, 400, "CITY", None, "span_offset"),
+        ("3", 19, "PATIENT", None, "span_offset"),
+        (3.0, 19, "PATIENT", None, "span_offset"),
+        (3, 19, "PATIENT", "Zorblat Quenwicx", "surface_mismatch"),
+        (3, 19, "NOT_A_PHI_TYPE", None, "unknown_label"),
+    ],
+)
+def test_make_span_keeps_good_spans_and_reports_bad_ones(
+    start: Any, end: Any, label: str, surface: str | None, kind: str | None
+) -> None:
+    reader = _ListReader([(start, end, label, surface)])
+    (doc,) = reader.read("d1")
+    if kind is None:
+        assert not reader.problems
+        (span,) = doc.spans
+        assert (span.start, span.end, span.label) == (start, end, label)
+        if surface is not None:
+            assert doc.text[span.start : span.end] == surface
+    else:
+        assert doc.spans == ()
+        (problem,) = reader.problems
+        assert problem.kind == kind
+        assert problem.doc_id == "d1"
+        assert problem.span_id == "S0"
+        assert kind in PROBLEM_KINDS
+
+
+def test_problem_message_names_offsets_never_text() -> None:
+    reader = _ListReader([(3, 19, "PATIENT", "Someone Else"), (3, 500, "PATIENT", None)])
+    list(reader.read("d1"))
+    rendered = " ".join(str(p) + repr(p.to_dict()) for p in reader.problems)
+    assert "Zorblat" not in rendered and "Quenwick" not in rendered and "Someone" not in rendered
+    assert "[3:19]" in str(reader.problems[0]) and "span S0" in str(reader.problems[0])
+    assert reader.problems[1].to_dict() == {
+        "doc_id": "d1",
+        "kind": "span_offset",
+        "message": reader.problems[1].message,
+        "span_id": "S1",
+        "start": 3,
+        "end": 500,
+    }
+
+
+def test_surface_with_line_break_matches_spaced_recorded_surface() -> None:
+    assert surfaces_match("Quenwick seen", "Quenwick\r\nseen")
+    assert surfaces_match("a b", "a\tb")
+    assert not surfaces_match("ab", "a b")
+
+
+@pytest.mark.parametrize(
+    ("corpus", "label", "stored"),
+    [
+        (None, "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("meddocan", "NOMBRE_SUJETO_ASISTENCIA", "PATIENT"),
+        ("meddocan", "SEXO_SUJETO_ASISTENCIA", "OTHER"),
+        ("i2b2-2006", "ID", "IDNUM"),
+        (None, "PATIENT", "PATIENT"),
+        (None, "NAME", "NAME"),
+    ],
+)
+def test_labels_are_mapped_to_fine_only_with_a_corpus(corpus: str | None, label: str, stored: str) -> None:
+    reader = _ListReader([(3, 19, label, None)], corpus=corpus)
+    (doc,) = reader.read("d1")
+    assert [s.label for s in doc.spans] == [stored]
+    assert not reader.problems
+
+
+def test_unknown_label_problem_names_the_label() -> None:
+    reader = _ListReader([(3, 19, "WIDGET", None)], corpus="meddocan")
+    list(reader.read("d1"))
+    (problem,) = reader.problems
+    assert problem.kind == "unknown_label" and "WIDGET" in problem.message
+    assert (problem.start, problem.end) == (3, 19)
+
+
+def test_unknown_corpus_is_a_config_error() -> None:
+    with pytest.raises(ConfigError):
+        _ListReader([], corpus="nonexistent-corpus")
+
+
+def test_read_all_returns_only_its_own_problems() -> None:
+    reader = _ListReader([(0, 999, "DATE", None)])
+    first = reader.read_all("a")
+    second = reader.read_all("b")
+    assert [p.doc_id for p in first.problems] == ["a"]
+    assert [p.doc_id for p in second.problems] == ["b"]
+    assert len(reader.problems) == 2
+    assert not first.ok and len(second.documents) == 1
+
+
+def test_problem_str_without_span() -> None:
+    assert str(Problem("f.xml", "malformed_file", "bad XML")) == "[doc f.xml] malformed_file: bad XML"
+
+
+@pytest.mark.parametrize("doc_id", ["../escape", "/abs/path", "", "a/../../b"])
+def test_doc_path_refuses_ids_that_escape_the_folder(tmp_path: Path, doc_id: str) -> None:
+    with pytest.raises(InputFormatError):
+        doc_path(tmp_path, doc_id, ".txt")
+
+
+def test_doc_path_creates_nested_folders(tmp_path: Path) -> None:
+    out = doc_path(tmp_path, "ward/a/n1", ".txt")
+    assert out == tmp_path / "ward" / "a" / "n1.txt" and out.parent.is_dir()
