@@ -9,7 +9,7 @@ Catalan values, ``zh/`` Simplified Chinese ones.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from phiscrub.errors import ConfigError
@@ -28,7 +28,7 @@ def _folder(lang: str | None) -> str | None:
     return LEXICON_LANGUAGES.get(lang.lower().replace("-", "_").split("_")[0])
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_lexicon(name: str, lang: str | None = None) -> tuple[str, ...]:
     """Load a bundled list, cached.
 

@@ -111,7 +111,8 @@ def marginals(emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray,
         beta[t] = _logsumexp(transitions + (emissions[t + 1] + beta[t + 1])[None, :], axis=1)
     log_z = _logsumexp(alpha[n - 1] + end, axis=0)
     with np.errstate(under="ignore"):
-        return np.exp(alpha + beta - log_z)
+        # rounding can push a certain tag a hair above 1
+        return np.clip(np.exp(alpha + beta - log_z), 0.0, 1.0)
 
 
 class CRF(nn.Module):

@@ -378,7 +378,8 @@ class PhiTagger(nn.Module):
 
 
 def _is_quantized(model: nn.Module) -> bool:
-    return any("Quantized" in type(m).__name__ for m in model.modules())
+    # dynamic quantized layers live in torch.ao.nn.quantized (their class is also named Linear)
+    return any(type(m).__module__.startswith("torch.ao.nn.quantized") for m in model.modules())
 
 
 def _quantize_dynamic(model: PhiTagger) -> PhiTagger:

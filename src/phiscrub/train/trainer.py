@@ -2,7 +2,8 @@
 
 AdamW with two learning rates (pretrained encoder: ``lr``; new head, shape embeddings and CRF:
 ``head_lr``), linear warm-up then linear decay, gradient clipping, and early stopping on the dev
-token-level micro F1 (Kim et al. 2024: patience 3). The best model (by dev F1) is saved to the
+token-level micro F1 (Kim et al. 2024: patience 3); a tie in token F1 is broken by the dev
+entity-level F1 (token F1 cannot see a ``B``/``I`` error that splits an entity). The best model (by dev F1) is saved to the
 output folder whenever it improves, so the folder always holds the best checkpoint so far, also
 when a time budget or ``max_steps`` ends the run. Without dev documents the last epoch is kept.
 
@@ -43,6 +44,7 @@ class EpochLog:
         steps: optimiser steps so far (all epochs).
         train_loss: mean training loss of the epoch's steps.
         dev_token_f1: dev token-level micro F1 after the epoch (None without dev documents).
+        dev_entity_f1: dev entity-level micro F1 (None without dev documents or metrics module).
         seconds: wall time of the epoch, evaluation included.
         improved: the dev score improved and the model was saved.
     """
@@ -51,6 +53,7 @@ class EpochLog:
     steps: int
     train_loss: float
     dev_token_f1: float | None
+    dev_entity_f1: float | None
     seconds: float
     improved: bool
 
@@ -237,6 +240,7 @@ def train(
         rng = random.Random(config.seed)
         history: list[EpochLog] = []
         best_f1: float | None = None
+        best_key: tuple[float, float] | None = None
         best_epoch: int | None = None
         bad_epochs = 0
         steps = 0
@@ -263,11 +267,14 @@ def train(
                         stop_reason = "time_budget"
                         break
                 dev_f1: float | None = None
+                dev_entity: float | None = None
                 improved = False
                 if dev_docs:
-                    dev_f1 = dev_scores(model, dev_docs, config.eval_batch_size)["token"]
-                    if best_f1 is None or dev_f1 > best_f1:
-                        best_f1, best_epoch, bad_epochs, improved = dev_f1, epoch, 0, True
+                    scores = dev_scores(model, dev_docs, config.eval_batch_size)
+                    dev_f1, dev_entity = scores["token"], scores.get("entity")
+                    key = (dev_f1, dev_entity if dev_entity is not None else 0.0)
+                    if best_key is None or key > best_key:
+                        best_key, best_f1, best_epoch, bad_epochs, improved = key, dev_f1, epoch, 0, True
                     else:
                         bad_epochs += 1
                 else:
@@ -280,6 +287,7 @@ def train(
                         steps=steps,
                         train_loss=float(np.mean(losses)) if losses else float("nan"),
                         dev_token_f1=dev_f1,
+                        dev_entity_f1=dev_entity,
                         seconds=time.monotonic() - epoch_start,
                         improved=improved,
                     )

@@ -21,7 +21,8 @@ Names take a language suffix for Spanish and Catalan (``{month:es}``, ``{Season:
 "autumn" rather than "fall"); tags of the second date of a range end in ``#2``.
 
 Partial dates shift through a reference day: a year alone through 2 July of that year, a month and
-year through the 15th, a season through its middle. Weekday names alone move by ``days % 7``.
+year through the 15th, a season through its middle; a day and month without a year shift within a
+common year. Weekday names alone move by ``days % 7``.
 """
 
 from __future__ import annotations
@@ -90,11 +91,39 @@ _SEASONS: dict[str, tuple[str, str, str, str]] = {  # spring, summer, autumn, wi
 _SEASON_MIDDLE = ((5, 5), (8, 6), (11, 5), (2, 4))
 # Words allowed inside a date span and kept verbatim.
 _FILLER = frozenset(
-    "of the de del d en at on y el la early mid late end beginning principios mediados finales "
-    "inicio inicios fin final h am pm".split()
+    [
+        "of",
+        "the",
+        "de",
+        "del",
+        "d",
+        "en",
+        "at",
+        "on",
+        "y",
+        "el",
+        "la",
+        "early",
+        "mid",
+        "late",
+        "end",
+        "beginning",
+        "principios",
+        "mediados",
+        "finales",
+        "inicio",
+        "inicios",
+        "fin",
+        "final",
+        "h",
+        "am",
+        "pm",
+    ]
 )
-_RANGE_WORDS = frozenset("to through thru until till al a hasta fins and i y 至 到".split())
-_RANGE_SEPS = frozenset("- – — ~ ～".split())
+_RANGE_WORDS = frozenset(
+    ["to", "through", "thru", "until", "till", "al", "a", "hasta", "fins", "and", "i", "y", "至", "到"]
+)
+_RANGE_SEPS = frozenset(["-", "–", "—", "~", "～"])
 _EU_LANGS = frozenset({"es", "ca", "fr", "de", "it", "nl", "pt", "uk", "gb", "en_gb", "en-gb"})
 _CJK_UNITS = {"年": "year", "月": "month", "日": "day", "号": "day"}
 
@@ -157,7 +186,9 @@ class DateValue:
 
     def fields(self) -> frozenset[str]:
         """Names of the fields present."""
-        return frozenset(k for k in ("year", "month", "day", "weekday", "season") if getattr(self, k) is not None)
+        return frozenset(
+            k for k in ("year", "month", "day", "weekday", "season") if getattr(self, k) is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -244,7 +275,7 @@ _LEX = re.compile(
     r"|(?P<cjk>[年月日号])"
     r"|(?P<word>[^\W\d_]+)"
     r"|(?P<sep>\s+|.)",
-    re.S,
+    re.DOTALL,
 )
 
 
@@ -381,9 +412,9 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
         if word in _SEASON_WORDS and season is None:
             cands = _SEASON_WORDS[word]
             s_num, s_lang = cands[0]
-            for c in cands:
-                if c[1] == hint:
-                    s_num, s_lang = c
+            for cand in cands:
+                if cand[1] == hint:
+                    s_num, s_lang = cand
             season = s_num
             parts.append(_Tag(_styled("Season", _case(tok.text)), s_lang, group))
             continue
@@ -422,6 +453,8 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
         return None  # stray number next to CJK units
 
     nums = list(num_idx)
+    numeric_sep = ""
+    year_first = False
     if has_month_word or season is not None or mode == "day_year":
         for pos in nums:
             text = num_text(pos)
@@ -457,11 +490,14 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
             if not seps <= {"/", "-", ".", ""} or len(seps) > 1:
                 return None
             sep = next(iter(seps))
+            numeric_sep = sep
             eu = sep == "." or (hint or "").lower() in _EU_LANGS
+            order: tuple[str, ...]
             if len(nums) == 2:
                 a, b = texts
                 if len(a) == 4:
                     order = ("year4", "month")
+                    year_first = True
                 elif len(b) == 4:
                     order = ("month", "year4")
                 else:
@@ -475,6 +511,7 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
                 a, b, c = texts
                 if len(a) == 4:
                     order = ("year4", "month", "day")
+                    year_first = True
                 elif len(a) <= 2 and len(b) <= 2 and len(c) in (2, 4):
                     va, vb = values[0], values[1]
                     if va > 12 >= vb:
@@ -507,11 +544,12 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
     # Zero padding: explicit leading zero, or another numeric field of the date has one.
     numeric = [p for p, n in assigned.items() if n in ("month", "day")]
     padded_any = any(num_text(p).startswith("0") for p in numeric)
-    both_two = len(numeric) == 2 and all(len(num_text(p)) == 2 for p in numeric)
+    # Year-first ("2021-10-16") and dotted ("16.10.2021") numeric dates are conventionally padded.
+    padded_style = bool(numeric) and ((year_first and numeric_sep == "-") or numeric_sep == ".")
     out: list[_Part] = []
     for pos, part in enumerate(parts):
-        name = assigned.get(pos)
-        if name is None:
+        kind = assigned.get(pos)
+        if kind is None:
             out.append(part)
             continue
         text = num_text(pos)
@@ -519,20 +557,19 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
             suffix = str(part).split("\x00")[1]
             out.append(_Tag("Dº" if suffix in "ºª" else ("DO" if suffix.isupper() else "Do"), "en", group))
             continue
-        if name == "compact":
+        if kind == "compact":
             out.extend([_Tag("YYYY", "en", group), _Tag("MM", "en", group), _Tag("DD", "en", group)])
             continue
-        if name in ("year", "year4", "year2"):
+        if kind in ("year", "year4", "year2"):
             out.append(_Tag("YYYY" if len(text) == 4 else "YY", "en", group))
             continue
-        letter = "M" if name == "month" else "D"
-        pad = text.startswith("0") or (len(text) == 2 and (padded_any or both_two))
+        letter = "M" if kind == "month" else "D"
+        pad = text.startswith("0") or (len(text) == 2 and (padded_any or padded_style))
         out.append(_Tag(letter * 2 if pad else letter, "en", group))
     # Catalan "de març" / "d'abril": the connective follows the month.
     if month_lang == "ca":
         out = _catalan_connective(out, group)
-    value = DateValue(year, month, day, weekday, season)
-    return _Group(out, value, has_month_word)
+    return _Group(out, DateValue(year, month, day, weekday, season), has_month_word)
 
 
 def _catalan_connective(parts: list[_Part], group: int) -> list[_Part]:
@@ -549,7 +586,9 @@ def _catalan_connective(parts: list[_Part], group: int) -> list[_Part]:
                 i += 2
                 continue
             if cur.casefold() == "d" and sep in ("'", "’"):
-                out.append(_Tag("DE" if cur.isupper() else "de", "ca", group, extra=sep if sep != "'" else ""))
+                out.append(
+                    _Tag("DE" if cur.isupper() else "de", "ca", group, extra=sep if sep != "'" else "")
+                )
                 i += 2
                 continue
         out.append(cur)
@@ -620,7 +659,9 @@ def parse_date(surface: str, *, lang: str | None = None) -> ParsedDate | None:
 def _make(groups: Sequence[_Group], shown: tuple[frozenset[str], ...], hint: str | None) -> ParsedDate:
     parts = tuple(groups[0].parts)
     langs = [p.lang for p in parts if isinstance(p, _Tag) and p.name.lower() not in _NUMERIC_TAGS]
-    template = "".join(p.text() if isinstance(p, _Tag) else p.replace("{", "{{").replace("}", "}}") for p in parts)
+    template = "".join(
+        p.text() if isinstance(p, _Tag) else p.replace("{", "{{").replace("}", "}}") for p in parts
+    )
     return ParsedDate(
         values=tuple(g.value for g in groups),
         template=template,
@@ -649,13 +690,14 @@ def _season_of(day: dt.date) -> tuple[int, int]:
 
 
 def _reference(v: DateValue) -> dt.date | None:
+    # Without a year, shift in a common (non-leap) year, except for 29 February.
     if v.month is not None and v.day is not None:
-        year = v.year if v.year is not None else 2000
+        year = v.year if v.year is not None else 2001
         if v.month == 2 and v.day == 29 and not calendar.isleap(year):
             year = 2000
         return dt.date(year, v.month, v.day)
     if v.month is not None:
-        return dt.date(v.year if v.year is not None else 2000, v.month, 15)
+        return dt.date(v.year if v.year is not None else 2001, v.month, 15)
     if v.season is not None:
         month, day = _SEASON_MIDDLE[v.season]
         return dt.date(v.year if v.year is not None else 2001, month, day)
@@ -730,7 +772,10 @@ def _render_tag(tag: _Tag, v: DateValue) -> str:
 
 def _render(parts: Sequence[_Part], values: Sequence[DateValue], shown: Sequence[frozenset[str]]) -> str:
     out: list[str] = []
-    month_tag = next((p for p in parts if isinstance(p, _Tag) and p.group == 0 and p.name.lower() in ("month", "mon")), None)
+    month_tag = next(
+        (p for p in parts if isinstance(p, _Tag) and p.group == 0 and p.name.lower() in ("month", "mon")),
+        None,
+    )
     inserted = False
     for part in parts:
         if isinstance(part, str):
@@ -759,9 +804,15 @@ _TEMPLATE_TAG = re.compile(r"\{\{|\}\}|\{([^{}:#]+)(?::([^{}:#]+))?(?::([^{}#]+)
 def _parse_template(template: str) -> list[_Part]:
     parts: list[_Part] = []
     pos = 0
+
+    def literal(text: str) -> None:
+        if "{" in text or "}" in text:
+            raise ValueError("unbalanced braces in date template")
+        if text:
+            parts.append(text)
+
     for m in _TEMPLATE_TAG.finditer(template):
-        if m.start() > pos:
-            parts.append(template[pos : m.start()])
+        literal(template[pos : m.start()])
         text = m.group(0)
         if text in ("{{", "}}"):
             parts.append(text[0])
@@ -769,10 +820,7 @@ def _parse_template(template: str) -> list[_Part]:
             name, lang, extra, group = m.group(1), m.group(2) or "en", m.group(3) or "", m.group(4)
             parts.append(_Tag(name, lang, 1 if group else 0, extra))
         pos = m.end()
-    if pos < len(template):
-        parts.append(template[pos:])
-    if any(isinstance(p, str) and ("{" in p or "}" in p) for p in parts):
-        raise ValueError("unbalanced braces in date template")
+    literal(template[pos:])
     return parts
 
 

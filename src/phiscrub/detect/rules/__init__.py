@@ -1,0 +1,68 @@
+"""Rule-based PHI detectors: one module per PHI kind, all built on :mod:`.base`.
+
+``default_detectors(lang)`` returns every rule detector for a language. English (``en``) gets
+all rules; any other language gets the language-neutral ones (numeric dates, e-mail, URL, IP,
+international phone numbers, SSN and ID shapes) until a language pack adds its words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from phiscrub.detect.base import Detector
+from phiscrub.detect.rules.ages import age_detector
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, Validator, words_regex
+from phiscrub.detect.rules.contact import contact_detector
+from phiscrub.detect.rules.dates import date_detector
+from phiscrub.detect.rules.ids import id_detector
+from phiscrub.detect.rules.locations import location_detector
+from phiscrub.detect.rules.names import NameRule, name_detector
+
+__all__ = [
+    "FULL_LANGUAGES",
+    "RULE_DETECTORS",
+    "NameRule",
+    "PatternRule",
+    "RuleDetector",
+    "Validator",
+    "age_detector",
+    "contact_detector",
+    "date_detector",
+    "default_detectors",
+    "id_detector",
+    "location_detector",
+    "name_detector",
+    "words_regex",
+]
+
+#: Languages with full word lists; others get the language-neutral patterns only.
+FULL_LANGUAGES: tuple[str, ...] = ("en",)
+
+#: Detector name -> factory ``(lang) -> RuleDetector``, in the order :func:`default_detectors` uses.
+RULE_DETECTORS: dict[str, Callable[[str], RuleDetector]] = {
+    "date": date_detector,
+    "contact": contact_detector,
+    "id": id_detector,
+    "location": location_detector,
+    "age": age_detector,
+    "name": name_detector,
+}
+
+
+def default_detectors(lang: str = "en") -> list[Detector]:
+    """All rule detectors for ``lang`` (detectors without rules for that language are left out).
+
+    Args:
+        lang: ISO 639-1 code such as ``en``, ``es``, ``ca``, ``zh``; case-insensitive,
+            region suffixes (``en-US``) ignored.
+
+    Returns:
+        One :class:`RuleDetector` per PHI kind, in :data:`RULE_DETECTORS` order.
+    """
+    code = lang.strip().lower().replace("_", "-").split("-", 1)[0]
+    detectors: list[Detector] = []
+    for factory in RULE_DETECTORS.values():
+        det = factory(code)
+        if det.rules:
+            detectors.append(det)
+    return detectors

@@ -30,7 +30,7 @@ _UNITS = (
 
 #: Matches right after a number when a unit, ``%`` or a per-sign follows (so it is a measurement).
 UNIT_AFTER_RE = re.compile(
-    r"\s*(?:%|°|/(?:min|hr|h|d|day|kg|dl|l|ul|μl|µl|mm3|hpf|lpf)\b|(?:"
+    r"[ \t]?(?:%|°|/(?:min|hr|h|d|day|kg|dl|l|ul|μl|µl|mm3|hpf|lpf)\b|(?:"
     + "|".join(re.escape(u) for u in sorted(set(_UNITS), key=len, reverse=True))
     + r")(?![A-Za-z]))",
     re.IGNORECASE,
@@ -38,7 +38,7 @@ UNIT_AFTER_RE = re.compile(
 
 
 def followed_by_unit(text: str, end: int) -> bool:
-    """True when a unit, percent sign or per-unit follows ``text[end:]`` (after optional spaces)."""
+    """True when a unit, percent sign or per-unit follows ``text[end:]`` (after at most one space)."""
     return UNIT_AFTER_RE.match(text, end) is not None
 
 

@@ -19,10 +19,6 @@ __all__ = ["AGE_RULES_EN", "age_detector", "age_rules"]
 _NUM = r"(?<![\w.,/\-])(?P<a>\d{1,3})"
 
 
-def _plausible(m: re.Match[str]) -> bool:
-    return int(m.group("a")) <= 125
-
-
 _NOT_AGE_SEX_AFTER_RE = re.compile(
     r"\s*(?:fr\b|french|foley|cath|catheter|sheath|tube|ett|ngt|ng\b|picc|drain|chest\s+tube|suction|gauge"
     r"|needle|trach|stent|introducer|dilator|°|degrees?|orally|oral|axillary|rectal|tympanic|temporal"
@@ -39,8 +35,6 @@ _NOT_AGE_SEX_BEFORE_RE = re.compile(
 
 def _age_sex_ok(m: re.Match[str]) -> bool:
     """``54M``/``54 F``: reject temperatures, catheter sizes and lab or vital values."""
-    if not _plausible(m):
-        return False
     if _NOT_AGE_SEX_AFTER_RE.match(text_after(m, 20)):
         return False
     return _NOT_AGE_SEX_BEFORE_RE.search(text_before(m, 16)) is None
@@ -51,73 +45,51 @@ _GESTATIONAL_RE = re.compile(r"\b(?:gestational|bone|corrected|adjusted|ga|devel
 
 def _age_word_ok(m: re.Match[str]) -> bool:
     """``age 54``: not gestational/bone age, and not followed by weeks/days (a gestational age)."""
-    if not _plausible(m):
-        return False
     if _GESTATIONAL_RE.search(text_before(m, 16)):
         return False
-    return re.match(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", text_after(m, 8, "a"), re.IGNORECASE) is None
+    return re.match(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", text_after(m, 8, "word"), re.IGNORECASE) is None
+
+
+_AGE_RE = re.compile(
+    # 54-year-old, 54 year old, 54 years old, 54-yr-old, 3 months old, 18-month-old, 5 day old.
+    rf"{_NUM.replace('<a>', '<old>')}(?:\s*-\s*|\s+|-)?(?i:years?|yrs?|y|months?|mos?|weeks?|wks?|days?)"
+    r"(?:\s*-\s*|\s+|-)(?i:old)\b"
+    # 54yo, 54 y/o, 54 y.o., 54 YO F, 54yoM.
+    rf"|{_NUM.replace('<a>', '<yo>')}\s*(?i:yo|y/o|y\.o\.?|yoa)(?:\s?[MF])?(?![\w/])"
+    # aged 54, age 54, Age: 54, AGE 54, at the age of 54, Age/Sex: 54/F.
+    r"|\b(?i:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender)\b\.?[\s:=]*(?P<word>\d{1,3})"
+    r"(?![\w:/]|\.\d|/\d)"
+    # (54 yrs) / (54 y) after DOB or a name.
+    r"|\(\s*(?P<paren>\d{1,3})\s*(?i:y|yrs?|years?|yo|y/o)\s*[),;]"
+    # in her 60s / in his early 70s.
+    r"|\b(?i:in\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
+    # 54M, 54 F, 54Y M (age-sex shorthand).
+    rf"|{_NUM.replace('<a>', '<sex>')}\s?(?:[yY]\.?\s?)?(?:[MF]|yr\s?[MF])(?![\w'’/°])"
+)
+
+
+def _age_ok(m: re.Match[str]) -> bool:
+    kind = m.lastgroup
+    if kind == "decade":
+        return True
+    value = m.group(kind) if kind else None
+    if value is None or int(value) > 125:
+        return False
+    if kind == "word":
+        return _age_word_ok(m)
+    if kind == "sex":
+        return _age_sex_ok(m)
+    return True
 
 
 AGE_RULES_EN: tuple[PatternRule, ...] = (
-    # 54-year-old, 54 year old, 54 years old, 54-yr-old, 3 months old, 18-month-old, 5 day old.
     PatternRule(
         "AGE",
-        re.compile(
-            rf"{_NUM}(?:\s*-\s*|\s+|-)?(?:years?|yrs?|y|months?|mos?|weeks?|wks?|days?)(?:\s*-\s*|\s+|-)old\b",
-            re.IGNORECASE,
-        ),
-        group="a",
-        validator=_plausible,
-        score=0.95,
-        name="n_year_old",
-    ),
-    # 54yo, 54 y/o, 54 y.o., 54 YO F, 54yoM.
-    PatternRule(
-        "AGE",
-        re.compile(rf"{_NUM}\s*(?:yo|y/o|y\.o\.?|yoa)(?:\s?[MF])?(?![\w/])", re.IGNORECASE),
-        group="a",
-        validator=_plausible,
-        score=0.95,
-        name="n_yo",
-    ),
-    # aged 54, age 54, Age: 54, AGE 54, at the age of 54, Age/Sex: 54/F.
-    PatternRule(
-        "AGE",
-        re.compile(
-            r"\b(?:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender|edad|âge|alter)\b\.?[\s:=]*(?P<a>\d{1,3})"
-            r"(?![\w:/]|\.\d|/\d)",
-            re.IGNORECASE,
-        ),
-        group="a",
-        validator=_age_word_ok,
+        _AGE_RE,
+        group=("old", "yo", "word", "paren", "decade", "sex"),
+        validator=_age_ok,
         score=0.9,
-        name="age_word",
-    ),
-    # 54M, 54 F, 54Y M, 54 y F (age-sex shorthand).
-    PatternRule(
-        "AGE",
-        re.compile(rf"{_NUM}\s?(?:[yY]\.?\s?)?(?:[MF]|yr\s?[MF])(?![\w'’/°])"),
-        group="a",
-        validator=_age_sex_ok,
-        score=0.75,
-        name="age_sex",
-    ),
-    # (54 yrs) / (54 y) / 54 y, after DOB or a name.
-    PatternRule(
-        "AGE",
-        re.compile(rf"\(\s*(?P<a>\d{{1,3}})\s*(?:y|yrs?|years?|yo|y/o|a|años|anys)\s*[),;]", re.IGNORECASE),
-        group="a",
-        validator=_plausible,
-        score=0.85,
-        name="paren_years",
-    ),
-    # in her 60s / in his early 70s.
-    PatternRule(
-        "AGE",
-        re.compile(r"\bin\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?(?P<a>\d0'?s)\b", re.IGNORECASE),
-        group="a",
-        score=0.7,
-        name="decade",
+        name="age",
     ),
 )
 

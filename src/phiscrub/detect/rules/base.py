@@ -23,9 +23,11 @@ from phiscrub.errors import ConfigError
 from phiscrub.labels import FINE_LABELS
 
 __all__ = [
+    "Labeler",
     "PatternRule",
     "RuleDetector",
     "Validator",
+    "trie_pattern",
     "words_regex",
 ]
 
@@ -33,28 +35,77 @@ __all__ = [
 Validator = Callable[["re.Match[str]"], bool]
 
 
-def words_regex(words: Iterable[str], *, flags: int = re.IGNORECASE) -> re.Pattern[str]:
-    """Compile a whole-word alternation of ``words`` (longest first, regex-escaped).
+def trie_pattern(words: Iterable[str], *, ignore_case: bool = True) -> str:
+    """A regex alternation of literal ``words`` factored as a prefix tree (no groups, no anchors).
+
+    Python's ``re`` tries alternatives one by one at every position; a prefix tree rejects most
+    positions with one character test, which makes 400-word keyword lists cheap. Spaces inside a
+    phrase match any run of whitespace; with ``ignore_case`` letters become ``[aA]`` classes (the
+    surrounding pattern keeps its own flags).
+
+    Args:
+        words: literal words or phrases.
+        ignore_case: match letters in any case.
+
+    Returns:
+        A non-capturing pattern string; longer words win over their prefixes.
+    """
+    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        w = " ".join(word.split())
+        if not w:
+            continue
+        node = root
+        for ch in w.lower() if ignore_case else w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:  # type: ignore[type-arg]
+        alts = []
+        for ch in sorted(k for k in node if k):
+            if ch == " ":
+                atom = r"\s+"
+            elif ignore_case and ch.lower() != ch.upper():
+                atom = f"[{ch}{ch.upper()}]"
+            else:
+                atom = re.escape(ch)
+            alts.append(atom + build(node[ch]))
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        if "" in node:
+            # A word ends here but longer ones continue: the continuation is optional (greedy).
+            body = f"(?:{body})?" if len(alts) == 1 else body + "?"
+        return body
+
+    return "(?:" + build(root) + ")" if root else "(?!)"
+
+
+def words_regex(words: Iterable[str], *, ignore_case: bool = True) -> re.Pattern[str]:
+    """Compile a whole-word matcher for ``words`` (see :func:`trie_pattern`).
 
     Args:
         words: literal words or phrases; spaces inside a phrase match any run of whitespace.
-        flags: regex flags (case-insensitive by default).
+        ignore_case: match in any case (the default).
 
     Returns:
         A pattern matching any of the words between word boundaries.
     """
-    alts = sorted({w.strip() for w in words if w.strip()}, key=lambda w: (-len(w), w))
-    body = "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in alts)
-    return re.compile(rf"(?<![\w])(?:{body})(?![\w])", flags)
+    return re.compile(rf"(?<![\w]){trie_pattern(words, ignore_case=ignore_case)}(?![\w])")
+
+
+#: A labeler picks the fine label of one match, or None to drop it (``FAX`` vs ``PHONE``).
+Labeler = Callable[["re.Match[str]"], "str | None"]
 
 
 @dataclass(frozen=True)
 class PatternRule:
-    """One regex rule proposing spans of one fine label.
+    """One regex rule proposing spans of one fine label (or of several, through ``labeler``).
 
     Args:
         label: fine PHI label (see :data:`phiscrub.labels.FINE_LABELS`).
-        pattern: compiled regex.
+        pattern: compiled regex. Several formats may share one pattern as alternatives: one
+            pass over the text is the main cost of a rule.
         group: capture group (index or name) holding the PHI part; 0 is the whole match. A tuple
             lists several groups, each emitted as its own span when it took part in the match.
         item: when set, every match of this pattern inside the captured part is one span.
@@ -62,8 +113,18 @@ class PatternRule:
         exclude_context: words of which none may occur within ``window`` characters before the match.
         window: look-back size in characters for ``context`` and ``exclude_context``.
         validator: extra ``match -> bool`` check.
+        labeler: ``match -> label or None``; overrides ``label`` per match (None drops it).
+        extra_labels: other labels ``labeler`` may return (checked, and listed by detectors).
+        not_after: regex character class (``r"[\w/.]"``); a match right after such a character is
+            rejected. Cheaper than a leading look-behind, which stops ``re`` from skipping ahead
+            to the first possible character.
+        anchor: a fast pattern that every match contains (``@`` for e-mail); the rule then only
+            searches windows of ``reach`` characters around anchor hits.
+        reach: ``(before, after)``: how far a match may extend around its anchor hit.
         score: confidence given to emitted spans.
         name: short rule name for debugging and tests.
+
+    A rejected match does not hide later ones: the search resumes one character after its start.
 
     Raises:
         ConfigError: unknown label or bad score.
@@ -77,14 +138,21 @@ class PatternRule:
     exclude_context: tuple[str, ...] = ()
     window: int = 25
     validator: Validator | None = None
+    labeler: Labeler | None = None
+    extra_labels: tuple[str, ...] = ()
+    not_after: str = ""
+    anchor: re.Pattern[str] | None = None
+    reach: tuple[int, int] = (40, 40)
     score: float = 0.9
     name: str = ""
+    _not_after_re: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
     _context_re: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
     _exclude_re: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.label not in FINE_LABELS:
-            raise ConfigError(f"rule {self.name or '?'}: unknown fine label {self.label!r}")
+        for label in (self.label, *self.extra_labels):
+            if label not in FINE_LABELS:
+                raise ConfigError(f"rule {self.name or '?'}: unknown fine label {label!r}")
         if not 0.0 <= self.score <= 1.0:
             raise ConfigError(f"rule {self.name or '?'}: score must lie in [0, 1]")
         # Precompile the context word lists once; frozen dataclass, hence object.__setattr__.
@@ -92,6 +160,13 @@ class PatternRule:
             object.__setattr__(self, "_context_re", words_regex(self.context))
         if self.exclude_context:
             object.__setattr__(self, "_exclude_re", words_regex(self.exclude_context))
+        if self.not_after:
+            object.__setattr__(self, "_not_after_re", re.compile(self.not_after))
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every label this rule may emit."""
+        return (self.label, *self.extra_labels)
 
     def _context_ok(self, text: str, start: int) -> bool:
         if self._context_re is None and self._exclude_re is None:
@@ -103,24 +178,77 @@ class PatternRule:
             return False
         return True
 
-    def find(self, text: str) -> Iterator[tuple[int, int]]:
-        """Yield ``(start, end)`` of every PHI part this rule finds in ``text``."""
+    def _accept(self, m: re.Match[str]) -> str | None:
+        """The label of an accepted match, or None when a check rejects it."""
+        start = m.start()
+        if self._not_after_re is not None and start > 0 and self._not_after_re.match(m.string, start - 1):
+            return None
+        if not self._context_ok(m.string, start):
+            return None
+        if self.validator is not None and not self.validator(m):
+            return None
+        if self.labeler is not None:
+            return self.labeler(m)
+        return self.label
+
+    def _parts(self, m: re.Match[str]) -> Iterator[tuple[int, int]]:
         groups = self.group if isinstance(self.group, tuple) else (self.group,)
-        for m in self.pattern.finditer(text):
-            if not self._context_ok(text, m.start()):
+        for g in groups:
+            start, end = m.span(g)
+            if start < 0 or end <= start:
+                continue  # optional group that did not take part
+            if self.item is None:
+                yield start, end
+            else:
+                for im in self.item.finditer(m.string, start, end):
+                    if im.end() > im.start():
+                        yield im.start(), im.end()
+
+    def _ranges(self, text: str) -> Iterator[tuple[int, int]]:
+        """Disjoint ``(start, end)`` ranges that can hold a match: the whole text, or anchor windows."""
+        n = len(text)
+        if self.anchor is None:
+            yield 0, n
+            return
+        before, after = self.reach
+        lo = hi = -1
+        for a in self.anchor.finditer(text):
+            s, e = max(0, a.start() - before), min(n, a.end() + after)
+            if hi >= 0 and s <= hi:
+                hi = max(hi, e)
                 continue
-            if self.validator is not None and not self.validator(m):
-                continue
-            for g in groups:
-                start, end = m.span(g)
-                if start < 0 or end <= start:
-                    continue  # optional group that did not take part
-                if self.item is None:
-                    yield start, end
-                else:
-                    for im in self.item.finditer(text, start, end):
-                        if im.end() > im.start():
-                            yield im.start(), im.end()
+            if hi >= 0:
+                yield lo, hi
+            lo, hi = s, e
+        if hi >= 0:
+            yield lo, hi
+
+    def matches(self, text: str) -> Iterator[tuple[re.Match[str], str]]:
+        """Yield ``(match, label)`` for every accepted match in ``text``."""
+        search = self.pattern.search
+        n = len(text)
+        pos = 0
+        for lo, hi in self._ranges(text):
+            pos = max(pos, lo)
+            # Look-aheads at the window end must see real text: search a little past it and drop
+            # matches ending past the window (a genuine match never does, by the anchor contract).
+            endpos = n if self.anchor is None else min(n, hi + 32)
+            while pos <= hi:
+                m = search(text, pos, endpos)
+                if m is None or m.start() > hi:
+                    break
+                label = self._accept(m) if m.end() <= hi or self.anchor is None else None
+                if label is None:
+                    pos = m.start() + 1
+                    continue
+                pos = m.end() if m.end() > m.start() else m.start() + 1
+                yield m, label
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Yield ``(start, end, label)`` of every PHI part this rule finds in ``text``."""
+        for m, label in self.matches(text):
+            for start, end in self._parts(m):
+                yield start, end, label
 
 
 def _drop_nested(spans: list[Span]) -> list[Span]:
@@ -161,7 +289,7 @@ class RuleDetector:
     @property
     def labels(self) -> tuple[str, ...]:
         """Fine labels this detector can emit, sorted."""
-        return tuple(sorted({r.label for r in self.rules}))
+        return tuple(sorted({lab for r in self.rules for lab in r.labels}))
 
     def find(self, text: str) -> list[Span]:
         """Return the spans proposed for a plain ``text`` (no duplicates, sorted)."""
@@ -169,11 +297,11 @@ class RuleDetector:
         # One label per offset pair: the best-scoring rule wins, the earlier rule on ties.
         best: dict[tuple[int, int], Span] = {}
         for rule in self.rules:
-            for start, end in rule.find(text):
+            for start, end, label in rule.find(text):
                 key = (start, end)
                 old = best.get(key)
                 if old is None or rule.score > old.score:
-                    best[key] = Span(start, end, rule.label, rule.score, source)
+                    best[key] = Span(start, end, label, rule.score, source)
         spans = list(best.values())
         return _drop_nested(spans) if self.drop_nested else sorted(spans)
 

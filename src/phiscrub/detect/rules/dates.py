@@ -5,316 +5,305 @@ What is *not* a date, on purpose: clock times (``10:15``, ``0600``), ratios and 
 (``2-3 times``, ``6-8 weeks``). Numeric patterns validate month 1-12 and day 1-31; month/day
 without a year is also checked for fraction shapes and score/vital-sign context.
 
-Numeric patterns are language-neutral; month names, weekdays, holidays and context words are
-English (``lang="en"``).
+Each rule is one regex with several alternatives (one pass over the text per rule). Numeric
+dates with a year are language-neutral; month names, weekdays, holidays, cue words and month/day
+without a year are English (``lang="en"``).
 """
 
 from __future__ import annotations
 
 import re
 
-from phiscrub.detect.rules._common import case_variants, followed_by_unit, text_after, text_before
-from phiscrub.detect.rules.base import PatternRule, RuleDetector
+from phiscrub.detect.rules._common import followed_by_unit, text_after, text_before
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["DATE_RULES_EN", "DATE_RULES_NEUTRAL", "date_detector", "date_rules"]
 
 # --- building blocks --------------------------------------------------------------------------
-_MONTH_FULL = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-]
-_MONTH_ABBR = ["Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec"]
-# Lower-case full names except "may" (a modal verb); abbreviations only Title/UPPER ("dec" = decreased).
-_MONTH_WORDS = [w for w in case_variants(_MONTH_FULL) if w != "may"] + case_variants(_MONTH_ABBR, lower=False)
-_MONTH = "(?:" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")(?:\.(?!\d))?"
-_MONTH_FULL_RE = "(?:" + "|".join(sorted(case_variants(_MONTH_FULL, lower=False), key=len, reverse=True)) + ")"
-
-_WEEKDAY_FULL = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-_WEEKDAY_ABBR = ["Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun"]
-_WEEKDAY_ANY = (
-    "(?:"
-    + "|".join(sorted(case_variants(_WEEKDAY_FULL) + case_variants(_WEEKDAY_ABBR, lower=False), key=len, reverse=True))
-    + r")\.?"
+# Month names: Title or UPPER, abbreviated (optionally with a period) or full; lower-case only for
+# full names other than "may" (abbreviations like "dec" and "mar" are ordinary words in notes).
+_MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December",
 )
-_WEEKDAY_FULL_RE = "(?:" + "|".join(case_variants(_WEEKDAY_FULL)) + ")"
+_MONTH_ABBRS = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
+_MONTH_WORDS = (
+    [w for m in _MONTH_NAMES for w in (m, m.upper(), m.lower()) if w != "may"]
+    + [w for a in _MONTH_ABBRS for w in (a, a.upper(), a + ".", a.upper() + ".")]
+)
+_MONTH = trie_pattern(_MONTH_WORDS, ignore_case=False) + r"(?![A-Za-z])"
+_MONTH_FULL = trie_pattern([w for m in _MONTH_NAMES for w in (m, m.upper())], ignore_case=False) + r"(?![A-Za-z])"
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY_ABBRS = ("Mon", "Tues", "Tue", "Wed", "Thurs", "Thur", "Thu", "Fri", "Sat", "Sun")
+_WEEKDAY = (
+    trie_pattern([w for d in (*_WEEKDAYS, *_WEEKDAY_ABBRS) for w in (d, d.upper(), d + ".", d.upper() + ".")],
+                 ignore_case=False)
+    + r"(?![A-Za-z])"
+)
+_WEEKDAY_FULL = trie_pattern([w for d in _WEEKDAYS for w in (d, d.upper(), d.lower())], ignore_case=False)
 
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 _ORD = r"(?:st|nd|rd|th|ST|ND|RD|TH)"
 _YEAR4 = r"(?:19|20)\d{2}"
-_YEAR = rf"(?:{_YEAR4}|'\d{{2}})"
-_WD_PREFIX = rf"(?:{_WEEKDAY_ANY},?\s+)?"
+_YEAR = rf"(?:{_YEAR4}|'\d{{2}})(?![\w'])"
+_WDP = rf"(?:{_WEEKDAY},?[ \t]+)?"
+# Between date parts: spaces, a hyphen, or a period followed by space ("Mar. 12").
+_SEP = r"(?:[ \t]*-[ \t]*|[ \t]+)"
+_OF = r"(?:[ \t]+(?:of|OF))?"
 
 # Numbers glued to letters, slashes or decimal points are parts of something else.
-_NB = r"(?<![\w/.])"
 _NA = r"(?![\w/]|[.\-]\d)"
 
-
-# --- validators ---------------------------------------------------------------------------------
-def _not_unit(m: re.Match[str]) -> bool:
-    return not followed_by_unit(m.string, m.end())
-
-
-def _valid_numeric(m: re.Match[str]) -> bool:
-    """Day/month order is unknown: accept when either m/d or d/m is a plausible calendar date."""
-    a, b = int(m.group("a")), int(m.group("b"))
-    ok = (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
-    return ok and _not_unit(m)
-
-
-_SCORE_BEFORE_RE = re.compile(
-    r"(?:\b(?:bp|b/p|blood\s+pressure|pressure|score|scale|scored|moca|mmse|slums|gcs|apgar|phq-?\d*|gad-?\d*"
-    r"|audit(?:-c)?|strength|motor|power|grade|graded|murmur|pain|cultures?|cx|bottles?|sets?|ratio|reflexes"
-    r"|dtrs?|acuity|vision|va|fio2|peep|vent|ventilator|settings?|ps|ie|i:e|tv|rate|hr|rr|sbp|dbp|map"
-    r"|nihss|asa|ecog|rass|cam|cpot|bps|nrs|vas|flacc|braden|morse|barthel|fim|ashworth|mrc|out\s+of"
-    r"|x|tabs?|tablets?|nodes?|lymph|cores?|positive|sats?)\b|[=~<>])[\s:=]*$",
-    re.IGNORECASE,
-)
-_SCORE_AFTER_RE = re.compile(
-    r"\s*(?:tabs?|tablets?|caps?|strength|murmur|holosystolic|systolic|diastolic|pain|bottles?|cultures?"
-    r"|sets?|positive|negative|views?|nodes?|cores?|ns|normal\s+saline|ratio|score|on\s+the|scale|power"
-    r"|reflexes|motor|in\s+\w+\s+(?:ext|flex)|bilat|bilaterally|b/l|throughout|nipple|dilated|cm|mm|"
-    r"effaced|of\s+\d|[-–]\s*\d+\s*(?:/\s*\d+)?\s*(?:ml|mg|units)\b)",
-    re.IGNORECASE,
-)
-_DATE_CUE_BEFORE_RE = re.compile(
-    r"\b(?:on|since|from|until|till|thru|through|dated|seen|last|next|by|dos|date|d/c|dc|adm|admit|admitted"
-    r"|discharged?|f/u|fu|follow-?up|starting|started|start|due|began|onset|stopped|held|resumed|scheduled"
-    r"|visit|appt|appointment|returns?|rtc|before|after|between|and|to|-)[\s:]*$",
-    re.IGNORECASE,
-)
-
-
-def _valid_month_day(m: re.Match[str]) -> bool:
-    """Month/day without year: reject fractions, scores, vitals, doses; accept calendar-looking cases."""
-    month, day = int(m.group("m")), int(m.group("d"))
-    text = m.string
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        return False
-    before = text_before(m, 24)
-    after = text_after(m, 24)
-    if _SCORE_BEFORE_RE.search(before) or _SCORE_AFTER_RE.match(after):
-        return False
-    if followed_by_unit(text, m.end()):
-        return False
-    # "m/d-m/d/yyyy" ranges: the end of the range carries a year, so this is a date.
-    if re.match(r"-\d{1,2}/\d{1,2}", after):
-        return True
-    fraction_like = month == day or (month < day and day in (2, 3, 4, 5, 6, 8, 10, 12, 16, 20))
-    if fraction_like:
-        return _DATE_CUE_BEFORE_RE.search(before) is not None
-    return True
-
-
-def _year_in_context(m: re.Match[str]) -> bool:
-    """A bare year is a date only after a date cue and when no unit follows."""
-    if followed_by_unit(m.string, m.end("d")):
-        return False
-    after = text_after(m, 3, "d")
-    # "2019:" times like "by 2000 h" are rejected by the unit check; ":" after a year is a clock time.
-    return not re.match(r":\d", after)
-
-
-def _two_digit_year_ok(m: re.Match[str]) -> bool:
-    if followed_by_unit(m.string, m.end("d")):
-        return False
-    after = text_after(m, 3, "d")
-    return not re.match(r"\s*(?:[-–:/.,]\s*\d|%|s\b)", after)
-
-
-_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*$|@\s*$", re.IGNORECASE)
-
-
-def _year_range_ok(m: re.Match[str]) -> bool:
-    y1, y2 = int(m.group("y1")), int(m.group("y2"))
-    if not y1 < y2 or followed_by_unit(m.string, m.end()):
-        return False
-    # 1900-2030 may be a clock-time range (19:00-20:30) in nursing notes.
-    clock_like = all(1900 <= y <= 2059 and y % 100 < 60 for y in (y1, y2))
-    return not (clock_like and _TIME_CUE_RE.search(text_before(m, 20)))
-
-
-def _compact_ok(m: re.Match[str]) -> bool:
-    return _not_unit(m)
-
-
-# --- rules -----------------------------------------------------------------------------------
-def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile(pattern, flags)
-
-
-DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    # 03/12/2019, 3-12-19, 12.03.2019 (either day-month order).
-    PatternRule(
-        "DATE",
-        _rx(rf"{_NB}(?P<a>\d{{1,2}})(?P<s>[/.\-])(?P<b>\d{{1,2}})(?P=s)(?:(?:19|20)?\d{{2}}){_NA}"),
-        validator=_valid_numeric,
-        score=0.95,
-        name="numeric_dmy",
-    ),
-    # 2019-03-12, 2019/3/12, 2019.03.12 (ISO order).
-    PatternRule(
-        "DATE",
-        _rx(rf"{_NB}{_YEAR4}(?P<s>[/.\-])(?:0?[1-9]|1[0-2])(?P=s){_DAY}(?:T\d{{2}}:\d{{2}}(?::\d{{2}})?)?{_NA}"),
-        validator=_not_unit,
-        score=0.95,
-        name="numeric_iso",
-    ),
-    # 3/2019, 03-2019.
-    PatternRule(
-        "DATE",
-        _rx(rf"{_NB}(?:0?[1-9]|1[0-2])[/\-]{_YEAR4}{_NA}"),
-        validator=_not_unit,
-        score=0.85,
-        name="numeric_month_year",
-    ),
-    # 20190312 only right after a date cue: 8-digit strings are usually identifiers.
-    PatternRule(
-        "DATE",
-        _rx(rf"(?<!\d){_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)"),
-        context=("date", "dob", "dt", "dos", "collected", "born", "d.o.b.", "fecha", "datum"),
-        window=15,
-        validator=_compact_ok,
-        score=0.6,
-        name="numeric_compact",
-    ),
-)
-
-_HOLIDAYS = [
+_HOLIDAYS = (
     "Christmas Eve", "Christmas Day", "Christmas", "Xmas", "Thanksgiving Day", "Thanksgiving", "Easter Sunday",
     "Easter", "New Year's Eve", "New Year's Day", "New Year's", "New Years", "Halloween",
     "Independence Day", "Fourth of July", "Memorial Day", "Labor Day", "Veterans Day", "Valentine's Day",
-    "Mother's Day", "Father's Day", "Hanukkah", "Chanukah", "Passover", "Ramadan", "Eid", "Diwali",
+    "Mother's Day", "Father's Day", "Hanukkah", "Chanukah", "Passover", "Ramadan", "Diwali",
     "Lunar New Year", "Chinese New Year", "Yom Kippur", "Rosh Hashanah", "Good Friday", "Kwanzaa",
     "Martin Luther King Day", "MLK Day", "Presidents' Day", "Presidents Day", "Columbus Day",
     "Juneteenth", "St. Patrick's Day", "Boxing Day",
-]
-_HOLIDAY_RE = "(?:" + "|".join(re.escape(h) for h in sorted(case_variants(_HOLIDAYS, lower=False), key=len, reverse=True)) + ")"
+)
+_HOLIDAY = trie_pattern([w for h in _HOLIDAYS for w in (h, h.upper())], ignore_case=False) + r"(?![\w'])"
+
+# --- validators ---------------------------------------------------------------------------------
+def _calendar(a: int, b: int) -> bool:
+    """Either a/b or b/a is a month/day pair."""
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
+
+
+_DATE_CUE_RE = re.compile(
+    r"\b(?:date|dated|dob|d\.o\.b|dos|dt|born|birth|collected|drawn|received|signed)\b[^\n]{0,12}$", re.IGNORECASE
+)
+
+
+def _numeric_ok(m: re.Match[str]) -> bool:
+    if m.group("dmy") is not None:
+        return _calendar(int(m.group("a")), int(m.group("b")))
+    if m.group("cmp") is not None:
+        return _DATE_CUE_RE.search(text_before(m, 20)) is not None
+    return True
+
+
+# Score, scale, vital-sign and ventilator words: a nearby x/y is a ratio, not a date.
+_SCORE_NEAR_RE = re.compile(
+    r"\b(?:bp|b/p|blood\s+pressure|pressure|score|scores|scale|scored|screen|moca|mmse|slums|bims|gcs|apgar"
+    r"|phq-?\d*|gad-?\d*|audit(?:-c)?|strength|motor|power|grade|graded|nottingham|gleason|murmur|pain"
+    r"|cravings?|cultures?|cx|bottles?|ratio|reflexes|dtrs?|acuity|vision|fio2|peep|psv|ps|cpap|bipap|ipap"
+    r"|epap|vent|ventilator|settings?|i:e|tv|sbp|dbp|map|nihss|asa|ecog|rass|cpot|nrs|vas|flacc|braden"
+    r"|morse|barthel|fim|ashworth|mrc|out\s+of|inattentive|hyperactive|impulsive|vanderbilt|items?|criteria"
+    r"|points?|tabs?|tablets?|nodes?|lymph|cores?|positive|sats?|dilat\w*|effaced|station|hr|rr|g\d+)\b"
+    r"[^\n.;]{0,30}$",
+    re.IGNORECASE,
+)
+_SCORE_AFTER_RE = re.compile(
+    r"[ \t]*(?:\w+[ \t]+)?(?:tabs?|tablets?|caps?|strength|murmur|holosystolic|systolic|diastolic|pain|bottles?"
+    r"|cultures?|sets?|positive|negative|views?|nodes?|cores?|ns\b|normal\s+saline|ratio|score|scale|power"
+    r"|reflexes|motor|bilat|b/l|throughout|dilated|effaced|criteria|items?|points?|correct|words?|recall"
+    r"|lobes?|vessels?|segments?|quadrants?|fingers?|digits?)",
+    re.IGNORECASE,
+)
+_FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:of\s+\d|[-–][ \t]*\d+[ \t]*(?:/[ \t]*\d+)?[ \t]*(?:ml|mg|units)\b)", re.I)
+# Words right before an m/d that make it a date even when it looks like a fraction.
+_MD_CUE_RE = re.compile(
+    r"(?:\b(?:on|since|from|until|till|thru|through|dated|seen|last|next|by|dos|date|d/c|dc|adm|admit|admitted"
+    r"|discharged?|f/u|fu|follow-?up|starting|started|start|due|began|onset|stopped|held|resumed|scheduled"
+    r"|visit|appt|appointment|returns?|rtc|before|after|between|around|about|approx|week\s+of|dob|born"
+    r"|death|died|expired|signed|received|drawn|collected|note|seen|called|and|to|&)\b[ \t:]*"
+    r"|\d{1,2}:\d{2}[ \t]+|[-–][ \t]*)$",
+    re.IGNORECASE,
+)
+
+
+def _month_day_ok(m: re.Match[str]) -> bool:
+    """Month/day without year: reject fractions, scores, vitals and doses; accept calendar cues."""
+    month, day = int(m.group("m")), int(m.group("d"))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return False
+    text = m.string
+    before = text_before(m, 40)
+    after = text_after(m, 30)
+    if followed_by_unit(text, m.end()) or _SCORE_AFTER_RE.match(after) or _FRACTION_AFTER_RE.match(after):
+        return False
+    cue = _MD_CUE_RE.search(before) is not None
+    # A clock time right after ("4/10 11:40") or the end of a range with a year ("3/1-3/5/2019").
+    if re.match(r"[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{3,4}\b(?![/.])|-\d{1,2}/\d{1,2}", after):
+        cue = True
+    if _SCORE_NEAR_RE.search(before) and not cue:
+        return False
+    if re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/]{0,12}$", before) and not cue:
+        return False  # a run of ratios: "3/10 (from 7/10)"
+    fraction_like = month == day or (month < day and day in (2, 3, 4, 5, 6, 8, 10))
+    return cue if fraction_like else True
+
+
+_TWO_DIGIT_EXCLUDE_RE = re.compile(
+    r"\b(?:sat|sats|spo2|o2|hr|bp|rr|saturation|pulse|glucose|score|rate|temp|bpm)\b[^\n]{0,15}$", re.IGNORECASE
+)
+_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*$|@\s*$", re.I)
+
+_CUE_YEAR = trie_pattern(
+    (
+        "in", "since", "during", "circa", "ca.", "around", "about", "approximately", "approx", "approx.", "quit",
+        "until", "till", "through", "thru", "year", "born", "diagnosed", "dx", "dx'd", "married", "divorced",
+        "widowed", "retired", "graduated", "moved", "immigrated", "emigrated", "class of", "end of",
+        "beginning of", "start of", "middle of", "summer of", "spring of", "fall of", "autumn of", "winter of",
+        "early", "late", "mid", "back in", "prior to", "dated", "last", "from", "before", "after",
+    )
+)
+_CUE_MONTH = trie_pattern(
+    (
+        "in", "since", "during", "until", "till", "through", "thru", "by", "early", "mid", "late", "last", "next",
+        "this", "of", "before", "after", "from", "each", "every",
+    )
+)
+_CUE_TWO_DIGIT = trie_pattern(
+    ("in", "since", "quit", "of", "back in", "class of", "summer", "spring", "fall", "winter", "circa", "born")
+)
+_SEASON = trie_pattern(["spring", "summer", "fall", "autumn", "winter"])
+# Cues are checked by searching the text just before a candidate (cheaper than leading the regex).
+_YEAR_CUE_BEFORE_RE = re.compile(rf"(?:\b{_CUE_YEAR}[ \t\-]+(?:(?i:early|late|mid)[ \t\-]+)?|\()$")
+_MONTH_CUE_BEFORE_RE = re.compile(
+    rf"\b{_CUE_MONTH}[ \t\-]+(?:(?i:early|mid|late|the\s+end\s+of|the\s+beginning\s+of)[ \t\-]+)?$"
+)
+_TWO_DIGIT_CUE_BEFORE_RE = re.compile(rf"\b{_CUE_TWO_DIGIT}[ \t]+$")
+_SEASON_BEFORE_RE = re.compile(rf"\b(?:(?i:early|late|mid)[ \t\-]+)?{_SEASON}(?:[ \t]+(?i:of))?[ \t]+$")
+
+
+def _cue_before(cue_re: re.Pattern[str], text: str, start: int, n: int = 40) -> re.Match[str] | None:
+    return cue_re.search(text, max(0, start - n), start)
+
+
+def _clock_range(text: str, start: int, y1: int, y2: int) -> bool:
+    """1900-2030 may be a clock-time range (19:00-20:30) in nursing notes."""
+    clock_like = all(1900 <= y <= 2059 and y % 100 < 60 for y in (y1, y2))
+    return clock_like and _TIME_CUE_RE.search(text, max(0, start - 20), start) is not None
+
+
+def _year_ok(m: re.Match[str]) -> bool:
+    """A bare year needs a cue (``in 2019``, ``(2019)``) or a second year (``2015-2019``)."""
+    text = m.string
+    if followed_by_unit(text, m.end()) or text[m.end() : m.end() + 2][:1] == ":":
+        return False
+    y1 = int(m.group("y1"))
+    if m.group("y2") is not None:
+        y2 = int(m.group("y2"))
+        return y1 < y2 and not _clock_range(text, m.start(), y1, y2)
+    return _cue_before(_YEAR_CUE_BEFORE_RE, text, m.start()) is not None
+
+
+def _two_digit_ok(m: re.Match[str]) -> bool:
+    text = m.string
+    start = m.start()
+    if _cue_before(_TWO_DIGIT_CUE_BEFORE_RE, text, start, 20) is None:
+        return False
+    if followed_by_unit(text, m.end()) or _TWO_DIGIT_EXCLUDE_RE.search(text, max(0, start - 25), start):
+        return False
+    return re.match(r"[ \t]*(?:[-–:/.,][ \t]*\d|%|s\b)", text_after(m, 4)) is None
+
+
+def _words_ok(m: re.Match[str]) -> bool:
+    """Weekdays and holidays stand alone; a month name alone needs a cue; a season needs a year."""
+    if m.group("mo") is not None:
+        return _cue_before(_MONTH_CUE_BEFORE_RE, m.string, m.start()) is not None
+    return True
+
+
+def _month_date_ok(m: re.Match[str]) -> bool:
+    if m.group("md") is not None or m.group("dm") is not None:
+        return not followed_by_unit(m.string, m.end())
+    return True
+
+
+# --- rules -----------------------------------------------------------------------------------
+# Every pattern starts with a character class or literal (no leading look-behind), so that ``re``
+# can skip ahead quickly; what came before the match is checked by ``not_after`` and validators.
+_NUMERIC_RE = re.compile(
+    # 2019-03-12, 2019/3/12, 2019.03.12 (ISO order), optionally with a time.
+    rf"(?P<iso>{_YEAR4}(?P<s1>[/.\-])(?:0?[1-9]|1[0-2])(?P=s1){_DAY}(?:T\d{{2}}:\d{{2}}(?::\d{{2}})?)?){_NA}"
+    # 03/12/2019, 3-12-19, 12.03.2019 (either day-month order).
+    rf"|(?P<dmy>(?P<a>\d{{1,2}})(?P<s2>[/.\-])(?P<b>\d{{1,2}})(?P=s2)(?:(?:19|20)?\d{{2}})){_NA}"
+    # 3/2019, 03-2019.
+    rf"|(?P<my>(?:0?[1-9]|1[0-2])[/\-]{_YEAR4}){_NA}"
+    # 20190312 right after a date cue (8-digit strings are usually identifiers).
+    rf"|(?P<cmp>{_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)"
+)
+
+# 7/23, 10/6, 3/1-3/5 (US month/day without year); also the start of "3/1-3/5/2019".
+_MONTH_DAY_RE = re.compile(
+    r"(?P<m>0?[1-9]|1[0-2])/(?P<d>0?[1-9]|[12]\d|3[01])(?![\w/%]|[.,:]\d|[ \t]*-[ \t]*\d{1,2}(?![/\d]))"
+)
+_MD_BEFORE_BAD_RE = re.compile(r"[\w/.:\-]$|\d[ \t]$")
+_MD_BEFORE_OK_RE = re.compile(r"(?::\d\d[ \t]|/\d\d?-)$")
+
+
+def _month_day_boundary_ok(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    if start and _MD_BEFORE_BAD_RE.search(text, max(0, start - 2), start):
+        # allowed after a clock time ("20:22 1/24") or as the end of a range ("3/1-3/5")
+        return _MD_BEFORE_OK_RE.search(text, max(0, start - 4), start) is not None and _month_day_ok(m)
+    return _month_day_ok(m)
+
+
+# Dates built around a month name. The anchor is the month name; a match reaches at most ~40
+# characters before it ("Wednesday, 22nd of") and ~25 after (" 22nd, 2019").
+_MONTH_DATE_RE = re.compile(
+    # Tuesday, March 12, 2019 / March 12th, 2019 / Mar-12-2019 / Mar. 12 2019.
+    rf"{_WDP}{_MONTH}{_SEP}{_DAY}{_ORD}?(?!\d),?{_SEP}{_YEAR}"
+    # 12 Mar 2019 / 12-Mar-2019 / 12MAR2019 / 12th of March, 2019.
+    rf"|{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}(?:,?{_SEP}|(?=\d)){_YEAR}"
+    # 2019 Mar 12 / 2019-Mar-12.
+    rf"|{_YEAR4}{_SEP}{_MONTH}{_SEP}{_DAY}(?![\d:])"
+    # March 2019 / Mar '19 / March of 2019.
+    rf"|{_MONTH},?{_SEP}(?:(?:of|OF)[ \t]+)?{_YEAR}"
+    # March 12 / Mar 12th / Tuesday, March 12 (no year).
+    rf"|(?P<md>{_WDP}{_MONTH}{_SEP}{_DAY}{_ORD}?(?![\d:]|[.,]\d))"
+    # 12 Mar / 12th of March (no year).
+    rf"|(?P<dm>{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}(?![ \t.,\-]*\d))"
+)
+_MONTH_ANCHOR_RE = re.compile(_MONTH)
+
+# Words that are dates on their own (weekdays, holidays), with a cue (month names), or with a
+# year (seasons).
+_DATE_WORDS_RE = re.compile(
+    rf"(?P<wd>{_WEEKDAY_FULL}(?:s|S)?)(?![\w])"
+    rf"|(?P<hol>{_HOLIDAY})"
+    rf"|(?P<mo>{_MONTH_FULL})(?![ \t\-]*\d)"
+    rf"|(?P<season>(?i:(?:early|late|mid)[ \t\-]+)?{_SEASON}(?:[ \t]+(?i:of))?)[ \t]+{_YEAR}"
+)
+
+# Years: 2015-2019 / 2015 to 2019 anywhere; a single year after a cue ("in 2019", "(2019)").
+_YEAR_RE = re.compile(
+    rf"(?P<y1>{_YEAR4})(?:[ \t]*(?:[-–]|to|through|until)[ \t]*(?P<y2>{_YEAR4}))?(?![\w/]|[.\-]\d)"
+)
+# '92 / in 95 after a cue (weak).
+_TWO_DIGIT_RE = re.compile(r"(?:'\d{2}|[3-9]\d)(?![\w'])")
+
+DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
+    PatternRule("DATE", _NUMERIC_RE, validator=_numeric_ok, not_after=r"[\w/.]", score=0.95, name="numeric"),
+)
 
 DATE_RULES_EN: tuple[PatternRule, ...] = (
-    # March 12, 2019 / Mar. 12th 2019 / Tuesday, March 12, 2019 / Mar-12-2019.
     PatternRule(
         "DATE",
-        _rx(rf"\b{_WD_PREFIX}{_MONTH}[\s\-]*{_DAY}{_ORD}?(?!\d),?[\s\-]+{_YEAR}(?![\w'])"),
-        score=0.95,
-        name="month_day_year",
-    ),
-    # 12 Mar 2019 / 12-Mar-2019 / 12MAR2019 / 12th of March, 2019.
-    PatternRule(
-        "DATE",
-        _rx(rf"(?<![\w/.]){_WD_PREFIX}{_DAY}{_ORD}?(?:\s+of)?[\s.\-]*{_MONTH}(?:,?[\s.\-]*{_YEAR})?(?![\w'])"),
-        validator=_not_unit,
+        _MONTH_DATE_RE,
+        validator=_month_date_ok,
+        not_after=r"[\w/.]",
+        anchor=_MONTH_ANCHOR_RE,
+        reach=(45, 30),
         score=0.9,
-        name="day_month_year",
+        name="month_date",
     ),
-    # 2019 Mar 12 / 2019-Mar-12.
+    PatternRule("DATE", _DATE_WORDS_RE, validator=_words_ok, not_after=r"[\w]", score=0.75, name="date_words"),
     PatternRule(
-        "DATE",
-        _rx(rf"\b{_YEAR4}[\s\-]+{_MONTH}[\s\-]+{_DAY}(?!\d)"),
-        score=0.9,
-        name="year_month_day",
+        "DATE", _YEAR_RE, group=("y1", "y2"), validator=_year_ok, not_after=r"[\w/.]", score=0.8, name="year"
     ),
-    # March 12 / Mar 12th / Tuesday, March 12 (no year).
-    PatternRule(
-        "DATE",
-        _rx(rf"\b{_WD_PREFIX}{_MONTH}[\s\-]*{_DAY}{_ORD}?(?![\d:.,]\d|\d|\s*[:]\d)"),
-        validator=_not_unit,
-        score=0.85,
-        name="month_day",
-    ),
-    # March 2019 / Mar '19 / March of 2019 / mid-March 2019.
-    PatternRule(
-        "DATE",
-        _rx(rf"\b{_MONTH},?[\s\-]+(?:of\s+)?{_YEAR}(?![\w'])"),
-        score=0.9,
-        name="month_year",
-    ),
-    # in March / since early April / last December (month name alone needs a cue).
-    PatternRule(
-        "DATE",
-        _rx(
-            rf"\b(?i:in|since|during|until|till|through|thru|by|early|mid|late|last|next|this|of|before|after"
-            rf"|from|to|each|every)"
-            rf"[\s\-]+(?:(?:early|mid|late|the\s+end\s+of|the\s+beginning\s+of)[\s\-]+)?(?P<d>{_MONTH_FULL_RE})\b"
-            rf"(?![\s\-]*\d)"
-        ),
-        group="d",
-        score=0.75,
-        name="month_alone",
-    ),
-    # Tuesday, Mondays (i2b2 annotates days of the week).
-    PatternRule(
-        "DATE",
-        _rx(rf"\b{_WEEKDAY_FULL_RE}(?:s|S)?\b"),
-        score=0.7,
-        name="weekday",
-    ),
-    PatternRule("DATE", _rx(rf"(?<!\w){_HOLIDAY_RE}(?!\w)"), score=0.7, name="holiday"),
-    # Spring 2019 / summer of 2018 / late fall 2020.
-    PatternRule(
-        "DATE",
-        _rx(
-            rf"\b(?:(?:early|late|mid)[\s\-]+)?(?:spring|summer|fall|autumn|winter)(?:\s+of)?\s+{_YEAR}(?![\w'])",
-            re.IGNORECASE,
-        ),
-        score=0.85,
-        name="season_year",
-    ),
-    # 2015-2019 / 2015 to 2019 (both years).
-    PatternRule(
-        "DATE",
-        _rx(rf"(?<![\w/.\-])(?P<y1>{_YEAR4})\s*(?:[-–]|to|through|until)\s*(?P<y2>{_YEAR4})(?![\w/]|[.\-]\d)"),
-        group=("y1", "y2"),
-        validator=_year_range_ok,
-        score=0.8,
-        name="year_range",
-    ),
-    # in 2019 / since 2015 / quit 2010 / (2019).
-    PatternRule(
-        "DATE",
-        _rx(
-            r"(?:\b(?:in|since|during|circa|ca\.|around|about|approximately|approx\.?|quit|year|born"
-            r"|diagnosed|dx|married|divorced|widowed|retired|graduated|moved|immigrated|emigrated|class\s+of"
-            r"|(?:end|beginning|start|middle|summer|spring|fall|autumn|winter)\s+of|early|late|mid|back\s+in"
-            r"|prior\s+to|dated)[\s\-]+(?:(?:early|late|mid)[\s\-]+)?"
-            r"|\()(?P<d>(?:19|20)\d{2})(?![\w/]|[.\-]\d)",
-            re.IGNORECASE,
-        ),
-        group="d",
-        validator=_year_in_context,
-        score=0.8,
-        name="year_in_context",
-    ),
-    # '92 after a cue / in 95 (two-digit years are weak evidence: low score).
-    PatternRule(
-        "DATE",
-        _rx(
-            r"\b(?:in|since|quit|of|back\s+in|class\s+of|summer|spring|fall|winter|circa|born)\s+"
-            r"(?P<d>'\d{2}|(?:[3-9]\d))(?![\w'])",
-            re.IGNORECASE,
-        ),
-        group="d",
-        validator=_two_digit_year_ok,
-        exclude_context=("sat", "sats", "spo2", "o2", "hr", "bp", "rr", "saturation", "pulse", "glucose", "score"),
-        window=20,
-        score=0.5,
-        name="two_digit_year",
-    ),
-    # 7/23, 10/6, 3/1-3/5 (month/day without year, validated against fractions and scores).
-    PatternRule(
-        "DATE",
-        _rx(
-            r"(?:(?<![\w/.:\-])(?<!\d\s)|(?<=/\d-)|(?<=/\d\d-))(?P<m>0?[1-9]|1[0-2])/(?P<d>0?[1-9]|[12]\d|3[01])"
-            r"(?![\w/%]|[.,:]\d|\s*-\s*\d{1,2}(?![/\d]))"
-        ),
-        validator=_valid_month_day,
-        score=0.8,
-        name="month_day_numeric",
-    ),
+    PatternRule("DATE", _TWO_DIGIT_RE, validator=_two_digit_ok, not_after=r"[\w.,/:\-]", score=0.5, name="two_digit"),
+    PatternRule("DATE", _MONTH_DAY_RE, validator=_month_day_boundary_ok, score=0.8, name="month_day_numeric"),
 )
 
 
 def date_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The DATE rules for ``lang``: numeric rules always, English words for ``en``."""
+    """The DATE rules for ``lang``: numeric dates with a year always, English words for ``en``."""
     if lang == "en":
         return DATE_RULES_NEUTRAL + DATE_RULES_EN
     return DATE_RULES_NEUTRAL

@@ -4,52 +4,59 @@ Apart from SSNs, an identifier is recognised by the words right before it: ``MRN
 ``Acct # A7731902``, ``member ID XKQ-44718``, ``serial 4471-22-K``. The value is an alphanumeric
 token with at least one digit (optionally with ``-`` and ``.`` separators); pure decimals,
 fractions, dates and numbers followed by a unit are never taken, so doses and lab values stay.
-The label comes from the context word. Two weak fallbacks (score < 0.5) take ID-shaped tokens
-without context: long digit runs and letter-digit codes such as ``S24-18832``.
+The label comes from the context word (one pass over the text for every label). A weak
+fallback (score < 0.5) takes ID-shaped tokens without context: long digit runs and letter-digit
+codes such as ``S24-18832``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-
 from phiscrub.detect.rules._common import followed_by_unit
-from phiscrub.detect.rules.base import PatternRule, RuleDetector
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern, words_regex
 
 __all__ = ["ID_KEYWORDS", "ID_RULES_EN", "ID_RULES_NEUTRAL", "id_detector", "id_rules"]
 
 # --- the value --------------------------------------------------------------------------------
 # First chunk: letters/digits with inner separators, containing a digit. Optional further chunks
-# separated by one space must be UPPER/digits with a digit ("7ABC 123", "1EG4 TE5 MK72").
+# separated by one space must be UPPER/digits with a digit ("7ABC 123", "1EG4 TE5 MK72"); an
+# UPPER letter prefix may come first ("WMY 3363").
 _CHUNK = r"(?=[A-Za-z0-9.\-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[\-.](?=[A-Za-z0-9])){1,39}"
 _MORE = r"(?-i:(?:[ ](?=[A-Z0-9\-]*\d)[A-Z0-9]{3,}(?:-[A-Z0-9]+)*){0,2})"
-_VALUE = rf"{_CHUNK}{_MORE}"
+_PREFIX = r"(?-i:[A-Z]{1,4}[ ](?=\d{2}))?"
+_VALUE = rf"{_PREFIX}{_CHUNK}{_MORE}"
 _VALUE_END = r"(?![\w]|[\-.][A-Za-z0-9])"
-_ITEM_RE = re.compile(rf"(?<![\w\-.]){_CHUNK}{_MORE}{_VALUE_END}")
-_LIST_SEP = r"\s*(?:,|;|&|/|\band\b|\bthrough\b|\bthru\b|\bto\b)\s*"
+_ITEM_RE = re.compile(rf"(?<![\w\-.]){_VALUE}{_VALUE_END}")
+_LIST_SEP = r"[ \t]*(?:,|;|&|/|\b(?i:and|through|thru|to)\b)[ \t]*"
 
 # Between the context word and the value: "MRN: ", "Medical Record #: ", "MRN (our system): ",
 # "member no. ", "license number is ", "serial/UDI: ", "(serial ".
 _CONNECT = (
-    r"(?:\s*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
-    r"(?:(?:no|nr|num|number|numbers|id|ids|is|was|code|#)\.?[ \t:#=.\-]*){0,2}"
+    r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
+    r"(?:(?i:no|nr|num|number|numbers|id|ids|is|was|code|#)\.?[ \t:#=.\-]*){0,2}"
     r"(?:\n[ \t]*)?\(?[ \t]*"
 )
 
-_DATE_SHAPE_RE = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}")
+_NUMERIC_DATE_RE = re.compile(r"(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})")
 _DECIMAL_RE = re.compile(r"\d*\.\d+(?:[\-/]\d*\.?\d+)?")
 _FRACTION_RE = re.compile(r"\d{1,3}/\d{1,3}")
+
+
+def _is_calendar_date(value: str) -> bool:
+    m = _NUMERIC_DATE_RE.fullmatch(value)
+    if m is None:
+        return False
+    a, b, c = (int(x) for x in m.groups())
+    if len(m.group(1)) == 4:
+        return 1 <= b <= 12 and 1 <= c <= 31
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
 
 
 def _value_ok(value: str) -> bool:
     """Reject values that are measurements, fractions or dates rather than identifiers."""
     if sum(ch.isalnum() for ch in value) < 3:
         return False
-    return not (
-        _DECIMAL_RE.fullmatch(value)
-        or _FRACTION_RE.fullmatch(value)
-        or _DATE_SHAPE_RE.fullmatch(value)
-    )
+    return not (_DECIMAL_RE.fullmatch(value) or _FRACTION_RE.fullmatch(value) or _is_calendar_date(value))
 
 
 def _context_value_ok(m: re.Match[str]) -> bool:
@@ -137,7 +144,8 @@ ID_KEYWORDS: dict[str, tuple[str, ...]] = {
         "kit #", "kit number", "specimen kit/serial #", "tracking", "tracking number", "tracking #",
         "shipment tracking", "work order", "unit #", "unit number", "band #", "band number",
         "BB ID band #", "query ID", "image ID", "scan ID", "record ID", "biometry record ID",
-        "form", "form #", "form number", "transfer form", "file number", "claim file number",
+        "form #", "form number", "transfer form", "custody form", "event form", "file number",
+        "claim file number",
         "transport number", "pathology", "surgical pathology no", "pathology no", "autopsy no",
         "autopsy #", "lab ID", "NCPDP", "store #", "store number", "veteran ID", "passport",
         "passport number", "visit ID", "call ID", "referral ID", "e-referral ID", "referral",
@@ -146,8 +154,8 @@ ID_KEYWORDS: dict[str, tuple[str, ...]] = {
         "cytogenetics", "molecular", "report", "registration number", "registration", "group",
         "group #", "group no", "group number", "PBM case #", "denial reference",
         "case reference number", "reference number for this call", "UNOS waitlist referral ID",
-        "REMS ID", "injection log ID", "complaint filed #", "docket", "docket #", "ID #", "ID no",
-        "image exchange ID", "license and fingerprint record",
+        "REMS ID", "injection log ID", "complaint filed #", "docket", "docket #",
+        "image exchange ID",
     ),
 }
 
@@ -160,102 +168,124 @@ _VEHICLE_CONTEXT = (
     "ambulance", "medic", "ems", "van", "transport", "vehicle", "truck", "bus", "helicopter", "squad",
     "rescue", "tractor", "forklift", "sedan", "car", "motorcycle", "pickup", "suv", "driver", "drove",
 )
+_PLAN_CONTEXT_RE = words_regex(_PLAN_CONTEXT)
+_VEHICLE_CONTEXT_RE = words_regex(_VEHICLE_CONTEXT)
+# Keywords whose label depends on the words before them.
+_GENERIC_WORDS = ("ID", "ID #", "ID no", "number", "no")
+_VEHICLE_WORDS = ("unit", "unit #", "registration", "car", "truck", "van", "tag")
 
 
-def _kw_alt(words: Iterable[str]) -> str:
-    alts = sorted({w for w in words}, key=lambda w: (-len(w), w))
-    return "|".join(r"\s+".join(re.escape(p) for p in w.split()) for w in alts)
+def _norm(word: str) -> str:
+    return " ".join(word.lower().split())
 
 
-def _context_rule(label: str, words: Iterable[str], score: float, name: str, *, lists: bool = False,
-                  context: tuple[str, ...] = (), exclude: tuple[str, ...] = (), window: int = 40) -> PatternRule:
-    """A rule matching ``<context word> <connector> <value>`` and emitting the value."""
-    value = rf"{_VALUE}(?:{_LIST_SEP}{_VALUE}{_VALUE_END}){{0,8}}" if lists else _VALUE
-    pattern = re.compile(rf"(?<![\w\-/])(?:{_kw_alt(words)})(?![\w]){_CONNECT}(?P<v>{value}){_VALUE_END}", re.IGNORECASE)
-    return PatternRule(
-        label,
-        pattern,
-        group="v",
-        item=_ITEM_RE if lists else None,
-        validator=_context_value_ok,
-        context=context,
-        exclude_context=exclude,
-        window=window,
-        score=score,
-        name=name,
-    )
+_KEYWORD_LABEL: dict[str, str] = {}
+for _label, _words in ID_KEYWORDS.items():
+    for _w in _words:
+        _KEYWORD_LABEL.setdefault(_norm(_w), _label)
+for _w in _GENERIC_WORDS:
+    _KEYWORD_LABEL[_norm(_w)] = "?generic"
+for _w in _VEHICLE_WORDS:
+    _KEYWORD_LABEL[_norm(_w)] = "?vehicle"
 
+
+def _id_label(m: re.Match[str]) -> str | None:
+    """The label of a context-word match, from the keyword (and the words before it)."""
+    kw = _norm(m.group("kw"))
+    label = _KEYWORD_LABEL.get(kw)
+    if label is None:
+        return None
+    before = m.string[max(0, m.start() - 40) : m.start()]
+    if label == "?generic":
+        if _PLAN_CONTEXT_RE.search(before):
+            return "HEALTHPLAN"
+        return "IDNUM" if kw.startswith("id") else None
+    if label == "?vehicle":
+        if _VEHICLE_CONTEXT_RE.search(before):
+            return "VEHICLE"
+        # "registration number 90-496107" and blood "unit #" are still identifiers.
+        return "IDNUM" if kw in ("registration", "unit #") else None
+    return label
+
+
+_ALL_KEYWORDS = [w for ws in ID_KEYWORDS.values() for w in ws] + list(_GENERIC_WORDS) + list(_VEHICLE_WORDS)
+# Later list items take no letter prefix ("DEA BS1234563, NPI 1234567893" is two contexts).
+_VALUE_LIST = rf"{_VALUE}(?:{_LIST_SEP}{_CHUNK}{_MORE}{_VALUE_END}){{0,8}}"
+# <context word> <connector> <value>[, <value> ...] in one pass for every label.
+_KEYWORD_RE = re.compile(
+    rf"(?<![\w\-/])(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){_VALUE_END}"
+)
+# "<word> #: value" for any other word (Store #, Visit/Account #); rooms and beds are locations.
+_WORD_HASH_RE = re.compile(
+    r"(?<![\w])(?!(?i:room|rm|bed|apt|apartment|suite|ste|floor|fl|bay|visit|cycle|day|dose|week|pod|step|line"
+    r"|item|page|pg|question|problem|size|tube|lead|channel|gravida|para|trial|attempt|session|tab|tablet|cap"
+    r"|pill|refill|refills|qty|quantity|disp|dispense)\b)[A-Za-z]{2,20}[ \t]?#[ \t:]*"
+    rf"(?P<v>{_VALUE}){_VALUE_END}",
+)
 
 # --- SSN ---------------------------------------------------------------------------------------
-_SSN_RE = re.compile(r"(?<![\w\-/.])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w\-/]|\.\d)")
-_SSN_CTX_RE = re.compile(
-    r"\b(?:SSN|SS#|SS\s+#|SS\s+no\.?|social\s+security(?:\s+(?:number|no\.?|#))?)(?![\w])"
-    r"(?:\s*\([^()\n\d]{1,30}\))?[\s:#=.\-]*(?:(?:no|number|is|was)\.?[\s:#=.\-]*)?\(?\s*"
-    r"(?P<v>(?!000|666|9\d\d)\d{3}[\s\-]?\d{2}[\s\-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)",
-    re.IGNORECASE,
+_SSN_RE = re.compile(
+    r"(?<![\w\-/.])(?P<bare>(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4})(?![\w\-/]|\.\d)"
+    r"|\b(?i:SSN|SS#|SS\s+#|SS\s+no\.?|social\s+security(?:\s+(?:number|no\.?|#))?)(?![\w])"
+    r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
+    r"(?P<ctx>(?!000|666|9\d\d)\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
 )
 
-# --- context-free fallbacks (weak) -----------------------------------------------------------------
-# Letter-digit codes with a hyphen and at least 4 digits: S24-18832, SP-24-01234, 4471-22-K.
-_CODE_HYPHEN_RE = re.compile(
-    r"(?<![\w\-/.#])(?=[A-Za-z0-9\-]*[A-Za-z])(?=(?:[A-Za-z\-]*\d){4})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w\-/]|\.\w)"
+# --- context-free fallback (weak) -----------------------------------------------------------------
+_MONTH_PART_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec")
+_FALLBACK_RE = re.compile(
+    # Letter-digit codes with a hyphen and at least 4 digits: S24-18832, SP-24-01234, 4471-22-K.
+    r"(?<![\w\-/.#])(?P<hy>(?=[A-Za-z0-9\-]*[A-Za-z])(?=(?:[A-Za-z\-]*\d){4})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)"
+    r"(?![\w\-/]|\.\w)"
+    # Letters then 5+ digits: A7731902, SP2401234.
+    r"|(?<![\w\-/.#])(?P<al>[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*)(?![\w\-/]|\.\w)"
+    # 7+ digit runs (not amounts with separators).
+    r"|(?<![\w\-/.,#$])(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)"
 )
-# Letters then 5+ digits: A7731902, SP2401234.
-_CODE_ALNUM_RE = re.compile(r"(?<![\w\-/.#])[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*(?![\w\-/]|\.\w)")
-# 7+ digit runs (not phone-shaped, not amounts with separators).
-_DIGITS_RE = re.compile(r"(?<![\w\-/.,#$])\d{7,}(?![\w\-/]|[.,]\d)")
+_DOSE_LIKE_RE = re.compile(r"(?i)q\d|\d+(?:h|hr|hrs|d|mg|ml|mcg|x|min)$")
+_DOSE_END_RE = re.compile(r"(?i)\d(?:h|hr|hrs|d|mg|ml|mcg|x|min|yo|y)$")
 
 
 def _fallback_ok(m: re.Match[str]) -> bool:
-    return not followed_by_unit(m.string, m.end())
+    if followed_by_unit(m.string, m.end()):
+        return False
+    code = m.group("hy")
+    if code is None:
+        return True
+    parts = code.split("-")
+    # 12-Mar-2019 is a date; q24-48h and 10-20mg are frequencies and doses.
+    if any(p.isalpha() and _MONTH_PART_RE.fullmatch(p) for p in parts):
+        return False
+    return _DOSE_LIKE_RE.match(parts[0]) is None and _DOSE_END_RE.search(code) is None
 
 
 ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("SSN", _SSN_RE, score=0.95, name="ssn"),
-    PatternRule("IDNUM", _CODE_HYPHEN_RE, validator=_fallback_ok, score=0.45, name="code_hyphen"),
-    PatternRule("IDNUM", _CODE_ALNUM_RE, validator=_fallback_ok, score=0.45, name="code_alnum"),
-    PatternRule("IDNUM", _DIGITS_RE, validator=_fallback_ok, score=0.4, name="digit_run"),
+    PatternRule("SSN", _SSN_RE, group=("bare",), score=0.95, name="ssn"),
+    PatternRule("IDNUM", _FALLBACK_RE, validator=_fallback_ok, score=0.45, name="id_shape"),
 )
 
 ID_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("SSN", _SSN_CTX_RE, group="v", score=0.95, name="ssn_context"),
-    _context_rule("MEDICALRECORD", ID_KEYWORDS["MEDICALRECORD"], 0.9, "mrn"),
-    _context_rule("ACCOUNT", ID_KEYWORDS["ACCOUNT"], 0.9, "account"),
-    _context_rule("HEALTHPLAN", ID_KEYWORDS["HEALTHPLAN"], 0.9, "healthplan"),
-    _context_rule("LICENSE", ID_KEYWORDS["LICENSE"], 0.9, "license"),
-    _context_rule("DEVICE", ID_KEYWORDS["DEVICE"], 0.9, "device"),
-    _context_rule("VEHICLE", ID_KEYWORDS["VEHICLE"], 0.9, "vehicle"),
-    _context_rule(
-        "VEHICLE", ("unit", "unit #", "registration", "car", "truck", "van", "tag"), 0.85, "vehicle_unit",
-        context=_VEHICLE_CONTEXT, window=40,
-    ),
-    _context_rule("BIOID", ID_KEYWORDS["BIOID"], 0.9, "bioid"),
-    _context_rule("IDNUM", ID_KEYWORDS["IDNUM"], 0.8, "idnum", lists=True),
-    # A bare "ID" is a health-plan number next to insurance words, a generic identifier otherwise.
-    _context_rule("HEALTHPLAN", ("ID", "ID #", "number", "no"), 0.85, "plan_id", context=_PLAN_CONTEXT),
-    _context_rule("IDNUM", ("ID",), 0.75, "generic_id", exclude=_PLAN_CONTEXT),
-    # "<word> #: value" for any other word (Store #, Visit/Account #), rooms and beds left to locations.
+    PatternRule("SSN", _SSN_RE, group=("bare", "ctx"), score=0.95, name="ssn_context"),
     PatternRule(
         "IDNUM",
-        re.compile(
-            rf"(?<![\w])(?!(?:room|rm|bed|apt|apartment|suite|ste|floor|fl|bay|visit|cycle|day|dose|week|pod"
-            rf"|step|line|item|page|pg|question|problem|size|tube|lead|channel|gravida|para|trial|attempt"
-            rf"|session|tab|tablet|cap|pill|refill|refills|qty|quantity|disp)\b)[A-Za-z]{{2,20}}\s?#[ \t:]*"
-            rf"(?P<v>{_VALUE}){_VALUE_END}",
-            re.IGNORECASE,
-        ),
+        _KEYWORD_RE,
         group="v",
+        item=_ITEM_RE,
         validator=_context_value_ok,
-        score=0.7,
-        name="word_hash",
+        labeler=_id_label,
+        extra_labels=tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM"),
+        score=0.85,
+        name="id_context",
     ),
+    PatternRule("IDNUM", _WORD_HASH_RE, group="v", validator=_context_value_ok, score=0.7, name="word_hash"),
 )
 
 
 def id_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The ID rules for ``lang``: shape rules always, context-word rules for ``en``."""
+    """The ID rules for ``lang``: SSN and ID shapes always, context-word rules for ``en``."""
     if lang == "en":
-        return ID_RULES_NEUTRAL + ID_RULES_EN
+        # The English SSN rule includes the bare shape, so the neutral SSN rule is not repeated.
+        return ID_RULES_NEUTRAL[1:] + ID_RULES_EN
     return ID_RULES_NEUTRAL
 
 

@@ -63,59 +63,38 @@ _STOP = {
 }
 
 
+_ZIP_RE = re.compile(
+    # Boston, MA 02114 / Texas 75001-1234.
+    rf"(?<![\w])(?:{_STATE}),?[ \t]+(?P<z1>\d{{5}}(?:-\d{{4}})?)(?![\w\-])"
+    r"|\b(?i:zip|zip\s+code|zipcode|postal\s+code)\b[ \t:#]*(?P<z2>\d{5}(?:-\d{4})?)(?![\w\-])"
+)
+_STREET_RE = re.compile(
+    # 1428 Elm Street / 450 N. Main Ave / 22 BAKER ST.
+    rf"(?<![\w/.\-])(?P<street>(?P<num>\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?)[ \t]+(?P<name>(?:{_DIRECTION}[ \t]+)?"
+    rf"(?:{_NAME_WORD}[ \t]+){{0,3}}?{_NAME_WORD}[ \t]+{_SUFFIX}(?:[ \t]+{_DIRECTION}(?![\w]))?))(?![\w])"
+    # PO Box 123.
+    r"|(?<![\w])(?P<box>(?i:P\.?\s?O\.?\s*Box)\s+\d{1,6})(?![\w])"
+    # "lives on Elm Street" (street names without a number need a full suffix and a cue).
+    rf"|\b(?:on|at|off|near)[ \t]+(?P<bare>(?:[A-Z][a-z'\-]+[ \t]+){{1,3}}{_FULL_SUFFIX})\b"
+)
+
+
+def _zip_ok(m: re.Match[str]) -> bool:
+    return not followed_by_unit(m.string, m.end())
+
+
 def _street_ok(m: re.Match[str]) -> bool:
+    if m.group("street") is None:
+        return True
     if followed_by_unit(m.string, m.end("num")):
         return False
     words = re.findall(r"[A-Za-z]+", m.group("name"))
     return bool(words) and not any(w.lower() in _STOP for w in words)
 
 
-def _zip_ok(m: re.Match[str]) -> bool:
-    return not followed_by_unit(m.string, m.end("z"))
-
-
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
-    # Boston, MA 02114 / Texas 75001-1234.
-    PatternRule(
-        "ZIP",
-        re.compile(rf"(?<![\w])(?:{_STATE}),?[ \t]+(?P<z>\d{{5}}(?:-\d{{4}})?)(?![\w\-])"),
-        group="z",
-        validator=_zip_ok,
-        score=0.9,
-        name="zip_after_state",
-    ),
-    PatternRule(
-        "ZIP",
-        re.compile(r"\b(?:zip|zip\s+code|zipcode|postal\s+code)\b[\s:#]*(?P<z>\d{5}(?:-\d{4})?)(?![\w\-])", re.I),
-        group="z",
-        score=0.9,
-        name="zip_word",
-    ),
-    # 1428 Elm Street / 450 N. Main Ave / 22 BAKER ST.
-    PatternRule(
-        "STREET",
-        re.compile(
-            rf"(?<![\w/.\-])(?P<num>\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?)[ \t]+(?P<name>(?:{_DIRECTION}[ \t]+)?"
-            rf"(?:{_NAME_WORD}[ \t]+){{0,3}}?{_NAME_WORD}[ \t]+{_SUFFIX}(?:[ \t]+{_DIRECTION}(?![\w]))?)(?![\w])"
-        ),
-        validator=_street_ok,
-        score=0.85,
-        name="street_number",
-    ),
-    PatternRule(
-        "STREET",
-        re.compile(r"(?<![\w])P\.?\s?O\.?\s*Box\s+\d{1,6}(?![\w])", re.IGNORECASE),
-        score=0.9,
-        name="po_box",
-    ),
-    # "lives on Elm Street" (street names without a number need a full suffix and a cue).
-    PatternRule(
-        "STREET",
-        re.compile(rf"\b(?:on|at|off|near)[ \t]+(?P<s>(?:[A-Z][a-z'\-]+[ \t]+){{1,3}}{_FULL_SUFFIX})\b"),
-        group="s",
-        score=0.65,
-        name="street_name",
-    ),
+    PatternRule("ZIP", _ZIP_RE, group=("z1", "z2"), validator=_zip_ok, score=0.9, name="zip"),
+    PatternRule("STREET", _STREET_RE, group=("street", "box", "bare"), validator=_street_ok, score=0.85, name="street"),
 )
 
 

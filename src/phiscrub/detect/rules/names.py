@@ -53,15 +53,18 @@ NAME_STOPWORDS: frozenset[str] = frozenset(
     home work school church store pharmacy insurance
     will would please thanks thank sincerely dear regards
     admitted discharged transferred refer referred referral
+    mrn dob age sex exam dt dos acct ssn id rm date time ht wt bmi bp hr rr temp spo2 dx hx cc hpi ros
+    stat prn po iv im sq bid tid qid qhs qd daily weekly monthly yes
     """.split()
 )
 
-# One name-like token: Title (O'Brien, McDonald, Smith-Jones), UPPER (O'BRIEN), lower (smith) or an initial.
+# One name-like token: Title (O'Brien, McDonald, Smith-Jones), UPPER (O'BRIEN), lower (smith) or an
+# initial. A possessive "'s" stays outside ("Dr. Smith's office" -> "Smith").
 _TOKEN_RE = re.compile(
-    r"[ \t]+(?P<tok>(?:[A-Z]['’])?[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:[-'’][A-Z]?[a-z]+)*"
+    r"[ \t]*(?P<tok>(?:[A-Z]['’])?[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:-[A-Z]?[a-z]+)*"
     r"|(?:[A-Z]['’])?[A-Z]{2,}(?:-[A-Z]{2,})*"
-    r"|[a-z][a-z'’]+(?:-[a-z]+)*"
-    r"|[A-Z]\.)(?![\w'’\-])"
+    r"|[a-z][a-z]+(?:-[a-z]+)*"
+    r"|[A-Z]\.)(?![\w\-])"
 )
 
 
@@ -75,27 +78,29 @@ def _style(tok: str) -> str:
     return "title"
 
 
-def _scan_after(text: str, pos: int, *, lower_ok: bool, max_tokens: int = 4) -> tuple[int, int] | None:
+def _scan_after(
+    text: str, pos: int, *, lower_ok: bool, upper_ok: bool = True, max_tokens: int = 4
+) -> tuple[int, int] | None:
     """Collect name tokens from ``pos`` onward; return the span of the accepted tokens or None."""
     start = end = -1
     style = ""
     count = 0
-    named = False
     while count < max_tokens:
         m = _TOKEN_RE.match(text, pos)
         if m is None:
             break
         tok = m.group("tok")
+        if count and text[pos : m.start("tok")] != " ":
+            break  # name parts are separated by exactly one space; wider gaps are table columns
         st = _style(tok)
-        if tok.lower().rstrip(".") in NAME_STOPWORDS and st != "initial":
+        if st != "initial" and tok.lower() in NAME_STOPWORDS:
             break
-        if st == "lower" and not lower_ok:
+        if (st == "lower" and not lower_ok) or (st == "upper" and not upper_ok):
             break
         if st != "initial":
             if style and st != style:
                 break  # "Dr. Smith ICU", "DR SMITH Tuesday": a change of case ends the name
             style = st
-            named = True
         if start < 0:
             start = m.start("tok")
         end = m.end("tok")
@@ -103,23 +108,25 @@ def _scan_after(text: str, pos: int, *, lower_ok: bool, max_tokens: int = 4) -> 
         count += 1
         if st == "lower" and count >= 2:
             break
-    if not named:
-        return None
-    # Do not end on a stray initial that is really a sentence-final capital ("Dr. Smith A.").
+    if not style:
+        return None  # nothing but initials (or nothing at all)
     return (start, end)
+
+
+_BACK_TOKEN_RE = re.compile(r"(?<![\w'’\-])(?:[A-Z]['’])?[A-Z][A-Za-z]*(?:-[A-Z]?[A-Za-z]+)*\.?")
 
 
 def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int] | None:
     """Collect name tokens ending at ``end`` (right to left) for ``Jane Smith, MD``."""
-    toks = list(re.finditer(r"(?:[A-Z]['’])?[A-Z][A-Za-z]*(?:[-'’][A-Z]?[a-z]+)*\.?|[A-Z]\.", text[max(0, end - 80) : end]))
     base = max(0, end - 80)
+    toks = list(_BACK_TOKEN_RE.finditer(text, base, end))
     chosen: list[tuple[int, int]] = []
     style = ""
     expect_end = end
     for m in reversed(toks):
-        s, e = base + m.start(), base + m.end()
-        if text[e:expect_end].strip(" \t") != "":
-            break  # something other than spaces/tabs between tokens
+        s, e = m.start(), m.end()
+        if text[e:expect_end] != ("" if expect_end == end else " "):
+            break  # the name touches the credential part; its tokens are one space apart
         tok = m.group()
         st = _style(tok)
         if st != "initial" and tok.endswith("."):
@@ -134,9 +141,6 @@ def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int]
         expect_end = s
         if len(chosen) >= max_tokens:
             break
-    while chosen and _style(text[chosen[-1][0] : chosen[-1][1]]) == "initial" and len(chosen) > 1:
-        # keep leading initials ("J. Smith") but a lone initial is not a name
-        break
     if not chosen or all(_style(text[s:e]) == "initial" for s, e in chosen):
         return None
     return (chosen[-1][0], chosen[0][1])
@@ -149,68 +153,70 @@ class NameRule(PatternRule):
     Args:
         direction: ``after`` (titles and field labels) or ``before`` (credentials).
         lower_ok: accept lower-case name tokens (only after lower-case titles: ``dr smith``).
+        upper_ok: accept UPPER-case name tokens.
     """
 
     direction: str = "after"
     lower_ok: bool = False
+    upper_ok: bool = True
 
-    def find(self, text: str) -> Iterator[tuple[int, int]]:
-        """Yield ``(start, end)`` of every name found next to a trigger."""
-        for m in self.pattern.finditer(text):
-            if not self._context_ok(text, m.start()):
-                continue
-            if self.validator is not None and not self.validator(m):
-                continue
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Yield ``(start, end, label)`` of every name found next to a trigger."""
+        for m, label in self.matches(text):
             if self.direction == "before":
                 span = _scan_before(text, m.start())
             else:
-                lower_ok = self.lower_ok and m.group().strip()[:1].islower()
-                span = _scan_after(text, m.end() - 1 if text[m.end() - 1 : m.end()] in " \t" else m.end(),
-                                   lower_ok=lower_ok)
+                # Lower-case names ("dr smith") only after a lower-case title.
+                lower_ok = self.lower_ok and m.group().lstrip()[:1].islower()
+                span = _scan_after(text, m.end(), lower_ok=lower_ok, upper_ok=self.upper_ok)
             if span is not None:
-                yield span
+                yield span[0], span[1], label
 
 
 # --- triggers ------------------------------------------------------------------------------------
-# The trigger pattern ends right before the whitespace that precedes the name (the scanner eats it).
-_DR_TITLES = r"(?:Dr|DR|dr|Drs|DRS|Dra|Prof|PROF)\.?|Doctor|DOCTOR|Professor|PROFESSOR"
-_PT_TITLES = r"(?:Mr|Mrs|Ms|Mx|MRS)\.?|MR\.|MS\.|Miss|MISS|mrs\.?|mr\.|ms\.|Sr\.|Sra\.|Srta\."
-_TITLE_END = r"(?=[ \t]|\.(?=[A-Z]))"
+_DR_TITLES = r"(?:Dr|DR|dr|Drs|DRS|Prof|PROF)\.?|Doctor|DOCTOR|Professor|PROFESSOR"
+_PT_TITLES = r"(?:Mr|Mrs|Ms|Mx|MRS)\.?|MR\.|MS\.|Miss|MISS|mrs\.?|mr\.|ms\."
+# A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
+_FIELD_START = r"(?:^|(?<=\|)|(?<=\| )|(?<=  )|(?<=\t)|(?<=; ))"
+_OPT_TITLE = r"(?:(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?[ \t]+)?"
 
 
-def _title_rule(label: str, titles: str, name: str, score: float) -> NameRule:
-    # "Dr.Smith" (no space) is handled by letting the scanner start right after the period.
-    pattern = re.compile(rf"(?<![\w.])(?:{titles})(?:[ \t]*(?=[ \t])|(?<=\.)(?=[A-Z]))")
-    return NameRule(label, pattern, score=score, name=name, lower_ok=True)
+_TITLE_RE = re.compile(
+    # The name follows after spaces, or right after the period ("Dr.Smith").
+    rf"(?<![\w.])(?:(?P<dr>{_DR_TITLES})|(?P<pt>{_PT_TITLES}))(?=[ \t]|(?<=\.)[A-Z])"
+)
 
 
-def _field_rule(label: str, fields: str, name: str, score: float) -> NameRule:
-    pattern = re.compile(
-        rf"(?:^|(?<=[\s|(;,]))(?:{fields})[ \t]*[:\-–—][ \t]*(?:(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?)?(?=[ \t])",
-        re.MULTILINE,
-    )
-    return NameRule(label, pattern, score=score, name=name)
+def _title_label(m: re.Match[str]) -> str:
+    return "DOCTOR" if m.group("dr") is not None else "PATIENT"
 
 
+_DOCTOR_BY = (
+    r"(?i:electronically\s+signed\s+by|e-?signed\s+by|signed\s+by|dictated\s+by|cosigned\s+by"
+    r"|co-signed\s+by|reviewed\s+by|read\s+by|interpreted\s+by|performed\s+by|requested\s+by|req\s+by"
+    r"|seen\s+by|referred\s+by|examined\s+by|attested\s+by|authenticated\s+by)"
+)
 _DOCTOR_FIELDS = (
-    r"(?i:electronically\s+signed\s+by|e-?signed\s+by|signed\s+by|dictated\s+by|cosigned\s+by|co-signed\s+by"
-    r"|reviewed\s+by|read\s+by|interpreted\s+by|performed\s+by|transcribed\s+for|attending(?:\s+physician)?"
+    r"(?i:attending(?:\s+physician)?"
     r"|attending\s+of\s+record|pcp|primary\s+care(?:\s+physician|\s+provider)?|surgeon|assistant\s+surgeon"
     r"|referring(?:\s+physician|\s+provider|\s+md)?|ordering(?:\s+physician|\s+provider|\s+md)?|consultant"
     r"|provider|prov|physician|radiologist|pathologist|anesthesiologist|anesthesia|proceduralist|cardiologist"
     r"|oncologist|neurologist|resident|fellow|intern|author|signing\s+physician|outgoing|incoming|cc"
-    r"|treating\s+physician|supervising\s+physician|primary\s+oncologist|requested\s+by|req\s+by|seen\s+by)"
+    r"|treating\s+physician|supervising\s+physician|primary\s+oncologist|signature|signed)"
 )
 _PATIENT_FIELDS = (
     r"(?i:patient(?:\s+name)?|pt(?:\s+name)?|name|re|client|inmate|decedent|resident\s+name|member\s+name"
     r"|child|infant|student|employee|subscriber|insured)"
 )
-_CREDENTIALS_COMMA = (
-    r"MD|M\.D\.|DO|D\.O\.|RN|NP|PA-C|PA|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|PT|OT|OTR/L|SLP|CCC-SLP"
-    r"|RD|RDN|RT|RRT|ACNP|ACNP-BC|FNP|FNP-BC|ANP|DNP|MSN|BSN|CNS|APRN|FACS|FACC|MBBS|MPH|CGC|MS|LMFT|PsyD"
-    r"|EMT|EMT-P|NRP|Paramedic|CNA|MA|LMSW|LPC|CCRN|BCPS|AuD|OD|DC|DPM|MSW"
+# Credentials after a name. Ambiguous ones (DO, PT, OT, MS, PA ...) only at the end of a phrase.
+_CREDENTIALS = (
+    r"MD|M\.D\.|RN|NP|PA-C|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|OTR/L|CCC-SLP|RDN|RRT|ACNP"
+    r"|ACNP-BC|FNP|FNP-BC|ANP|DNP|MSN|BSN|APRN|FACS|FACC|MBBS|MPH|CGC|LMFT|PsyD|EMT-P|NRP|CCRN|BCPS|AuD|DPM"
+    r"|MSW|LMSW|LPC|CNA|AGACNP|PMHNP|CNP|RD"
 )
-_CREDENTIALS_BARE = r"MD|M\.D\.|DDS|DMD|PharmD|CRNA|FNP|DNP|PhD|LICSW|LCSW|PA-C|RN"
+_CREDENTIALS_AMBIGUOUS = r"DO|D\.O\.|PT|OT|SLP|RT|EMT|Paramedic"
+_CREDENTIALS_BARE = r"MD|M\.D\.|DDS|DMD|PharmD|CRNA|FNP|DNP|PhD|LICSW|LCSW|PA-C|RN|NP"
+_PHRASE_END = r"(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{2}|\.(?:\s|$)))"
 _KIN = (
     r"(?i:wife|husband|spouse|partner|son|daughter|mother|father|mom|dad|brother|sister|sibling|niece|nephew"
     r"|aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|fianc[ée]e?"
@@ -218,29 +224,42 @@ _KIN = (
     r"|stepmother|stepfather|in-law|mother-in-law|father-in-law|son-in-law|daughter-in-law)"
 )
 
+_FIELD_RE = re.compile(
+    # "Electronically signed by: Jane Smith" anywhere; "Attending: ...", "Patient: ..." as field labels.
+    rf"\b(?P<by>{_DOCTOR_BY})[ \t]*[:\-–—]?[ \t]*{_OPT_TITLE}"
+    rf"|{_FIELD_START}(?:(?P<doc>{_DOCTOR_FIELDS})|(?P<pat>{_PATIENT_FIELDS}))[ \t]*[:\-–—][ \t]*{_OPT_TITLE}",
+    re.MULTILINE,
+)
+
+
+def _field_label(m: re.Match[str]) -> str:
+    return "PATIENT" if m.group("pat") is not None else "DOCTOR"
+
+
 NAME_RULES_EN: tuple[PatternRule, ...] = (
-    _title_rule("DOCTOR", _DR_TITLES, "doctor_title", 0.9),
-    _title_rule("PATIENT", _PT_TITLES, "patient_title", 0.85),
+    NameRule(
+        "DOCTOR", _TITLE_RE, labeler=_title_label, extra_labels=("PATIENT",), lower_ok=True, score=0.9, name="title"
+    ),
     NameRule(
         "DOCTOR",
-        re.compile(rf"(?:,[ \t]*(?:{_CREDENTIALS_COMMA})|[ \t]+(?:{_CREDENTIALS_BARE}))(?![\w\-])"),
+        re.compile(
+            rf"(?:,[ \t]*(?:{_CREDENTIALS})|[ \t]+(?:{_CREDENTIALS_BARE}))(?![\w\-])"
+            rf"|,[ \t]*(?:{_CREDENTIALS_AMBIGUOUS}){_PHRASE_END}",
+            re.MULTILINE,
+        ),
         direction="before",
         score=0.85,
         name="credential",
     ),
-    _field_rule("DOCTOR", _DOCTOR_FIELDS, "doctor_field", 0.8),
-    _field_rule("PATIENT", _PATIENT_FIELDS, "patient_field", 0.8),
-    NameRule(
-        "PATIENT",
-        re.compile(r"\b(?:Baby\s+(?:Boy|Girl)|BABY\s+(?:BOY|GIRL))(?=[ \t])"),
-        score=0.8,
-        name="baby",
-    ),
+    NameRule("DOCTOR", _FIELD_RE, labeler=_field_label, extra_labels=("PATIENT",), score=0.8, name="field"),
     NameRule(
         "RELATIVE",
-        re.compile(rf"\b{_KIN}(?:,|[ \t]+(?:is|named|called))?(?=[ \t])"),
+        re.compile(rf"\b(?:(?P<baby>Baby[ \t]+(?:Boy|Girl)|BABY[ \t]+(?:BOY|GIRL))|{_KIN}(?:,|[ \t]+(?:is|named|called))?)(?=[ \t])"),
+        labeler=lambda m: "PATIENT" if m.group("baby") is not None else "RELATIVE",
+        extra_labels=("PATIENT",),
         score=0.65,
         name="kinship",
+        upper_ok=False,
     ),
 )
 

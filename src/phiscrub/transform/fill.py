@@ -1,0 +1,823 @@
+"""Fill placeholder notes (``[PATIENT]``, ``[DATE]``, ...) with random realistic values.
+
+The zero-shot notes (Kim et al. 2024) write every PHI value as a bracketed label. To train a tagger
+on them, each placeholder is replaced by a surrogate of its type and the span is recorded as gold.
+Because a tagger learns the surface forms it sees, the fills vary on purpose: dates in many formats
+(and a bare year after "quit", "since", "in"), names in several forms (full name, surname after a
+title, "J. Smith", "Smith, John", ALL CAPS on upper-case lines), phones and identifiers in realistic
+shapes, ages as numbers (sometimes over 89, in months where the note says "months old").
+
+Fills are seeded random draws (:class:`random.Random`), not keyed: the values are invented, not
+derived from any real PHI. Within a note the patient is one invented person and dates cluster
+around one invented admission date, so notes stay coherent.
+
+:func:`fill_text` is the core (also used on LLM output); :class:`PlaceholderReader` reads ``.txt``
+notes and yields gold :class:`~phiscrub.document.Document` objects, one or several draws per note.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import string
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from phiscrub.document import Document, Span
+from phiscrub.errors import ConfigError, InputFormatError
+from phiscrub.io.base import PathLike, Reader
+from phiscrub.io.text import iter_text_files
+from phiscrub.labels import PLACEHOLDER_LABELS, to_fine
+from phiscrub.resources import load_lexicon
+from phiscrub.transform.dates import format_date
+
+__all__ = ["FILL_LANGS", "PLACEHOLDER_RE", "PlaceholderReader", "detect_lang", "fill_text"]
+
+#: Languages with their own fill formats; ``auto`` detects one per note.
+FILL_LANGS: tuple[str, ...] = ("en", "es", "ca", "zh", "auto")
+#: A placeholder-like token: upper-case letters and underscores in square brackets.
+PLACEHOLDER_RE = re.compile(r"\[([A-Z][A-Z_]*)\]")
+
+_KNOWN = frozenset(PLACEHOLDER_LABELS) | {"ID", "LOCATION"}
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_TITLE_BEFORE = re.compile(
+    r"(?:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Dra|Sr|Sra|Srta|Prof)\.?|\b(?:Mister|Senyor|Senyora))\s*$", re.IGNORECASE
+)
+_FEMALE_TITLE = re.compile(r"\b(?:Mrs|Ms|Miss|Sra|Srta|Senyora)\.?\s*$", re.IGNORECASE)
+_MALE_TITLE = re.compile(r"\b(?:Mr|Sr|Senyor)\.?\s*$", re.IGNORECASE)
+_YEARISH_BEFORE = re.compile(
+    r"\b(?:quit|since|in|from|until|circa|year|during|by|around|desde|en|año|des de|l'any|fins)\s*\(?$",
+    re.IGNORECASE,
+)
+_DOB_BEFORE = re.compile(
+    r"(?:DOB|D\.O\.B\.|birth|born|nacimiento|naixement|出生|生日)\W{0,12}$", re.IGNORECASE
+)
+_TIME_AFTER = re.compile(r"^\s*(?:@\s*)?\d{1,2}:?\d{2}\b|^\s*at\s+\d")
+_MALE_KIN = re.compile(
+    r"\b(?:son|husband|father|brother|grandson|nephew|hijo|marido|esposo|padre|hermano|fill|marit|pare|germà)\b"
+    r"|儿子|丈夫|父亲|哥哥|弟弟",
+    re.IGNORECASE,
+)
+_FEMALE_KIN = re.compile(
+    r"\b(?:daughter|wife|mother|sister|granddaughter|niece|hija|esposa|mujer|madre|hermana|filla|dona|mare|germana)\b"
+    r"|女儿|妻子|母亲|姐姐|妹妹",
+    re.IGNORECASE,
+)
+_KIN = re.compile(_MALE_KIN.pattern + "|" + _FEMALE_KIN.pattern, re.IGNORECASE)
+_CREDENTIAL_AFTER = re.compile(r"^,?\s*(?:MD|DO|RN|NP|PA|PhD|MBBS|DDS)\b")
+
+# Date templates by language, with weights. Variety here is what a tagger learns from.
+_DATE_FORMATS: dict[str, list[tuple[str, int]]] = {
+    "en": [
+        ("{MM}/{DD}/{YYYY}", 20), ("{M}/{D}/{YYYY}", 14), ("{M}/{D}/{YY}", 8), ("{MM}/{DD}/{YY}", 3),
+        ("{YYYY}-{MM}-{DD}", 10), ("{Month} {D}, {YYYY}", 10), ("{Mon} {D}, {YYYY}", 6),
+        ("{D} {Mon} {YYYY}", 5), ("{DD}-{Mon}-{YYYY}", 3), ("{D}-{MON}-{YYYY}", 2),
+        ("{Month} {Do}, {YYYY}", 3), ("{Do} of {Month} {YYYY}", 1), ("{MM}-{DD}-{YYYY}", 4),
+        ("{M}/{D}", 5), ("{Month} {D}", 3), ("{Mon}. {D}", 1), ("{Month} {Do}", 1), ("{M}-{D}", 1),
+        ("{DD}.{MM}.{YYYY}", 1), ("{MON} {D}, {YYYY}", 1), ("{Weekday}, {Month} {D}, {YYYY}", 1),
+        ("{Wkd} {M}/{D}", 1), ("{YYYY}{MM}{DD}", 1), ("{D} {Month} {YYYY}", 2),
+    ],
+    "es": [
+        ("{DD}/{MM}/{YYYY}", 30), ("{D}/{M}/{YYYY}", 14), ("{DD}/{MM}/{YY}", 8),
+        ("{D} de {month:es} de {YYYY}", 14), ("{DD}-{MM}-{YYYY}", 8), ("{YYYY}-{MM}-{DD}", 4),
+        ("{D}/{M}", 5), ("{D} de {month:es}", 5), ("{DD}.{MM}.{YYYY}", 3), ("{D} {mon:es} {YYYY}", 2),
+        ("{D}-{mon:es}-{YYYY}", 1), ("{weekday:es} {D} de {month:es}", 1),
+    ],
+    "ca": [
+        ("{DD}/{MM}/{YYYY}", 30), ("{D}/{M}/{YYYY}", 14), ("{DD}/{MM}/{YY}", 8),
+        ("{D} {de:ca}{month:ca} de {YYYY}", 12), ("{D} {de:ca}{month:ca} del {YYYY}", 3),
+        ("{DD}-{MM}-{YYYY}", 8), ("{YYYY}-{MM}-{DD}", 4), ("{D}/{M}", 5), ("{D} {de:ca}{month:ca}", 5),
+        ("{DD}.{MM}.{YYYY}", 3), ("{weekday:ca} {D} {de:ca}{month:ca}", 1),
+    ],
+    "zh": [
+        ("{YYYY}年{M}月{D}日", 40), ("{YYYY}-{MM}-{DD}", 30), ("{YYYY}/{M}/{D}", 8), ("{YYYY}.{MM}.{DD}", 5),
+        ("{YYYY}年{MM}月{DD}日", 10), ("{M}月{D}日", 5), ("{YYYY}/{MM}/{DD}", 4),
+    ],
+}  # fmt: skip
+_YEARISH_FORMATS: dict[str, list[tuple[str, int]]] = {
+    "en": [
+        ("{YYYY}", 45),
+        ("{Month} {YYYY}", 16),
+        ("{M}/{YYYY}", 8),
+        ("{MM}/{YYYY}", 4),
+        ("'{YY}", 4),
+        ("{Season} {YYYY}", 4),
+        ("{Mon} {YYYY}", 4),
+        ("{Month}", 2),
+        ("{M}/{D}/{YYYY}", 8),
+        ("{Month} {D}, {YYYY}", 5),
+    ],
+    "es": [("{YYYY}", 50), ("{month:es} de {YYYY}", 20), ("{MM}/{YYYY}", 15), ("{DD}/{MM}/{YYYY}", 15)],
+    "ca": [("{YYYY}", 50), ("{month:ca} de {YYYY}", 20), ("{MM}/{YYYY}", 15), ("{DD}/{MM}/{YYYY}", 15)],
+    "zh": [("{YYYY}年", 45), ("{YYYY}年{M}月", 30), ("{YYYY}-{MM}", 10), ("{YYYY}年{M}月{D}日", 15)],
+}
+_TIMED_FORMATS = {"en", "es", "ca", "zh"}  # when a clock time follows, write a full date
+
+# Shapes: '#' digit, '%' upper-case letter, '^' lower-case letter, '&' digit or upper-case letter.
+_ID_SHAPES: dict[str, dict[str, list[str]]] = {
+    "MEDICALRECORD": {
+        "en": ["#######", "########", "##-##-##", "%#######", "MRN-########", "00#######", "###-##-##",
+               "%%######", "#########", "###-####"],
+        "es": ["#######", "########", "%########", "##.###.###", "HC-######"],
+        "zh": ["########", "ZY########", "#######", "##########"],
+    },
+    "IDNUM": {
+        "en": ["#######", "%%-##-#####", "S##-#####", "%###-####", "IDN-####-#####", "########",
+               "#####-%", "%%%######", "#-#######", "%##-######"],
+        "es": ["########", "%%-######", "#######/##", "EP-#######"],
+        "zh": ["##########", "%%########", "########"],
+    },
+    "SSN": {
+        "en": ["###-##-####", "#########", "### ## ####"],
+        "es": ["########%", "%#######%", "##.###.###-%"],
+    },
+    "HEALTHPLAN": {
+        "en": ["%%%#########", "%#########", "#%%#-%%#-%%##", "%########", "####-####-####", "%%%-#####-##",
+               "W#########"],
+        "es": ["%%%% ##########", "%%%%##########", "#### #### #### ####", "ES########"],
+        "zh": ["##########", "%%##########", "############"],
+    },
+    "ACCOUNT": {
+        "en": ["########", "ACCT-#######", "##-#######", "%#########", "####-####-##", "#########"],
+        "es": ["##########", "ES## #### #### ## ##########", "########"],
+        "zh": ["##########", "################"],
+    },
+    "LICENSE": {
+        "en": ["%%#######", "MD######", "%######", "RN-######", "##########", "%%-####-###", "%%#######"],
+        "es": ["#########", "## ## #####", "######"],
+        "zh": ["###############", "##############"],
+    },
+    "DEVICE": {
+        "en": ["SN-%%##%####", "%%%######%", "####-%%%-####", "%%%###-#####", "##%%####", "%%&&&&&&&&"],
+        "zh": ["%%##########", "SN########"],
+    },
+    "VEHICLE": {
+        "en": ["#%%%###", "%%%-####", "%%% ####", "%%#-####", "#%%%##"],
+        "es": ["#### %%%", "####-%%%", "%-####-%%"],
+    },
+    "BIOID": {
+        "en": ["FP-########", "BIO-#####", "PS-####-###", "%%########", "FPR-####-####", "%%-######"],
+        "zh": ["%%##########", "##########"],
+    },
+}  # fmt: skip
+_UNIT_SHAPES = ["##", "#", "###", "M-##", "Medic ##", "A##", "Unit ##"]
+_ZH_PLATE_PREFIX = "京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼"
+_PHONE_SHAPES: dict[str, list[tuple[str, int]]] = {
+    "en": [
+        ("(N##) N##-####", 30), ("N##-N##-####", 30), ("N##.N##.####", 10), ("N##N######", 5),
+        ("+1 N## N## ####", 5), ("1-N##-N##-####", 5), ("N##-N##-#### ext. ###", 3), ("(N##)N##-####", 5),
+        ("N##-####", 4), ("N## N## ####", 3),
+    ],
+    "es": [
+        ("9# ### ## ##", 25), ("6## ### ###", 25), ("+34 6## ## ## ##", 10), ("9########", 15),
+        ("6########", 10), ("+34 9## ### ###", 10), ("93 ### ## ##", 5),
+    ],
+    "zh": [("1N#########", 40), ("1N# #### ####", 15), ("0##-########", 20), ("0###-#######", 10),
+           ("+86 1N# #### ####", 10), ("(0##)########", 5)],
+}  # fmt: skip
+_MAIL_PROVIDERS = {
+    "en": ["gmail.com", "yahoo.com", "outlook.com", "hotmail.com", "aol.com", "icloud.com"],
+    "es": ["gmail.com", "hotmail.com", "yahoo.es", "outlook.es", "telefonica.net"],
+    "zh": ["163.com", "qq.com", "126.com", "sina.com", "foxmail.com"],
+}
+_INSTITUTION_TLDS = {
+    "en": ["org", "org", "com", "net", "edu"],
+    "es": ["es", "cat", "org", "com"],
+    "zh": ["cn", "com.cn", "com"],
+}
+_URL_PATHS = ["", "", "/portal", "/patients", "/login", "/appointments", "/patient-portal", "/records",
+              "/forms/intake", "/billing", "/en/home", "/resources/education"]  # fmt: skip
+_ROOM_SHAPES = {"en": ["###", "####", "#%", "##-#", "%-###", "###%", "##", "###-#", "%###"],
+                "es": ["###", "##", "###-%", "#.##", "%-##"], "zh": ["##", "#", "###", "##-#", "#%"]}  # fmt: skip
+_EN_STREET_SUFFIX = [("Street", "St"), ("Avenue", "Ave"), ("Road", "Rd"), ("Drive", "Dr"), ("Lane", "Ln"),
+                     ("Boulevard", "Blvd"), ("Court", "Ct"), ("Place", "Pl"), ("Way", "Way"), ("Terrace", "Ter"),
+                     ("Circle", "Cir"), ("Parkway", "Pkwy")]  # fmt: skip
+
+
+def _weighted(rng: random.Random, options: Sequence[tuple[str, int]]) -> str:
+    return rng.choices([o for o, _ in options], weights=[w for _, w in options], k=1)[0]
+
+
+def _shape(rng: random.Random, pattern: str) -> str:
+    """'#' digit, 'N' digit 2-9, '%' A-Z, '^' a-z, '&' digit or A-Z; anything else literal."""
+    out = []
+    for c in pattern:
+        if c == "#":
+            out.append(rng.choice(string.digits))
+        elif c == "N":
+            out.append(rng.choice("23456789"))
+        elif c == "%":
+            out.append(rng.choice(string.ascii_uppercase))
+        elif c == "^":
+            out.append(rng.choice(string.ascii_lowercase))
+        elif c == "&":
+            out.append(rng.choice(string.digits + string.ascii_uppercase))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _ascii(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if c.isascii() and c.isalpha()).lower()
+
+
+def detect_lang(text: str) -> str:
+    """Guess a note's language among en, es, ca and zh from a few marker words and the script."""
+    cjk = len(_CJK.findall(text))
+    if cjk >= 20 or (cjk and cjk > len(text) * 0.05):
+        return "zh"
+    words = re.findall(r"[a-zà-ÿ·]+", PLACEHOLDER_RE.sub(" ", text).lower())
+    # Marker words of three letters or more, so that English abbreviations ("D/C", "y/o") never count.
+    ca = {"amb", "els", "dels", "seva", "pacient", "anys", "aquest", "però", "també", "ingrés", "mesos",
+          "dreta", "esquerra", "setmanes", "dies", "hores", "sense", "molt", "tractament", "actualment"}  # fmt: skip
+    es = {"con", "los", "paciente", "años", "meses", "pero", "también", "ingreso", "por", "las", "derecha",
+          "izquierda", "semanas", "sin", "días", "horas", "hasta", "tratamiento", "actualmente", "muy"}  # fmt: skip
+    en = {"the", "and", "with", "patient", "was", "for", "she", "his", "her", "has", "are", "not", "from"}
+    counts = {
+        "ca": sum(w in ca for w in words),
+        "es": sum(w in es for w in words),
+        "en": sum(w in en for w in words),
+    }
+    if max(counts["ca"], counts["es"]) < 2:
+        return "en"
+    return max(counts, key=lambda k: (counts[k], k == "en"))
+
+
+@dataclass
+class _Person:
+    first: str
+    last: str
+    gender: str  # f | m
+    middle: str = ""
+    second_last: str = ""  # Spanish second surname
+
+
+@dataclass
+class _NoteState:
+    """What one note's fills share: language, the patient, pools of people, the index date."""
+
+    rng: random.Random
+    lang: str
+    base: dt.date
+    patient: _Person | None = None
+    patient_gender: str | None = None
+    doctors: list[_Person] = field(default_factory=list)
+    relatives: list[_Person] = field(default_factory=list)
+    usernames: list[str] = field(default_factory=list)
+    patient_age: int = 60
+    house_format: str = ""  # the note's usual date format, used for about half of its dates
+
+
+class _Filler:
+    """Draws a fill for each placeholder of one note."""
+
+    def __init__(self, text: str, rng: random.Random, lang: str) -> None:
+        if lang == "auto":
+            lang = detect_lang(text)
+        if lang not in FILL_LANGS:
+            raise ConfigError(f"unknown fill language {lang!r}; use one of {', '.join(FILL_LANGS)}")
+        self.text = text
+        self.lang = lang
+        self.lex = {"es": "es", "ca": "es", "zh": "zh"}.get(lang)
+        base = dt.date(2012, 1, 1) + dt.timedelta(days=rng.randrange(365 * 13))
+        self.state = _NoteState(rng, lang, base, patient_gender=self._note_gender(text))
+        self.state.patient_age = self._draw_age()
+        self.state.house_format = _weighted(rng, [f for f in _DATE_FORMATS[lang] if "Y" in f[0]])
+
+    @property
+    def rng(self) -> random.Random:
+        return self.state.rng
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _note_gender(text: str) -> str | None:
+        if re.search(r"性别[：:]\s*女", text):
+            return "f"
+        if re.search(r"性别[：:]\s*男", text):
+            return "m"
+        low = f" {text.lower()} "
+        she = len(re.findall(r"\b(?:she|her|hers|mrs|ms|la paciente|la pacient|sra)\b", low))
+        he = len(re.findall(r"\b(?:he|his|him|mr|el paciente|el pacient)\b", low))
+        if she > he:
+            return "f"
+        if he > she:
+            return "m"
+        return None
+
+    def _lexicon(self, name: str) -> tuple[str, ...]:
+        return load_lexicon(name, self.lex)
+
+    def _person(self, gender: str | None = None, surname: str | None = None) -> _Person:
+        rng = self.rng
+        gender = gender or rng.choice("fm")
+        firsts = self._lexicon("first_names_female" if gender == "f" else "first_names_male")
+        lasts = self._lexicon("last_names")
+        person = _Person(rng.choice(firsts), surname or rng.choice(lasts), gender)
+        if self.lang != "zh":
+            if rng.random() < 0.2:
+                person.middle = rng.choice(
+                    self._lexicon("first_names_female" if gender == "f" else "first_names_male")
+                )
+            if self.lang in ("es", "ca") and rng.random() < 0.6:
+                person.second_last = rng.choice(lasts)
+        return person
+
+    def _render_person(self, p: _Person, form: str) -> str:
+        if self.lang == "zh":
+            return p.last + p.first  # Chinese notes write the full name
+        last = p.last + (f" {p.second_last}" if p.second_last and form in ("full", "middle", "comma") else "")
+        if form == "full":
+            return f"{p.first} {last}"
+        if form == "middle":
+            middle = p.middle or self.rng.choice(self._lexicon("first_names_male"))
+            return (
+                f"{p.first} {middle[0]}. {last}" if self.rng.random() < 0.7 else f"{p.first} {middle} {last}"
+            )
+        if form == "last":
+            return p.last
+        if form == "first":
+            return p.first
+        if form == "initial":
+            return f"{p.first[0]}. {p.last}"
+        if form == "comma":
+            return f"{last}, {p.first}"
+        if form == "initials":
+            return (
+                f"{p.first[0]}{p.last[0]}".upper()
+                if self.rng.random() < 0.6
+                else f"{p.first[0]}.{p.last[0]}."
+            )
+        raise ValueError(form)
+
+    # -- names -----------------------------------------------------------------------------------
+
+    def patient(self, before: str, after: str) -> str:
+        st = self.state
+        if st.patient is None:
+            gender = "f" if _FEMALE_TITLE.search(before) else "m" if _MALE_TITLE.search(before) else None
+            st.patient = self._person(gender or st.patient_gender)
+        titled = bool(_TITLE_BEFORE.search(before))
+        if titled:
+            form = self.rng.choices(["last", "full", "initial"], [70, 25, 5])[0]
+        else:
+            form = self.rng.choices(
+                ["full", "comma", "middle", "last", "first", "initial", "initials"], [45, 12, 10, 10, 8, 8, 7]
+            )[0]
+        return self._render_person(st.patient, form)
+
+    def doctor(self, before: str, after: str) -> str:
+        st = self.state
+        if st.doctors and self.rng.random() < 0.4:
+            person = self.rng.choice(st.doctors)
+        else:
+            person = self._person()
+            st.doctors.append(person)
+        if _TITLE_BEFORE.search(before):
+            form = self.rng.choices(["last", "full", "initial"], [60, 30, 10])[0]
+        elif _CREDENTIAL_AFTER.search(after):
+            form = self.rng.choices(["full", "middle", "initial"], [60, 25, 15])[0]
+        else:
+            form = self.rng.choices(["full", "last", "initial", "comma", "middle"], [50, 15, 15, 10, 10])[0]
+        return self._render_person(person, form)
+
+    def relative(self, before: str, after: str) -> str:
+        st = self.state
+        if st.relatives and self.rng.random() < 0.5:
+            person = self.rng.choice(st.relatives)
+        else:
+            share = st.patient.last if st.patient is not None and self.rng.random() < 0.5 else None
+            near = before[-40:]
+            gender = "m" if _MALE_KIN.search(near) else "f" if _FEMALE_KIN.search(near) else None
+            person = self._person(gender, surname=share)
+            st.relatives.append(person)
+        if _TITLE_BEFORE.search(before):
+            return self._render_person(person, "last")
+        form = self.rng.choices(["first", "full", "last", "initial"], [40, 45, 10, 5])[0]
+        if person.last != (st.patient.last if st.patient else None) and form == "last":
+            form = "full"
+        return self._render_person(person, form)
+
+    def username(self, before: str, after: str) -> str:
+        st = self.state
+        if st.usernames and self.rng.random() < 0.4:
+            return self.rng.choice(st.usernames)
+        rng = self.rng
+        if self.lang == "zh":
+            letters = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 7)))
+            name = rng.choice(
+                [letters + str(rng.randint(1, 9999)), letters, f"{letters}{rng.randint(10, 99)}"]
+            )
+        else:
+            p = self._person()
+            first, last = _ascii(p.first) or "x", _ascii(p.last) or "y"
+            name = rng.choice([
+                first[0] + last, last + first[0], f"{first[0]}{last}{rng.randint(1, 99)}", f"{first}.{last}",
+                f"{first[0]}{last[0]}{rng.randint(100, 9999)}", (first[0] + last).upper(), f"{first}_{last[0]}",
+                f"{first[0]}{p.middle[:1].lower()}{last[:6]}",
+            ])  # fmt: skip
+        st.usernames.append(name)
+        return name
+
+    # -- dates and ages ---------------------------------------------------------------------------
+
+    def date(self, before: str, after: str) -> str:
+        rng = self.rng
+        lang = self.lang
+        timed = bool(_TIME_AFTER.search(after))
+        if _DOB_BEFORE.search(before):
+            # Born patient_age years (and some days) before the index date.
+            years_back = self.state.patient_age * 365 + rng.randint(1, 364)
+            day = self.state.base - dt.timedelta(days=years_back)
+            formats = [f for f in _DATE_FORMATS[lang] if "Y" in f[0]]
+            return format_date(day, _weighted(rng, formats))
+        if not timed and _YEARISH_BEFORE.search(before) and rng.random() < 0.75:
+            day = self.state.base - dt.timedelta(days=rng.randint(60, 365 * 30))
+            return format_date(day, _weighted(rng, _YEARISH_FORMATS[lang]))
+        delta = int(rng.triangular(-400, 120, -5)) if rng.random() < 0.9 else rng.randint(-3000, 400)
+        day = self.state.base + dt.timedelta(days=delta)
+        if rng.random() < 0.5:
+            return format_date(day, self.state.house_format)
+        formats = _DATE_FORMATS[lang]
+        if timed:
+            formats = [f for f in formats if "Weekday" not in f[0]]
+        return format_date(day, _weighted(rng, formats))
+
+    def age(self, before: str, after: str) -> str:
+        rng = self.rng
+        unit = after.lstrip(" -").lower()
+        if re.match(r"(?:months?|mos?\b|mo\b|m/o|meses|mesos|个月|月龄)", unit):
+            return str(rng.randint(1, 23))
+        if re.match(r"(?:weeks?|wks?\b|semanas|setmanes|周)", unit):
+            return str(rng.randint(1, 40))
+        if re.match(r"(?:days?|d\b|días|dies|天)", unit):
+            return str(rng.randint(1, 28))
+        # The patient's age unless a relative is named just before.
+        if not _KIN.search(before[-40:]) and rng.random() < 0.85:
+            return str(self.state.patient_age)
+        return str(self._draw_age())
+
+    def _draw_age(self) -> int:
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.06:
+            return rng.randint(90, 104)
+        if roll < 0.12:
+            return rng.randint(1, 17)
+        return int(rng.triangular(18, 89, 64))
+
+    # -- contacts and identifiers -----------------------------------------------------------------
+
+    def phone(self, before: str, after: str) -> str:
+        shapes = _PHONE_SHAPES["en" if self.lang == "en" else "zh" if self.lang == "zh" else "es"]
+        return _shape(self.rng, _weighted(self.rng, shapes))
+
+    def identifier(self, label: str, before: str, after: str) -> str:
+        rng = self.rng
+        if label == "VEHICLE" and re.search(
+            r"(?:unit|medic|ambulance|ambulancia|ambulància|救护车)\W*$", before, re.IGNORECASE
+        ):
+            return _shape(rng, rng.choice(_UNIT_SHAPES))
+        if label == "VEHICLE" and self.lang == "zh":
+            return (
+                rng.choice(_ZH_PLATE_PREFIX)
+                + rng.choice(string.ascii_uppercase)
+                + rng.choice(["", "·"])
+                + _shape(rng, "&&&&&")
+            )
+        if label == "SSN" and self.lang == "zh":
+            birth = self.state.base - dt.timedelta(days=rng.randint(365 * 18, 365 * 90))
+            return (
+                _shape(rng, "N#####")
+                + birth.strftime("%Y%m%d")
+                + _shape(rng, "###")
+                + rng.choice("0123456789X")
+            )
+        shapes = _ID_SHAPES.get(label, _ID_SHAPES["IDNUM"])
+        key = "zh" if self.lang == "zh" else "en" if self.lang == "en" else "es"
+        return _shape(rng, rng.choice(shapes.get(key) or shapes["en"]))
+
+    def zip(self, before: str, after: str) -> str:
+        rng = self.rng
+        if self.lang == "zh":
+            return _shape(rng, "N#####")
+        if self.lang in ("es", "ca"):
+            return f"{rng.randint(1, 52):02d}{rng.randint(0, 999):03d}"
+        return _shape(rng, "#####" if rng.random() < 0.85 else "#####-####")
+
+    def ip(self, before: str, after: str) -> str:
+        rng = self.rng
+        kind = rng.random()
+        if kind < 0.3:
+            return f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+        if kind < 0.6:
+            return f"192.168.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+        if kind < 0.75:
+            return f"172.{rng.randint(16, 31)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+        first = rng.choice([n for n in range(1, 224) if n not in (10, 127, 172, 192)])
+        return f"{first}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+
+    def _domain_word(self) -> str:
+        pool = load_lexicon("last_names", self.lex if self.lex != "zh" else None)
+        for _ in range(20):
+            word = _ascii(self.rng.choice(pool))
+            if len(word) >= 4:
+                return word
+        return "clinic"
+
+    def _institution_domain(self) -> str:
+        rng = self.rng
+        key = "en" if self.lang == "en" else "zh" if self.lang == "zh" else "es"
+        word = self._domain_word()
+        stem = rng.choice(
+            [word, f"{word}health", f"{word}-clinic", f"{word}med", f"{word}hospital", f"st{word}"]
+        )
+        return f"{stem}.{rng.choice(_INSTITUTION_TLDS[key])}"
+
+    def email(self, before: str, after: str) -> str:
+        rng = self.rng
+        key = "en" if self.lang == "en" else "zh" if self.lang == "zh" else "es"
+        if self.lang == "zh":
+            local = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 8)))
+            local += str(rng.randint(1, 9999)) if rng.random() < 0.6 else ""
+        else:
+            p = self._person()
+            first, last = _ascii(p.first) or "info", _ascii(p.last) or "mail"
+            local = rng.choice([f"{first}.{last}", first[0] + last, f"{first}{last[0]}", f"{first}_{last}{rng.randint(1, 99)}",
+                                f"{first[0]}{last}{rng.randint(1, 999)}", rng.choice(["info", "contact", "clinic",
+                                "referrals", "records", "nursing"])])  # fmt: skip
+        domain = rng.choice(_MAIL_PROVIDERS[key]) if rng.random() < 0.45 else self._institution_domain()
+        return f"{local}@{domain}"
+
+    def url(self, before: str, after: str) -> str:
+        rng = self.rng
+        domain = self._institution_domain()
+        host = rng.choice(["www." + domain, domain, "portal." + domain, "mychart." + domain, "www." + domain])
+        scheme = rng.choice(["https://", "https://", "http://", ""])
+        if not scheme and not host.startswith("www."):
+            scheme = "https://"
+        return scheme + host + rng.choice(_URL_PATHS)
+
+    # -- places and organizations ------------------------------------------------------------------
+
+    def pick(self, name: str) -> str:
+        return self.rng.choice(self._lexicon(name))
+
+    def state_name(self, before: str, after: str) -> str:
+        if self.lang == "en" and self.rng.random() < 0.4:
+            return self.rng.choice(load_lexicon("states_abbr"))
+        return self.pick("states")
+
+    def department(self, before: str, after: str) -> str:
+        if self.lang == "en" and self.rng.random() < 0.25:
+            return self.rng.choice(load_lexicon("department_abbreviations"))
+        return self.pick("departments")
+
+    def profession(self, before: str, after: str) -> str:
+        job = self.pick("professions")
+        if self.lang == "zh":
+            return job
+        line_start = before.rstrip(" \t") == "" or before.rstrip(" \t").endswith(("\n", ":", "："))
+        return job if line_start else job[0].lower() + job[1:]
+
+    def room(self, before: str, after: str) -> str:
+        key = "en" if self.lang == "en" else "zh" if self.lang == "zh" else "es"
+        return _shape(self.rng, self.rng.choice(_ROOM_SHAPES[key]))
+
+    def street(self, before: str, after: str) -> str:
+        rng = self.rng
+        if self.lang == "zh":
+            return rng.choice(load_lexicon("street_names", "zh")) + f"{rng.randint(1, 999)}号"
+        if self.lang in ("es", "ca"):
+            name = rng.choice(load_lexicon("street_names", "es"))
+            prefix = rng.choice(["Calle", "C/", "Avda.", "Avenida", "Paseo", "Plaza"] if self.lang == "es"
+                                else ["Carrer de", "C/", "Avinguda de", "Passeig de", "Plaça de", "Rambla de"])  # fmt: skip
+            number = rng.randint(1, 350)
+            tail = rng.choice(
+                [
+                    "",
+                    "",
+                    f", {rng.randint(1, 8)}º {rng.randint(1, 4)}ª",
+                    f", {rng.randint(1, 8)}-{rng.randint(1, 4)}",
+                ]
+            )
+            return (
+                f"{prefix} {name}, {number}{tail}"
+                if rng.random() < 0.5
+                else f"{prefix} {name} {number}{tail}"
+            )
+        name = rng.choice(load_lexicon("street_names"))
+        full, abbr = rng.choice(_EN_STREET_SUFFIX)
+        suffix = rng.choice([full, abbr, abbr + "."])
+        direction = rng.choice(["", "", "", "", "N. ", "S. ", "East ", "W "])
+        number = rng.choice([rng.randint(1, 99), rng.randint(100, 999), rng.randint(1000, 9999)])
+        unit = rng.choice(["", "", "", "", f", Apt {_shape(rng, rng.choice(['#', '##', '#%', '###']))}",
+                           f" #{rng.randint(1, 40)}", f", Unit {rng.randint(1, 20)}"])  # fmt: skip
+        return f"{number} {direction}{name} {suffix}{unit}"
+
+    def location(self, before: str, after: str) -> str:
+        rng = self.rng
+        if self.lang == "zh":
+            city = self.pick("cities")
+            return rng.choice(
+                [
+                    f"{city}广场",
+                    f"{city}公园",
+                    f"{city}火车站",
+                    rng.choice(load_lexicon("street_names", "zh")),
+                ]
+            )
+        if self.lang in ("es", "ca"):
+            town = self.pick("cities")
+            return rng.choice(
+                [town, f"Parque de {town}", f"Plaza de {town}", f"Playa de {town}", f"Estación de {town}"]
+            )
+        surname = rng.choice(load_lexicon("last_names"))
+        town = self.pick("cities")
+        return rng.choice([
+            town, f"Route {rng.randint(1, 299)}", f"I-{rng.randint(5, 99)}", f"{surname} Park", f"{town} Mall",
+            f"Lake {surname}", f"{surname} Community Center", f"Highway {rng.randint(1, 120)}",
+            f"{town} Beach", f"{surname} Elementary School",
+        ])  # fmt: skip
+
+    # -- dispatch ----------------------------------------------------------------------------------
+
+    def fill(self, label: str, before: str, after: str) -> str:
+        """A value for the fine label ``label`` given the text before and after the placeholder."""
+        value = self._fill(label, before, after)
+        line_start = before.rfind("\n") + 1
+        line_end = after.find("\n")
+        line = PLACEHOLDER_RE.sub(" ", before[line_start:] + (after if line_end < 0 else after[:line_end]))
+        letters = [c for c in line if c.isalpha() and c.isascii()]
+        if (
+            len(letters) >= 6
+            and sum(c.isupper() for c in letters) / len(letters) > 0.8
+            and label not in ("EMAIL", "URL")
+        ):
+            value = value.upper()
+        return value
+
+    def _fill(self, label: str, before: str, after: str) -> str:
+        if label == "PATIENT":
+            return self.patient(before, after)
+        if label == "DOCTOR":
+            return self.doctor(before, after)
+        if label == "RELATIVE":
+            return self.relative(before, after)
+        if label == "USERNAME":
+            return self.username(before, after)
+        if label == "DATE":
+            return self.date(before, after)
+        if label == "AGE":
+            return self.age(before, after)
+        if label in ("PHONE", "FAX"):
+            return self.phone(before, after)
+        if label == "EMAIL":
+            return self.email(before, after)
+        if label == "URL":
+            return self.url(before, after)
+        if label == "IPADDRESS":
+            return self.ip(before, after)
+        if label == "ZIP":
+            return self.zip(before, after)
+        if label in _ID_SHAPES or label == "IDNUM":
+            return self.identifier(label, before, after)
+        if label == "STATE":
+            return self.state_name(before, after)
+        if label == "DEPARTMENT":
+            return self.department(before, after)
+        if label == "PROFESSION":
+            return self.profession(before, after)
+        if label == "ROOM":
+            return self.room(before, after)
+        if label == "STREET":
+            return self.street(before, after)
+        if label == "LOCATION":
+            return self.location(before, after)
+        lexicon = {
+            "HOSPITAL": "hospitals",
+            "ORGANIZATION": "companies",
+            "CITY": "cities",
+            "COUNTRY": "countries",
+        }
+        if label in lexicon:
+            return self.pick(lexicon[label])
+        raise ConfigError(f"no filler for label {label}")
+
+
+def _fill(text: str, rng: random.Random, lang: str) -> tuple[str, list[Span], list[tuple[int, int]], str]:
+    """Core of :func:`fill_text`; also returns unknown placeholders' output offsets and the language."""
+    filler = _Filler(text, rng, lang)
+    pieces: list[str] = []
+    spans: list[Span] = []
+    unknown: list[tuple[int, int]] = []
+    pos = 0
+    out_len = 0
+    for m in PLACEHOLDER_RE.finditer(text):
+        gap = text[pos : m.start()]
+        pieces.append(gap)
+        out_len += len(gap)
+        name = m.group(1)
+        if name not in _KNOWN:
+            unknown.append((out_len, out_len + len(m.group(0))))
+            pieces.append(m.group(0))
+            out_len += len(m.group(0))
+            pos = m.end()
+            continue
+        label = to_fine(name, "placeholder")
+        before = text[max(0, m.start() - 60) : m.start()]
+        after = text[m.end() : m.end() + 60]
+        value = filler.fill(label, before, after)
+        pieces.append(value)
+        spans.append(Span(out_len, out_len + len(value), label, source="fill"))
+        out_len += len(value)
+        pos = m.end()
+    pieces.append(text[pos:])
+    return "".join(pieces), spans, unknown, filler.lang
+
+
+def fill_text(text: str, rng: random.Random, lang: str = "en") -> tuple[str, list[Span]]:
+    """Replace every known placeholder in ``text`` with a random surrogate of its type.
+
+    Args:
+        text: a note with ``[LABEL]`` placeholders (the zero-shot labels, Kim's ``[ID]``).
+        rng: the random source (seed it for reproducible fills).
+        lang: ``en``, ``es``, ``ca``, ``zh``, or ``auto`` (detected from the text).
+
+    Returns:
+        The filled text and one fine-labelled span per filled placeholder, in order.
+        Unknown ``[SOMETHING]`` tokens are left as they are, without a span.
+
+    Raises:
+        ConfigError: unknown language.
+    """
+    filled, spans, _unknown, _lang = _fill(text, rng, lang)
+    return filled, spans
+
+
+class PlaceholderReader(Reader):
+    """Read placeholder notes (``.txt``) and yield filled gold documents.
+
+    Args:
+        seed: base seed; each note and draw gets its own stream derived from it and the doc id.
+        draws: surrogate draws per note; with more than one, ids become ``"<id>#<k>"`` (k from 0).
+        lang: fill language, ``en``, ``es``, ``ca``, ``zh`` or ``auto`` (per note).
+        encoding: file encoding.
+
+    Attributes:
+        problems: :class:`phiscrub.io.base.Problem` objects: unknown placeholders (``unknown_label``,
+            with output offsets of the first draw) and undecodable files (``decode_error``).
+
+    Raises:
+        ConfigError: ``draws`` < 1 or unknown language.
+    """
+
+    format_name = "placeholder"
+
+    def __init__(self, seed: int = 0, draws: int = 1, lang: str = "en", encoding: str = "utf-8") -> None:
+        super().__init__()
+        if draws < 1:
+            raise ConfigError("draws must be at least 1")
+        if lang not in FILL_LANGS:
+            raise ConfigError(f"unknown fill language {lang!r}; use one of {', '.join(FILL_LANGS)}")
+        self.seed = seed
+        self.draws = draws
+        self.lang = lang
+        self.encoding = encoding
+
+    def read(self, path: PathLike) -> Iterator[Document]:
+        """Yield filled documents for a ``.txt`` file, or every ``.txt`` under a folder (sorted).
+
+        Raises:
+            InputFormatError: ``path`` does not exist.
+        """
+        root = Path(path)
+        if root.is_dir():
+            for f in iter_text_files(root):
+                yield from self._read_file(f, f.relative_to(root).with_suffix("").as_posix())
+        elif root.is_file():
+            yield from self._read_file(root, root.stem)
+        else:
+            raise InputFormatError(f"no such file or folder: {root}")
+
+    def _read_file(self, path: Path, doc_id: str) -> Iterator[Document]:
+        try:
+            text = path.read_bytes().decode(self.encoding)
+        except UnicodeDecodeError as err:
+            self.report(doc_id, "decode_error", f"{path} is not {self.encoding} at byte {err.start}")
+            return
+        for k in range(self.draws):
+            rng = random.Random(f"{self.seed}:{doc_id}:{k}")
+            filled, spans, unknown, lang = _fill(text, rng, self.lang)
+            if k == 0:
+                for start, end in unknown:
+                    self.report(
+                        doc_id, "unknown_label", "unknown placeholder left as text", start=start, end=end
+                    )
+            doc_key = doc_id if self.draws == 1 else f"{doc_id}#{k}"
+            metadata = {"source": str(path), "lang": lang, "seed": self.seed, "draw": k}
+            yield Document(doc_key, filled, tuple(spans), metadata)

@@ -1,0 +1,275 @@
+"""Operators: small strategy objects that decide the replacement text of one PHI span.
+
+An operator is chosen per label (Presidio style) and called as
+``operator.apply(surface, span, ctx) -> str``. A :class:`Transformer` runs them over a document's
+spans and rewrites the text (:func:`phiscrub.transform.rewrite.rewrite`); :func:`build_transformer`
+builds the usual ones from a mode name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+from phiscrub.document import Document, Span
+from phiscrub.errors import ConfigError, LabelError
+from phiscrub.labels import Granularity, fold, to_fine
+from phiscrub.transform.rewrite import rewrite
+from phiscrub.transform.surrogates import Scope, SurrogateGenerator
+
+__all__ = [
+    "KeepOperator",
+    "MaskOperator",
+    "Mode",
+    "Operator",
+    "OperatorContext",
+    "PlaceholderOperator",
+    "SurrogateOperator",
+    "Transformer",
+    "build_transformer",
+]
+
+Mode = Literal["placeholder", "mask", "surrogate"]
+_GRANULARITIES = ("fine", "coarse", "phicon5")
+
+
+@dataclass(frozen=True)
+class OperatorContext:
+    """What an operator may know besides the span: the document and the shared surrogate state.
+
+    Attributes:
+        doc_id: id of the document being rewritten.
+        text: the document's original text (for context-aware operators).
+        patient_id: the patient the document belongs to, or None.
+        surrogates: the shared generator (surrogate mode), or None.
+        lang: the document's language hint (``metadata["lang"]``), or None.
+    """
+
+    doc_id: str
+    text: str
+    patient_id: str | None = None
+    surrogates: SurrogateGenerator | None = None
+    lang: str | None = None
+
+
+@runtime_checkable
+class Operator(Protocol):
+    """Returns the replacement text for one span."""
+
+    def apply(self, surface: str, span: Span, ctx: OperatorContext) -> str:
+        """The replacement of ``surface`` (the text of ``span`` in ``ctx.text``)."""
+        ...
+
+
+@dataclass(frozen=True)
+class PlaceholderOperator:
+    """``[NAME]``, ``[DATE]``, ... at a label granularity (``[PATIENT]`` at ``fine``).
+
+    Args:
+        granularity: fine, coarse or phicon5 (labels folding to nothing keep their fine name).
+        template: format with ``{label}``.
+    """
+
+    granularity: Granularity = "coarse"
+    template: str = "[{label}]"
+
+    def apply(self, surface: str, span: Span, ctx: OperatorContext) -> str:
+        """The placeholder of the span's label."""
+        label = fold(span.label, self.granularity) or to_fine(span.label)
+        return self.template.format(label=label)
+
+
+@dataclass(frozen=True)
+class MaskOperator:
+    """A fixed mask (``***``) or, with ``preserve_length``, one mask character per character.
+
+    Args:
+        char: the mask character.
+        preserve_length: mask char-for-char (whitespace and line breaks kept so layout survives).
+        length: mask length when not preserving length.
+    """
+
+    char: str = "*"
+    preserve_length: bool = False
+    length: int = 3
+
+    def apply(self, surface: str, span: Span, ctx: OperatorContext) -> str:
+        """The mask."""
+        if self.preserve_length:
+            return "".join(c if c.isspace() else self.char for c in surface)
+        return self.char * self.length
+
+
+@dataclass(frozen=True)
+class SurrogateOperator:
+    """A consistent realistic stand-in from the context's :class:`SurrogateGenerator`."""
+
+    def apply(self, surface: str, span: Span, ctx: OperatorContext) -> str:
+        """The keyed surrogate of ``surface`` for the span's label.
+
+        Raises:
+            ConfigError: the context has no surrogate generator (no key was given).
+        """
+        if ctx.surrogates is None:
+            raise ConfigError("surrogate mode needs a key: use --key or the PHISCRUB_KEY env var")
+        return ctx.surrogates.surrogate(
+            span.label, surface, patient_id=ctx.patient_id, doc_id=ctx.doc_id, lang=ctx.lang
+        )
+
+
+@dataclass(frozen=True)
+class KeepOperator:
+    """Leaves the text as it is (the span is still reported in the output)."""
+
+    def apply(self, surface: str, span: Span, ctx: OperatorContext) -> str:
+        """The surface unchanged."""
+        return surface
+
+
+class Transformer:
+    """Rewrites documents by applying an operator to each PHI span.
+
+    Args:
+        default: the operator for labels without their own.
+        granularity: label granularity of the output spans; spans folding to None at this
+            granularity (e.g. OTHER, or AGE at phicon5) are left untouched and not reported.
+        operators: per-label operators, keyed by fine or coarse label (fine wins).
+        surrogates: the shared surrogate generator, for surrogate operators.
+        record_offsets: store ``metadata["source_offsets"]`` in the output documents.
+
+    Raises:
+        ConfigError: unknown granularity or operator label.
+    """
+
+    def __init__(
+        self,
+        default: Operator,
+        *,
+        granularity: Granularity = "coarse",
+        operators: Mapping[str, Operator] | None = None,
+        surrogates: SurrogateGenerator | None = None,
+        record_offsets: bool = False,
+    ) -> None:
+        if granularity not in _GRANULARITIES:
+            raise ConfigError(f"unknown label granularity {granularity!r}; use fine, coarse or phicon5")
+        self.default = default
+        self.granularity: Granularity = granularity
+        self.operators: dict[str, Operator] = {}
+        for label, op in (operators or {}).items():
+            try:
+                to_fine(label)
+            except LabelError as exc:
+                raise ConfigError(f"operator given for unknown label {label!r}") from exc
+            self.operators[label.upper()] = op
+        self.surrogates = surrogates
+        self.record_offsets = record_offsets
+
+    def operator_for(self, label: str) -> Operator:
+        """The operator of a label: its fine label's, else its coarse label's, else the default."""
+        fine = to_fine(label)
+        if fine in self.operators:
+            return self.operators[fine]
+        coarse = fold(fine, "coarse")
+        if coarse is not None and coarse in self.operators:
+            return self.operators[coarse]
+        return self.default
+
+    def apply(self, doc: Document, spans: Sequence[Span], patient_id: str | None = None) -> Document:
+        """Rewrite ``doc`` at ``spans`` (non-overlapping) and return the new document.
+
+        Args:
+            doc: the document (its own spans are ignored; pass ``doc.spans`` to use them).
+            spans: the PHI spans to replace.
+            patient_id: the patient, for surrogate consistency and date offsets; defaults to
+                ``doc.metadata["patient_id"]`` when present.
+
+        Returns:
+            A new document whose spans, at this transformer's granularity, cover the replacements.
+
+        Raises:
+            ValueError: spans overlap.
+        """
+        if patient_id is None and doc.metadata.get("patient_id") is not None:
+            patient_id = str(doc.metadata["patient_id"])
+        lang = doc.metadata.get("lang") or doc.metadata.get("language")
+        ctx = OperatorContext(doc.id, doc.text, patient_id, self.surrogates, str(lang) if lang else None)
+        replacements: list[tuple[Span, str]] = []
+        for span in sorted(spans):
+            if fold(span.label, self.granularity) is None:
+                continue
+            surface = doc.text[span.start : span.end]
+            replacements.append((span, self.operator_for(span.label).apply(surface, span, ctx)))
+        granularity = self.granularity
+        return rewrite(
+            doc,
+            replacements,
+            label_map=lambda label: fold(label, granularity),
+            record_offsets=self.record_offsets,
+        )
+
+
+def build_transformer(
+    mode: Mode,
+    granularity: Granularity = "coarse",
+    key: bytes | str | None = None,
+    age_over_89: Literal["bucket", "keep"] = "bucket",
+    operators: Mapping[str, Operator] | None = None,
+    *,
+    scope: Scope = "patient",
+    date_shift_range: tuple[int, int] = (28, 364),
+    age_perturb: int = 0,
+    lang: str | None = None,
+    mask_char: str = "*",
+    mask_preserve_length: bool = False,
+    record_offsets: bool = False,
+) -> Transformer:
+    """A :class:`Transformer` for a mode.
+
+    Args:
+        mode: ``placeholder`` (``[NAME]``), ``mask`` (``***``) or ``surrogate`` (keyed stand-ins).
+        granularity: output label granularity (and placeholder names).
+        key: the secret for surrogate mode (bytes or text). The library does not read the
+            environment; the CLI passes ``--key`` or ``PHISCRUB_KEY``.
+        age_over_89: ``bucket`` ("90+") or ``keep``, surrogate mode.
+        operators: per-label overrides (fine or coarse label -> operator).
+        scope: surrogate consistency scope, ``patient`` or ``global``.
+        date_shift_range: days, smallest and largest shift back (surrogate mode).
+        age_perturb: move ages of 89 and under by up to this many years (surrogate mode).
+        lang: language of surrogate lists (``es``/``ca``), surrogate mode.
+        mask_char: mask character (mask mode).
+        mask_preserve_length: mask char-for-char (mask mode).
+        record_offsets: store ``metadata["source_offsets"]`` in the output.
+
+    Raises:
+        ConfigError: unknown mode or granularity, or surrogate mode without a key.
+    """
+    if granularity not in _GRANULARITIES:
+        raise ConfigError(f"unknown label granularity {granularity!r}; use fine, coarse or phicon5")
+    surrogates: SurrogateGenerator | None = None
+    default: Operator
+    if mode == "placeholder":
+        default = PlaceholderOperator(granularity)
+    elif mode == "mask":
+        default = MaskOperator(mask_char, preserve_length=mask_preserve_length)
+    elif mode == "surrogate":
+        if key is None or len(key) == 0:
+            raise ConfigError("surrogate mode needs a key: use --key or the PHISCRUB_KEY env var")
+        surrogates = SurrogateGenerator(
+            key,
+            scope,
+            date_shift_range=date_shift_range,
+            age_over_89=age_over_89,
+            age_perturb=age_perturb,
+            lang=lang,
+        )
+        default = SurrogateOperator()
+    else:
+        raise ConfigError(f"unknown transform mode {mode!r}; use placeholder, mask or surrogate")
+    return Transformer(
+        default,
+        granularity=granularity,
+        operators=operators,
+        surrogates=surrogates,
+        record_offsets=record_offsets,
+    )

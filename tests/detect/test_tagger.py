@@ -1,0 +1,133 @@
+"""TaggerDetector: the trained tagger behind the Detector protocol, on short and very long notes."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from phiscrub.detect.base import Detector
+from phiscrub.detect.tagger import TaggerDetector
+from phiscrub.document import Document, Span
+from phiscrub.errors import ConfigError
+from phiscrub.text import tokenize
+from phiscrub.train.config import TrainConfig
+from phiscrub.train.dataset import is_valid_bio
+from phiscrub.train.model import default_encoder_path
+from phiscrub.train.tiny import make_tiny_encoder
+from phiscrub.train.trainer import train
+
+# Made-up names only.
+NAMES = ("Alma Quill", "Boris Sovik", "Celia Tamber", "Dario Wexley", "Edna Zabel", "Fabio Pryce")
+
+
+def _sentence(rng: random.Random) -> tuple[str, list[tuple[int, int, str]]]:
+    name = rng.choice(NAMES)
+    date = f"{rng.randint(1, 12):02d}/{rng.randint(1, 28):02d}/20{rng.randint(10, 24)}"
+    filler = rng.choice(["", "Stable. ", "Vitals normal. ", "No fever. "])
+    text = f"{filler}Patient {name} was seen on {date}. Plan: rest."
+    return text, [
+        (text.index(name), text.index(name) + len(name), "PATIENT"),
+        (text.index(date), text.index(date) + len(date), "DATE"),
+    ]
+
+
+def _note(i: int, rng: random.Random, n_sentences: int) -> Document:
+    """Sentences joined by newlines, so that names occur at many window positions."""
+    text = ""
+    spans: list[Span] = []
+    for _ in range(n_sentences):
+        sentence, offsets = _sentence(rng)
+        if text:
+            text += "\n"
+        spans += [Span(len(text) + s, len(text) + e, label) for s, e, label in offsets]
+        text += sentence
+    return Document(f"note-{i}", text, tuple(spans))
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[Document]:
+    rng = random.Random(0)
+    return [_note(i, rng, n_sentences=1 + i % 4) for i in range(8)]
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory: pytest.TempPathFactory, docs: list[Document]) -> Path:
+    root = tmp_path_factory.mktemp("tagger")
+    encoder = make_tiny_encoder(root / "encoder", tokenizer_dir=default_encoder_path())
+    config = TrainConfig(
+        encoder=str(encoder), epochs=30, patience=5, batch_size=4, lr=3e-3, head_lr=1e-2,
+        max_length=32, overlap=4, warmup_ratio=0.0,
+    )
+    result = train(docs, docs, config, root / "model", progress=False)
+    assert result.best_dev_f1 == 1.0
+    return root / "model"
+
+
+@pytest.fixture(scope="module")
+def detector(model_dir: Path) -> TaggerDetector:
+    return TaggerDetector.load(model_dir)
+
+
+def test_it_is_a_detector(detector: TaggerDetector) -> None:
+    assert isinstance(detector, Detector)
+    assert detector.name == "model"
+    assert detector.labels == ("AGE", "CONTACT", "DATE", "ID", "LOCATION", "NAME", "PROFESSION")
+
+
+def test_detect_finds_the_trained_spans(detector: TaggerDetector, docs: list[Document]) -> None:
+    for doc in docs:
+        spans = detector.detect(doc)
+        assert [(s.start, s.end, s.label) for s in spans] == [
+            (s.start, s.end, "NAME" if s.label == "PATIENT" else s.label) for s in doc.spans
+        ]
+        for span in spans:
+            assert span.source == "model" and 0.0 < span.score <= 1.0
+            assert doc.text[span.start : span.end] == doc.surface(span)
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 64])
+def test_detect_many_matches_detect(detector: TaggerDetector, docs: list[Document], batch_size: int) -> None:
+    many = detector.detect_many(docs, batch_size=batch_size)
+    assert [[(s.start, s.end, s.label) for s in spans] for spans in many] == [
+        [(s.start, s.end, s.label) for s in detector.detect(d)] for d in docs
+    ]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\r\n\t", "\u3000"])
+def test_documents_without_words_give_no_spans(detector: TaggerDetector, text: str) -> None:
+    assert detector.detect(Document("empty", text)) == []
+
+
+def test_a_20000_word_note_is_tagged_whole(detector: TaggerDetector) -> None:
+    rng = random.Random(1)
+    doc = _note(0, rng, n_sentences=1700)
+    text = doc.text
+    n_words = len(tokenize(text))
+    assert n_words >= 20_000
+    started = time.monotonic()
+    (pred,) = detector.predict([doc])
+    spans = pred.spans()
+    assert time.monotonic() - started < 60
+    assert len(pred.tags) == n_words and is_valid_bio(pred.tags)
+    assert all(doc.text[s.start : s.end].strip() == doc.text[s.start : s.end] for s in spans)
+    # the tiny model was trained on notes like these: the gold spans are found all along the note,
+    # whole (an entity cut by a window edge would not match exactly)
+    found = {(s.start, s.end) for s in spans}
+    gold = {(s.start, s.end) for s in doc.spans}
+    assert len(found & gold) >= 0.99 * len(gold)
+    assert max(found & gold)[0] > 0.99 * len(text)
+
+
+def test_quantized_detector_gives_valid_spans(model_dir: Path, docs: list[Document]) -> None:
+    quantized = TaggerDetector.load(model_dir, quantize=True, num_threads=None)
+    for doc in docs[:3]:
+        for span in quantized.detect(doc):
+            assert 0 <= span.start < span.end <= len(doc.text)
+
+
+def test_batch_size_must_be_positive(detector: TaggerDetector) -> None:
+    with pytest.raises(ConfigError):
+        TaggerDetector(detector.model, batch_size=0)
