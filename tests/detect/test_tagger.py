@@ -58,8 +58,15 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory, docs: list[Document]) ->
     root = tmp_path_factory.mktemp("tagger")
     encoder = make_tiny_encoder(root / "encoder", tokenizer_dir=default_encoder_path())
     config = TrainConfig(
-        encoder=str(encoder), epochs=30, patience=5, batch_size=4, lr=3e-3, head_lr=1e-2,
-        max_length=32, overlap=4, warmup_ratio=0.0,
+        encoder=str(encoder),
+        epochs=30,
+        patience=5,
+        batch_size=4,
+        lr=3e-3,
+        head_lr=1e-2,
+        max_length=32,
+        overlap=4,
+        warmup_ratio=0.0,
     )
     result = train(docs, docs, config, root / "model", progress=False)
     assert result.best_dev_f1 == 1.0

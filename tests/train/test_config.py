@@ -72,7 +72,9 @@ def test_int_is_accepted_for_float_keys_and_stored_as_float() -> None:
 
 
 def test_json_round_trip_keeps_every_value(tmp_path: Path) -> None:
-    config = TrainConfig(encoder="/models/enc", granularity="phicon5", use_crf=False, max_steps=7, num_threads=2)
+    config = TrainConfig(
+        encoder="/models/enc", granularity="phicon5", use_crf=False, max_steps=7, num_threads=2
+    )
     config.to_json(tmp_path / "config.json")
     assert TrainConfig.from_json(tmp_path / "config.json") == config
 

@@ -41,7 +41,9 @@ def _valid_paths(n: int) -> list[tuple[int, ...]]:
     return [p for p in itertools.product(range(len(TAGS)), repeat=n) if is_valid_bio([TAGS[i] for i in p])]
 
 
-def _path_score(path: tuple[int, ...], em: np.ndarray, trans: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:
+def _path_score(
+    path: tuple[int, ...], em: np.ndarray, trans: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> float:
     score = start[path[0]] + em[0, path[0]] + end[path[-1]]
     for t in range(1, len(path)):
         score += trans[path[t - 1], path[t]] + em[t, path[t]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -64,10 +65,20 @@ def _tags(doc: Document, granularity: str = "coarse") -> list[tuple[str, str]]:
 
 
 def test_bio_tags_fold_labels_and_mark_entity_starts() -> None:
-    doc = make_doc("d", [("Seen by ", None), ("Alma Quill", "DOCTOR"), (" on ", None), ("03/12/2019", "DATE")])
+    doc = make_doc(
+        "d", [("Seen by ", None), ("Alma Quill", "DOCTOR"), (" on ", None), ("03/12/2019", "DATE")]
+    )
     assert _tags(doc) == [
-        ("Seen", "O"), ("by", "O"), ("Alma", "B-NAME"), ("Quill", "I-NAME"), ("on", "O"),
-        ("03", "B-DATE"), ("/", "I-DATE"), ("12", "I-DATE"), ("/", "I-DATE"), ("2019", "I-DATE"),
+        ("Seen", "O"),
+        ("by", "O"),
+        ("Alma", "B-NAME"),
+        ("Quill", "I-NAME"),
+        ("on", "O"),
+        ("03", "B-DATE"),
+        ("/", "I-DATE"),
+        ("12", "I-DATE"),
+        ("/", "I-DATE"),
+        ("2019", "I-DATE"),
     ]
     assert _tags(doc, "fine")[2:4] == [("Alma", "B-DOCTOR"), ("Quill", "I-DOCTOR")]
 
@@ -87,7 +98,11 @@ def test_overlapping_spans_resolve_by_coverage_then_length() -> None:
     text = "Oakmere Clinic Boston"
     doc = Document("d", text, (Span(0, 21, "HOSPITAL"), Span(15, 21, "CITY")))
     # fine granularity: both cover "Boston" fully; the longer HOSPITAL span wins
-    assert _tags(doc, "fine") == [("Oakmere", "B-HOSPITAL"), ("Clinic", "I-HOSPITAL"), ("Boston", "I-HOSPITAL")]
+    assert _tags(doc, "fine") == [
+        ("Oakmere", "B-HOSPITAL"),
+        ("Clinic", "I-HOSPITAL"),
+        ("Boston", "I-HOSPITAL"),
+    ]
 
 
 def test_partial_token_overlap_labels_the_token() -> None:
@@ -208,14 +223,16 @@ def _synthetic_encoded(word_lengths: list[int], sentence_every: int = 0) -> Enco
 def _check_windows(enc: EncodedDocument, windows: list[tuple[int, int]], size: int) -> None:
     n = len(enc.input_ids)
     assert windows[0][0] == 0 and windows[-1][1] == n
-    for (a, b), (a2, _) in zip(windows, windows[1:]):
+    for (a, b), (a2, _) in itertools.pairwise(windows):
         assert a < a2 <= b, "windows move forward and leave no gap"
     assert all(0 < b - a <= size for a, b in windows)
 
 
 @pytest.mark.parametrize("sentence_aware", [True, False])
 @pytest.mark.parametrize(("size", "overlap"), [(30, 0), (30, 8), (62, 16), (190, 32)])
-def test_plan_windows_cover_everything_without_cutting_words(size: int, overlap: int, sentence_aware: bool) -> None:
+def test_plan_windows_cover_everything_without_cutting_words(
+    size: int, overlap: int, sentence_aware: bool
+) -> None:
     rng = random.Random(size + overlap)
     enc = _synthetic_encoded([rng.choice([1, 1, 1, 2, 3]) for _ in range(1500)], sentence_every=17)
     windows = plan_windows(enc, size, overlap, sentence_aware)
@@ -258,7 +275,7 @@ def test_window_owner_is_the_window_where_the_word_is_farthest_from_a_cut() -> N
         holders = [i for i, (a, b) in enumerate(windows) if a <= p < b]
         assert owners[w] in holders
 
-        def margin(i: int) -> int:
+        def margin(i: int, p: int = p) -> int:
             a, b = windows[i]
             return min(p - a if a > 0 else inf, b - 1 - p if b < 300 else inf)
 
@@ -302,6 +319,8 @@ def test_build_examples_and_collate_on_a_long_document(minilm_tokenizer: Any) ->
         assert is_valid_bio([tags[i] for i in ex.labels])
     batch = collate(examples[:4], minilm_tokenizer.pad_token_id)
     width = max(len(ex.words) for ex in examples[:4])
-    assert batch["labels"].shape == (4, width) and batch["word_mask"].sum() == sum(len(e.words) for e in examples[:4])
+    assert batch["labels"].shape == (4, width) and batch["word_mask"].sum() == sum(
+        len(e.words) for e in examples[:4]
+    )
     assert (batch["labels"][~batch["word_mask"]] == IGNORE_INDEX).all()
     assert batch["input_ids"].shape == batch["attention_mask"].shape == batch["sub_slot"].shape

@@ -51,8 +51,18 @@ def test_word_shape_classes(text: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("word", "bucket"),
-    [("a", 1), ("ab", 2), ("abc", 3), ("abcd", 4), ("abcde", 5), ("abcdef", 5), ("abcdefg", 6),
-     ("a" * 10, 6), ("a" * 11, 7), ("a" * 40, 7)],
+    [
+        ("a", 1),
+        ("ab", 2),
+        ("abc", 3),
+        ("abcd", 4),
+        ("abcde", 5),
+        ("abcdef", 5),
+        ("abcdefg", 6),
+        ("a" * 10, 6),
+        ("a" * 11, 7),
+        ("a" * 40, 7),
+    ],
 )
 def test_length_buckets(word: str, bucket: int) -> None:
     assert length_bucket(tokenize(word)[0]) == bucket

@@ -22,14 +22,18 @@ TITLE = SHAPE_CLASSES.index("title")
 
 
 def _model(encoder: Path, **changes: object) -> PhiTagger:
-    config = TrainConfig(encoder=str(encoder), max_length=32, overlap=8, sentence_aware=False).replace(**changes)
+    config = TrainConfig(encoder=str(encoder), max_length=32, overlap=8, sentence_aware=False).replace(
+        **changes
+    )
     return PhiTagger.from_encoder(config).eval()
 
 
 def _n_windows(model: PhiTagger, doc: Document) -> int:
     (enc,) = encode_documents([doc], model.tokenizer)
     prefix, suffix = special_affixes(model.tokenizer)
-    return len(plan_windows(enc, model.config.max_length - len(prefix) - len(suffix), model.config.overlap, False))
+    return len(
+        plan_windows(enc, model.config.max_length - len(prefix) - len(suffix), model.config.overlap, False)
+    )
 
 
 @pytest.mark.parametrize("use_crf", [True, False])

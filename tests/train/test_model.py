@@ -6,13 +6,16 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 import torch
 
+from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
+from phiscrub.labels import Granularity
 from phiscrub.train.config import TrainConfig
-from phiscrub.train.dataset import build_examples, collate, is_valid_bio
+from phiscrub.train.dataset import WindowExample, build_examples, collate, is_valid_bio
 from phiscrub.train.inference import predict_words
 from phiscrub.train.model import PhiTagger, default_encoder_path, load_encoder
 
@@ -47,7 +50,7 @@ def test_a_hub_id_is_never_fetched() -> None:
 
 
 @pytest.fixture(scope="module")
-def docs():  # type: ignore[no-untyped-def]
+def docs() -> list[Document]:
     return synthetic_docs(4, seed=11)
 
 
@@ -56,17 +59,26 @@ def _model(encoder: Path, **changes: object) -> PhiTagger:
     return PhiTagger.from_encoder(config).eval()
 
 
-def _batch(model: PhiTagger, docs):  # type: ignore[no-untyped-def]
+def _batch(model: PhiTagger, docs: list[Document]) -> tuple[list[WindowExample], dict[str, torch.Tensor]]:
     c = model.config
-    examples = build_examples(docs, model.tokenizer, model.tags, c.granularity, c.max_length, c.overlap,
-                              c.sentence_aware, c.subword_strategy)  # type: ignore[arg-type]
+    granularity = cast(Granularity, c.granularity)
+    examples = build_examples(
+        docs,
+        model.tokenizer,
+        model.tags,
+        granularity,
+        c.max_length,
+        c.overlap,
+        c.sentence_aware,
+        c.subword_strategy,
+    )
     return examples, collate(examples, model.pad_id)
 
 
 @pytest.mark.parametrize("kind", ["bert", "distilbert", "roberta", "xlm-roberta"])
 @pytest.mark.parametrize(("use_crf", "shape_features"), [(True, True), (False, False)])
 def test_forward_and_loss_on_every_architecture(
-    kind: str, use_crf: bool, shape_features: bool, tiny_dirs: dict[str, Path], docs  # type: ignore[no-untyped-def]
+    kind: str, use_crf: bool, shape_features: bool, tiny_dirs: dict[str, Path], docs: list[Document]
 ) -> None:
     model = _model(tiny_dirs[kind], use_crf=use_crf, shape_features=shape_features)
     _, batch = _batch(model, docs)
@@ -80,13 +92,13 @@ def test_forward_and_loss_on_every_architecture(
 
 @pytest.mark.parametrize("strategy", ["first", "mean", "max"])
 def test_subword_pooling_strategies(strategy: str, tiny_minilm_dir: Path) -> None:
-    from phiscrub.document import Document
-
     model = _model(tiny_minilm_dir, subword_strategy=strategy)
     doc = Document("d", "Seen by Dr. Quillfeatherstone on Tuesday")  # a word of several subwords
     examples, batch = _batch(model, [doc])
     with torch.no_grad():
-        hidden = model.encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+        hidden = model.encoder(
+            input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]
+        ).last_hidden_state
         pooled = model.word_vectors(batch)
     full_slots = torch.tensor(examples[0].sub_slot)
     # The sub_slot of "first" only marks first subwords; rebuild full word membership from "mean".
@@ -100,13 +112,15 @@ def test_subword_pooling_strategies(strategy: str, tiny_minilm_dir: Path) -> Non
     assert any((full_slots == s).sum() > 1 for s in range(len(examples[0].words))) or strategy == "first"
 
 
-def _predictions(model: PhiTagger, docs):  # type: ignore[no-untyped-def]
+def _predictions(model: PhiTagger, docs: list[Document]) -> tuple[list[list[str]], list[list[float]]]:
     preds = predict_words(model, docs, batch_size=3)
     return [p.tags for p in preds], [p.probs for p in preds]
 
 
 @pytest.mark.parametrize("use_crf", [True, False])
-def test_save_load_round_trip_gives_the_same_predictions(use_crf: bool, tmp_path: Path, tiny_minilm_dir: Path, docs) -> None:  # type: ignore[no-untyped-def]
+def test_save_load_round_trip_gives_the_same_predictions(
+    use_crf: bool, tmp_path: Path, tiny_minilm_dir: Path, docs: list[Document]
+) -> None:
     encoder = tmp_path / "encoder_copy"
     shutil.copytree(tiny_minilm_dir, encoder)
     model = _model(encoder, use_crf=use_crf)
@@ -124,11 +138,17 @@ def test_save_load_round_trip_gives_the_same_predictions(use_crf: bool, tmp_path
         assert a == pytest.approx(b, abs=1e-6)
     assert loaded.config == model.config
     assert sorted(p.name for p in (tmp_path / "m").iterdir()) == [
-        "config.json", "encoder", "labels.json", "meta.json", "tagger.safetensors"
+        "config.json",
+        "encoder",
+        "labels.json",
+        "meta.json",
+        "tagger.safetensors",
     ]
 
 
-def test_float16_save_halves_the_file_and_loads_as_float32(tmp_path: Path, tiny_minilm_dir: Path, docs) -> None:  # type: ignore[no-untyped-def]
+def test_float16_save_halves_the_file_and_loads_as_float32(
+    tmp_path: Path, tiny_minilm_dir: Path, docs: list[Document]
+) -> None:
     model = _model(tiny_minilm_dir)
     with torch.no_grad():
         model.head.weight.normal_(0, 2)
@@ -148,7 +168,9 @@ def test_float16_save_halves_the_file_and_loads_as_float32(tmp_path: Path, tiny_
         assert a == pytest.approx(b, abs=0.05)
 
 
-def test_quantized_load_replaces_linear_layers_and_still_decodes(tmp_path: Path, tiny_minilm_dir: Path, docs) -> None:  # type: ignore[no-untyped-def]
+def test_quantized_load_replaces_linear_layers_and_still_decodes(
+    tmp_path: Path, tiny_minilm_dir: Path, docs: list[Document]
+) -> None:
     model = _model(tiny_minilm_dir)
     model.save(tmp_path / "m")
     quantized = PhiTagger.load(tmp_path / "m", quantize=True)
@@ -167,8 +189,12 @@ def test_quantization_is_cpu_only(tmp_path: Path, tiny_minilm_dir: Path) -> None
         PhiTagger.load(tmp_path / "m", device="cuda", quantize=True)
 
 
-@pytest.mark.parametrize("missing", ["config.json", "labels.json", "tagger.safetensors", "encoder/config.json"])
-def test_incomplete_model_folder_is_a_model_error(missing: str, tmp_path: Path, tiny_minilm_dir: Path) -> None:
+@pytest.mark.parametrize(
+    "missing", ["config.json", "labels.json", "tagger.safetensors", "encoder/config.json"]
+)
+def test_incomplete_model_folder_is_a_model_error(
+    missing: str, tmp_path: Path, tiny_minilm_dir: Path
+) -> None:
     _model(tiny_minilm_dir).save(tmp_path / "m")
     (tmp_path / "m" / missing).unlink()
     with pytest.raises(ModelError, match=missing):

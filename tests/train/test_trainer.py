@@ -28,7 +28,9 @@ def _config(encoder: Path, **changes: object) -> TrainConfig:
 @pytest.mark.parametrize("use_crf", [True, False])
 def test_a_tiny_model_overfits_a_few_documents(use_crf: bool, tiny_minilm_dir: Path, tmp_path: Path) -> None:
     docs = synthetic_docs(8, seed=2)
-    result = train(docs, docs, _config(tiny_minilm_dir, epochs=30, patience=5, use_crf=use_crf), tmp_path, progress=False)
+    result = train(
+        docs, docs, _config(tiny_minilm_dir, epochs=30, patience=5, use_crf=use_crf), tmp_path, progress=False
+    )
     assert result.best_dev_f1 == 1.0
     model = PhiTagger.load(tmp_path)
     from phiscrub.train.inference import predict_words
@@ -37,10 +39,14 @@ def test_a_tiny_model_overfits_a_few_documents(use_crf: bool, tiny_minilm_dir: P
     pred_docs = [d.with_spans(p.spans()) for d, p in zip(docs, preds)]
     assert evaluate(docs, pred_docs, "coarse").entity.f1 == 1.0
     for doc in pred_docs:
-        assert [doc.surface(s) for s in doc.spans] == [d.surface(s) for d in docs if d.id == doc.id for s in d.spans]
+        assert [doc.surface(s) for s in doc.spans] == [
+            d.surface(s) for d in docs if d.id == doc.id for s in d.spans
+        ]
 
 
-def test_early_stopping_after_patience_epochs_without_improvement(tiny_minilm_dir: Path, tmp_path: Path) -> None:
+def test_early_stopping_after_patience_epochs_without_improvement(
+    tiny_minilm_dir: Path, tmp_path: Path
+) -> None:
     docs = synthetic_docs(4, seed=3)
     # learning rates so small that the dev score cannot move
     config = _config(tiny_minilm_dir, epochs=10, patience=2, lr=1e-12, head_lr=1e-12)
@@ -65,15 +71,19 @@ def test_step_and_time_budgets_stop_the_run_and_still_save(
 
 def test_training_is_deterministic_for_a_seed(tiny_minilm_dir: Path, tmp_path: Path) -> None:
     docs = synthetic_docs(8, seed=6)
-    runs = [train(docs, [], _config(tiny_minilm_dir, max_steps=3, dropout=0.3), tmp_path / str(i), progress=False)
-            for i in range(2)]
+    runs = [
+        train(docs, [], _config(tiny_minilm_dir, max_steps=3, dropout=0.3), tmp_path / str(i), progress=False)
+        for i in range(2)
+    ]
     assert runs[0].history[0].train_loss == runs[1].history[0].train_loss
     a, b = (PhiTagger.load(tmp_path / str(i)) for i in range(2))
     assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
 
 
 def test_without_dev_documents_the_last_epoch_is_kept(tiny_minilm_dir: Path, tmp_path: Path) -> None:
-    result = train(synthetic_docs(4, seed=7), [], _config(tiny_minilm_dir, epochs=2), tmp_path, progress=False)
+    result = train(
+        synthetic_docs(4, seed=7), [], _config(tiny_minilm_dir, epochs=2), tmp_path, progress=False
+    )
     assert result.best_dev_f1 is None and result.best_epoch == 2 and result.stop_reason == "epochs"
 
 
@@ -93,12 +103,20 @@ def test_output_folder_and_progress_hold_no_note_text(
 
 def test_no_training_words_is_a_config_error(tiny_minilm_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no training windows"):
-        train([Document("a", ""), Document("b", "  \n")], [], _config(tiny_minilm_dir), tmp_path, progress=False)
+        train(
+            [Document("a", ""), Document("b", "  \n")], [], _config(tiny_minilm_dir), tmp_path, progress=False
+        )
 
 
 def test_thread_count_is_restored(tiny_minilm_dir: Path, tmp_path: Path) -> None:
     before = torch.get_num_threads()
-    train(synthetic_docs(2, seed=9), [], _config(tiny_minilm_dir, max_steps=1, num_threads=1), tmp_path, progress=False)
+    train(
+        synthetic_docs(2, seed=9),
+        [],
+        _config(tiny_minilm_dir, max_steps=1, num_threads=1),
+        tmp_path,
+        progress=False,
+    )
     assert torch.get_num_threads() == before
 
 
@@ -112,7 +130,9 @@ def test_thread_count_is_restored(tiny_minilm_dir: Path, tmp_path: Path) -> None
         ([[None]], [["DATE"]], 0.0),
     ],
 )
-def test_token_micro_f1_fallback(gold: list[list[str | None]], pred: list[list[str | None]], f1: float) -> None:
+def test_token_micro_f1_fallback(
+    gold: list[list[str | None]], pred: list[list[str | None]], f1: float
+) -> None:
     assert token_micro_f1(gold, pred) == pytest.approx(f1)
 
 

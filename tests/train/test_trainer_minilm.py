@@ -16,7 +16,20 @@ from phiscrub.train.trainer import train
 
 from ._docs import make_doc
 
-TRAIN_FIRST = ("Alma", "Boris", "Celia", "Dario", "Edna", "Fabio", "Greta", "Hugo", "Iris", "Jonas", "Kira", "Lev")
+TRAIN_FIRST = (
+    "Alma",
+    "Boris",
+    "Celia",
+    "Dario",
+    "Edna",
+    "Fabio",
+    "Greta",
+    "Hugo",
+    "Iris",
+    "Jonas",
+    "Kira",
+    "Lev",
+)
 TRAIN_LAST = ("Quill", "Ranter", "Sovik", "Tamber", "Ulvane", "Varga", "Wexley", "Yorn", "Zabel", "Pryce")
 DEV_FIRST = ("Mirela", "Nestor", "Odile", "Piet", "Rosalind", "Soren")
 DEV_LAST = ("Brackett", "Dunmore", "Ellwood", "Fairholm", "Gorst", "Hollis")

@@ -91,7 +91,9 @@ def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
     return np.squeeze(out, axis=axis)
 
 
-def marginals(emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+def marginals(
+    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> np.ndarray:
     """Posterior probability of each tag at each position (forward-backward).
 
     Same arguments as :func:`viterbi_decode`; returns an ``(n, T)`` array whose rows sum to 1

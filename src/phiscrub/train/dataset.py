@@ -124,8 +124,10 @@ def bio_tags(doc: Document, granularity: Granularity) -> tuple[list[Token], list
                 key = (covered, span.end - span.start, -span.start, label)
                 current = best[i]
                 # larger covered, then longer, then earlier start; then the smaller label name
-                if current is None or key[:3] > current[0][:3] or (
-                    key[:3] == current[0][:3] and label < current[0][3]
+                if (
+                    current is None
+                    or key[:3] > current[0][:3]
+                    or (key[:3] == current[0][:3] and label < current[0][3])
                 ):
                     best[i] = (key, (span.start, span.end, label))
             i += 1
@@ -292,7 +294,9 @@ def _retokenize_with_unk(
     """Tokenize ``words`` again with the unknown token in place of words that vanished."""
     unk = tokenizer.unk_token if tokenizer.unk_token is not None else "?"
     fixed = [w if i in seen else unk for i, w in enumerate(words)]
-    enc = tokenizer(fixed, is_split_into_words=True, add_special_tokens=False, truncation=False, verbose=False)
+    enc = tokenizer(
+        fixed, is_split_into_words=True, add_special_tokens=False, truncation=False, verbose=False
+    )
     wids = enc.word_ids()
     if len({w for w in wids if w is not None}) < len(words):
         raise ModelError("the tokenizer yields no subword for some words, even as the unknown token")

@@ -280,7 +280,9 @@ class PhiTagger(nn.Module):
 
     # ------------------------------------------------------------------ save / load
 
-    def save(self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None) -> Path:
+    def save(
+        self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None
+    ) -> Path:
         """Write a self-contained model folder.
 
         Args:
@@ -314,7 +316,11 @@ class PhiTagger(nn.Module):
         self.encoder.config.save_pretrained(encoder_dir)
         self.tokenizer.save_pretrained(encoder_dir)
         self.config.to_json(folder / "config.json")
-        labels = {"granularity": self.config.granularity, "tags": list(self.tags), "labels": list(self.labels)}
+        labels = {
+            "granularity": self.config.granularity,
+            "tags": list(self.tags),
+            "labels": list(self.labels),
+        }
         (folder / "labels.json").write_text(json.dumps(labels, indent=2) + "\n", encoding="utf-8")
         meta = {
             "format_version": FORMAT_VERSION,
@@ -362,7 +368,10 @@ class PhiTagger(nn.Module):
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot build the encoder of {folder}: {exc.__class__.__name__}") from exc
         model = cls(encoder, tokenizer, config)
-        state = {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(folder / WEIGHTS_FILE)).items()}
+        state = {
+            k: v.float() if v.is_floating_point() else v
+            for k, v in load_file(str(folder / WEIGHTS_FILE)).items()
+        }
         result = model.load_state_dict(state, strict=False)
         if result.missing_keys or result.unexpected_keys:
             raise ModelError(

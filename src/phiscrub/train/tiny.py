@@ -20,9 +20,42 @@ TINY_KINDS: tuple[str, ...] = ("bert", "distilbert", "roberta", "xlm-roberta")
 _CHARS = string.ascii_lowercase + string.digits
 _PUNCT = ".,:;/-()#+@'\"!?&%*_"
 _DEFAULT_WORDS = (
-    "the", "patient", "was", "seen", "by", "dr", "on", "at", "in", "and", "of", "with", "for", "to",
-    "mr", "mrs", "ms", "hospital", "clinic", "phone", "mrn", "date", "born", "age", "years", "old",
-    "discharged", "admitted", "follow", "up", "call", "lives", "street", "city", "visit", "note",
+    "the",
+    "patient",
+    "was",
+    "seen",
+    "by",
+    "dr",
+    "on",
+    "at",
+    "in",
+    "and",
+    "of",
+    "with",
+    "for",
+    "to",
+    "mr",
+    "mrs",
+    "ms",
+    "hospital",
+    "clinic",
+    "phone",
+    "mrn",
+    "date",
+    "born",
+    "age",
+    "years",
+    "old",
+    "discharged",
+    "admitted",
+    "follow",
+    "up",
+    "call",
+    "lives",
+    "street",
+    "city",
+    "visit",
+    "note",
 )
 
 
@@ -49,7 +82,9 @@ def _tokenizer(kind: str, words: tuple[str, ...]) -> Any:
         specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
         bpe = ByteLevelBPETokenizer()
         corpus = [" ".join(words), _CHARS, _PUNCT] * 4
-        bpe.train_from_iterator(corpus, vocab_size=400, min_frequency=1, special_tokens=specials, show_progress=False)
+        bpe.train_from_iterator(
+            corpus, vocab_size=400, min_frequency=1, special_tokens=specials, show_progress=False
+        )
         with tempfile.TemporaryDirectory() as tmp:
             bpe.save_model(tmp)
             vocab = json.loads((Path(tmp) / "vocab.json").read_text(encoding="utf-8"))
@@ -118,23 +153,37 @@ def make_tiny_encoder(
     config: Any
     if kind == "bert":
         config = BertConfig(
-            vocab_size=vocab_size, hidden_size=hidden_size, num_hidden_layers=num_layers,
-            num_attention_heads=num_heads, intermediate_size=intermediate_size,
-            max_position_embeddings=max_positions, pad_token_id=pad,
+            vocab_size=vocab_size,
+            hidden_size=hidden_size,
+            num_hidden_layers=num_layers,
+            num_attention_heads=num_heads,
+            intermediate_size=intermediate_size,
+            max_position_embeddings=max_positions,
+            pad_token_id=pad,
         )
     elif kind == "distilbert":
         config = DistilBertConfig(
-            vocab_size=vocab_size, dim=hidden_size, n_layers=num_layers, n_heads=num_heads,
-            hidden_dim=intermediate_size, max_position_embeddings=max_positions, pad_token_id=pad,
+            vocab_size=vocab_size,
+            dim=hidden_size,
+            n_layers=num_layers,
+            n_heads=num_heads,
+            hidden_dim=intermediate_size,
+            max_position_embeddings=max_positions,
+            pad_token_id=pad,
         )
     else:
         cls = RobertaConfig if kind == "roberta" else XLMRobertaConfig
         # RoBERTa positions start after the padding index.
         config = cls(
-            vocab_size=vocab_size, hidden_size=hidden_size, num_hidden_layers=num_layers,
-            num_attention_heads=num_heads, intermediate_size=intermediate_size,
-            max_position_embeddings=max_positions + pad + 1, pad_token_id=pad,
-            bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+            vocab_size=vocab_size,
+            hidden_size=hidden_size,
+            num_hidden_layers=num_layers,
+            num_attention_heads=num_heads,
+            intermediate_size=intermediate_size,
+            max_position_embeddings=max_positions + pad + 1,
+            pad_token_id=pad,
+            bos_token_id=tokenizer.bos_token_id,
+            eos_token_id=tokenizer.eos_token_id,
         )
     from transformers import AutoModel
 

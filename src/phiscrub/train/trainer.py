@@ -158,7 +158,9 @@ def _optimizer(model: PhiTagger, config: TrainConfig) -> torch.optim.Optimizer:
             continue
         is_encoder = name.startswith("encoder.")
         # No weight decay on biases, norms, embeddings of the features, and CRF scores.
-        no_decay = param.ndim < 2 or "norm" in name.lower() or name.startswith(("crf.", "shape_emb", "length_emb"))
+        no_decay = (
+            param.ndim < 2 or "norm" in name.lower() or name.startswith(("crf.", "shape_emb", "length_emb"))
+        )
         groups.setdefault((is_encoder, no_decay), []).append(param)
     param_groups = [
         {
@@ -254,16 +256,23 @@ def train(
                 rng.shuffle(order)
                 model.train()
                 for b in range(0, len(order), config.batch_size):
-                    batch_examples: list[WindowExample] = [examples[i] for i in order[b : b + config.batch_size]]
+                    batch_examples: list[WindowExample] = [
+                        examples[i] for i in order[b : b + config.batch_size]
+                    ]
                     loss = _step(model, optimizer, scheduler, batch_examples, config)
                     losses.append(loss)
                     steps += 1
                     bar.update(1)
-                    bar.set_postfix(epoch=epoch, loss=f"{sum(losses[-20:]) / len(losses[-20:]):.4f}", refresh=False)
+                    bar.set_postfix(
+                        epoch=epoch, loss=f"{sum(losses[-20:]) / len(losses[-20:]):.4f}", refresh=False
+                    )
                     if config.max_steps is not None and steps >= config.max_steps:
                         stop_reason = "max_steps"
                         break
-                    if config.time_budget_s is not None and time.monotonic() - started >= config.time_budget_s:
+                    if (
+                        config.time_budget_s is not None
+                        and time.monotonic() - started >= config.time_budget_s
+                    ):
                         stop_reason = "time_budget"
                         break
                 dev_f1: float | None = None

@@ -778,7 +778,7 @@ class PlaceholderReader(Reader):
 
     format_name = "placeholder"
 
-    def __init__(self, seed: int = 0, draws: int = 1, lang: str = "en", encoding: str = "utf-8") -> None:
+    def __init__(self, seed: int = 0, draws: int = 1, lang: str = "auto", encoding: str = "utf-8") -> None:
         super().__init__()
         if draws < 1:
             raise ConfigError("draws must be at least 1")

@@ -8,7 +8,7 @@ from itertools import pairwise
 from phiscrub.document import Document, Span
 from phiscrub.errors import SpanOffsetError
 
-__all__ = ["rewrite"]
+__all__ = ["apply_edits", "rewrite"]
 
 
 def rewrite(
@@ -76,3 +76,59 @@ def rewrite(
     if record_offsets:
         metadata["source_offsets"] = offsets
     return Document(doc.id, "".join(pieces), tuple(spans), metadata)
+
+
+def apply_edits(doc: Document, edits: Sequence[tuple[int, int, str]]) -> Document:
+    """Apply text edits and keep every span of ``doc``, moved or resized as needed.
+
+    Unlike :func:`rewrite`, the edits need not be spans: an edit either covers exactly one span
+    (the span's surface becomes the new text and the span is kept with the new bounds) or touches no
+    span at all (the spans after it shift). Insertions are edits with ``start == end``.
+
+    Raises:
+        ValueError: edits overlap each other, or an edit cuts into a span without covering it exactly.
+    """
+    ordered = sorted(edits, key=lambda e: (e[0], e[1]))
+    for a, b in pairwise(ordered):
+        if b[0] < a[1]:
+            raise ValueError(f"[doc {doc.id}] overlapping edits [{a[0]}:{a[1]}] and [{b[0]}:{b[1]}]")
+    by_bounds = {(s.start, s.end): s for s in doc.spans}
+    for start, end, _ in ordered:
+        if (start, end) in by_bounds:
+            continue
+        for s in doc.spans:
+            if start < s.end and s.start < end or (start == end and s.start < start < s.end):
+                raise ValueError(f"[doc {doc.id}] edit [{start}:{end}] cuts into span [{s.start}:{s.end}]")
+    pieces: list[str] = []
+    pos = 0
+    shift_points: list[tuple[int, int]] = []  # (old offset, cumulative delta after it)
+    delta = 0
+    resized: dict[tuple[int, int], tuple[int, int]] = {}
+    for start, end, new in ordered:
+        pieces.append(doc.text[pos:start])
+        if (start, end) in by_bounds:
+            resized[(start, end)] = (start + delta, start + delta + len(new))
+        pieces.append(new)
+        delta += len(new) - (end - start)
+        shift_points.append((end, delta))
+        pos = end
+    pieces.append(doc.text[pos:])
+
+    def moved(offset: int) -> int:
+        d = 0
+        for old, cum in shift_points:
+            if old <= offset:
+                d = cum
+            else:
+                break
+        return offset + d
+
+    spans = []
+    for s in doc.spans:
+        if (s.start, s.end) in resized:
+            ns, ne = resized[(s.start, s.end)]
+        else:
+            ns, ne = moved(s.start), moved(s.start) + (s.end - s.start)
+        if ne > ns:
+            spans.append(Span(ns, ne, s.label, s.score, s.source))
+    return Document(doc.id, "".join(pieces), tuple(spans), dict(doc.metadata))

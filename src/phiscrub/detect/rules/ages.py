@@ -16,7 +16,6 @@ from phiscrub.detect.rules.base import PatternRule, RuleDetector
 
 __all__ = ["AGE_RULES_EN", "age_detector", "age_rules"]
 
-_NUM = r"(?<![\w.,/\-])(?P<a>\d{1,3})"
 
 
 _NOT_AGE_SEX_AFTER_RE = re.compile(
@@ -50,21 +49,23 @@ def _age_word_ok(m: re.Match[str]) -> bool:
     return re.match(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", text_after(m, 8, "word"), re.IGNORECASE) is None
 
 
-_AGE_RE = re.compile(
+_AGE_NUMBER_RE = re.compile(
     # 54-year-old, 54 year old, 54 years old, 54-yr-old, 3 months old, 18-month-old, 5 day old.
-    rf"{_NUM.replace('<a>', '<old>')}(?:\s*-\s*|\s+|-)?(?i:years?|yrs?|y|months?|mos?|weeks?|wks?|days?)"
+    r"(?P<old>\d{1,3})(?:\s*-\s*|\s+|-)?(?i:years?|yrs?|y|months?|mos?|weeks?|wks?|days?)"
     r"(?:\s*-\s*|\s+|-)(?i:old)\b"
     # 54yo, 54 y/o, 54 y.o., 54 YO F, 54yoM.
-    rf"|{_NUM.replace('<a>', '<yo>')}\s*(?i:yo|y/o|y\.o\.?|yoa)(?:\s?[MF])?(?![\w/])"
-    # aged 54, age 54, Age: 54, AGE 54, at the age of 54, Age/Sex: 54/F.
-    r"|\b(?i:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender)\b\.?[\s:=]*(?P<word>\d{1,3})"
-    r"(?![\w:/]|\.\d|/\d)"
+    r"|(?P<yo>\d{1,3})\s*(?i:yo|y/o|y\.o\.?|yoa)(?:\s?[MF])?(?![\w/])"
+    # 54M, 54 F, 54Y M (age-sex shorthand).
+    r"|(?P<sex>\d{1,3})\s?(?:[yY]\.?\s?)?(?:[MF]|yr\s?[MF])(?![\w'’/°])"
     # (54 yrs) / (54 y) after DOB or a name.
     r"|\(\s*(?P<paren>\d{1,3})\s*(?i:y|yrs?|years?|yo|y/o)\s*[),;]"
+)
+_AGE_WORD_RE = re.compile(
+    # aged 54, age 54, Age: 54, AGE 54, at the age of 54, Age/Sex: 54/F.
+    r"(?i:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender)\b\.?[\s:=]*(?P<word>\d{1,3})"
+    r"(?![\w:/]|\.\d|/\d)"
     # in her 60s / in his early 70s.
-    r"|\b(?i:in\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
-    # 54M, 54 F, 54Y M (age-sex shorthand).
-    rf"|{_NUM.replace('<a>', '<sex>')}\s?(?:[yY]\.?\s?)?(?:[MF]|yr\s?[MF])(?![\w'’/°])"
+    r"|(?i:in\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
 )
 
 
@@ -85,11 +86,15 @@ def _age_ok(m: re.Match[str]) -> bool:
 AGE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
         "AGE",
-        _AGE_RE,
-        group=("old", "yo", "word", "paren", "decade", "sex"),
+        _AGE_NUMBER_RE,
+        group=("old", "yo", "sex", "paren"),
         validator=_age_ok,
+        not_after=r"[\w.,/\-]",
         score=0.9,
-        name="age",
+        name="age_number",
+    ),
+    PatternRule(
+        "AGE", _AGE_WORD_RE, group=("word", "decade"), validator=_age_ok, not_after=r"\w", score=0.9, name="age_word"
     ),
 )
 

@@ -12,7 +12,7 @@ import ipaddress
 import re
 
 from phiscrub.detect.rules._common import text_after
-from phiscrub.detect.rules.base import PatternRule, RuleDetector, Validator
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["CONTACT_RULES_EN", "CONTACT_RULES_NEUTRAL", "contact_detector", "contact_rules"]
 
@@ -24,6 +24,18 @@ _PHONE_CUE = (
     r"|hotline|helpline|text|sms|whatsapp|tel[eè]fon|tel[eé]fono|m[oò]bil|m[oó]vil"
 )
 _CUE_RE = re.compile(rf"\b(?:(?P<fax>{_FAX_WORD})|(?P<phone>{_PHONE_CUE}))\b", re.IGNORECASE)
+_CUE_WORDS = (
+    trie_pattern(
+        (
+            "fax", "faxed", "faxing", "faxes", "facsimile", "telefax", "fx", "phone", "telephone", "tel", "ph",
+            "cell", "cellphone", "mobile", "mob", "call", "called", "calling", "pager", "pgr", "beeper", "ext",
+            "extension", "hotline", "helpline", "text", "sms", "whatsapp", "telefon", "telèfon", "teléfono",
+            "telefono", "mobil", "mòbil", "móvil", "movil",
+        )
+    )
+    + r"(?![\w])"
+)
+_SHORT_WORDS = trie_pattern(("ext", "ext.", "extension", "pager", "pgr", "beeper", "paging")) + r"(?![\w])"
 
 
 def _nearest_cue_is_fax(m: re.Match[str], window: int = 60) -> bool:
@@ -48,27 +60,36 @@ def _phone_label(m: re.Match[str]) -> str:
 
 _EXT = r"(?:[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6})?"
 _END = r"(?![\w]|[.\-]\d)"
-_NOPRE = r"(?<![\w+/.\-])"
+_US_CORE = r"(?:\(\d{3}\)[ \t]?|\d{3}[.\-])\d{3}[.\-]\d{4}"
 
-# One pass for every phone shape; the named group says which shape matched.
+# One pass for every phone shape; the named group says which shape matched. Every alternative
+# starts with a digit, "+", "(" or a cue word, so ``re`` can skip ahead quickly.
 _PHONE_RE = re.compile(
-    # (617) 555-0134 / 617-555-0134 / 617.555.0134 / 1-800-555-0199 x123 / +1 617 555 0134
-    rf"{_NOPRE}(?P<us>(?:(?:\+1|001|1)[ \t.\-]?)?(?:\(\d{{3}}\)[ \t]?|\d{{3}}[.\-])\d{{3}}[.\-]\d{{4}}{_EXT}"
-    rf"|(?:\+1|001)[ \t.\-]?\d{{3}}[ \t]\d{{3}}[ \t]\d{{4}}{_EXT}"
-    rf"|\(\d{{3}}\)[ \t]?\d{{3}}[ \t]\d{{4}}{_EXT}){_END}"
+    # +1 617 555 0134 / 1-800-555-0199 / 001-617-555-0134 x123
+    rf"(?P<us>(?:\+1|001|1)[ \t.\-]?(?:\(\d{{3}}\)[ \t]?|\d{{3}}[ .\-])\d{{3}}[ .\-]\d{{4}}{_EXT}"
+    # (617) 555-0134 / 617-555-0134 / 617.555.0134 / (617) 555 0134
+    rf"|{_US_CORE}{_EXT}|\(\d{{3}}\)[ \t]?\d{{3}}[ \t]\d{{4}}{_EXT}){_END}"
     # +34 912 345 678 / +44 20 7946 0958 / +49 30 1234567 / +33 (0)1 23 45 67 89
-    rf"|(?<![\w+])(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}"
-    # ext. 4521 / pager 61234 / 555-0134 x123 (short internal numbers).
-    rf"|\b(?i:ext\.?|extension|pager|pgr|beeper|paging)[ \t]*#?:?[ \t]*(?P<short>\d{{3,7}})(?![\w/]|[.\-]\d)"
+    rf"|(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}"
+    # ext. 4521 / pager 61234 (short internal numbers).
+    rf"|{_SHORT_WORDS}[ \t]*#?:?[ \t]*(?P<short>\d{{3,7}})(?![\w/]|[.\-]\d)"
     # Any 7-15 digit number right after a phone or fax word: "cell 555-0134", "Tel 020 7946 0958".
-    rf"|\b(?i:{_FAX_WORD}|{_PHONE_CUE})\b\.?(?:[ \t]*(?i:no\.?|number|#|nr\.?|num\.?|is|at|to|line))*[ \t:#=\-]*"
+    rf"|{_CUE_WORDS}\.?(?:[ \t]*(?i:no\.?|number|#|nr\.?|num\.?|is|at|to|line))*[ \t:#=\-]*"
     rf"(?P<ctx>\(?\d{{2,5}}\)?(?:[ .\-]\d{{2,5}}){{0,3}}[ .\-]?\d{{3,5}}{_EXT}){_END}"
 )
+_NUMBER_BEFORE_RE = re.compile(r"[\w+/.\-]")
+_WORD_BEFORE_RE = re.compile(r"\w")
 
 
 def _phone_ok(m: re.Match[str]) -> bool:
     kind = m.lastgroup
     num = m.group(kind) if kind else ""
+    start = m.start()
+    if start:
+        # Numbers must not continue a word or number; cue words must start a word.
+        before = _NUMBER_BEFORE_RE if kind in ("us", "intl") else _WORD_BEFORE_RE
+        if before.match(m.string, start - 1):
+            return False
     if kind == "intl":
         return 8 <= _digit_count(num) <= 15
     if kind == "ctx":
@@ -131,10 +152,13 @@ def _ip_ok(m: re.Match[str]) -> bool:
         return False
 
 
+_URL_ANCHOR_RE = re.compile(rf"://|[wW]{{3}}\d?\.|\.{trie_pattern(_TLDS)}(?![A-Za-z0-9\-])")
+_IP_ANCHOR_RE = re.compile(r"\d\.\d{1,3}\.\d|::|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]")
+
 CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("EMAIL", _EMAIL_RE, score=0.99, name="email"),
-    PatternRule("URL", _URL_RE, validator=_url_ok, score=0.95, name="url"),
-    PatternRule("IPADDRESS", _IP_RE, validator=_ip_ok, score=0.95, name="ip"),
+    PatternRule("EMAIL", _EMAIL_RE, anchor=re.compile("@"), reach=(80, 260), score=0.99, name="email"),
+    PatternRule("URL", _URL_RE, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300), score=0.95, name="url"),
+    PatternRule("IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"),
 )
 
 CONTACT_RULES_EN: tuple[PatternRule, ...] = (

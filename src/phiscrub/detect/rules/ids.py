@@ -212,9 +212,7 @@ _ALL_KEYWORDS = [w for ws in ID_KEYWORDS.values() for w in ws] + list(_GENERIC_W
 # Later list items take no letter prefix ("DEA BS1234563, NPI 1234567893" is two contexts).
 _VALUE_LIST = rf"{_VALUE}(?:{_LIST_SEP}{_CHUNK}{_MORE}{_VALUE_END}){{0,8}}"
 # <context word> <connector> <value>[, <value> ...] in one pass for every label.
-_KEYWORD_RE = re.compile(
-    rf"(?<![\w\-/])(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){_VALUE_END}"
-)
+_KEYWORD_RE = re.compile(rf"(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){_VALUE_END}")
 # "<word> #: value" for any other word (Store #, Visit/Account #); rooms and beds are locations.
 _WORD_HASH_RE = re.compile(
     r"(?<![\w])(?!(?i:room|rm|bed|apt|apartment|suite|ste|floor|fl|bay|visit|cycle|day|dose|week|pod|step|line"
@@ -224,24 +222,37 @@ _WORD_HASH_RE = re.compile(
 )
 
 # --- SSN ---------------------------------------------------------------------------------------
+_SSN_WORDS = trie_pattern(("SSN", "SS#", "SS #", "SS no", "SS no.", "social security", "social security number",
+                           "social security no", "social security no.", "social security #"))
 _SSN_RE = re.compile(
-    r"(?<![\w\-/.])(?P<bare>(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4})(?![\w\-/]|\.\d)"
-    r"|\b(?i:SSN|SS#|SS\s+#|SS\s+no\.?|social\s+security(?:\s+(?:number|no\.?|#))?)(?![\w])"
+    r"(?P<bare>\d{3}-\d{2}-\d{4})(?![\w\-/]|\.\d)"
+    rf"|{_SSN_WORDS}(?![\w])"
     r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
-    r"(?P<ctx>(?!000|666|9\d\d)\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
+    r"(?P<ctx>\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
 )
+_SSN_INVALID_RE = re.compile(r"(?:000|666|9\d\d)|\d{3}[ \-]?00|\d{3}[ \-]?\d{2}[ \-]?0000")
+
+
+def _ssn_ok(m: re.Match[str]) -> bool:
+    """Valid SSN shape: area not 000/666/9xx, group not 00, serial not 0000; no run-on number."""
+    value = m.group(m.lastgroup) if m.lastgroup else m.group()
+    if m.start() and re.match(r"[\w\-/.]", m.string[m.start() - 1]):
+        return False
+    return value[:1] in "Xx*" or _SSN_INVALID_RE.match(value) is None
+
 
 # --- context-free fallback (weak) -----------------------------------------------------------------
 _MONTH_PART_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec")
 _FALLBACK_RE = re.compile(
     # Letter-digit codes with a hyphen and at least 4 digits: S24-18832, SP-24-01234, 4471-22-K.
-    r"(?<![\w\-/.#])(?P<hy>(?=[A-Za-z0-9\-]*[A-Za-z])(?=(?:[A-Za-z\-]*\d){4})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)"
-    r"(?![\w\-/]|\.\w)"
+    r"\b(?P<hy>[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?![\w\-/]|\.\w)"
     # Letters then 5+ digits: A7731902, SP2401234.
-    r"|(?<![\w\-/.#])(?P<al>[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*)(?![\w\-/]|\.\w)"
+    r"|\b(?P<al>[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*)(?![\w\-/]|\.\w)"
     # 7+ digit runs (not amounts with separators).
-    r"|(?<![\w\-/.,#$])(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)"
+    r"|\b(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)"
 )
+# Every fallback match holds three digits in a row: search only around those.
+_FALLBACK_ANCHOR_RE = re.compile(r"\d{3}")
 _DOSE_LIKE_RE = re.compile(r"(?i)q\d|\d+(?:h|hr|hrs|d|mg|ml|mcg|x|min)$")
 _DOSE_END_RE = re.compile(r"(?i)\d(?:h|hr|hrs|d|mg|ml|mcg|x|min|yo|y)$")
 
@@ -252,6 +263,8 @@ def _fallback_ok(m: re.Match[str]) -> bool:
     code = m.group("hy")
     if code is None:
         return True
+    if not any(ch.isalpha() for ch in code) or sum(ch.isdigit() for ch in code) < 4:
+        return False
     parts = code.split("-")
     # 12-Mar-2019 is a date; q24-48h and 10-20mg are frequencies and doses.
     if any(p.isalpha() and _MONTH_PART_RE.fullmatch(p) for p in parts):
@@ -260,12 +273,21 @@ def _fallback_ok(m: re.Match[str]) -> bool:
 
 
 ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("SSN", _SSN_RE, group=("bare",), score=0.95, name="ssn"),
-    PatternRule("IDNUM", _FALLBACK_RE, validator=_fallback_ok, score=0.45, name="id_shape"),
+    PatternRule("SSN", _SSN_RE, group=("bare",), validator=_ssn_ok, score=0.95, name="ssn"),
+    PatternRule(
+        "IDNUM",
+        _FALLBACK_RE,
+        validator=_fallback_ok,
+        not_after=r"[\-/.#,$]",
+        anchor=_FALLBACK_ANCHOR_RE,
+        reach=(30, 30),
+        score=0.45,
+        name="id_shape",
+    ),
 )
 
 ID_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("SSN", _SSN_RE, group=("bare", "ctx"), score=0.95, name="ssn_context"),
+    PatternRule("SSN", _SSN_RE, group=("bare", "ctx"), validator=_ssn_ok, score=0.95, name="ssn_context"),
     PatternRule(
         "IDNUM",
         _KEYWORD_RE,
@@ -274,10 +296,20 @@ ID_RULES_EN: tuple[PatternRule, ...] = (
         validator=_context_value_ok,
         labeler=_id_label,
         extra_labels=tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM"),
+        not_after=r"[\w\-/]",
         score=0.85,
         name="id_context",
     ),
-    PatternRule("IDNUM", _WORD_HASH_RE, group="v", validator=_context_value_ok, score=0.7, name="word_hash"),
+    PatternRule(
+        "IDNUM",
+        _WORD_HASH_RE,
+        group="v",
+        validator=_context_value_ok,
+        anchor=re.compile("#"),
+        reach=(25, 50),
+        score=0.7,
+        name="word_hash",
+    ),
 )
 
 

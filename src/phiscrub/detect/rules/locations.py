@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from phiscrub.detect.rules._common import case_variants, followed_by_unit
-from phiscrub.detect.rules.base import PatternRule, RuleDetector
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["LOCATION_RULES_EN", "STATE_ABBREVIATIONS", "STREET_SUFFIXES", "location_detector", "location_rules"]
 
@@ -92,9 +92,28 @@ def _street_ok(m: re.Match[str]) -> bool:
     return bool(words) and not any(w.lower() in _STOP for w in words)
 
 
+# Every ZIP match holds five digits; every street match holds a suffix word or "Box".
+_ZIP_ANCHOR_RE = re.compile(r"\d{5}")
+_STREET_ANCHOR_RE = re.compile(
+    trie_pattern([w for x in (*STREET_SUFFIXES, "Box") for w in (x, x.upper())], ignore_case=False) + r"(?![a-z])"
+    + r"|[Bb]ox\b"
+)
+
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("ZIP", _ZIP_RE, group=("z1", "z2"), validator=_zip_ok, score=0.9, name="zip"),
-    PatternRule("STREET", _STREET_RE, group=("street", "box", "bare"), validator=_street_ok, score=0.85, name="street"),
+    PatternRule(
+        "ZIP", _ZIP_RE, group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR_RE, reach=(40, 12), score=0.9,
+        name="zip",
+    ),
+    PatternRule(
+        "STREET",
+        _STREET_RE,
+        group=("street", "box", "bare"),
+        validator=_street_ok,
+        anchor=_STREET_ANCHOR_RE,
+        reach=(80, 12),
+        score=0.85,
+        name="street",
+    ),
 )
 
 

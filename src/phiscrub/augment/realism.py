@@ -1,0 +1,130 @@
+"""Make surrogate-filled synthetic notes look more like real clinical notes.
+
+LLM-written notes filled with surrogates are too tidy: every name is "Firstname Lastname" after a
+capitalised "Dr.", every age is "[AGE]-year-old", every note is in mixed case. Real notes from
+another hospital are not. :func:`realistic_variant` rewrites a gold Document (spans kept valid) with
+a random subset of what real notes do:
+
+* whole notes in upper case or in lower case;
+* titles written "dr smith", "DR. SMITH", "Dr Smith", "Doctor Smith";
+* names as last name alone, initial + last name ("J. Smith"), "Smith, John", all caps;
+* ages in shorthand ("58yo", "58 y/o", "58 y.o.", "58M");
+* institution abbreviations ("Mercy General Hospital" -> "MGH");
+* two-digit and apostrophe years ("'92") for year-only dates.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from phiscrub.document import Document, Span
+from phiscrub.transform.rewrite import apply_edits
+
+__all__ = ["abbreviate", "realistic_variant", "recase"]
+
+_TITLE_RE = re.compile(r"\b(Dr\.?|Doctor|Mr\.?|Mrs\.?|Ms\.?)(?= )")
+_TITLE_STYLES = {
+    "dr": ["Dr.", "Dr", "dr", "dr.", "DR.", "DR", "Doctor"],
+    "mr": ["Mr.", "Mr", "mr", "mr.", "MR.", "MR"],
+    "mrs": ["Mrs.", "Mrs", "mrs", "MRS.", "MRS"],
+    "ms": ["Ms.", "Ms", "ms", "MS."],
+}
+_AGE_TAIL_RE = re.compile(r"^(-year-old|-year old| year old| years old| yo\b| y/o\b| y\.o\.)")
+_AGE_TAILS = ["-year-old", " year old", " yo", "yo", " y/o", " y.o.", "-yo", " YO"]
+_NAME_LABELS = {"PATIENT", "DOCTOR", "RELATIVE"}
+_ORG_LABELS = {"HOSPITAL", "ORGANIZATION"}
+_STOP = {"of", "the", "and", "for", "de", "del", "la", "&"}
+
+
+def recase(doc: Document, mode: str) -> Document:
+    """Upper- or lower-case the whole note, keeping offsets.
+
+    Characters whose case mapping changes length (``ß`` -> ``SS``) are left as they are so that
+    every span offset stays valid.
+    """
+    fn = str.upper if mode == "upper" else str.lower
+    chars = [fn(c) if len(fn(c)) == 1 else c for c in doc.text]
+    return Document(doc.id, "".join(chars), doc.spans, dict(doc.metadata))
+
+
+def abbreviate(name: str) -> str:
+    """Acronym of an institution name: "Mercy General Hospital" -> "MGH"."""
+    words = [w for w in re.findall(r"[^\W\d_]+", name) if w.lower() not in _STOP]
+    return "".join(w[0].upper() for w in words) if len(words) >= 2 else name
+
+
+def _name_variant(surface: str, rng: random.Random) -> str:
+    parts = surface.split()
+    if len(parts) != 2 or not all(p[:1].isalpha() for p in parts):
+        return surface
+    first, last = parts
+    choice = rng.random()
+    if choice < 0.35:
+        return last
+    if choice < 0.55:
+        return f"{first[0]}. {last}"
+    if choice < 0.65:
+        return f"{last}, {first}"
+    if choice < 0.75:
+        return f"{first[0]}{last[0]}"
+    if choice < 0.85:
+        return surface.upper()
+    return surface
+
+
+def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) -> Document:
+    """Return a rewritten copy of ``doc`` with real-note habits drawn at random (spans stay valid).
+
+    Args:
+        doc: a gold document (fine labels).
+        rng: the random source (seed it for reproducibility).
+        strength: scales every probability (0 = no change).
+    """
+    p = max(0.0, strength)
+    text = doc.text
+    edits: list[tuple[int, int, str]] = []
+    span_at = {(s.start, s.end): s for s in doc.spans}
+    covered = [(s.start, s.end) for s in doc.spans]
+
+    def outside(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in covered)
+
+    # Titles: one style per note, like one author's habit.
+    styles = {k: rng.choice(v) for k, v in _TITLE_STYLES.items()}
+    if rng.random() < 0.6 * p:
+        for m in _TITLE_RE.finditer(text):
+            key = m.group(1).lower().rstrip(".")
+            key = "dr" if key == "doctor" else key
+            if key in styles and outside(m.start(), m.end()):
+                edits.append((m.start(), m.end(), styles[key]))
+    name_p = 0.35 * p
+    org_p = 0.3 * p
+    age_style = rng.choice(_AGE_TAILS) if rng.random() < 0.5 * p else None
+    for (start, end), span in span_at.items():
+        surface = text[start:end]
+        if span.label in _NAME_LABELS and rng.random() < name_p:
+            new = _name_variant(surface, rng)
+            if new != surface:
+                edits.append((start, end, new))
+        elif span.label in _ORG_LABELS and rng.random() < org_p:
+            new = abbreviate(surface)
+            if new != surface:
+                edits.append((start, end, new))
+        elif span.label == "DATE" and re.fullmatch(r"(19|20)\d\d", surface) and rng.random() < 0.3 * p:
+            edits.append((start, end, "'" + surface[2:]))
+        elif span.label == "AGE" and age_style is not None:
+            m = _AGE_TAIL_RE.match(text[end:])
+            if m and outside(end, end + m.end()):
+                edits.append((end, end + m.end(), age_style))
+    try:
+        out = apply_edits(doc, edits)
+    except ValueError:
+        out = doc  # conflicting edits (rare): keep the note unchanged rather than guess
+    r = rng.random()
+    if r < 0.12 * p:
+        out = recase(out, "upper")
+    elif r < 0.2 * p:
+        out = recase(out, "lower")
+    return Document(out.id, out.text, tuple(Span(s.start, s.end, s.label, s.score, s.source) for s in out.spans),
+                    dict(out.metadata))
