@@ -11,11 +11,12 @@ import pytest
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
-from phiscrub.labels import labels_of
+from phiscrub.labels import Granularity, fold, labels_of
 from phiscrub.text import tokenize
 from phiscrub.train.dataset import (
     IGNORE_INDEX,
     EncodedDocument,
+    bio_tags,
     build_examples,
     collate,
     encode_documents,
@@ -57,10 +58,8 @@ def test_is_valid_bio(tags: list[str], valid: bool) -> None:
     assert is_valid_bio(tags) is valid
 
 
-def _tags(doc: Document, granularity: str = "coarse") -> list[tuple[str, str]]:
-    from phiscrub.train.dataset import bio_tags
-
-    tokens, tags = bio_tags(doc, granularity)  # type: ignore[arg-type]
+def _tags(doc: Document, granularity: Granularity = "coarse") -> list[tuple[str, str]]:
+    tokens, tags = bio_tags(doc, granularity)
     return [(t.text, tag) for t, tag in zip(tokens, tags)]
 
 
@@ -111,21 +110,16 @@ def test_partial_token_overlap_labels_the_token() -> None:
 
 
 def test_unknown_labels_raise_label_error() -> None:
-    from phiscrub.train.dataset import bio_tags
-
     with pytest.raises(LabelError):
         bio_tags(Document("d", "abc", (Span(0, 3, "NOT_A_LABEL"),)), "coarse")
 
 
 @pytest.mark.parametrize("granularity", ["fine", "coarse", "phicon5"])
-def test_tags_to_spans_inverts_bio_tags(granularity: str) -> None:
-    from phiscrub.labels import fold
-    from phiscrub.train.dataset import bio_tags
-
+def test_tags_to_spans_inverts_bio_tags(granularity: Granularity) -> None:
     for doc in synthetic_docs(5, seed=3):
-        tokens, tags = bio_tags(doc, granularity)  # type: ignore[arg-type]
+        tokens, tags = bio_tags(doc, granularity)
         spans = tags_to_spans(tokens, tags)
-        expected = [(s.start, s.end, fold(s.label, granularity)) for s in doc.spans]  # type: ignore[arg-type]
+        expected = [(s.start, s.end, fold(s.label, granularity)) for s in doc.spans]
         assert [(s.start, s.end, s.label) for s in spans] == [e for e in expected if e[2] is not None]
         for span in spans:
             assert doc.text[span.start : span.end] == doc.surface(span)

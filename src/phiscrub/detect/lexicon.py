@@ -41,7 +41,8 @@ _CUES = frozenset(
     """.split()
 )
 
-_WORD = re.compile(r"[^\W\d_](?:[\w'’]*[^\W\d_])?(?:-[^\W\d_][\w'’]*)?|[A-Z]\.")
+# An initial ("J.") first, so that it is not read as the one-letter word "J".
+_WORD = re.compile(r"\b[A-Z]\.|[^\W\d_](?:[\w'’]*[^\W\d_])?(?:-[^\W\d_][\w'’]*)?")
 
 
 @dataclass(frozen=True)

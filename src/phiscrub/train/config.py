@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.errors import ConfigError
+from phiscrub.labels import Granularity
 
 __all__ = ["SAVE_DTYPES", "SUBWORD_STRATEGIES", "TrainConfig"]
 
@@ -31,6 +32,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "float": (float, int),
     "bool": (bool,),
     "str": (str,),
+    "Granularity": (str,),  # a Literal of strings, checked against _GRANULARITIES below
 }
 
 
@@ -69,7 +71,7 @@ class TrainConfig:
     """
 
     encoder: str | None = None
-    granularity: str = "coarse"
+    granularity: Granularity = "coarse"
     max_length: int = 192
     overlap: int = 32
     sentence_aware: bool = True

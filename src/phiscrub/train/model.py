@@ -183,7 +183,7 @@ class PhiTagger(nn.Module):
         self.encoder = encoder
         self.tokenizer = tokenizer
         self.config = config
-        self.tags: tuple[str, ...] = tag_set(config.granularity)  # type: ignore[arg-type]
+        self.tags: tuple[str, ...] = tag_set(config.granularity)
         hidden = int(encoder.config.hidden_size)
         extra = 0
         self.shape_emb: nn.Embedding | None = None
@@ -218,7 +218,7 @@ class PhiTagger(nn.Module):
     @property
     def labels(self) -> tuple[str, ...]:
         """The PHI labels this tagger predicts (at its granularity)."""
-        return labels_of(self.config.granularity)  # type: ignore[arg-type]
+        return labels_of(self.config.granularity)
 
     @property
     def pad_id(self) -> int:
@@ -357,7 +357,7 @@ class PhiTagger(nn.Module):
                 raise ModelError(f"model folder {folder} has no {name}")
         config = TrainConfig.from_json(folder / "config.json")
         labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-        expected = list(tag_set(config.granularity))  # type: ignore[arg-type]
+        expected = list(tag_set(config.granularity))
         if labels.get("tags") != expected:
             raise ModelError(f"labels.json in {folder} does not match granularity {config.granularity}")
         tokenizer = load_tokenizer(folder / ENCODER_DIR)

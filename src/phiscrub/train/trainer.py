@@ -143,11 +143,11 @@ def dev_scores(model: PhiTagger, dev_docs: Sequence[Document], batch_size: int =
     except ImportError:
         from phiscrub.train.dataset import bio_tags
 
-        gold = [[t[2:] if t != "O" else None for t in bio_tags(d, granularity)[1]] for d in dev_docs]  # type: ignore[arg-type]
+        gold = [[t[2:] if t != "O" else None for t in bio_tags(d, granularity)[1]] for d in dev_docs]
         pred = [[t[2:] if t != "O" else None for t in p.tags] for p in predictions]
         return {"token": token_micro_f1(gold, pred)}
     pred_docs = [doc.with_spans(p.spans()) for doc, p in zip(dev_docs, predictions)]
-    result = evaluate(list(dev_docs), pred_docs, granularity)  # type: ignore[arg-type]
+    result = evaluate(list(dev_docs), pred_docs, granularity)
     return {"binary": result.binary.f1, "token": result.token.f1, "entity": result.entity.f1}
 
 
@@ -225,7 +225,7 @@ def train(
             train_docs,
             model.tokenizer,
             model.tags,
-            config.granularity,  # type: ignore[arg-type]
+            config.granularity,
             config.max_length,
             config.overlap,
             config.sentence_aware,

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from phiscrub.detect.rules.base import PatternRule, RuleDetector
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["NAME_RULES_EN", "NAME_STOPWORDS", "NameRule", "name_detector", "name_rules"]
 
@@ -176,14 +176,11 @@ class NameRule(PatternRule):
 # --- triggers ------------------------------------------------------------------------------------
 _DR_TITLES = r"(?:Dr|DR|dr|Drs|DRS|Prof|PROF)\.?|Doctor|DOCTOR|Professor|PROFESSOR"
 _PT_TITLES = r"(?:Mr|Mrs|Ms|Mx|MRS)\.?|MR\.|MS\.|Miss|MISS|mrs\.?|mr\.|ms\."
-# A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
-_FIELD_START = r"(?:^|(?<=\|)|(?<=\| )|(?<=  )|(?<=\t)|(?<=; ))"
 _OPT_TITLE = r"(?:(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?[ \t]+)?"
-
 
 _TITLE_RE = re.compile(
     # The name follows after spaces, or right after the period ("Dr.Smith").
-    rf"(?<![\w.])(?:(?P<dr>{_DR_TITLES})|(?P<pt>{_PT_TITLES}))(?=[ \t]|(?<=\.)[A-Z])"
+    rf"(?:(?P<dr>{_DR_TITLES})|(?P<pt>{_PT_TITLES}))(?=[ \t]|(?<=\.)[A-Z])"
 )
 
 
@@ -191,24 +188,31 @@ def _title_label(m: re.Match[str]) -> str:
     return "DOCTOR" if m.group("dr") is not None else "PATIENT"
 
 
-_DOCTOR_BY = (
-    r"(?i:electronically\s+signed\s+by|e-?signed\s+by|signed\s+by|dictated\s+by|cosigned\s+by"
-    r"|co-signed\s+by|reviewed\s+by|read\s+by|interpreted\s+by|performed\s+by|requested\s+by|req\s+by"
-    r"|seen\s+by|referred\s+by|examined\s+by|attested\s+by|authenticated\s+by)"
+_DOCTOR_BY = trie_pattern(
+    (
+        "electronically signed by", "e-signed by", "esigned by", "signed by", "dictated by", "cosigned by",
+        "co-signed by", "reviewed by", "read by", "interpreted by", "performed by", "requested by", "req by",
+        "seen by", "referred by", "examined by", "attested by", "authenticated by",
+    )
 )
-_DOCTOR_FIELDS = (
-    r"(?i:attending(?:\s+physician)?"
-    r"|attending\s+of\s+record|pcp|primary\s+care(?:\s+physician|\s+provider)?|surgeon|assistant\s+surgeon"
-    r"|referring(?:\s+physician|\s+provider|\s+md)?|ordering(?:\s+physician|\s+provider|\s+md)?|consultant"
-    r"|provider|prov|physician|radiologist|pathologist|anesthesiologist|anesthesia|proceduralist|cardiologist"
-    r"|oncologist|neurologist|resident|fellow|intern|author|signing\s+physician|outgoing|incoming|cc"
-    r"|treating\s+physician|supervising\s+physician|primary\s+oncologist|signature|signed)"
+_DOCTOR_FIELDS = trie_pattern(
+    (
+        "attending", "attending physician", "attending of record", "pcp", "primary care",
+        "primary care physician", "primary care provider", "surgeon", "assistant surgeon", "referring",
+        "referring physician", "referring provider", "referring md", "ordering", "ordering physician",
+        "ordering provider", "ordering md", "consultant", "provider", "prov", "physician", "radiologist",
+        "pathologist", "anesthesiologist", "anesthesia", "proceduralist", "cardiologist", "oncologist",
+        "neurologist", "resident", "fellow", "intern", "author", "signing physician", "outgoing", "incoming", "cc",
+        "treating physician", "supervising physician", "primary oncologist", "signature", "signed",
+    )
 )
-_PATIENT_FIELDS = (
-    r"(?i:patient(?:\s+name)?|pt(?:\s+name)?|name|re|client|inmate|decedent|resident\s+name|member\s+name"
-    r"|child|infant|student|employee|subscriber|insured)"
+_PATIENT_FIELDS = trie_pattern(
+    (
+        "patient", "patient name", "pt", "pt name", "name", "re", "client", "inmate", "decedent", "resident name",
+        "member name", "child", "infant", "student", "employee", "subscriber", "insured",
+    )
 )
-# Credentials after a name. Ambiguous ones (DO, PT, OT, MS, PA ...) only at the end of a phrase.
+# Credentials after a name. Ambiguous ones (DO, PT, OT, SLP ...) only at the end of a phrase.
 _CREDENTIALS = (
     r"MD|M\.D\.|RN|NP|PA-C|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|OTR/L|CCC-SLP|RDN|RRT|ACNP"
     r"|ACNP-BC|FNP|FNP-BC|ANP|DNP|MSN|BSN|APRN|FACS|FACC|MBBS|MPH|CGC|LMFT|PsyD|EMT-P|NRP|CCRN|BCPS|AuD|DPM"
@@ -217,28 +221,59 @@ _CREDENTIALS = (
 _CREDENTIALS_AMBIGUOUS = r"DO|D\.O\.|PT|OT|SLP|RT|EMT|Paramedic"
 _CREDENTIALS_BARE = r"MD|M\.D\.|DDS|DMD|PharmD|CRNA|FNP|DNP|PhD|LICSW|LCSW|PA-C|RN|NP"
 _PHRASE_END = r"(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{2}|\.(?:\s|$)))"
-_KIN = (
-    r"(?i:wife|husband|spouse|partner|son|daughter|mother|father|mom|dad|brother|sister|sibling|niece|nephew"
-    r"|aunt|uncle|cousin|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|fianc[ée]e?"
-    r"|boyfriend|girlfriend|friend|neighbor|neighbour|guardian|proxy|caregiver|stepson|stepdaughter"
-    r"|stepmother|stepfather|in-law|mother-in-law|father-in-law|son-in-law|daughter-in-law)"
+_KIN = trie_pattern(
+    (
+        "wife", "husband", "spouse", "partner", "son", "daughter", "mother", "father", "mom", "dad", "brother",
+        "sister", "sibling", "niece", "nephew", "aunt", "uncle", "cousin", "grandson", "granddaughter",
+        "grandmother", "grandfather", "grandma", "grandpa", "fiance", "fiancee", "fiancé", "fiancée", "boyfriend",
+        "girlfriend", "friend", "neighbor", "neighbour", "guardian", "proxy", "caregiver", "stepson",
+        "stepdaughter", "stepmother", "stepfather", "mother-in-law", "father-in-law", "son-in-law",
+        "daughter-in-law",
+    )
 )
 
 _FIELD_RE = re.compile(
     # "Electronically signed by: Jane Smith" anywhere; "Attending: ...", "Patient: ..." as field labels.
-    rf"\b(?P<by>{_DOCTOR_BY})[ \t]*[:\-–—]?[ \t]*{_OPT_TITLE}"
-    rf"|{_FIELD_START}(?:(?P<doc>{_DOCTOR_FIELDS})|(?P<pat>{_PATIENT_FIELDS}))[ \t]*[:\-–—][ \t]*{_OPT_TITLE}",
-    re.MULTILINE,
+    rf"(?:(?P<by>{_DOCTOR_BY})|(?P<doc>{_DOCTOR_FIELDS})|(?P<pat>{_PATIENT_FIELDS}))(?![\w])"
+    rf"(?P<sep>[ \t]*[:\-–—])?[ \t]*{_OPT_TITLE}"
 )
+# A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
+_FIELD_START_RE = re.compile(r"(?:^|\n|\|[ \t]?|  |\t|; )$")
+
+
+def _field_ok(m: re.Match[str]) -> bool:
+    if m.group("by") is not None:
+        return True
+    start = m.start()
+    return m.group("sep") is not None and (
+        start == 0 or _FIELD_START_RE.search(m.string, max(0, start - 2), start) is not None
+    )
 
 
 def _field_label(m: re.Match[str]) -> str:
     return "PATIENT" if m.group("pat") is not None else "DOCTOR"
 
 
+_KIN_RE = re.compile(
+    rf"(?:(?P<baby>Baby[ \t]+(?:Boy|Girl)|BABY[ \t]+(?:BOY|GIRL))|{_KIN}(?![\w\-])(?:,|[ \t]+(?:is|named|called))?)"
+    r"(?=[ \t])"
+)
+
+
+def _kin_label(m: re.Match[str]) -> str:
+    return "PATIENT" if m.group("baby") is not None else "RELATIVE"
+
+
 NAME_RULES_EN: tuple[PatternRule, ...] = (
     NameRule(
-        "DOCTOR", _TITLE_RE, labeler=_title_label, extra_labels=("PATIENT",), lower_ok=True, score=0.9, name="title"
+        "DOCTOR",
+        _TITLE_RE,
+        labeler=_title_label,
+        extra_labels=("PATIENT",),
+        not_after=r"[\w.]",
+        lower_ok=True,
+        score=0.9,
+        name="title",
     ),
     NameRule(
         "DOCTOR",
@@ -251,12 +286,22 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
         score=0.85,
         name="credential",
     ),
-    NameRule("DOCTOR", _FIELD_RE, labeler=_field_label, extra_labels=("PATIENT",), score=0.8, name="field"),
+    NameRule(
+        "DOCTOR",
+        _FIELD_RE,
+        validator=_field_ok,
+        labeler=_field_label,
+        extra_labels=("PATIENT",),
+        not_after=r"[\w\-]",
+        score=0.8,
+        name="field",
+    ),
     NameRule(
         "RELATIVE",
-        re.compile(rf"\b(?:(?P<baby>Baby[ \t]+(?:Boy|Girl)|BABY[ \t]+(?:BOY|GIRL))|{_KIN}(?:,|[ \t]+(?:is|named|called))?)(?=[ \t])"),
-        labeler=lambda m: "PATIENT" if m.group("baby") is not None else "RELATIVE",
+        _KIN_RE,
+        labeler=_kin_label,
         extra_labels=("PATIENT",),
+        not_after=r"[\w\-]",
         score=0.65,
         name="kinship",
         upper_ok=False,
