@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from phiscrub.detect import tagger as tagger_module
 from phiscrub.detect.base import Detector
-from phiscrub.detect.tagger import TaggerDetector
+from phiscrub.detect.tagger import TaggerDetector, load_model_detector
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError
+from phiscrub.errors import ConfigError, ModelError
 from phiscrub.text import tokenize
 from phiscrub.train.config import TrainConfig
 from phiscrub.train.dataset import is_valid_bio
@@ -138,3 +142,21 @@ def test_quantized_detector_gives_valid_spans(model_dir: Path, docs: list[Docume
 def test_batch_size_must_be_positive(detector: TaggerDetector) -> None:
     with pytest.raises(ConfigError):
         TaggerDetector(detector.model, batch_size=0)
+
+
+def test_importing_the_detector_module_does_not_import_torch() -> None:
+    code = "import sys, phiscrub.detect.tagger, phiscrub.train.config; assert 'torch' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_bundled_model_is_found_only_when_complete(
+    model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, docs: list[Document]
+) -> None:
+    monkeypatch.setattr(tagger_module.resources, "files", lambda _: tmp_path)
+    assert tagger_module.bundled_model_path() is None
+    with pytest.raises(ModelError, match="bundled"):
+        load_model_detector("default")
+    shutil.copytree(model_dir, tmp_path / "model")
+    assert tagger_module.bundled_model_path() == tmp_path / "model"
+    detector = load_model_detector("default")
+    assert detector.detect(docs[0]) == load_model_detector(model_dir).detect(docs[0])

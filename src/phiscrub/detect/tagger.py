@@ -5,21 +5,54 @@ the prediction of the window where it is farthest from a cut edge, and the whole
 at once with BIO constraints (see :mod:`phiscrub.train.inference`). Word tags become character
 spans from the first word's start to the last word's end, with ``source="model"`` and
 ``score`` = mean word probability of the chosen tags.
+
+This module imports torch only when a model is loaded, so :func:`bundled_model_path` works
+without the ``model`` extra.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
-
-import torch
+from typing import TYPE_CHECKING
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError
-from phiscrub.train.inference import WordPrediction, predict_words
-from phiscrub.train.model import PhiTagger
+from phiscrub.errors import ConfigError, ModelError
 
-__all__ = ["TaggerDetector"]
+if TYPE_CHECKING:
+    from phiscrub.train.inference import WordPrediction
+    from phiscrub.train.model import PhiTagger
+
+__all__ = ["BUNDLED_MODEL_DIR", "TaggerDetector", "bundled_model_path", "load_model_detector"]
+
+#: Folder of the package (``phiscrub/resources/model``) where a trained tagger can be bundled.
+BUNDLED_MODEL_DIR = "model"
+_REQUIRED = ("config.json", "labels.json", "tagger.safetensors")
+
+
+def bundled_model_path() -> Path | None:
+    """Folder of the tagger bundled with the package, or None when no model is bundled."""
+    folder = Path(str(resources.files("phiscrub.resources"))) / BUNDLED_MODEL_DIR
+    if all((folder / name).is_file() for name in _REQUIRED):
+        return folder
+    return None
+
+
+def load_model_detector(
+    model: str | Path, device: str = "cpu", quantize: bool = False, batch_size: int = 16
+) -> TaggerDetector:
+    """A :class:`TaggerDetector` for a model folder, or ``"default"`` for the bundled model.
+
+    Raises:
+        ModelError: no bundled model, an incomplete folder, or torch/transformers missing.
+    """
+    if str(model) == "default":
+        bundled = bundled_model_path()
+        if bundled is None:
+            raise ModelError("no tagger model is bundled with this installation; pass a model folder")
+        model = bundled
+    return TaggerDetector.load(model, device=device, quantize=quantize, batch_size=batch_size)
 
 
 class TaggerDetector:
@@ -57,8 +90,14 @@ class TaggerDetector:
             num_threads: if given, ``torch.set_num_threads`` (process-wide).
 
         Raises:
-            ModelError: the folder is incomplete or inconsistent.
+            ModelError: the folder is incomplete or inconsistent, or torch/transformers are missing.
         """
+        try:
+            import torch
+
+            from phiscrub.train.model import PhiTagger
+        except ImportError as exc:
+            raise ModelError("the tagger needs torch and transformers: pip install phiscrub[model]") from exc
         if num_threads is not None:
             torch.set_num_threads(num_threads)
         return cls(PhiTagger.load(model_dir, device=device, quantize=quantize), batch_size=batch_size)
@@ -83,4 +122,6 @@ class TaggerDetector:
 
     def predict(self, docs: Sequence[Document], batch_size: int | None = None) -> list[WordPrediction]:
         """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
+        from phiscrub.train.inference import predict_words
+
         return predict_words(self.model, list(docs), batch_size=batch_size or self.batch_size)

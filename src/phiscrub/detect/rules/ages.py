@@ -3,8 +3,8 @@
 Covered: ``54 yo``, ``54yo``, ``54 y/o``, ``54 y.o.``, ``54-year-old``, ``54 years old``,
 ``aged 54``, ``age 54``, ``Age: 54``, ``Age/Sex: 54/F``, ``54M`` / ``54 F`` (age-sex shorthand),
 ``54Y M``, ``(54 yrs)``, ``3 months old``, ``18-month-old``, ``in her 60s``. Durations
-(``for 3 years``, ``x 2 years``), temperatures (``101 F``) and catheter sizes (``16F Foley``) are
-not ages.
+(``for 3 years``, ``x 2 years``), temperatures (``101 F``), catheter sizes (``16F Foley``) and
+gestational ages (``gestational age 34 weeks``) are not ages.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from phiscrub.detect.rules.base import PatternRule, RuleDetector
 
 __all__ = ["AGE_RULES_EN", "age_detector", "age_rules"]
 
-
+_MAX_AGE = 125
 
 _NOT_AGE_SEX_AFTER_RE = re.compile(
     r"\s*(?:fr\b|french|foley|cath|catheter|sheath|tube|ett|ngt|ng\b|picc|drain|chest\s+tube|suction|gauge"
@@ -27,75 +27,67 @@ _NOT_AGE_SEX_AFTER_RE = re.compile(
 _NOT_AGE_SEX_BEFORE_RE = re.compile(
     r"(?:\b(?:t|temp|temperature|tmax|tm|tc|febrile|fever|afebrile|size|sized|of|to|placed|inserted"
     r"|exchanged|upsized|downsized|with|fio2|peep|rate|hr|rr|bp|hgb|k|na|cl|co2|bun|cr|plt|wbc|#|no\.?)"
-    r"|[°#])[\s:=]*$",
+    r"|[°#])[\s:=]*\Z",
     re.IGNORECASE,
+)
+_GESTATIONAL_RE = re.compile(r"\b(?:gestational|bone|corrected|adjusted|ga|developmental|mental|reading)\s*\Z", re.I)
+_WEEKS_AFTER_RE = re.compile(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", re.IGNORECASE)
+
+# Every alternative starts with the number (or "("), so ``re`` skips ahead to digits; the
+# empty marker groups (old, yo, sex) tell the validator which form matched.
+_AGE_NUMBER_RE = re.compile(
+    r"(?P<n>\d{1,3})(?:"
+    # 54-year-old, 54 year old, 54 years old, 54-yr-old, 3 months old, 18-month-old, 5 day old.
+    r"(?:\s*-\s*|\s+|-)?(?i:years?|yrs?|y|months?|mos?|weeks?|wks?|days?)(?:\s*-\s*|\s+|-)(?i:old)\b(?P<old>)"
+    # 54yo, 54 y/o, 54 y.o., 54 YO F, 54yoM.
+    r"|\s*(?i:yo|y/o|y\.o\.?|yoa)(?:\s?[MF])?(?![\w/])(?P<yo>)"
+    # 54M, 54 F, 54Y M (age-sex shorthand).
+    r"|\s?(?:[yY]\.?\s?)?(?:[MF]|yr\s?[MF])(?![\w'’/°])(?P<sex>)"
+    r")"
+    # (54 yrs) / (54 y) after a date of birth or a name.
+    r"|\(\s*(?P<paren>\d{1,3})\s*(?i:y|yrs?|years?|yo|y/o)\s*[),;]"
+)
+_AGE_WORD_RE = re.compile(
+    # aged 54, age 54, Age: 54, AGE 54, at the age of 54, Age/Sex: 54/F.
+    r"(?<![\w])(?i:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender)\b\.?[\s:=]*(?P<word>\d{1,3})"
+    r"(?![\w:/]|\.\d|/\d)"
+    # in her 60s / in his early 70s.
+    r"|(?<![\w])(?i:in\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
 )
 
 
-def _age_sex_ok(m: re.Match[str]) -> bool:
-    """``54M``/``54 F``: reject temperatures, catheter sizes and lab or vital values."""
+def _number_age_ok(m: re.Match[str]) -> bool:
+    """``54M``/``54 F`` must not be a temperature, a catheter size or a lab/vital value."""
+    value = m.group("n") or m.group("paren")
+    if int(value) > _MAX_AGE:
+        return False
+    if m.group("sex") is None:
+        return True
     if _NOT_AGE_SEX_AFTER_RE.match(text_after(m, 20)):
         return False
     return _NOT_AGE_SEX_BEFORE_RE.search(text_before(m, 16)) is None
 
 
-_GESTATIONAL_RE = re.compile(r"\b(?:gestational|bone|corrected|adjusted|ga|developmental|mental|reading)\s*$", re.I)
-
-
-def _age_word_ok(m: re.Match[str]) -> bool:
+def _word_age_ok(m: re.Match[str]) -> bool:
     """``age 54``: not gestational/bone age, and not followed by weeks/days (a gestational age)."""
-    if _GESTATIONAL_RE.search(text_before(m, 16)):
-        return False
-    return re.match(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", text_after(m, 8, "word"), re.IGNORECASE) is None
-
-
-_AGE_NUMBER_RE = re.compile(
-    # 54-year-old, 54 year old, 54 years old, 54-yr-old, 3 months old, 18-month-old, 5 day old.
-    r"(?P<old>\d{1,3})(?:\s*-\s*|\s+|-)?(?i:years?|yrs?|y|months?|mos?|weeks?|wks?|days?)"
-    r"(?:\s*-\s*|\s+|-)(?i:old)\b"
-    # 54yo, 54 y/o, 54 y.o., 54 YO F, 54yoM.
-    r"|(?P<yo>\d{1,3})\s*(?i:yo|y/o|y\.o\.?|yoa)(?:\s?[MF])?(?![\w/])"
-    # 54M, 54 F, 54Y M (age-sex shorthand).
-    r"|(?P<sex>\d{1,3})\s?(?:[yY]\.?\s?)?(?:[MF]|yr\s?[MF])(?![\w'’/°])"
-    # (54 yrs) / (54 y) after DOB or a name.
-    r"|\(\s*(?P<paren>\d{1,3})\s*(?i:y|yrs?|years?|yo|y/o)\s*[),;]"
-)
-_AGE_WORD_RE = re.compile(
-    # aged 54, age 54, Age: 54, AGE 54, at the age of 54, Age/Sex: 54/F.
-    r"(?i:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender)\b\.?[\s:=]*(?P<word>\d{1,3})"
-    r"(?![\w:/]|\.\d|/\d)"
-    # in her 60s / in his early 70s.
-    r"|(?i:in\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
-)
-
-
-def _age_ok(m: re.Match[str]) -> bool:
-    kind = m.lastgroup
-    if kind == "decade":
+    if m.group("decade") is not None:
         return True
-    value = m.group(kind) if kind else None
-    if value is None or int(value) > 125:
+    if int(m.group("word")) > _MAX_AGE or _GESTATIONAL_RE.search(text_before(m, 16)):
         return False
-    if kind == "word":
-        return _age_word_ok(m)
-    if kind == "sex":
-        return _age_sex_ok(m)
-    return True
+    return _WEEKS_AFTER_RE.match(text_after(m, 8, "word")) is None
 
 
 AGE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
         "AGE",
         _AGE_NUMBER_RE,
-        group=("old", "yo", "sex", "paren"),
-        validator=_age_ok,
+        group=("n", "paren"),
+        validator=_number_age_ok,
         not_after=r"[\w.,/\-]",
         score=0.9,
         name="age_number",
     ),
-    PatternRule(
-        "AGE", _AGE_WORD_RE, group=("word", "decade"), validator=_age_ok, not_after=r"\w", score=0.9, name="age_word"
-    ),
+    PatternRule("AGE", _AGE_WORD_RE, group=("word", "decade"), validator=_word_age_ok, score=0.9, name="age_word"),
 )
 
 

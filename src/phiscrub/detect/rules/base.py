@@ -109,6 +109,8 @@ class PatternRule:
         group: capture group (index or name) holding the PHI part; 0 is the whole match. A tuple
             lists several groups, each emitted as its own span when it took part in the match.
         item: when set, every match of this pattern inside the captured part is one span.
+        item_validator: ``item match -> bool`` check of each item (list entries are validated
+            one by one).
         context: words of which one must occur within ``window`` characters before the match.
         exclude_context: words of which none may occur within ``window`` characters before the match.
         window: look-back size in characters for ``context`` and ``exclude_context``.
@@ -134,6 +136,7 @@ class PatternRule:
     pattern: re.Pattern[str]
     group: int | str | tuple[int | str, ...] = 0
     item: re.Pattern[str] | None = None
+    item_validator: Validator | None = None
     context: tuple[str, ...] = ()
     exclude_context: tuple[str, ...] = ()
     window: int = 25
@@ -201,7 +204,7 @@ class PatternRule:
                 yield start, end
             else:
                 for im in self.item.finditer(m.string, start, end):
-                    if im.end() > im.start():
+                    if im.end() > im.start() and (self.item_validator is None or self.item_validator(im)):
                         yield im.start(), im.end()
 
     def _ranges(self, text: str) -> Iterator[tuple[int, int]]:

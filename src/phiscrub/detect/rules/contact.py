@@ -72,9 +72,9 @@ _PHONE_RE = re.compile(
     # +34 912 345 678 / +44 20 7946 0958 / +49 30 1234567 / +33 (0)1 23 45 67 89
     rf"|(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}"
     # ext. 4521 / pager 61234 (short internal numbers).
-    rf"|{_SHORT_WORDS}[ \t]*#?:?[ \t]*(?P<short>\d{{3,7}})(?![\w/]|[.\-]\d)"
+    rf"|(?<![\w]){_SHORT_WORDS}[ \t]*#?:?[ \t]*(?P<short>\d{{3,7}})(?![\w/]|[.\-]\d)"
     # Any 7-15 digit number right after a phone or fax word: "cell 555-0134", "Tel 020 7946 0958".
-    rf"|{_CUE_WORDS}\.?(?:[ \t]*(?i:no\.?|number|#|nr\.?|num\.?|is|at|to|line))*[ \t:#=\-]*"
+    rf"|(?<![\w]){_CUE_WORDS}\.?(?:[ \t]*(?i:no\.?|number|#|nr\.?|num\.?|is|at|to|line))*[ \t:#=\-]*"
     rf"(?P<ctx>\(?\d{{2,5}}\)?(?:[ .\-]\d{{2,5}}){{0,3}}[ .\-]?\d{{3,5}}{_EXT}){_END}"
 )
 _NUMBER_BEFORE_RE = re.compile(r"[\w+/.\-]")
@@ -168,6 +168,8 @@ CONTACT_RULES_EN: tuple[PatternRule, ...] = (
         group=("us", "intl", "ctx", "short"),
         validator=_phone_ok,
         labeler=_phone_label,
+        anchor=re.compile(r"\d{3}|\+\d"),
+        reach=(40, 30),
         extra_labels=("FAX",),
         score=0.9,
         name="phone",

@@ -30,6 +30,7 @@ _MONTH_ABBRS = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", 
 _MONTH_WORDS = (
     [w for m in _MONTH_NAMES for w in (m, m.upper(), m.lower()) if w != "may"]
     + [w for a in _MONTH_ABBRS for w in (a, a.upper(), a + ".", a.upper() + ".")]
+    + ["May.", "MAY."]
 )
 _MONTH = trie_pattern(_MONTH_WORDS, ignore_case=False) + r"(?![A-Za-z])"
 _MONTH_FULL = trie_pattern([w for m in _MONTH_NAMES for w in (m, m.upper())], ignore_case=False) + r"(?![A-Za-z])"
@@ -72,7 +73,7 @@ def _calendar(a: int, b: int) -> bool:
 
 
 _DATE_CUE_RE = re.compile(
-    r"\b(?:date|dated|dob|d\.o\.b|dos|dt|born|birth|collected|drawn|received|signed)\b[^\n]{0,12}$", re.IGNORECASE
+    r"\b(?:date|dated|dob|d\.o\.b|dos|dt|born|birth|collected|drawn|received|signed)\b[^\n]{0,12}\Z", re.IGNORECASE
 )
 
 
@@ -92,7 +93,7 @@ _SCORE_NEAR_RE = re.compile(
     r"|epap|vent|ventilator|settings?|i:e|tv|sbp|dbp|map|nihss|asa|ecog|rass|cpot|nrs|vas|flacc|braden"
     r"|morse|barthel|fim|ashworth|mrc|out\s+of|inattentive|hyperactive|impulsive|vanderbilt|items?|criteria"
     r"|points?|tabs?|tablets?|nodes?|lymph|cores?|positive|sats?|dilat\w*|effaced|station|hr|rr|g\d+)\b"
-    r"[^\n.;]{0,30}$",
+    r"[^\n.;]{0,30}\Z",
     re.IGNORECASE,
 )
 _SCORE_AFTER_RE = re.compile(
@@ -108,10 +109,15 @@ _MD_CUE_RE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated|seen|last|next|by|dos|date|d/c|dc|adm|admit|admitted"
     r"|discharged?|f/u|fu|follow-?up|starting|started|start|due|began|onset|stopped|held|resumed|scheduled"
     r"|visit|appt|appointment|returns?|rtc|before|after|between|around|about|approx|week\s+of|dob|born"
-    r"|death|died|expired|signed|received|drawn|collected|note|seen|called|and|to|&)\b[ \t:]*"
-    r"|\d{1,2}:\d{2}[ \t]+|[-–][ \t]*)$",
+    r"|death|died|expired|signed|received|drawn|collected|note|seen|called|and|to|&|birth|placed|done"
+    r"|performed|removed|inserted|implanted|changed|given|obtained|completed|resolved|diagnosed|treated"
+    r"|transferred|surgery|procedure|repaired|replaced|drawn|sent|faxed|mailed|reviewed|updated)\b[ \t:]*"
+    r"|\d{1,2}:\d{2}[ \t]+|[-–][ \t]*)\Z",
     re.IGNORECASE,
 )
+
+
+_DATE_NEAR_RE = re.compile(rf"(?:\b(?:19|20)\d\d\b|{_MONTH})[^\n.;]{{0,30}}\Z")
 
 
 def _month_day_ok(m: re.Match[str]) -> bool:
@@ -124,22 +130,23 @@ def _month_day_ok(m: re.Match[str]) -> bool:
     after = text_after(m, 30)
     if followed_by_unit(text, m.end()) or _SCORE_AFTER_RE.match(after) or _FRACTION_AFTER_RE.match(after):
         return False
-    cue = _MD_CUE_RE.search(before) is not None
+    # A date cue right before, or another date (a year or month name) earlier in the phrase.
+    cue = _MD_CUE_RE.search(before) is not None or _DATE_NEAR_RE.search(before) is not None
     # A clock time right after ("4/10 11:40") or the end of a range with a year ("3/1-3/5/2019").
     if re.match(r"[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{3,4}\b(?![/.])|-\d{1,2}/\d{1,2}", after):
         cue = True
     if _SCORE_NEAR_RE.search(before) and not cue:
         return False
-    if re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/]{0,12}$", before) and not cue:
+    if re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/]{0,12}\Z", before) and not cue:
         return False  # a run of ratios: "3/10 (from 7/10)"
     fraction_like = month == day or (month < day and day in (2, 3, 4, 5, 6, 8, 10))
     return cue if fraction_like else True
 
 
 _TWO_DIGIT_EXCLUDE_RE = re.compile(
-    r"\b(?:sat|sats|spo2|o2|hr|bp|rr|saturation|pulse|glucose|score|rate|temp|bpm)\b[^\n]{0,15}$", re.IGNORECASE
+    r"\b(?:sat|sats|spo2|o2|hr|bp|rr|saturation|pulse|glucose|score|rate|temp|bpm)\b[^\n]{0,15}\Z", re.IGNORECASE
 )
-_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*$|@\s*$", re.I)
+_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*\Z|@\s*\Z", re.I)
 
 _CUE_YEAR = trie_pattern(
     (
@@ -161,12 +168,11 @@ _CUE_TWO_DIGIT = trie_pattern(
 )
 _SEASON = trie_pattern(["spring", "summer", "fall", "autumn", "winter"])
 # Cues are checked by searching the text just before a candidate (cheaper than leading the regex).
-_YEAR_CUE_BEFORE_RE = re.compile(rf"(?:\b{_CUE_YEAR}[ \t\-]+(?:(?i:early|late|mid)[ \t\-]+)?|\()$")
+_YEAR_CUE_BEFORE_RE = re.compile(rf"(?:\b{_CUE_YEAR}[ \t\-]+(?:(?i:early|late|mid)[ \t\-]+)?|\()\Z")
 _MONTH_CUE_BEFORE_RE = re.compile(
-    rf"\b{_CUE_MONTH}[ \t\-]+(?:(?i:early|mid|late|the\s+end\s+of|the\s+beginning\s+of)[ \t\-]+)?$"
+    rf"\b{_CUE_MONTH}[ \t\-]+(?:(?i:early|mid|late|the\s+end\s+of|the\s+beginning\s+of)[ \t\-]+)?\Z"
 )
-_TWO_DIGIT_CUE_BEFORE_RE = re.compile(rf"\b{_CUE_TWO_DIGIT}[ \t]+$")
-_SEASON_BEFORE_RE = re.compile(rf"\b(?:(?i:early|late|mid)[ \t\-]+)?{_SEASON}(?:[ \t]+(?i:of))?[ \t]+$")
+_TWO_DIGIT_CUE_BEFORE_RE = re.compile(rf"\b{_CUE_TWO_DIGIT}[ \t]+\Z")
 
 
 def _cue_before(cue_re: re.Pattern[str], text: str, start: int, n: int = 40) -> re.Match[str] | None:
@@ -232,8 +238,8 @@ _NUMERIC_RE = re.compile(
 _MONTH_DAY_RE = re.compile(
     r"(?P<m>0?[1-9]|1[0-2])/(?P<d>0?[1-9]|[12]\d|3[01])(?![\w/%]|[.,:]\d|[ \t]*-[ \t]*\d{1,2}(?![/\d]))"
 )
-_MD_BEFORE_BAD_RE = re.compile(r"[\w/.:\-]$|\d[ \t]$")
-_MD_BEFORE_OK_RE = re.compile(r"(?::\d\d[ \t]|/\d\d?-)$")
+_MD_BEFORE_BAD_RE = re.compile(r"[\w/.:\-]\Z|\d[ \t]\Z")
+_MD_BEFORE_OK_RE = re.compile(r"(?::\d\d[ \t]|/\d\d?-)\Z")
 
 
 def _month_day_boundary_ok(m: re.Match[str]) -> bool:
@@ -256,19 +262,21 @@ _MONTH_DATE_RE = re.compile(
     # March 2019 / Mar '19 / March of 2019.
     rf"|{_MONTH},?{_SEP}(?:(?:of|OF)[ \t]+)?{_YEAR}"
     # March 12 / Mar 12th / Tuesday, March 12 (no year).
-    rf"|(?P<md>{_WDP}{_MONTH}{_SEP}{_DAY}{_ORD}?(?![\d:]|[.,]\d))"
+    rf"|(?P<md>{_WDP}{_MONTH}{_SEP}{_DAY}{_ORD}?(?!\d|[.,:]\d))"
     # 12 Mar / 12th of March (no year).
-    rf"|(?P<dm>{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}(?![ \t.,\-]*\d))"
+    # (a following day number or year belongs to another date; a clock time may follow)
+    rf"|(?P<dm>{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}"
+    r"(?![ \t.,\-]*(?:\d{1,2}(?![\d:])|(?:19|20)\d\d\b|'\d)))"
 )
 _MONTH_ANCHOR_RE = re.compile(_MONTH)
 
 # Words that are dates on their own (weekdays, holidays), with a cue (month names), or with a
 # year (seasons).
 _DATE_WORDS_RE = re.compile(
-    rf"(?P<wd>{_WEEKDAY_FULL}(?:s|S)?)(?![\w])"
+    rf"(?<![\w])(?:(?P<wd>{_WEEKDAY_FULL}(?:s|S)?)(?![\w])"
     rf"|(?P<hol>{_HOLIDAY})"
     rf"|(?P<mo>{_MONTH_FULL})(?![ \t\-]*\d)"
-    rf"|(?P<season>(?i:(?:early|late|mid)[ \t\-]+)?{_SEASON}(?:[ \t]+(?i:of))?)[ \t]+{_YEAR}"
+    rf"|(?P<season>(?i:(?:early|late|mid)[ \t\-]+)?{_SEASON}(?:[ \t]+(?i:of))?)[ \t]+{_YEAR})"
 )
 
 # Years: 2015-2019 / 2015 to 2019 anywhere; a single year after a cue ("in 2019", "(2019)").
@@ -278,8 +286,21 @@ _YEAR_RE = re.compile(
 # '92 / in 95 after a cue (weak).
 _TWO_DIGIT_RE = re.compile(r"(?:'\d{2}|[3-9]\d)(?![\w'])")
 
+# Every numeric date holds a digit, a separator and a digit, or eight digits in a row.
+_NUMERIC_ANCHOR_RE = re.compile(r"\d[/.\-]\d|\d{8}")
+_MONTH_DAY_ANCHOR_RE = re.compile(r"\d/\d")
+
 DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("DATE", _NUMERIC_RE, validator=_numeric_ok, not_after=r"[\w/.]", score=0.95, name="numeric"),
+    PatternRule(
+        "DATE",
+        _NUMERIC_RE,
+        validator=_numeric_ok,
+        not_after=r"[\w/.]",
+        anchor=_NUMERIC_ANCHOR_RE,
+        reach=(12, 16),
+        score=0.95,
+        name="numeric",
+    ),
 )
 
 DATE_RULES_EN: tuple[PatternRule, ...] = (
@@ -293,12 +314,20 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
         score=0.9,
         name="month_date",
     ),
-    PatternRule("DATE", _DATE_WORDS_RE, validator=_words_ok, not_after=r"[\w]", score=0.75, name="date_words"),
+    PatternRule("DATE", _DATE_WORDS_RE, validator=_words_ok, score=0.75, name="date_words"),
     PatternRule(
         "DATE", _YEAR_RE, group=("y1", "y2"), validator=_year_ok, not_after=r"[\w/.]", score=0.8, name="year"
     ),
     PatternRule("DATE", _TWO_DIGIT_RE, validator=_two_digit_ok, not_after=r"[\w.,/:\-]", score=0.5, name="two_digit"),
-    PatternRule("DATE", _MONTH_DAY_RE, validator=_month_day_boundary_ok, score=0.8, name="month_day_numeric"),
+    PatternRule(
+        "DATE",
+        _MONTH_DAY_RE,
+        validator=_month_day_boundary_ok,
+        anchor=_MONTH_DAY_ANCHOR_RE,
+        reach=(3, 4),
+        score=0.8,
+        name="month_day_numeric",
+    ),
 )
 
 

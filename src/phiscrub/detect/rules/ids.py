@@ -19,22 +19,22 @@ __all__ = ["ID_KEYWORDS", "ID_RULES_EN", "ID_RULES_NEUTRAL", "id_detector", "id_
 
 # --- the value --------------------------------------------------------------------------------
 # First chunk: letters/digits with inner separators, containing a digit. Optional further chunks
-# separated by one space must be UPPER/digits with a digit ("7ABC 123", "1EG4 TE5 MK72"); an
-# UPPER letter prefix may come first ("WMY 3363").
+# separated by one space must be UPPER/digits with a digit ("7ABC 123", "1EG4 TE5 MK72").
 _CHUNK = r"(?=[A-Za-z0-9.\-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[\-.](?=[A-Za-z0-9])){1,39}"
 _MORE = r"(?-i:(?:[ ](?=[A-Z0-9\-]*\d)[A-Z0-9]{3,}(?:-[A-Z0-9]+)*){0,2})"
-_PREFIX = r"(?-i:[A-Z]{1,4}[ ](?=\d{2}))?"
-_VALUE = rf"{_PREFIX}{_CHUNK}{_MORE}"
+_VALUE = rf"{_CHUNK}{_MORE}"
 _VALUE_END = r"(?![\w]|[\-.][A-Za-z0-9])"
 _ITEM_RE = re.compile(rf"(?<![\w\-.]){_VALUE}{_VALUE_END}")
-_LIST_SEP = r"[ \t]*(?:,|;|&|/|\b(?i:and|through|thru|to)\b)[ \t]*"
+# List separators; a short parenthetical may follow an item ("W25-1906 (EBUS), S11-31816").
+_LIST_SEP = r"(?:[ \t]*\([^()\n]{1,20}\))?[ \t]*(?:,|;|&|/|\b(?i:and|through|thru|to)\b)[ \t]*"
 
 # Between the context word and the value: "MRN: ", "Medical Record #: ", "MRN (our system): ",
 # "member no. ", "license number is ", "serial/UDI: ", "(serial ".
 _CONNECT = (
     r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
+    r"(?:,[ \t]*(?=(?i:no|number|#)))?"
     r"(?:(?i:no|nr|num|number|numbers|id|ids|is|was|code|#)\.?[ \t:#=.\-]*){0,2}"
-    r"(?:\n[ \t]*)?\(?[ \t]*"
+    r"\(?[ \t]*"
 )
 
 _NUMERIC_DATE_RE = re.compile(r"(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})")
@@ -52,17 +52,44 @@ def _is_calendar_date(value: str) -> bool:
     return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
 
 
-def _value_ok(value: str) -> bool:
-    """Reject values that are measurements, fractions or dates rather than identifiers."""
-    if sum(ch.isalnum() for ch in value) < 3:
+# Values that are ages ("74-year-old"), decades ("70S-80S"), cycle/day codes ("C3D15") or counts.
+_NOT_ID_RE = re.compile(r"(?i)\d+-(?:years?|yrs?|months?|weeks?|days?)(?:-old)?|\d+s(?:-\d+s)?|c\d+d\d+|\d+x\d+")
+
+
+def _value_ok(value: str, min_alnum: int = 4) -> bool:
+    """Reject values that are too short, measurements, fractions, dates or ages."""
+    if sum(ch.isalnum() for ch in value) < min_alnum:
         return False
-    return not (_DECIMAL_RE.fullmatch(value) or _FRACTION_RE.fullmatch(value) or _is_calendar_date(value))
+    return not (
+        _DECIMAL_RE.fullmatch(value)
+        or _FRACTION_RE.fullmatch(value)
+        or _is_calendar_date(value)
+        or _NOT_ID_RE.fullmatch(value)
+    )
+
+
+def _first_item(m: re.Match[str]) -> re.Match[str] | None:
+    return _ITEM_RE.match(m.string, m.start("v"), m.end("v"))
+
+
+def _first_value(m: re.Match[str]) -> str:
+    first = _first_item(m)
+    return first.group() if first else m.group("v")
 
 
 def _context_value_ok(m: re.Match[str]) -> bool:
-    first = _ITEM_RE.match(m.string, m.start("v"), m.end("v"))
-    value = first.group() if first else m.group("v")
-    return _value_ok(value) and not followed_by_unit(m.string, m.end("v"))
+    """Short values (3 characters) pass here; the labeler asks 4 for every label but VEHICLE."""
+    first = _first_item(m)
+    end = first.end() if first else m.end("v")
+    return _value_ok(_first_value(m), 3) and not followed_by_unit(m.string, end)
+
+
+def _word_hash_ok(m: re.Match[str]) -> bool:
+    return _value_ok(m.group("v")) and not followed_by_unit(m.string, m.end("v"))
+
+
+def _item_ok(im: re.Match[str]) -> bool:
+    return _value_ok(im.group(), 3) and not followed_by_unit(im.string, im.end())
 
 
 #: Context words per label (case-insensitive, whole words). Order does not matter; longest wins.
@@ -144,17 +171,18 @@ ID_KEYWORDS: dict[str, tuple[str, ...]] = {
         "kit #", "kit number", "specimen kit/serial #", "tracking", "tracking number", "tracking #",
         "shipment tracking", "work order", "unit #", "unit number", "band #", "band number",
         "BB ID band #", "query ID", "image ID", "scan ID", "record ID", "biometry record ID",
-        "form #", "form number", "transfer form", "custody form", "event form", "file number",
+        "form #", "form number", "transfer form", "custody form", "chain-of-custody form", "event form",
+        "file number",
         "claim file number",
         "transport number", "pathology", "surgical pathology no", "pathology no", "autopsy no",
         "autopsy #", "lab ID", "NCPDP", "store #", "store number", "veteran ID", "passport",
         "passport number", "visit ID", "call ID", "referral ID", "e-referral ID", "referral",
         "referral order #", "sample ID", "sample", "swab", "trial ID", "participant ID",
         "review #", "investigation #", "intake number", "intake #", "cytology", "flow cytometry",
-        "cytogenetics", "molecular", "report", "registration number", "registration", "group",
+        "cytogenetics", "molecular", "report", "registration number", "registration",
         "group #", "group no", "group number", "PBM case #", "denial reference",
         "case reference number", "reference number for this call", "UNOS waitlist referral ID",
-        "REMS ID", "injection log ID", "complaint filed #", "docket", "docket #",
+        "REMS ID", "family code", "access code", "code #", "injection log ID", "complaint filed #", "docket", "docket #",
         "image exchange ID",
     ),
 }
@@ -172,6 +200,8 @@ _PLAN_CONTEXT_RE = words_regex(_PLAN_CONTEXT)
 _VEHICLE_CONTEXT_RE = words_regex(_VEHICLE_CONTEXT)
 # Keywords whose label depends on the words before them.
 _GENERIC_WORDS = ("ID", "ID #", "ID no", "number", "no")
+# Keywords that name an identifier only next to insurance words ("member ID ..., group 451120").
+_PLAN_WORDS = ("group", "grp")
 _VEHICLE_WORDS = ("unit", "unit #", "registration", "car", "truck", "van", "tag")
 
 
@@ -187,10 +217,20 @@ for _w in _GENERIC_WORDS:
     _KEYWORD_LABEL[_norm(_w)] = "?generic"
 for _w in _VEHICLE_WORDS:
     _KEYWORD_LABEL[_norm(_w)] = "?vehicle"
+for _w in _PLAN_WORDS:
+    _KEYWORD_LABEL[_norm(_w)] = "?plan"
 
 
 def _id_label(m: re.Match[str]) -> str | None:
     """The label of a context-word match, from the keyword (and the words before it)."""
+    label = _keyword_label(m)
+    # Unit and plate numbers may be short ("Medic 42A"); other identifiers have 4+ characters.
+    if label is not None and label != "VEHICLE" and not _value_ok(_first_value(m)):
+        return None
+    return label
+
+
+def _keyword_label(m: re.Match[str]) -> str | None:
     kw = _norm(m.group("kw"))
     label = _KEYWORD_LABEL.get(kw)
     if label is None:
@@ -200,19 +240,26 @@ def _id_label(m: re.Match[str]) -> str | None:
         if _PLAN_CONTEXT_RE.search(before):
             return "HEALTHPLAN"
         return "IDNUM" if kw.startswith("id") else None
+    if label == "?plan":
+        return "IDNUM" if _PLAN_CONTEXT_RE.search(before) else None
     if label == "?vehicle":
         if _VEHICLE_CONTEXT_RE.search(before):
             return "VEHICLE"
-        # "registration number 90-496107" and blood "unit #" are still identifiers.
-        return "IDNUM" if kw in ("registration", "unit #") else None
+        # "registration number 90-496107" and blood "UNIT 4992-3496" are still identifiers; a
+        # short "unit 412B" is a hospital unit or room.
+        if kw == "registration" or (kw.startswith("unit") and sum(c.isalnum() for c in _first_value(m)) >= 6):
+            return "IDNUM"
+        return None
     return label
 
 
-_ALL_KEYWORDS = [w for ws in ID_KEYWORDS.values() for w in ws] + list(_GENERIC_WORDS) + list(_VEHICLE_WORDS)
+_ALL_KEYWORDS = [
+    *(w for ws in ID_KEYWORDS.values() for w in ws), *_GENERIC_WORDS, *_VEHICLE_WORDS, *_PLAN_WORDS
+]
 # Later list items take no letter prefix ("DEA BS1234563, NPI 1234567893" is two contexts).
 _VALUE_LIST = rf"{_VALUE}(?:{_LIST_SEP}{_CHUNK}{_MORE}{_VALUE_END}){{0,8}}"
 # <context word> <connector> <value>[, <value> ...] in one pass for every label.
-_KEYWORD_RE = re.compile(rf"(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){_VALUE_END}")
+_KEYWORD_RE = re.compile(rf"(?<![\w\-/])(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){_VALUE_END}")
 # "<word> #: value" for any other word (Store #, Visit/Account #); rooms and beds are locations.
 _WORD_HASH_RE = re.compile(
     r"(?<![\w])(?!(?i:room|rm|bed|apt|apartment|suite|ste|floor|fl|bay|visit|cycle|day|dose|week|pod|step|line"
@@ -226,11 +273,15 @@ _SSN_WORDS = trie_pattern(("SSN", "SS#", "SS #", "SS no", "SS no.", "social secu
                            "social security no", "social security no.", "social security #"))
 _SSN_RE = re.compile(
     r"(?P<bare>\d{3}-\d{2}-\d{4})(?![\w\-/]|\.\d)"
-    rf"|{_SSN_WORDS}(?![\w])"
+    rf"|(?<![\w]){_SSN_WORDS}(?![\w])"
     r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
     r"(?P<ctx>\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
 )
 _SSN_INVALID_RE = re.compile(r"(?:000|666|9\d\d)|\d{3}[ \-]?00|\d{3}[ \-]?\d{2}[ \-]?0000")
+
+
+# Every SSN ends with two digits, an optional separator and four digits.
+_SSN_ANCHOR_RE = re.compile(r"\d{2}[ \-]?\d{4}")
 
 
 def _ssn_ok(m: re.Match[str]) -> bool:
@@ -253,17 +304,21 @@ _FALLBACK_RE = re.compile(
 )
 # Every fallback match holds three digits in a row: search only around those.
 _FALLBACK_ANCHOR_RE = re.compile(r"\d{3}")
-_DOSE_LIKE_RE = re.compile(r"(?i)q\d|\d+(?:h|hr|hrs|d|mg|ml|mcg|x|min)$")
-_DOSE_END_RE = re.compile(r"(?i)\d(?:h|hr|hrs|d|mg|ml|mcg|x|min|yo|y)$")
+_DOSE_LIKE_RE = re.compile(r"(?i)q\d|\d+(?:h|hr|hrs|d|mg|ml|mcg|x|min)\Z")
+_DOSE_END_RE = re.compile(r"(?i)\d(?:h|hr|hrs|d|mg|ml|mcg|x|min|yo|y)\Z")
+
+
+_ROOM_BEFORE_RE = re.compile(r"(?i)\b(?:room|rm|bed|bay|unit|floor|suite|apt)\b[ \t:#.]*\Z|\+[\d \-]{2,10}\Z")
 
 
 def _fallback_ok(m: re.Match[str]) -> bool:
-    if followed_by_unit(m.string, m.end()):
+    # Rooms and beds are locations; "+49 30 1234567" is the end of a phone number.
+    if followed_by_unit(m.string, m.end()) or _ROOM_BEFORE_RE.search(m.string, max(0, m.start() - 12), m.start()):
         return False
     code = m.group("hy")
     if code is None:
         return True
-    if not any(ch.isalpha() for ch in code) or sum(ch.isdigit() for ch in code) < 4:
+    if not any(ch.isalpha() for ch in code) or sum(ch.isdigit() for ch in code) < 4 or _NOT_ID_RE.fullmatch(code):
         return False
     parts = code.split("-")
     # 12-Mar-2019 is a date; q24-48h and 10-20mg are frequencies and doses.
@@ -272,8 +327,26 @@ def _fallback_ok(m: re.Match[str]) -> bool:
     return _DOSE_LIKE_RE.match(parts[0]) is None and _DOSE_END_RE.search(code) is None
 
 
+# Plates and tail numbers may start with a letter block: "plate WMY 3363", "tail number N 412".
+_PLATE_RE = re.compile(
+    r"(?<![\w\-/])(?i:license\s+plate|plates?|tail\s+number|tail\s+#|registration|tag|vin|unit|ambulance"
+    r"|veh(?:icle)?\s+id)(?![\w])"
+    r"[ \t:#]*(?:(?i:no|number|#)\.?[ \t:#]*)?\(?[ \t]*"
+    r"(?P<v>[A-Z]{1,4}[ \-][0-9]{2,5}[A-Z]?)(?![\w\-])"
+)
+
+def _plate_ok(m: re.Match[str]) -> bool:
+    """A "unit"/"ambulance" letter-number code is a vehicle only near transport words."""
+    word = m.group().split(None, 1)[0].lower()
+    if word not in ("unit", "ambulance"):
+        return True
+    return _VEHICLE_CONTEXT_RE.search(m.string, max(0, m.start() - 40), m.end()) is not None
+
+
 ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("SSN", _SSN_RE, group=("bare",), validator=_ssn_ok, score=0.95, name="ssn"),
+    PatternRule(
+        "SSN", _SSN_RE, group=("bare",), validator=_ssn_ok, anchor=_SSN_ANCHOR_RE, reach=(60, 2), score=0.95, name="ssn"
+    ),
     PatternRule(
         "IDNUM",
         _FALLBACK_RE,
@@ -287,24 +360,34 @@ ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
 )
 
 ID_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("SSN", _SSN_RE, group=("bare", "ctx"), validator=_ssn_ok, score=0.95, name="ssn_context"),
+    PatternRule(
+        "SSN",
+        _SSN_RE,
+        group=("bare", "ctx"),
+        validator=_ssn_ok,
+        anchor=_SSN_ANCHOR_RE,
+        reach=(60, 2),
+        score=0.95,
+        name="ssn_context",
+    ),
     PatternRule(
         "IDNUM",
         _KEYWORD_RE,
         group="v",
         item=_ITEM_RE,
+        item_validator=_item_ok,
         validator=_context_value_ok,
         labeler=_id_label,
         extra_labels=tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM"),
-        not_after=r"[\w\-/]",
         score=0.85,
         name="id_context",
     ),
+    PatternRule("VEHICLE", _PLATE_RE, group="v", validator=_plate_ok, score=0.85, name="plate"),
     PatternRule(
         "IDNUM",
         _WORD_HASH_RE,
         group="v",
-        validator=_context_value_ok,
+        validator=_word_hash_ok,
         anchor=re.compile("#"),
         reach=(25, 50),
         score=0.7,

@@ -180,7 +180,7 @@ _OPT_TITLE = r"(?:(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?[ \t]+)?"
 
 _TITLE_RE = re.compile(
     # The name follows after spaces, or right after the period ("Dr.Smith").
-    rf"(?:(?P<dr>{_DR_TITLES})|(?P<pt>{_PT_TITLES}))(?=[ \t]|(?<=\.)[A-Z])"
+    rf"(?<![\w.])(?:(?P<dr>{_DR_TITLES})|(?P<pt>{_PT_TITLES}))(?=[ \t]|(?<=\.)[A-Z])"
 )
 
 
@@ -220,6 +220,7 @@ _CREDENTIALS = (
 )
 _CREDENTIALS_AMBIGUOUS = r"DO|D\.O\.|PT|OT|SLP|RT|EMT|Paramedic"
 _CREDENTIALS_BARE = r"MD|M\.D\.|DDS|DMD|PharmD|CRNA|FNP|DNP|PhD|LICSW|LCSW|PA-C|RN|NP"
+_CREDENTIAL_ANCHOR_RE = re.compile(rf"(?<![\w\-])(?:{_CREDENTIALS}|{_CREDENTIALS_AMBIGUOUS})(?![\w\-])")
 _PHRASE_END = r"(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{2}|\.(?:\s|$)))"
 _KIN = trie_pattern(
     (
@@ -234,11 +235,11 @@ _KIN = trie_pattern(
 
 _FIELD_RE = re.compile(
     # "Electronically signed by: Jane Smith" anywhere; "Attending: ...", "Patient: ..." as field labels.
-    rf"(?:(?P<by>{_DOCTOR_BY})|(?P<doc>{_DOCTOR_FIELDS})|(?P<pat>{_PATIENT_FIELDS}))(?![\w])"
+    rf"(?<![\w\-])(?:(?P<by>{_DOCTOR_BY})|(?P<doc>{_DOCTOR_FIELDS})|(?P<pat>{_PATIENT_FIELDS}))(?![\w])"
     rf"(?P<sep>[ \t]*[:\-–—])?[ \t]*{_OPT_TITLE}"
 )
 # A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
-_FIELD_START_RE = re.compile(r"(?:^|\n|\|[ \t]?|  |\t|; )$")
+_FIELD_START_RE = re.compile(r"(?:\n|\|[ \t]?|  |\t|; )\Z")
 
 
 def _field_ok(m: re.Match[str]) -> bool:
@@ -255,7 +256,7 @@ def _field_label(m: re.Match[str]) -> str:
 
 
 _KIN_RE = re.compile(
-    rf"(?:(?P<baby>Baby[ \t]+(?:Boy|Girl)|BABY[ \t]+(?:BOY|GIRL))|{_KIN}(?![\w\-])(?:,|[ \t]+(?:is|named|called))?)"
+    rf"(?<![\w\-])(?:(?P<baby>Baby[ \t]+(?:Boy|Girl)|BABY[ \t]+(?:BOY|GIRL))|{_KIN}(?![\w\-])(?:,|[ \t]+(?:is|named|called))?)"
     r"(?=[ \t])"
 )
 
@@ -270,7 +271,6 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
         _TITLE_RE,
         labeler=_title_label,
         extra_labels=("PATIENT",),
-        not_after=r"[\w.]",
         lower_ok=True,
         score=0.9,
         name="title",
@@ -283,6 +283,8 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
             re.MULTILINE,
         ),
         direction="before",
+        anchor=_CREDENTIAL_ANCHOR_RE,
+        reach=(4, 0),
         score=0.85,
         name="credential",
     ),
@@ -292,7 +294,6 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
         validator=_field_ok,
         labeler=_field_label,
         extra_labels=("PATIENT",),
-        not_after=r"[\w\-]",
         score=0.8,
         name="field",
     ),
@@ -301,7 +302,6 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
         _KIN_RE,
         labeler=_kin_label,
         extra_labels=("PATIENT",),
-        not_after=r"[\w\-]",
         score=0.65,
         name="kinship",
         upper_ok=False,
