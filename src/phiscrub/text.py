@@ -39,7 +39,7 @@ def tokenize(text: str) -> list[Token]:
 # Abbreviations after which a period does not end a sentence.
 _ABBREV = {
     "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "vs", "no", "approx", "pt", "e.g", "i.e", "etc",
-    "dra", "sra", "sr", "srta", "fig", "mg", "ml", "p.o", "b.i.d", "t.i.d", "q.d", "a.m", "p.m", "inc",
+    "dra", "sra", "srta", "fig", "mg", "ml", "p.o", "b.i.d", "t.i.d", "q.d", "a.m", "p.m", "inc",
     "co", "ave", "blvd", "apt", "ste", "u.s",
 }
 _SENT_END_RE = re.compile(r"[.!?。！？]+[\"')\]]*(?=\s)|[。！？]+|\n\s*\n|\n")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from phiscrub.detect.ensemble import resolve
@@ -35,7 +37,7 @@ def test_resolve_strategies_give_non_overlapping_sets(
 ) -> None:
     out = resolve(spans, strategy)
     assert _pairs(out) == expected
-    for a, b in zip(out, out[1:]):
+    for a, b in itertools.pairwise(out):
         assert a.end <= b.start
 
 

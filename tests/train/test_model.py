@@ -168,6 +168,25 @@ def test_float16_save_halves_the_file_and_loads_as_float32(
         assert a == pytest.approx(b, abs=0.05)
 
 
+def test_int8_save_quarters_the_file_and_keeps_predictions(
+    tmp_path: Path, tiny_minilm_dir: Path, docs: list[Document]
+) -> None:
+    model = _model(tiny_minilm_dir)
+    with torch.no_grad():
+        model.head.weight.normal_(0, 2)
+    model.save(tmp_path / "f32")
+    model.save(tmp_path / "i8", dtype="int8")
+    size32 = (tmp_path / "f32" / "tagger.safetensors").stat().st_size
+    size8 = (tmp_path / "i8" / "tagger.safetensors").stat().st_size
+    assert size8 < 0.4 * size32
+    loaded = PhiTagger.load(tmp_path / "i8")
+    assert all(p.dtype == torch.float32 for p in loaded.parameters())
+    tags, probs = _predictions(model, docs)
+    tags8, probs8 = _predictions(loaded, docs)
+    agree = sum(a == b for ta, tb in zip(tags, tags8) for a, b in zip(ta, tb))
+    assert agree >= 0.9 * sum(len(t) for t in tags)
+
+
 def test_quantized_load_replaces_linear_layers_and_still_decodes(
     tmp_path: Path, tiny_minilm_dir: Path, docs: list[Document]
 ) -> None:

@@ -114,9 +114,9 @@ def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) 
         elif span.label == "DATE" and re.fullmatch(r"(19|20)\d\d", surface) and rng.random() < 0.3 * p:
             edits.append((start, end, "'" + surface[2:]))
         elif span.label == "AGE" and age_style is not None:
-            m = _AGE_TAIL_RE.match(text[end:])
-            if m and outside(end, end + m.end()):
-                edits.append((end, end + m.end(), age_style))
+            tail = _AGE_TAIL_RE.match(text[end:])
+            if tail and outside(end, end + tail.end()):
+                edits.append((end, end + tail.end(), age_style))
     try:
         out = apply_edits(doc, edits)
     except ValueError:

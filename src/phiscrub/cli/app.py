@@ -23,9 +23,11 @@ def cli(verbose: int) -> None:
 
 
 def _register() -> None:
-    from phiscrub.cli import convert, evaluate, redact
+    from phiscrub.cli import convert, evaluate, redact, train
 
     cli.add_command(redact.redact)
+    cli.add_command(train.train_cmd)
+    cli.add_command(train.predict)
     cli.add_command(convert.convert)
     cli.add_command(evaluate.evaluate_cmd)
 

@@ -12,6 +12,7 @@ from typing import IO
 
 import click
 from tqdm import tqdm
+from typing_extensions import Self
 
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction
 from phiscrub.document import Document
@@ -167,7 +168,7 @@ class StandoffWriter:
         self.audit_text = audit_text
         self._fh: IO[str] | None = None
 
-    def __enter__(self) -> StandoffWriter:
+    def __enter__(self) -> Self:
         self._fh = self.path.open("w", encoding="utf-8")
         return self
 

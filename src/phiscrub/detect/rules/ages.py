@@ -30,7 +30,7 @@ _NOT_AGE_SEX_BEFORE_RE = re.compile(
     r"|[°#])[\s:=]*\Z",
     re.IGNORECASE,
 )
-_GESTATIONAL_RE = re.compile(r"\b(?:gestational|bone|corrected|adjusted|ga|developmental|mental|reading)\s*\Z", re.I)
+_GESTATIONAL_RE = re.compile(r"\b(?:gestational|bone|corrected|adjusted|ga|developmental|mental|reading)\s*\Z", re.IGNORECASE)
 _WEEKS_AFTER_RE = re.compile(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", re.IGNORECASE)
 
 # Every alternative starts with the number (or "("), so ``re`` skips ahead to digits; the

@@ -100,7 +100,7 @@ Labeler = Callable[["re.Match[str]"], "str | None"]
 
 @dataclass(frozen=True)
 class PatternRule:
-    """One regex rule proposing spans of one fine label (or of several, through ``labeler``).
+    r"""One regex rule proposing spans of one fine label (or of several, through ``labeler``).
 
     Args:
         label: fine PHI label (see :data:`phiscrub.labels.FINE_LABELS`).
@@ -177,9 +177,7 @@ class PatternRule:
         before = text[max(0, start - self.window) : start]
         if self._context_re is not None and self._context_re.search(before) is None:
             return False
-        if self._exclude_re is not None and self._exclude_re.search(before) is not None:
-            return False
-        return True
+        return not (self._exclude_re is not None and self._exclude_re.search(before) is not None)
 
     def _accept(self, m: re.Match[str]) -> str | None:
         """The label of an accepted match, or None when a check rejects it."""

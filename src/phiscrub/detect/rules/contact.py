@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from phiscrub.detect.rules._common import text_after
+from phiscrub.detect.rules._common import followed_by_unit, text_after
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["CONTACT_RULES_EN", "CONTACT_RULES_NEUTRAL", "contact_detector", "contact_rules"]
@@ -23,14 +23,18 @@ _PHONE_CUE = (
     r"phone|telephone|tel|ph|cell|cellphone|mobile|mob|call|called|calling|pager|pgr|beeper|ext|extension"
     r"|hotline|helpline|text|sms|whatsapp|tel[eè]fon|tel[eé]fono|m[oò]bil|m[oó]vil"
 )
-_CUE_RE = re.compile(rf"\b(?:(?P<fax>{_FAX_WORD})|(?P<phone>{_PHONE_CUE}))\b", re.IGNORECASE)
+# Letterheads abbreviate: "T (617) 555-0134 | F (617) 555-0199".
+_CUE_RE = re.compile(
+    rf"\b(?:(?P<fax>{_FAX_WORD}|(?-i:F))|(?P<phone>{_PHONE_CUE}|(?-i:T|P|M)))\b(?![/\-])", re.IGNORECASE
+)
 _CUE_WORDS = (
     trie_pattern(
         (
             "fax", "faxed", "faxing", "faxes", "facsimile", "telefax", "fx", "phone", "telephone", "tel", "ph",
             "cell", "cellphone", "mobile", "mob", "call", "called", "calling", "pager", "pgr", "beeper", "ext",
             "extension", "hotline", "helpline", "text", "sms", "whatsapp", "telefon", "telèfon", "teléfono",
-            "telefono", "mobil", "mòbil", "móvil", "movil",
+            "telefono", "mobil", "mòbil", "móvil", "movil", "line", "number", "contact", "reach", "reached",
+            "reachable",
         )
     )
     + r"(?![\w])"
@@ -69,6 +73,8 @@ _PHONE_RE = re.compile(
     rf"(?P<us>(?:\+1|001|1)[ \t.\-]?(?:\(\d{{3}}\)[ \t]?|\d{{3}}[ .\-])\d{{3}}[ .\-]\d{{4}}{_EXT}"
     # (617) 555-0134 / 617-555-0134 / 617.555.0134 / (617) 555 0134
     rf"|{_US_CORE}{_EXT}|\(\d{{3}}\)[ \t]?\d{{3}}[ \t]\d{{4}}{_EXT}){_END}"
+    # 617 555 0134 (spaces only: checked against the North American numbering plan)
+    rf"|(?P<spaced>[2-9]\d\d[ ][2-9]\d\d[ ]\d{{4}}{_EXT}){_END}"
     # +34 912 345 678 / +44 20 7946 0958 / +49 30 1234567 / +33 (0)1 23 45 67 89
     rf"|(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}"
     # ext. 4521 / pager 61234 (short internal numbers).
@@ -81,24 +87,38 @@ _NUMBER_BEFORE_RE = re.compile(r"[\w+/.\-]")
 _WORD_BEFORE_RE = re.compile(r"\w")
 
 
+# Weak cue words introduce phone numbers only when no identifier word precedes them.
+_WEAK_CUES = frozenset({"line", "number", "contact", "reach", "reached", "reachable"})
+_ID_WORDS_BEFORE_RE = re.compile(
+    r"(?i)\b(?:record|mrn|hospital|account|acct|member|policy|claim|case|reference|ref|id|serial|lot|order|job"
+    r"|accession|license|npi|dea|ssn|social|security|group|plan|chart|patient|transport|unit|room|bed|study)\b"
+    r"[^\n]{0,12}\Z"
+)
+
+
 def _phone_ok(m: re.Match[str]) -> bool:
     kind = m.lastgroup
     num = m.group(kind) if kind else ""
     start = m.start()
     if start:
         # Numbers must not continue a word or number; cue words must start a word.
-        before = _NUMBER_BEFORE_RE if kind in ("us", "intl") else _WORD_BEFORE_RE
+        before = _NUMBER_BEFORE_RE if kind in ("us", "intl", "spaced") else _WORD_BEFORE_RE
         if before.match(m.string, start - 1):
             return False
     if kind == "intl":
         return 8 <= _digit_count(num) <= 15
     if kind == "ctx":
-        # A date ("call on 17.08.1981") or decimal is not a phone number.
-        if re.fullmatch(r"\d{1,4}[.\-/]\d{1,2}[.\-/]\d{2,4}", num) or re.search(r"\d\.\d{1,2}$", num):
+        cue = m.group().split(None, 1)[0].rstrip(".:#").lower()
+        if cue in _WEAK_CUES and _ID_WORDS_BEFORE_RE.search(m.string, max(0, start - 30), start):
+            return False  # "Medical record number: 450-6431", "Hospital number: ..."
+        # A date ("call on 17.08.1981") or decimal is not a phone number; a local number has the
+        # 555-0134 shape, anything else needs a full number's 10+ digits.
+        if re.fullmatch(r"\d{1,4}[.\-/]\d{1,2}[.\-/]\d{2,4}", num) or re.search(r"\d\.\d{1,2}\Z", num):
             return False
-        return 7 <= _digit_count(num) <= 15
+        digits = _digit_count(num)
+        return 10 <= digits <= 15 or (digits == 7 and re.match(r"\d{3}[ .\-]\d{4}", num) is not None)
     if kind == "short":
-        return not re.match(r"[ \t]*(?:mg|ml|mcg|units?|days?|times|hours?|min)\b", text_after(m, 8), re.I)
+        return not re.match(r"[ \t]*(?:mg|ml|mcg|units?|days?|times|hours?|min)\b", text_after(m, 8), re.IGNORECASE)
     return True
 
 
@@ -161,6 +181,24 @@ CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule("IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"),
 )
 
+# Weak shapes without separators or area code: 6175550134, 555-0134.
+_PHONE_WEAK_RE = re.compile(
+    r"(?P<bare>[2-9]\d\d[2-9]\d{6})(?![\w]|[.,\-]\d)|(?P<local>[2-9]\d\d-\d{4})(?![\w\-/]|[.,]\d)"
+)
+# Identifier, range and measurement words: the number is not a phone after them.
+_NOT_PHONE_BEFORE_RE = re.compile(
+    r"(?i)\b(?:mrn|mr|acct|account|id|no|number|serial|lot|accession|acc|case|order|job|claim|policy|member"
+    r"|ssn|npi|dea|license|from|between|range|ref|reference|x|was|is|of|than|to)\b[ \t:#.]*\Z|[#$\-]\Z"
+)
+
+
+def _weak_phone_ok(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    if followed_by_unit(text, m.end()) or _NOT_PHONE_BEFORE_RE.search(text, max(0, start - 16), start):
+        return False
+    return not re.match(r"[ \t]*(?:-|to|–)[ \t]*\d", text[m.end() : m.end() + 6])
+
+
 CONTACT_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
         "PHONE",
@@ -173,6 +211,18 @@ CONTACT_RULES_EN: tuple[PatternRule, ...] = (
         extra_labels=("FAX",),
         score=0.9,
         name="phone",
+    ),
+    PatternRule(
+        "PHONE",
+        _PHONE_WEAK_RE,
+        validator=_weak_phone_ok,
+        labeler=_phone_label,
+        extra_labels=("FAX",),
+        not_after=r"[\w+/.\-]",
+        anchor=re.compile(r"\d{4}"),
+        reach=(10, 10),
+        score=0.6,
+        name="phone_weak",
     ),
 )
 

@@ -30,9 +30,10 @@ _MONTH_ABBRS = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", 
 _MONTH_WORDS = (
     [w for m in _MONTH_NAMES for w in (m, m.upper(), m.lower()) if w != "may"]
     + [w for a in _MONTH_ABBRS for w in (a, a.upper(), a + ".", a.upper() + ".")]
-    + ["May.", "MAY."]
+
 )
-_MONTH = trie_pattern(_MONTH_WORDS, ignore_case=False) + r"(?![A-Za-z])"
+# "May." only before a day number ("May. 20, 2017"); elsewhere the period ends a sentence.
+_MONTH = rf"(?:{trie_pattern(_MONTH_WORDS, ignore_case=False)}|(?:May|MAY)\.(?=[ \t]*\d))(?![A-Za-z])"
 _MONTH_FULL = trie_pattern([w for m in _MONTH_NAMES for w in (m, m.upper())], ignore_case=False) + r"(?![A-Za-z])"
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _WEEKDAY_ABBRS = ("Mon", "Tues", "Tue", "Wed", "Thurs", "Thur", "Thu", "Fri", "Sat", "Sun")
@@ -53,7 +54,8 @@ _SEP = r"(?:[ \t]*-[ \t]*|[ \t]+)"
 _OF = r"(?:[ \t]+(?:of|OF))?"
 
 # Numbers glued to letters, slashes or decimal points are parts of something else.
-_NA = r"(?![\w/]|[.\-]\d)"
+# ... but "08/21/2024-10/30/2024" is a range of two dates.
+_NA = r"(?![\w/]|\.\d|-\d(?!\d{0,3}/))"
 
 _HOLIDAYS = (
     "Christmas Eve", "Christmas Day", "Christmas", "Xmas", "Thanksgiving Day", "Thanksgiving", "Easter Sunday",
@@ -64,7 +66,10 @@ _HOLIDAYS = (
     "Martin Luther King Day", "MLK Day", "Presidents' Day", "Presidents Day", "Columbus Day",
     "Juneteenth", "St. Patrick's Day", "Boxing Day",
 )
-_HOLIDAY = trie_pattern([w for h in _HOLIDAYS for w in (h, h.upper())], ignore_case=False) + r"(?![\w'])"
+_HOLIDAY = (
+    trie_pattern([w for h in _HOLIDAYS for w in (h, h.upper())], ignore_case=False)
+    + r"(?![\w']|[ \t]+(?:Island|Isl\.))"
+)
 
 # --- validators ---------------------------------------------------------------------------------
 def _calendar(a: int, b: int) -> bool:
@@ -77,11 +82,21 @@ _DATE_CUE_RE = re.compile(
 )
 
 
+# A number right after an identifier word ("MRN 01-17-65") is an identifier, whatever its shape.
+_ID_BEFORE_RE = re.compile(
+    r"(?:\b(?:mrn|mr|acct|account|ssn|id|no|number|serial|lot|accession|acc|case|order|job)\b\.?|#)[ \t:#.]*\Z",
+    re.IGNORECASE,
+)
+
+
 def _numeric_ok(m: re.Match[str]) -> bool:
+    if _ID_BEFORE_RE.search(m.string, max(0, m.start() - 16), m.start()):
+        return False
     if m.group("dmy") is not None:
         return _calendar(int(m.group("a")), int(m.group("b")))
     if m.group("cmp") is not None:
-        return _DATE_CUE_RE.search(text_before(m, 20)) is not None
+        before = text_before(m, 30)
+        return bool(_TIME_AFTER_RE.match(m.string, m.end()) or _DATE_CUE_RE.search(before) or _MD_CUE_RE.search(before))
     return True
 
 
@@ -92,31 +107,43 @@ _SCORE_NEAR_RE = re.compile(
     r"|cravings?|cultures?|cx|bottles?|ratio|reflexes|dtrs?|acuity|vision|fio2|peep|psv|ps|cpap|bipap|ipap"
     r"|epap|vent|ventilator|settings?|i:e|tv|sbp|dbp|map|nihss|asa|ecog|rass|cpot|nrs|vas|flacc|braden"
     r"|morse|barthel|fim|ashworth|mrc|out\s+of|inattentive|hyperactive|impulsive|vanderbilt|items?|criteria"
-    r"|points?|tabs?|tablets?|nodes?|lymph|cores?|positive|sats?|dilat\w*|effaced|station|hr|rr|g\d+)\b"
+    r"|points?|tabs?|tablets?|nodes?|lymph|cores?|positive|sats?|dilat\w*|effaced|station|hr|rr|g\d+|painad"
+    r"|cpot|faces|wong-baker|numeric)\b"
     r"[^\n.;]{0,30}\Z",
+    re.IGNORECASE,
+)
+# A score word right before ("PSV 10/8", "BIMS: 10/15") wins over any date cue.
+_SCORE_ADJACENT_RE = re.compile(
+    r"\b(?:bp|score|scale|moca|mmse|slums|bims|gcs|apgar|strength|grade|murmur|pain|fio2|peep|psv|ps|cpap"
+    r"|bipap|ipap|epap|vent|nihss|rass|cravings?|ratio|painad|cpot|nrs|vas)\b[ \t:=]*\Z",
     re.IGNORECASE,
 )
 _SCORE_AFTER_RE = re.compile(
     r"[ \t]*(?:\w+[ \t]+)?(?:tabs?|tablets?|caps?|strength|murmur|holosystolic|systolic|diastolic|pain|bottles?"
     r"|cultures?|sets?|positive|negative|views?|nodes?|cores?|ns\b|normal\s+saline|ratio|score|scale|power"
     r"|reflexes|motor|bilat|b/l|throughout|dilated|effaced|criteria|items?|points?|correct|words?|recall"
-    r"|lobes?|vessels?|segments?|quadrants?|fingers?|digits?)",
+    r"|lobes?|vessels?|segments?|quadrants?|fingers?|digits?)\b",
     re.IGNORECASE,
 )
-_FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:of\s+\d|[-–][ \t]*\d+[ \t]*(?:/[ \t]*\d+)?[ \t]*(?:ml|mg|units)\b)", re.I)
+_FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:of\s+\d|[-–][ \t]*\d+[ \t]*(?:/[ \t]*\d+)?[ \t]*(?:ml|mg|units)\b)", re.IGNORECASE)
 # Words right before an m/d that make it a date even when it looks like a fraction.
 _MD_CUE_RE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated|seen|last|next|by|dos|date|d/c|dc|adm|admit|admitted"
-    r"|discharged?|f/u|fu|follow-?up|starting|started|start|due|began|onset|stopped|held|resumed|scheduled"
+    r"|discharged?|admission|discharge|f/u|fu|follow-?up|starting|started|start|due|began|onset|stopped|held|resumed|scheduled"
     r"|visit|appt|appointment|returns?|rtc|before|after|between|around|about|approx|week\s+of|dob|born"
     r"|death|died|expired|signed|received|drawn|collected|note|seen|called|and|to|&|birth|placed|done"
     r"|performed|removed|inserted|implanted|changed|given|obtained|completed|resolved|diagnosed|treated"
-    r"|transferred|surgery|procedure|repaired|replaced|drawn|sent|faxed|mailed|reviewed|updated)\b[ \t:]*"
+    r"|transferred|surgery|procedure|repaired|replaced|drawn|sent|faxed|mailed|reviewed|updated)\b"
+    r"(?:[ \t/]+\w+)?[ \t]*:?[ \t]*"
     r"|\d{1,2}:\d{2}[ \t]+|[-–][ \t]*)\Z",
     re.IGNORECASE,
 )
 
 
+_LINE_END_RE = re.compile(r"[ \t]*(?:\n|\Z)")
+_TIME_AFTER_RE = re.compile(r"[ \t]*,?[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{4}\b(?![/.])|-\d{1,2}/\d{1,2}")
+# Weak cues ("from 8/10", "to 5/10", "3/1 and 3/5") are not enough for x/10, the pain-scale shape.
+_WEAK_CUE_RE = re.compile(r"(?:\b(?:from|to|and|down|up)\b[ \t:]*|[-–&][ \t]*)\Z", re.IGNORECASE)
 _DATE_NEAR_RE = re.compile(rf"(?:\b(?:19|20)\d\d\b|{_MONTH})[^\n.;]{{0,30}}\Z")
 
 
@@ -133,20 +160,25 @@ def _month_day_ok(m: re.Match[str]) -> bool:
     # A date cue right before, or another date (a year or month name) earlier in the phrase.
     cue = _MD_CUE_RE.search(before) is not None or _DATE_NEAR_RE.search(before) is not None
     # A clock time right after ("4/10 11:40") or the end of a range with a year ("3/1-3/5/2019").
-    if re.match(r"[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{3,4}\b(?![/.])|-\d{1,2}/\d{1,2}", after):
+    # A clock time right after ("4/10 11:40"), the end of a range, or the end of a line (a dated
+    # signature: "Jane Kim, MD 5/6").
+    if _TIME_AFTER_RE.match(after):
         cue = True
-    if _SCORE_NEAR_RE.search(before) and not cue:
+    line_end = _LINE_END_RE.match(after) is not None
+    if _SCORE_NEAR_RE.search(before) and (not cue or _SCORE_ADJACENT_RE.search(before)):
         return False
     if re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/]{0,12}\Z", before) and not cue:
         return False  # a run of ratios: "3/10 (from 7/10)"
+    if day == 10 and month < 10 and (not cue or _WEAK_CUE_RE.search(before)):
+        return False  # x/10 is the pain-scale shape
     fraction_like = month == day or (month < day and day in (2, 3, 4, 5, 6, 8, 10))
-    return cue if fraction_like else True
+    return cue or line_end if fraction_like else True
 
 
 _TWO_DIGIT_EXCLUDE_RE = re.compile(
     r"\b(?:sat|sats|spo2|o2|hr|bp|rr|saturation|pulse|glucose|score|rate|temp|bpm)\b[^\n]{0,15}\Z", re.IGNORECASE
 )
-_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*\Z|@\s*\Z", re.I)
+_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*\Z|@\s*\Z", re.IGNORECASE)
 
 _CUE_YEAR = trie_pattern(
     (
@@ -164,7 +196,8 @@ _CUE_MONTH = trie_pattern(
     )
 )
 _CUE_TWO_DIGIT = trie_pattern(
-    ("in", "since", "quit", "of", "back in", "class of", "summer", "spring", "fall", "winter", "circa", "born")
+    ("in", "since", "quit", "quit in", "back in", "class of", "summer of", "summer", "spring", "fall", "winter",
+     "circa", "born in", "born")
 )
 _SEASON = trie_pattern(["spring", "summer", "fall", "autumn", "winter"])
 # Cues are checked by searching the text just before a candidate (cheaper than leading the regex).
@@ -200,11 +233,19 @@ def _year_ok(m: re.Match[str]) -> bool:
 def _two_digit_ok(m: re.Match[str]) -> bool:
     text = m.string
     start = m.start()
+    if m.group().startswith("'"):
+        # '92 is a year on its own (unless it closes a quotation: "the '80s").
+        return not text_after(m, 1).startswith("s")
     if _cue_before(_TWO_DIGIT_CUE_BEFORE_RE, text, start, 20) is None:
         return False
     if followed_by_unit(text, m.end()) or _TWO_DIGIT_EXCLUDE_RE.search(text, max(0, start - 25), start):
         return False
-    return re.match(r"[ \t]*(?:[-–:/.,][ \t]*\d|%|s\b)", text_after(m, 4)) is None
+    after = text_after(m, 12)
+    if re.match(r"[ \t]*(?:[-–:/.,][ \t]*\d|%|s\b)", after):
+        return False
+    # "in 35 fractions": a noun after the number makes it a count.
+    word = re.match(r"[ \t]+([A-Za-z]+)", after)
+    return word is None or word.group(1).lower() in ("and", "or", "when", "after", "before", "at", "with", "until", "while")
 
 
 def _words_ok(m: re.Match[str]) -> bool:
@@ -238,13 +279,14 @@ _NUMERIC_RE = re.compile(
 _MONTH_DAY_RE = re.compile(
     r"(?P<m>0?[1-9]|1[0-2])/(?P<d>0?[1-9]|[12]\d|3[01])(?![\w/%]|[.,:]\d|[ \t]*-[ \t]*\d{1,2}(?![/\d]))"
 )
-_MD_BEFORE_BAD_RE = re.compile(r"[\w/.:\-]\Z|\d[ \t]\Z")
+# Glued to a word, a slash, a decimal point or a colon; or a mixed number ("1 1/2").
+_MD_BEFORE_BAD_RE = re.compile(r"[\w/.:\-]\Z|(?<![\w.])\d+[ \t]\Z")
 _MD_BEFORE_OK_RE = re.compile(r"(?::\d\d[ \t]|/\d\d?-)\Z")
 
 
 def _month_day_boundary_ok(m: re.Match[str]) -> bool:
     text, start = m.string, m.start()
-    if start and _MD_BEFORE_BAD_RE.search(text, max(0, start - 2), start):
+    if start and _MD_BEFORE_BAD_RE.search(text, max(0, start - 6), start):
         # allowed after a clock time ("20:22 1/24") or as the end of a range ("3/1-3/5")
         return _MD_BEFORE_OK_RE.search(text, max(0, start - 4), start) is not None and _month_day_ok(m)
     return _month_day_ok(m)
@@ -258,7 +300,7 @@ _MONTH_DATE_RE = re.compile(
     # 12 Mar 2019 / 12-Mar-2019 / 12MAR2019 / 12th of March, 2019.
     rf"|{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}(?:,?{_SEP}|(?=\d)){_YEAR}"
     # 2019 Mar 12 / 2019-Mar-12.
-    rf"|{_YEAR4}{_SEP}{_MONTH}{_SEP}{_DAY}(?![\d:])"
+    rf"|{_YEAR4}{_SEP}{_MONTH}{_SEP}{_DAY}(?![\d:]|{_ORD}|,?[ \t]*(?:19|20)\d\d)"
     # March 2019 / Mar '19 / March of 2019.
     rf"|{_MONTH},?{_SEP}(?:(?:of|OF)[ \t]+)?{_YEAR}"
     # March 12 / Mar 12th / Tuesday, March 12 (no year).
@@ -266,7 +308,7 @@ _MONTH_DATE_RE = re.compile(
     # 12 Mar / 12th of March (no year).
     # (a following day number or year belongs to another date; a clock time may follow)
     rf"|(?P<dm>{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}"
-    r"(?![ \t.,\-]*(?:\d{1,2}(?![\d:])|(?:19|20)\d\d\b|'\d)))"
+    r"(?!,?[ \t]?[.\-]?[ \t]?(?:\d{1,2}(?![\d:])|(?:19|20)\d\d\b|'\d)))"
 )
 _MONTH_ANCHOR_RE = re.compile(_MONTH)
 
@@ -289,6 +331,24 @@ _TWO_DIGIT_RE = re.compile(r"(?:'\d{2}|[3-9]\d)(?![\w'])")
 # Every numeric date holds a digit, a separator and a digit, or eight digits in a row.
 _NUMERIC_ANCHOR_RE = re.compile(r"\d[/.\-]\d|\d{8}")
 _MONTH_DAY_ANCHOR_RE = re.compile(r"\d/\d")
+
+# 3-9 / 6-8 as a month-day only right after a strong date cue ("Date: 3-9", "completed 6-8"):
+# elsewhere "6-8 weeks" and "2-3 times" are ranges.
+_MONTH_DAY_HYPHEN_RE = re.compile(r"(?P<m>0?[1-9]|1[0-2])-(?P<d>0?[1-9]|[12]\d|3[01])(?![\w/%\-]|[.,:]\d)")
+_STRONG_CUE_RE = re.compile(
+    r"\b(?:date|dated|dos|dob|d/c|since|completed|started|stopped|discontinued|due|until|admitted|discharged"
+    r"|performed|done|placed|on)\b(?:[ \t/]+\w+)?[ \t]*:?[ \t]*\Z",
+    re.IGNORECASE,
+)
+_COUNT_AFTER_RE = re.compile(r"[ \t]*(?:\w+[ \t]+)?(?:times|occasions|episodes|drinks|beers|cigarettes|hrs?|h\b)", re.IGNORECASE)
+
+
+def _month_day_hyphen_ok(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    if _STRONG_CUE_RE.search(text, max(0, start - 30), start) is None:
+        return False
+    return not (followed_by_unit(text, m.end()) or _COUNT_AFTER_RE.match(text, m.end()))
+
 
 DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule(
@@ -327,6 +387,16 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
         reach=(3, 4),
         score=0.8,
         name="month_day_numeric",
+    ),
+    PatternRule(
+        "DATE",
+        _MONTH_DAY_HYPHEN_RE,
+        validator=_month_day_hyphen_ok,
+        not_after=r"[\w/.:\-]",
+        anchor=re.compile(r"\d-\d"),
+        reach=(3, 4),
+        score=0.6,
+        name="month_day_hyphen",
     ),
 )
 

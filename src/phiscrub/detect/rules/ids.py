@@ -12,6 +12,7 @@ codes such as ``S24-18832``.
 from __future__ import annotations
 
 import re
+
 from phiscrub.detect.rules._common import followed_by_unit
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern, words_regex
 
@@ -37,6 +38,7 @@ _CONNECT = (
     r"\(?[ \t]*"
 )
 
+_MONTH_PART_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec")
 _NUMERIC_DATE_RE = re.compile(r"(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})")
 _DECIMAL_RE = re.compile(r"\d*\.\d+(?:[\-/]\d*\.?\d+)?")
 _FRACTION_RE = re.compile(r"\d{1,3}/\d{1,3}")
@@ -56,15 +58,16 @@ def _is_calendar_date(value: str) -> bool:
 _NOT_ID_RE = re.compile(r"(?i)\d+-(?:years?|yrs?|months?|weeks?|days?)(?:-old)?|\d+s(?:-\d+s)?|c\d+d\d+|\d+x\d+")
 
 
-def _value_ok(value: str, min_alnum: int = 4) -> bool:
-    """Reject values that are too short, measurements, fractions, dates or ages."""
+def _value_ok(value: str, min_alnum: int = 4, dates_ok: bool = False) -> bool:
+    """Reject values that are too short, measurements, fractions, dates (unless ``dates_ok``) or ages."""
     if sum(ch.isalnum() for ch in value) < min_alnum:
         return False
     return not (
         _DECIMAL_RE.fullmatch(value)
         or _FRACTION_RE.fullmatch(value)
-        or _is_calendar_date(value)
+        or (not dates_ok and _is_calendar_date(value))
         or _NOT_ID_RE.fullmatch(value)
+        or any(p.isalpha() and _MONTH_PART_RE.fullmatch(p) for p in re.split(r"[\-.]", value))
     )
 
 
@@ -78,18 +81,26 @@ def _first_value(m: re.Match[str]) -> str:
 
 
 def _context_value_ok(m: re.Match[str]) -> bool:
-    """Short values (3 characters) pass here; the labeler asks 4 for every label but VEHICLE."""
+    """Short values (2 characters) pass here; the labeler asks 4 for every label but VEHICLE."""
     first = _first_item(m)
     end = first.end() if first else m.end("v")
-    return _value_ok(_first_value(m), 3) and not followed_by_unit(m.string, end)
+    return _value_ok(_first_value(m), 2, dates_ok=True) and not followed_by_unit(m.string, end)
 
 
 def _word_hash_ok(m: re.Match[str]) -> bool:
     return _value_ok(m.group("v")) and not followed_by_unit(m.string, m.end("v"))
 
 
+_LATER_ITEM_RE = re.compile(r"(?:[,;&/)]|\b(?i:and|through|thru|to))[ \t]*\Z")
+
+
 def _item_ok(im: re.Match[str]) -> bool:
-    return _value_ok(im.group(), 3) and not followed_by_unit(im.string, im.end())
+    """The first value was checked with the match; later list items must look like identifiers."""
+    if followed_by_unit(im.string, im.end()):
+        return False
+    if _LATER_ITEM_RE.search(im.string, max(0, im.start() - 12), im.start()) is None:
+        return True
+    return _value_ok(im.group())
 
 
 #: Context words per label (case-insensitive, whole words). Order does not matter; longest wins.
@@ -224,10 +235,11 @@ for _w in _PLAN_WORDS:
 def _id_label(m: re.Match[str]) -> str | None:
     """The label of a context-word match, from the keyword (and the words before it)."""
     label = _keyword_label(m)
-    # Unit and plate numbers may be short ("Medic 42A"); other identifiers have 4+ characters.
-    if label is not None and label != "VEHICLE" and not _value_ok(_first_value(m)):
-        return None
-    return label
+    # Unit and plate numbers may be short ("unit 86"); other identifiers have 4+ characters. A
+    # date-shaped value is an identifier after "MRN" but a date after "report" or "study".
+    if label is None or label == "VEHICLE":
+        return label
+    return label if _value_ok(_first_value(m), dates_ok=label != "IDNUM") else None
 
 
 def _keyword_label(m: re.Match[str]) -> str | None:
@@ -274,7 +286,7 @@ _SSN_WORDS = trie_pattern(("SSN", "SS#", "SS #", "SS no", "SS no.", "social secu
 _SSN_RE = re.compile(
     r"(?P<bare>\d{3}-\d{2}-\d{4})(?![\w\-/]|\.\d)"
     rf"|(?<![\w]){_SSN_WORDS}(?![\w])"
-    r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
+    r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:on\s+file|no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
     r"(?P<ctx>\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
 )
 _SSN_INVALID_RE = re.compile(r"(?:000|666|9\d\d)|\d{3}[ \-]?00|\d{3}[ \-]?\d{2}[ \-]?0000")
@@ -285,15 +297,16 @@ _SSN_ANCHOR_RE = re.compile(r"\d{2}[ \-]?\d{4}")
 
 
 def _ssn_ok(m: re.Match[str]) -> bool:
-    """Valid SSN shape: area not 000/666/9xx, group not 00, serial not 0000; no run-on number."""
-    value = m.group(m.lastgroup) if m.lastgroup else m.group()
+    """A bare 123-45-6789 needs a valid SSN (area not 000/666/9xx, group not 00, serial not 0000);
+    after "SSN:" any 3-2-4 number is taken."""
     if m.start() and re.match(r"[\w\-/.]", m.string[m.start() - 1]):
         return False
-    return value[:1] in "Xx*" or _SSN_INVALID_RE.match(value) is None
+    if m.group("bare") is None:
+        return True
+    return _SSN_INVALID_RE.match(m.group("bare")) is None
 
 
 # --- context-free fallback (weak) -----------------------------------------------------------------
-_MONTH_PART_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec")
 _FALLBACK_RE = re.compile(
     # Letter-digit codes with a hyphen and at least 4 digits: S24-18832, SP-24-01234, 4471-22-K.
     r"\b(?P<hy>[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?![\w\-/]|\.\w)"
@@ -301,6 +314,8 @@ _FALLBACK_RE = re.compile(
     r"|\b(?P<al>[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*)(?![\w\-/]|\.\w)"
     # 7+ digit runs (not amounts with separators).
     r"|\b(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)"
+    # Hyphenated numbers with 7+ digits: 4475-2259, 53-339306 (not phone-shaped, not year ranges).
+    r"|\b(?P<dh>\d{2,6}-\d{3,8})(?![\w\-/]|[.,]\d)"
 )
 # Every fallback match holds three digits in a row: search only around those.
 _FALLBACK_ANCHOR_RE = re.compile(r"\d{3}")
@@ -315,6 +330,13 @@ def _fallback_ok(m: re.Match[str]) -> bool:
     # Rooms and beds are locations; "+49 30 1234567" is the end of a phone number.
     if followed_by_unit(m.string, m.end()) or _ROOM_BEFORE_RE.search(m.string, max(0, m.start() - 12), m.start()):
         return False
+    if m.group("dh") is not None:
+        left, right = m.group("dh").split("-")
+        years = all(len(p) == 4 and p[:2] in ("19", "20") for p in (left, right))
+        return len(left) + len(right) >= 7 and not years and (len(left), len(right)) != (3, 4)
+    digits = m.group("dg")
+    if digits is not None and len(digits) == 10 and digits[0] in "23456789" and digits[3] in "23456789":
+        return False  # a North American phone number: the contact rules take it
     code = m.group("hy")
     if code is None:
         return True
@@ -329,16 +351,18 @@ def _fallback_ok(m: re.Match[str]) -> bool:
 
 # Plates and tail numbers may start with a letter block: "plate WMY 3363", "tail number N 412".
 _PLATE_RE = re.compile(
-    r"(?<![\w\-/])(?i:license\s+plate|plates?|tail\s+number|tail\s+#|registration|tag|vin|unit|ambulance"
+    r"(?<![\w\-/])(?i:license\s+plate|plates?|tail\s+number|tail\s+#|registration|tag|vin|unit|ambulance|medic"
     r"|veh(?:icle)?\s+id)(?![\w])"
     r"[ \t:#]*(?:(?i:no|number|#)\.?[ \t:#]*)?\(?[ \t]*"
-    r"(?P<v>[A-Z]{1,4}[ \-][0-9]{2,5}[A-Z]?)(?![\w\-])"
+    r"(?P<v>[A-Z]{1,4}[ \-][0-9]{2,5}[A-Z]?"
+    r"|(?:Unit|Medic|Rescue|Engine|Squad|Truck|Ambulance|UNIT|MEDIC|RESCUE|ENGINE|SQUAD|TRUCK)[ \t]?\d{1,4}[A-Z]?)"
+    r"(?![\w\-]|\.\d)"
 )
 
 def _plate_ok(m: re.Match[str]) -> bool:
     """A "unit"/"ambulance" letter-number code is a vehicle only near transport words."""
     word = m.group().split(None, 1)[0].lower()
-    if word not in ("unit", "ambulance"):
+    if word not in ("unit", "ambulance", "medic"):
         return True
     return _VEHICLE_CONTEXT_RE.search(m.string, max(0, m.start() - 40), m.end()) is not None
 

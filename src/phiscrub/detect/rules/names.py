@@ -33,7 +33,7 @@ NAME_STOPWORDS: frozenset[str] = frozenset(
     any some each every other another same such than then there here also only just very more most less
     said says say saw seen see sees note notes noted visit visits appt appointment appointments office
     offices clinic clinics hospital hospitals service services team teams unit units floor ward room bed
-    today tonight yesterday tomorrow now later soon again ago am pm
+    today tonight yesterday tomorrow now later soon again ago am pm next last first second night day
     monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
     january february march april june july august september october november december jan feb mar apr
     jun jul aug sep sept oct nov dec
@@ -44,33 +44,36 @@ NAME_STOPWORDS: frozenset[str] = frozenset(
     urology orthopedics orthopaedics dermatology gastroenterology endocrinology hematology rheumatology
     infectious disease diseases anesthesia anesthesiology obstetrics gynecology ophthalmology ent
     cardiothoracic vascular trauma critical palliative hospice rehab rehabilitation therapy
-    gi ed er icu micu sicu ccu nicu picu or pacu ir cath lab labs md do rn np pa pac lpn cna crna dds phd
-    pharmd mph msn bsn dnp aprn fnp facs facc mbbs cgc lcsw licsw dpt otr slp rd rt rrt emt
+    gi ed er icu micu sicu ccu nicu picu or pacu ir cath lab labs
+    md do rn np pa pac lpn cna crna dds dmd phd pharmd mph msn bsn dnp aprn fnp facs facc mbbs cgc lcsw
+    licsw dpt otr slp rd rdn rt rrt emt ma ms mdiv bcc rdcs cpnp cnsc cphon ccrn ccm cnm ot pt psyd
+    charge triage infusion research sending accepting receiving supervising covering consulting on-call
+    night day evening primary bedside floor float home health hospice wound respite mother-baby l&d
+    manager supervisor educator navigator coordinator practitioner station aide assistant director
+    chaplain therapist technician tech specialist counselor worker veteran protocol spinal general local
     order orders recs recommendation recommendations aware notified updated paged called calling call
     plan follow up re copy cc signed dictated electronically reviewed review case discussed consult
     consulted consults consultation report reports result results name names number date time
     coffee clean bean right left both none unknown n/a na tbd pending same different new old
-    home work school church store pharmacy insurance
+    home work school church store pharmacy insurance increase decrease continue start stop hold
     will would please thanks thank sincerely dear regards
     admitted discharged transferred refer referred referral
-    mrn dob age sex exam dt dos acct ssn id rm date time ht wt bmi bp hr rr temp spo2 dx hx cc hpi ros
-    stat prn po iv im sq bid tid qid qhs qd daily weekly monthly yes
+    mrn dob age sex exam dt dos acct ssn id rm ht wt bmi bp hr rr temp spo2 dx hx hpi ros
+    stat prn po iv im sq bid tid qid qhs qd daily weekly monthly
     """.split()
 )
 
 # One name-like token: Title (O'Brien, McDonald, Smith-Jones), UPPER (O'BRIEN), lower (smith) or an
 # initial. A possessive "'s" stays outside ("Dr. Smith's office" -> "Smith").
-_TOKEN_RE = re.compile(
-    r"[ \t]*(?P<tok>(?:[A-Z]['’])?[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:-[A-Z]?[a-z]+)*"
-    r"|(?:[A-Z]['’])?[A-Z]{2,}(?:-[A-Z]{2,})*"
-    r"|[a-z][a-z]+(?:-[a-z]+)*"
-    r"|[A-Z]\.)(?![\w\-])"
-)
+_L = r"[^\W\d_]"  # any letter, accented ones included (Seničić, Kivimäki)
+_WORD = rf"(?:{_L}['’](?={_L}{{2}}))?{_L}+(?:-{_L}+)*"
+_TOKEN_RE = re.compile(rf"[ \t]*(?P<tok>{_L}\.(?!{_L})|{_WORD})(?![\w\-])")
 
 
 def _style(tok: str) -> str:
-    if len(tok) == 2 and tok.endswith("."):
-        return "initial"
+    """Case style of a token: initial (``J.``), upper, lower or title."""
+    if len(tok.rstrip(".")) == 1:
+        return "initial" if tok[0].isupper() else "lower"
     if tok.isupper():
         return "upper"
     if tok[0].islower():
@@ -113,7 +116,7 @@ def _scan_after(
     return (start, end)
 
 
-_BACK_TOKEN_RE = re.compile(r"(?<![\w'’\-])(?:[A-Z]['’])?[A-Z][A-Za-z]*(?:-[A-Z]?[A-Za-z]+)*\.?")
+_BACK_TOKEN_RE = re.compile(rf"(?<![\w'’\-]){_WORD}\.?")
 
 
 def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int] | None:
@@ -129,7 +132,7 @@ def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int]
             break  # the name touches the credential part; its tokens are one space apart
         tok = m.group()
         st = _style(tok)
-        if st != "initial" and tok.endswith("."):
+        if st == "lower" or (st != "initial" and tok.endswith(".")):
             break
         if tok.lower().rstrip(".") in NAME_STOPWORDS and st != "initial":
             break
