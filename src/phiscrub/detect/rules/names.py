@@ -60,6 +60,8 @@ NAME_STOPWORDS: frozenset[str] = frozenset(
     admitted discharged transferred refer referred referral
     mrn dob age sex exam dt dos acct ssn id rm ht wt bmi bp hr rr temp spo2 dx hx hpi ros
     stat prn po iv im sq bid tid qid qhs qd daily weekly monthly
+    advisor telephone encounter line license shift progress tele collected employee medicaid medicare pager
+    phone fax email mobile cell visit note signed
     """.split()
 )
 
@@ -204,8 +206,8 @@ _DOCTOR_FIELDS = trie_pattern(
         "primary care physician", "primary care provider", "surgeon", "assistant surgeon", "referring",
         "referring physician", "referring provider", "referring md", "ordering", "ordering physician",
         "ordering provider", "ordering md", "consultant", "provider", "prov", "physician", "radiologist",
-        "pathologist", "anesthesiologist", "anesthesia", "proceduralist", "cardiologist", "oncologist",
-        "neurologist", "resident", "fellow", "intern", "author", "signing physician", "outgoing", "incoming", "cc",
+        "pathologist", "anesthesiologist", "proceduralist", "cardiologist", "oncologist",
+        "neurologist", "resident", "fellow", "intern", "author", "signing physician", "outgoing", "incoming",
         "treating physician", "supervising physician", "primary oncologist", "signature", "signed",
     )
 )
@@ -216,15 +218,51 @@ _PATIENT_FIELDS = trie_pattern(
     )
 )
 # Credentials after a name. Ambiguous ones (DO, PT, OT, SLP ...) only at the end of a phrase.
-_CREDENTIALS = (
-    r"MD|M\.D\.|RN|NP|PA-C|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|OTR/L|CCC-SLP|RDN|RRT|ACNP"
-    r"|ACNP-BC|FNP|FNP-BC|ANP|DNP|MSN|BSN|APRN|FACS|FACC|MBBS|MPH|CGC|LMFT|PsyD|EMT-P|NRP|CCRN|BCPS|AuD|DPM"
-    r"|MSW|LMSW|LPC|CNA|AGACNP|PMHNP|CNP|RD"
+_CREDENTIAL_WORDS = (
+    "MD", "M.D.", "RN", "NP", "PA-C", "DDS", "DMD", "PharmD", "PhD", "CRNA", "CNM", "LPN", "LCSW", "LICSW", "DPT",
+    "OTR/L", "CCC-SLP", "RDN", "RRT", "ACNP", "ACNP-BC", "FNP", "FNP-BC", "ANP", "DNP", "MSN", "BSN", "APRN",
+    "FACS", "FACC", "MBBS", "MPH", "CGC", "LMFT", "PsyD", "EMT-P", "NRP", "CCRN", "BCPS", "AuD", "DPM", "MSW",
+    "LMSW", "LPC", "CNA", "AGACNP", "PMHNP", "CNP", "RD", "RDCS", "RDMS", "RVT", "CPNP", "CNSC", "CPHON", "OSW-C",
+    "BCC", "MDiv", "CDCES", "CDE", "IBCLC", "CCM", "CRRN", "CHPN", "OCN", "CPN", "CEN", "CTRS", "LICSW",
 )
-_CREDENTIALS_AMBIGUOUS = r"DO|D\.O\.|PT|OT|SLP|RT|EMT|Paramedic"
-_CREDENTIALS_BARE = r"MD|M\.D\.|DDS|DMD|PharmD|CRNA|FNP|DNP|PhD|LICSW|LCSW|PA-C|RN|NP"
-_CREDENTIAL_ANCHOR_RE = re.compile(rf"(?<![\w\-])(?:{_CREDENTIALS}|{_CREDENTIALS_AMBIGUOUS})(?![\w\-])")
+# Ambiguous ones only at the end of a phrase ("Jane Roe, PT." but not "..., PT TO FOLLOW").
+_CREDENTIAL_AMBIGUOUS_WORDS = ("DO", "D.O.", "PT", "OT", "SLP", "RT", "EMT", "Paramedic")
+# Degrees that only count inside a chain ("Ann Lee, MS, CGC"; "Boston, MA" is a place).
+_CREDENTIAL_CHAIN_WORDS = ("MS", "MA", "PA", "BS", "BA", "MBA", "MSc", "MHA", "MEd", "MSEd")
+_CREDENTIALS = trie_pattern(_CREDENTIAL_WORDS, ignore_case=False)
+_CREDENTIALS_AMBIGUOUS = trie_pattern(_CREDENTIAL_AMBIGUOUS_WORDS, ignore_case=False)
+_CREDENTIALS_CHAIN = trie_pattern(
+    (*_CREDENTIAL_WORDS, *_CREDENTIAL_AMBIGUOUS_WORDS, *_CREDENTIAL_CHAIN_WORDS), ignore_case=False
+)
+_CREDENTIALS_BARE = trie_pattern(
+    ("MD", "M.D.", "DDS", "DMD", "PharmD", "CRNA", "FNP", "DNP", "PhD", "LICSW", "LCSW", "PA-C", "RN", "NP"),
+    ignore_case=False,
+)
+_CREDENTIAL_ANCHOR_RE = re.compile(rf"(?<![\w\-]){_CREDENTIALS_CHAIN}(?![\w\-])")
 _PHRASE_END = r"(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{2}|\.(?:\s|$)))"
+_CREDENTIAL_RE = re.compile(
+    # Jane Smith, MD / Ann Lee, MS, CGC / John Roe, PT. (one or more ", credential")
+    rf"(?:,[ \t]*{_CREDENTIALS_CHAIN}(?![\w\-]))*?,[ \t]*(?:{_CREDENTIALS}(?![\w\-])|{_CREDENTIALS_AMBIGUOUS}{_PHRASE_END})"
+    # Jane Smith MD (no comma: only before the end of the phrase or a date).
+    rf"|[ \t]+{_CREDENTIALS_BARE}(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{{2}}|\.(?:\s|$)|\d))",
+    re.MULTILINE,
+)
+# Role words before a name: "paramedic Lorelei Oestrovsky", "RN Ivka Each", "hospitalist Veenstra".
+_ROLE_CREDENTIALS = trie_pattern(("RN", "NP", "MD", "CNM", "LPN", "PA-C", "DO"), ignore_case=False)
+_ROLE_WORDS = trie_pattern(
+    (
+        "paramedic", "pharmacist", "hospitalist", "therapist", "nurse", "physician", "surgeon", "intensivist",
+        "anesthesiologist", "radiologist", "cardiologist", "neurologist", "oncologist", "geriatrician",
+        "pediatrician", "psychiatrist", "psychologist", "dietitian", "chaplain", "social worker", "case manager",
+        "midwife", "clinician", "sonographer", "technologist", "counselor", "interpreter", "scribe", "nephrologist",
+        "urologist", "dermatologist", "gastroenterologist", "endocrinologist", "pulmonologist", "periodontist",
+        "orthodontist", "dentist", "optometrist", "ophthalmologist", "audiologist", "physiatrist", "podiatrist",
+    )
+)
+_ROLE_RE = re.compile(
+    # A credential right before a name takes no punctuation ("Jane Roe, MD, Breast Imaging" is not one).
+    rf"(?<!,[ \t])(?<![\w\-,])(?:{_ROLE_CREDENTIALS}:?(?=[ \t])|{_ROLE_WORDS}(?![\w\-])[,:]?(?=[ \t]))"
+)
 _KIN = trie_pattern(
     (
         "wife", "husband", "spouse", "partner", "son", "daughter", "mother", "father", "mom", "dad", "brother",
@@ -238,7 +276,8 @@ _KIN = trie_pattern(
 
 _FIELD_RE = re.compile(
     # "Electronically signed by: Jane Smith" anywhere; "Attending: ...", "Patient: ..." as field labels.
-    rf"(?<![\w\-])(?:(?P<by>{_DOCTOR_BY})|(?P<doc>{_DOCTOR_FIELDS})|(?P<pat>{_PATIENT_FIELDS}))(?![\w])"
+    # ("cc:" in lower case is a copy list; "CC:" is the chief complaint)
+    rf"(?<![\w\-])(?:(?P<by>{_DOCTOR_BY})|(?P<doc>{_DOCTOR_FIELDS}|cc)|(?P<pat>{_PATIENT_FIELDS}))(?![\w])"
     rf"(?P<sep>[ \t]*[:\-–—])?[ \t]*{_OPT_TITLE}"
 )
 # A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
@@ -280,17 +319,14 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
     ),
     NameRule(
         "DOCTOR",
-        re.compile(
-            rf"(?:,[ \t]*(?:{_CREDENTIALS})|[ \t]+(?:{_CREDENTIALS_BARE}))(?![\w\-])"
-            rf"|,[ \t]*(?:{_CREDENTIALS_AMBIGUOUS}){_PHRASE_END}",
-            re.MULTILINE,
-        ),
+        _CREDENTIAL_RE,
         direction="before",
         anchor=_CREDENTIAL_ANCHOR_RE,
-        reach=(4, 0),
+        reach=(8, 0),
         score=0.85,
         name="credential",
     ),
+    NameRule("DOCTOR", _ROLE_RE, score=0.7, name="role", upper_ok=False),
     NameRule(
         "DOCTOR",
         _FIELD_RE,
