@@ -54,7 +54,7 @@ def test_wrong_types_are_config_errors(bad: dict[str, Any]) -> None:
         {"overlap": 100},
         {"overlap": -1},
         {"dropout": 1.0},
-        {"save_dtype": "int8"},
+        {"save_dtype": "bfloat16"},
         {"max_steps": 0},
         {"time_budget_s": 0},
         {"patience": 0},

@@ -2,7 +2,9 @@
 
 ``default_detectors(lang)`` returns every rule detector for a language. English (``en``) gets
 all rules; any other language gets the language-neutral ones (numeric dates, e-mail, URL, IP,
-international phone numbers, SSN and ID shapes) until a language pack adds its words.
+international phone numbers, SSN and ID shapes, with ASCII word boundaries so that they also work
+inside CJK text), plus local phone shapes for ``es``/``ca`` and ``zh``, until a language pack adds
+its words. Each module exposes ``<kind>_rules(lang)`` and ``<kind>_detector(lang)``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,14 @@ from collections.abc import Callable
 
 from phiscrub.detect.base import Detector
 from phiscrub.detect.rules.ages import age_detector
-from phiscrub.detect.rules.base import PatternRule, RuleDetector, Validator, words_regex
+from phiscrub.detect.rules.base import (
+    Labeler,
+    PatternRule,
+    RuleDetector,
+    Validator,
+    trie_pattern,
+    words_regex,
+)
 from phiscrub.detect.rules.contact import contact_detector
 from phiscrub.detect.rules.dates import date_detector
 from phiscrub.detect.rules.ids import id_detector
@@ -21,6 +30,7 @@ from phiscrub.detect.rules.names import NameRule, name_detector
 __all__ = [
     "FULL_LANGUAGES",
     "RULE_DETECTORS",
+    "Labeler",
     "NameRule",
     "PatternRule",
     "RuleDetector",
@@ -32,6 +42,7 @@ __all__ = [
     "id_detector",
     "location_detector",
     "name_detector",
+    "trie_pattern",
     "words_regex",
 ]
 

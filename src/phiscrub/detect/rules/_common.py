@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from itertools import pairwise
 
 __all__ = [
     "UNIT_AFTER_RE",
+    "any_of",
     "case_variants",
+    "digit_runs",
     "followed_by_unit",
+    "joined_runs",
+    "long_runs",
     "text_after",
     "text_before",
 ]
@@ -25,7 +31,7 @@ _UNITS = (
     "bottle", "bottles", "set", "sets", "pack", "packs", "pk", "dose", "doses", "vial", "vials", "fr",
     "french", "gauge", "ga", "mmhg", "pounds", "kilograms", "liters", "litres", "lpm", "nc", "meters",
     "mph", "steps", "servings", "drinks", "beers", "cigarettes", "ppd", "pack-years", "mbq", "mci",
-    "gy", "cgy", "mv", "ms", "hz", "joules", "watts", "mets", "kpa", "cmh2o", "iu/l", "u/l",
+    "gy", "cgy", "mv", "ms", "hz", "joules", "watts", "mets", "kpa", "cmh2o", "iu/l", "u/l", "db", "am", "pm",
 )
 
 #: Matches right after a number when a unit, ``%`` or a per-sign follows (so it is a measurement).
@@ -63,3 +69,49 @@ def case_variants(words: Iterable[str], *, lower: bool = True) -> list[str]:
             if f not in out:
                 out.append(f)
     return out
+
+
+# --- shared numeric anchors ---------------------------------------------------------------------
+# Many rules only need to look near digits. One pass finds the digit runs of a text (cached, so
+# the date, contact and ID detectors share it) and each rule derives its anchor hits from them in
+# Python, instead of running its own "\d{3}"-style anchor regex over the whole text.
+AnchorFn = Callable[[str], list[tuple[int, int]]]
+_DIGITS_RE = re.compile(r"\d+", re.ASCII)
+
+
+@lru_cache(maxsize=16)
+def digit_runs(text: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of every run of ASCII digits in ``text`` (cached for the last texts)."""
+    return tuple(m.span() for m in _DIGITS_RE.finditer(text))
+
+
+def long_runs(min_len: int) -> AnchorFn:
+    r"""Anchor hits: digit runs of at least ``min_len`` digits (``\d{3}``, ``\d{5}`` ...)."""
+
+    def hits(text: str) -> list[tuple[int, int]]:
+        return [(s, e) for s, e in digit_runs(text) if e - s >= min_len]
+
+    return hits
+
+
+def joined_runs(seps: str, left_min: int = 1, right_min: int = 1) -> AnchorFn:
+    r"""Anchor hits: two digit runs joined by one character of ``seps`` (``\d/\d``, ``\d{2}-\d{4}``)."""
+
+    def hits(text: str) -> list[tuple[int, int]]:
+        runs = digit_runs(text)
+        out = []
+        for (s1, e1), (s2, e2) in pairwise(runs):
+            if s2 == e1 + 1 and text[e1] in seps and e1 - s1 >= left_min and e2 - s2 >= right_min:
+                out.append((s1, e2))
+        return out
+
+    return hits
+
+
+def any_of(*anchors: AnchorFn) -> AnchorFn:
+    """Anchor hits of several anchors, sorted by start."""
+
+    def hits(text: str) -> list[tuple[int, int]]:
+        return sorted(h for anchor in anchors for h in anchor(text))
+
+    return hits

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from phiscrub.detect.rules._common import text_after, text_before
+from phiscrub.detect.rules._common import followed_by_unit, text_after, text_before
 from phiscrub.detect.rules.base import PatternRule, RuleDetector
 
 __all__ = ["AGE_RULES_EN", "age_detector", "age_rules"]
@@ -52,7 +52,9 @@ _AGE_WORD_RE = re.compile(
     r"(?<![\w])(?i:aged|age|ages|age\s+of|age\s*/\s*sex|age\s*/\s*gender)\b\.?[\s:=]*(?P<word>\d{1,3})"
     r"(?![\w:/]|\.\d|/\d)"
     # in her 60s / in his early 70s.
-    r"|(?<![\w])(?i:in\s+(?:his|her|their|the)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
+    r"|(?<![\w])(?i:in\s+(?:his|her|their)\s+(?:early\s+|mid[\s\-]|late\s+)?)(?P<decade>\d0'?s)\b"
+    # ages 64, 66 and 70 (the later numbers of a list)
+    r"|(?<=\d)(?:,[ \t]*|[ \t]+and[ \t]+)(?P<more>\d{1,3})(?![\w.:/%])"
 )
 
 
@@ -68,13 +70,54 @@ def _number_age_ok(m: re.Match[str]) -> bool:
     return _NOT_AGE_SEX_BEFORE_RE.search(text_before(m, 16)) is None
 
 
+_AGES_LIST_BEFORE_RE = re.compile(r"(?i)\b(?:ages?|aged)[ \t:]+\d{1,3}(?:(?:,[ \t]*|[ \t]+and[ \t]+)\d{1,3})*\Z")
+
+
 def _word_age_ok(m: re.Match[str]) -> bool:
     """``age 54``: not gestational/bone age, and not followed by weeks/days (a gestational age)."""
     if m.group("decade") is not None:
         return True
+    if m.group("more") is not None:
+        return int(m.group("more")) <= _MAX_AGE and _AGES_LIST_BEFORE_RE.search(
+            m.string, max(0, m.start() - 40), m.start()
+        ) is not None
     if int(m.group("word")) > _MAX_AGE or _GESTATIONAL_RE.search(text_before(m, 16)):
         return False
     return _WEEKS_AFTER_RE.match(text_after(m, 8, "word")) is None
+
+
+# "diagnosed at 55", "died at 69", "walked at 13": an age at a life event.
+_AGE_EVENT_RE = re.compile(
+    r"(?<![\w])(?i:at|by|when\s+(?:he|she|they)\s+was|when\s+(?:he|she)\s+were)[ \t]+(?P<n>\d{1,3})(?![\w.:/%])"
+)
+_EVENT_WORDS = (
+    r"(?i)\b(?:diagnos\w*|dx|died|death|cancer|ca|mi|stroke|onset|walked|walking|talked|words|sentences|sat|crawled"
+    r"|moved|emigrated|immigrated|relocated|came\s+out|married|retired|menarche|menopause|quit|started|began"
+    r"|adopted|arrested|hysterectomy|surgery|transplant|presented|deceased|passed|lost|visit|recheck|check)\b"
+)
+_EVENT_BEFORE_RE = re.compile(_EVENT_WORDS + r"[^\n.;]{0,25}\Z")
+
+
+def _age_event_ok(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    if int(m.group("n")) > _MAX_AGE or _EVENT_BEFORE_RE.search(text, max(0, start - 40), start) is None:
+        return False
+    return _WEEKS_AFTER_RE.match(text, m.end()) is None and not followed_by_unit(text, m.end())
+
+
+# "her son, 65, is at home" / "Ms. Ferris, 82, is relocating": an age in apposition.
+_AGE_APPOSITION_RE = re.compile(
+    # starts with the comma itself (a literal is the cheapest start); the word before is checked after
+    r",(?<=[A-Za-z],)[ \t]+(?P<n>\d{1,3})(?=[ \t]*(?:,|;|—|–|\)|[ \t]-[ \t]|[ \t]+(?:is|was|lives|stays|who|and|at)\b))"
+)
+_APPOSITION_BEFORE_RE = re.compile(
+    r"(?i)\b(?:son|daughter|wife|husband|mother|father|brother|sister|partner|spouse|friend|boyfriend|girlfriend"
+    r"|grandson|granddaughter|niece|nephew|cousin|sibling|mr|mrs|ms|miss|pt|patient)\b\.?(?:[ \t]+[A-Z][\w'’\-]*){0,3}\Z"
+)
+
+
+def _apposition_ok(m: re.Match[str]) -> bool:
+    return int(m.group("n")) <= _MAX_AGE and _APPOSITION_BEFORE_RE.search(m.string, max(0, m.start() - 40), m.start()) is not None
 
 
 AGE_RULES_EN: tuple[PatternRule, ...] = (
@@ -87,7 +130,26 @@ AGE_RULES_EN: tuple[PatternRule, ...] = (
         score=0.9,
         name="age_number",
     ),
-    PatternRule("AGE", _AGE_WORD_RE, group=("word", "decade"), validator=_word_age_ok, score=0.9, name="age_word"),
+    PatternRule(
+        "AGE",
+        _AGE_WORD_RE,
+        group=("word", "decade", "more"),
+        validator=_word_age_ok,
+        # every match is near "age"/"aged"/"ages" or "in his/her/their"
+        anchor=re.compile(r"(?<![A-Za-z])(?:[Aa][Gg][Ee]|[Ii][Nn][ \t]+(?:[Hh][Ii][Ss]|[Hh][Ee][Rr]|[Tt][Hh][Ee][Ii][Rr])\b)"),
+        reach=(4, 40),
+        score=0.9,
+        name="age_word",
+    ),
+    PatternRule(
+        "AGE",
+        _AGE_EVENT_RE,
+        group="n",
+        validator=_age_event_ok,
+        score=0.6,
+        name="age_at_event",
+    ),
+    PatternRule("AGE", _AGE_APPOSITION_RE, group="n", validator=_apposition_ok, score=0.6, name="age_apposition"),
 )
 
 

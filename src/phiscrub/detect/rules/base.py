@@ -6,7 +6,15 @@ A rule is a compiled pattern plus the checks that turn a raw match into a PHI pr
 * ``item``: optional pattern that splits the captured part into several PHI items (ID lists);
 * ``context``: words that must occur shortly before the match (case-insensitive);
 * ``exclude_context``: words that must not occur shortly before the match;
-* ``validator``: any ``match -> bool`` check (calendar validity, unit look-ahead ...).
+* ``validator``: any ``match -> bool`` check (calendar validity, unit look-ahead ...);
+* ``labeler``: picks the label per match (PHONE or FAX, MEDICALRECORD or ACCOUNT ...).
+
+Speed matters (all rules together should take a few milliseconds per note), and with Python's
+``re`` the cost of a rule is mostly one pass over the text. Hence: several formats share one
+pattern as alternatives; word lists are compiled as prefix trees (:func:`trie_pattern`); patterns
+start with a character class instead of a look-behind (``not_after`` checks the character before
+in Python); and rules for rare things search only windows around a fast ``anchor`` (``@`` for
+e-mail addresses, five digits for ZIP codes).
 
 Rules never see the :class:`~phiscrub.document.Document`, only its text, so they stay cheap and
 testable on plain strings. Patterns are compiled once at import time by the modules that define them.
@@ -50,7 +58,7 @@ def trie_pattern(words: Iterable[str], *, ignore_case: bool = True) -> str:
     Returns:
         A non-capturing pattern string; longer words win over their prefixes.
     """
-    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    root: dict[str, dict] = {}
     for word in words:
         w = " ".join(word.split())
         if not w:
@@ -60,7 +68,7 @@ def trie_pattern(words: Iterable[str], *, ignore_case: bool = True) -> str:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def build(node: dict) -> str:  # type: ignore[type-arg]
+    def build(node: dict) -> str:
         alts = []
         for ch in sorted(k for k in node if k):
             if ch == " ":
@@ -120,8 +128,9 @@ class PatternRule:
         not_after: regex character class (``r"[\w/.]"``); a match right after such a character is
             rejected. Cheaper than a leading look-behind, which stops ``re`` from skipping ahead
             to the first possible character.
-        anchor: a fast pattern that every match contains (``@`` for e-mail); the rule then only
-            searches windows of ``reach`` characters around anchor hits.
+        anchor: a fast pattern that every match contains (``@`` for e-mail), or a function
+            ``text -> sorted (start, end) hits`` (shared digit runs, see ``_common.long_runs``);
+            the rule then only searches windows of ``reach`` characters around anchor hits.
         reach: ``(before, after)``: how far a match may extend around its anchor hit.
         score: confidence given to emitted spans.
         name: short rule name for debugging and tests.
@@ -144,7 +153,7 @@ class PatternRule:
     labeler: Labeler | None = None
     extra_labels: tuple[str, ...] = ()
     not_after: str = ""
-    anchor: re.Pattern[str] | None = None
+    anchor: re.Pattern[str] | Callable[[str], list[tuple[int, int]]] | None = None
     reach: tuple[int, int] = (40, 40)
     score: float = 0.9
     name: str = ""
@@ -213,16 +222,20 @@ class PatternRule:
             return
         before, after = self.reach
         lo = hi = -1
-        for a in self.anchor.finditer(text):
-            s, e = max(0, a.start() - before), min(n, a.end() + after)
+        # Merge overlapping windows; this loop runs for every anchor hit of every note.
+        anchor = self.anchor
+        hits = [a.span() for a in anchor.finditer(text)] if isinstance(anchor, re.Pattern) else anchor(text)
+        for a_start, a_end in hits:
+            s = a_start - before
+            e = a_end + after
             if hi >= 0 and s <= hi:
                 hi = max(hi, e)
                 continue
             if hi >= 0:
-                yield lo, hi
+                yield max(0, lo), min(n, hi)
             lo, hi = s, e
         if hi >= 0:
-            yield lo, hi
+            yield max(0, lo), min(n, hi)
 
     def matches(self, text: str) -> Iterator[tuple[re.Match[str], str]]:
         """Yield ``(match, label)`` for every accepted match in ``text``."""

@@ -11,10 +11,17 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from phiscrub.detect.rules._common import followed_by_unit, text_after
+from phiscrub.detect.rules._common import followed_by_unit, long_runs, text_after
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
-__all__ = ["CONTACT_RULES_EN", "CONTACT_RULES_NEUTRAL", "contact_detector", "contact_rules"]
+__all__ = [
+    "CONTACT_RULES_EN",
+    "CONTACT_RULES_ES",
+    "CONTACT_RULES_NEUTRAL",
+    "CONTACT_RULES_ZH",
+    "contact_detector",
+    "contact_rules",
+]
 
 # --- fax or phone? --------------------------------------------------------------------------
 _FAX_WORD = r"fax(?:ed|ing|es)?|facsimile|telefax|fx"
@@ -25,7 +32,9 @@ _PHONE_CUE = (
 )
 # Letterheads abbreviate: "T (617) 555-0134 | F (617) 555-0199".
 _CUE_RE = re.compile(
-    rf"\b(?:(?P<fax>{_FAX_WORD}|(?-i:F))|(?P<phone>{_PHONE_CUE}|(?-i:T|P|M)))\b(?![/\-])", re.IGNORECASE
+    rf"\b(?:(?P<fax>{_FAX_WORD}|(?-i:F))|(?P<phone>{_PHONE_CUE}|(?-i:T|P|M)))\b(?![/\-])"
+    r"|(?P<fax_zh>传真)|(?P<phone_zh>电话|手机|联系方式)",
+    re.IGNORECASE,
 )
 _CUE_WORDS = (
     trie_pattern(
@@ -51,7 +60,7 @@ def _nearest_cue_is_fax(m: re.Match[str], window: int = 60) -> bool:
     last = None
     for cue in _CUE_RE.finditer(text, lo, start):
         last = cue
-    return last is not None and last.group("fax") is not None
+    return last is not None and (last.group("fax") is not None or last.group("fax_zh") is not None)
 
 
 def _digit_count(s: str) -> int:
@@ -75,15 +84,17 @@ _PHONE_RE = re.compile(
     rf"|{_US_CORE}{_EXT}|\(\d{{3}}\)[ \t]?\d{{3}}[ \t]\d{{4}}{_EXT}){_END}"
     # 617 555 0134 (spaces only: checked against the North American numbering plan)
     rf"|(?P<spaced>[2-9]\d\d[ ][2-9]\d\d[ ]\d{{4}}{_EXT}){_END}"
-    # +34 912 345 678 / +44 20 7946 0958 / +49 30 1234567 / +33 (0)1 23 45 67 89
-    rf"|(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}"
     # ext. 4521 / pager 61234 (short internal numbers).
     rf"|(?<![\w]){_SHORT_WORDS}[ \t]*#?:?[ \t]*(?P<short>\d{{3,7}})(?![\w/]|[.\-]\d)"
     # Any 7-15 digit number right after a phone or fax word: "cell 555-0134", "Tel 020 7946 0958".
     rf"|(?<![\w]){_CUE_WORDS}\.?(?:[ \t]*(?i:no\.?|number|#|nr\.?|num\.?|is|at|to|line))*[ \t:#=\-]*"
     rf"(?P<ctx>\(?\d{{2,5}}\)?(?:[ .\-]\d{{2,5}}){{0,3}}[ .\-]?\d{{3,5}}{_EXT}){_END}"
 )
-_NUMBER_BEFORE_RE = re.compile(r"[\w+/.\-]")
+# +34 912 345 678 / +44 20 7946 0958 / +49 30 1234567 / +33 (0)1 23 45 67 89 (any language)
+_INTL_RE = re.compile(
+    rf"(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}", re.ASCII
+)
+_NUMBER_BEFORE_RE = re.compile(r"[\w+/.\-]", re.ASCII)
 _WORD_BEFORE_RE = re.compile(r"\w")
 
 
@@ -124,9 +135,12 @@ def _phone_ok(m: re.Match[str]) -> bool:
 
 _EMAIL_RE = re.compile(
     r"(?<![\w.+\-])[A-Za-z0-9](?:[A-Za-z0-9._%+\-]*[A-Za-z0-9_%+\-])?@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w\-]|\.[A-Za-z0-9])"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w\-]|\.[A-Za-z0-9])",
+    re.ASCII,  # language-neutral patterns use ASCII word boundaries (CJK text has no spaces)
 )
-_PATH = r"(?:/[^\s<>\"'\[\]]*[^\s<>\"'\[\].,;:!?)])?/?"
+# URL characters: anything but spaces, quotes, brackets and CJK text (no spaces separate a URL from it).
+_URLCH = r"\s<>\"'\[\]" + "\u3000-\u9fff\uff00-\uffef"
+_PATH = rf"(?:/[^{_URLCH}]*[^{_URLCH}.,;:!?)])?/?"
 # Bare domains need a known TLD; two-letter TLDs that are English words (in, it, me ...) are left out
 # because "bed.It" (missing space after a full stop) is common in notes.
 _TLDS = (
@@ -137,10 +151,11 @@ _TLDS = (
 )
 _BARE_TLD = "|".join(sorted(_TLDS, key=len, reverse=True))
 _URL_RE = re.compile(
-    r"(?P<scheme>\b(?i:https?|ftps?|sftp)://[^\s<>\"'\[\]]*[^\s<>\"'\[\].,;:!?)])"
+    rf"(?P<scheme>\b(?i:https?|ftps?|sftp)://[^{_URLCH}]*[^{_URLCH}.,;:!?)])"
     rf"|(?<![\w@./\-])(?P<www>(?i:www)\d?\.[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+{_PATH})"
     rf"|(?<![\w@./\-])(?P<bare>(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)*[A-Za-z0-9][A-Za-z0-9\-]*"
-    rf"[A-Za-z0-9]\.(?i:{_BARE_TLD})(?:\.(?i:uk|au|es|br|mx|nz|jp|cn|ar))?(?![\w\-@]|\.[A-Za-z0-9]){_PATH})"
+    rf"[A-Za-z0-9]\.(?i:{_BARE_TLD})(?:\.(?i:uk|au|es|br|mx|nz|jp|cn|ar))?(?![\w\-@]|\.[A-Za-z0-9]){_PATH})",
+    re.ASCII,
 )
 
 
@@ -156,7 +171,8 @@ _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _IP_RE = re.compile(
     rf"(?<![\w.])(?P<v4>(?:{_OCTET}\.){{3}}{_OCTET}(?:/\d{{1,2}}|:\d{{2,5}})?)(?![\w]|\.\d)"
     # Generous IPv6 candidate, validated by the standard library.
-    r"|(?<![\w:])(?P<v6>(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)(?![\w:])"
+    r"|(?<![\w:])(?P<v6>(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)(?![\w:])",
+    re.ASCII,
 )
 
 
@@ -173,12 +189,22 @@ def _ip_ok(m: re.Match[str]) -> bool:
 
 
 _URL_ANCHOR_RE = re.compile(rf"://|[wW]{{3}}\d?\.|\.{trie_pattern(_TLDS)}(?![A-Za-z0-9\-])")
-_IP_ANCHOR_RE = re.compile(r"\d\.\d{1,3}\.\d|::|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]")
+_IP_ANCHOR_RE = re.compile(r"\d\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
 
 CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule("EMAIL", _EMAIL_RE, anchor=re.compile("@"), reach=(80, 260), score=0.99, name="email"),
     PatternRule("URL", _URL_RE, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300), score=0.95, name="url"),
     PatternRule("IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"),
+    PatternRule(
+        "PHONE",
+        _INTL_RE,
+        validator=_phone_ok,
+        labeler=_phone_label,
+        extra_labels=("FAX",),
+        not_after=r"[A-Za-z0-9_+]",
+        score=0.9,
+        name="phone_intl",
+    ),
 )
 
 # Weak shapes without separators or area code: 6175550134, 555-0134.
@@ -203,10 +229,10 @@ CONTACT_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
         "PHONE",
         _PHONE_RE,
-        group=("us", "intl", "ctx", "short"),
+        group=("us", "spaced", "ctx", "short"),
         validator=_phone_ok,
         labeler=_phone_label,
-        anchor=re.compile(r"\d{3}|\+\d"),
+        anchor=long_runs(3),
         reach=(40, 30),
         extra_labels=("FAX",),
         score=0.9,
@@ -219,7 +245,7 @@ CONTACT_RULES_EN: tuple[PatternRule, ...] = (
         labeler=_phone_label,
         extra_labels=("FAX",),
         not_after=r"[\w+/.\-]",
-        anchor=re.compile(r"\d{4}"),
+        anchor=long_runs(4),
         reach=(10, 10),
         score=0.6,
         name="phone_weak",
@@ -227,11 +253,39 @@ CONTACT_RULES_EN: tuple[PatternRule, ...] = (
 )
 
 
+# Spanish/Catalan numbers: 624 042 723, 91 071 91 59, 612 34 56 78 (separators required).
+_ES_PHONE_RE = re.compile(
+    r"(?P<es>[6789]\d{2}[ .]\d{3}[ .]\d{3}|[6789]\d{2}[ .]\d{2}[ .]\d{2}[ .]\d{2}|[89]\d[ .]\d{3}[ .]\d{2}[ .]\d{2})"
+    r"(?![\w\-]|[ .]\d)",
+    re.ASCII,
+)
+# Chinese numbers: mobile 13812345678, landline 010-12345678 / 0571-87654321.
+_ZH_PHONE_RE = re.compile(r"(?P<zh>1[3-9]\d{9}|0\d{2,3}-\d{7,8})(?![\w\-])", re.ASCII)
+
+CONTACT_RULES_ES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "PHONE", _ES_PHONE_RE, labeler=_phone_label, extra_labels=("FAX",), not_after=r"[A-Za-z0-9_+/.\-]",
+        score=0.85, name="phone_es",
+    ),
+)
+CONTACT_RULES_ZH: tuple[PatternRule, ...] = (
+    PatternRule(
+        "PHONE", _ZH_PHONE_RE, labeler=_phone_label, extra_labels=("FAX",), not_after=r"[A-Za-z0-9_+/.\-]",
+        score=0.85, name="phone_zh",
+    ),
+)
+_BY_LANG: dict[str, tuple[PatternRule, ...]] = {
+    "en": CONTACT_RULES_EN,
+    "es": CONTACT_RULES_ES,
+    "ca": CONTACT_RULES_ES,
+    "zh": CONTACT_RULES_ZH,
+}
+
+
 def contact_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The CONTACT rules for ``lang``: e-mail/URL/IP/international phones always, US phones for ``en``."""
-    if lang == "en":
-        return CONTACT_RULES_NEUTRAL + CONTACT_RULES_EN
-    return CONTACT_RULES_NEUTRAL
+    """The CONTACT rules for ``lang``: e-mail/URL/IP/international phones always, plus the local
+    phone shapes of ``en`` (US), ``es``/``ca`` (Spain) and ``zh`` (China)."""
+    return CONTACT_RULES_NEUTRAL + _BY_LANG.get(lang, ())
 
 
 def contact_detector(lang: str = "en") -> RuleDetector:

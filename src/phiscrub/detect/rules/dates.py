@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 
-from phiscrub.detect.rules._common import followed_by_unit, text_after, text_before
+from phiscrub.detect.rules._common import (
+    any_of,
+    followed_by_unit,
+    joined_runs,
+    long_runs,
+    text_after,
+    text_before,
+)
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["DATE_RULES_EN", "DATE_RULES_NEUTRAL", "date_detector", "date_rules"]
@@ -77,9 +84,6 @@ def _calendar(a: int, b: int) -> bool:
     return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
 
 
-_DATE_CUE_RE = re.compile(
-    r"\b(?:date|dated|dob|d\.o\.b|dos|dt|born|birth|collected|drawn|received|signed)\b[^\n]{0,12}\Z", re.IGNORECASE
-)
 
 
 # A number right after an identifier word ("MRN 01-17-65") is an identifier, whatever its shape.
@@ -94,9 +98,7 @@ def _numeric_ok(m: re.Match[str]) -> bool:
         return False
     if m.group("dmy") is not None:
         return _calendar(int(m.group("a")), int(m.group("b")))
-    if m.group("cmp") is not None:
-        before = text_before(m, 30)
-        return bool(_TIME_AFTER_RE.match(m.string, m.end()) or _DATE_CUE_RE.search(before) or _MD_CUE_RE.search(before))
+    # 20190312 is taken as a valid calendar date (not after "MRN", "Acct" ...; the ID rules leave it).
     return True
 
 
@@ -271,8 +273,9 @@ _NUMERIC_RE = re.compile(
     rf"|(?P<dmy>(?P<a>\d{{1,2}})(?P<s2>[/.\-])(?P<b>\d{{1,2}})(?P=s2)(?:(?:19|20)?\d{{2}})){_NA}"
     # 3/2019, 03-2019.
     rf"|(?P<my>(?:0?[1-9]|1[0-2])[/\-]{_YEAR4}){_NA}"
-    # 20190312 right after a date cue (8-digit strings are usually identifiers).
-    rf"|(?P<cmp>{_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)"
+    # 20190312 (validated by the pattern itself; identifiers after "MRN" are excluded above).
+    rf"|(?P<cmp>{_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)",
+    re.ASCII,  # language-neutral: in "于2019-03-12入院" the CJK letters are not ASCII word characters
 )
 
 # 7/23, 10/6, 3/1-3/5 (US month/day without year); also the start of "3/1-3/5/2019".
@@ -310,7 +313,8 @@ _MONTH_DATE_RE = re.compile(
     rf"|(?P<dm>{_WDP}{_DAY}{_ORD}?{_OF}(?:{_SEP}|(?=[A-Za-z])){_MONTH}"
     r"(?!,?[ \t]?[.\-]?[ \t]?(?:\d{1,2}(?![\d:])|(?:19|20)\d\d\b|'\d)))"
 )
-_MONTH_ANCHOR_RE = re.compile(_MONTH)
+# (the look-behind first: it rejects positions inside words before the word list is tried)
+_MONTH_ANCHOR_RE = re.compile(rf"(?<![A-Za-z]){_MONTH}")
 
 # Words that are dates on their own (weekdays, holidays), with a cue (month names), or with a
 # year (seasons).
@@ -329,8 +333,7 @@ _YEAR_RE = re.compile(
 _TWO_DIGIT_RE = re.compile(r"(?:'\d{2}|[3-9]\d)(?![\w'])")
 
 # Every numeric date holds a digit, a separator and a digit, or eight digits in a row.
-_NUMERIC_ANCHOR_RE = re.compile(r"\d[/.\-]\d|\d{8}")
-_MONTH_DAY_ANCHOR_RE = re.compile(r"\d/\d")
+_NUMERIC_ANCHOR = any_of(joined_runs("/.-"), long_runs(8))
 
 # 3-9 / 6-8 as a month-day only right after a strong date cue ("Date: 3-9", "completed 6-8"):
 # elsewhere "6-8 weeks" and "2-3 times" are ranges.
@@ -355,8 +358,8 @@ DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
         "DATE",
         _NUMERIC_RE,
         validator=_numeric_ok,
-        not_after=r"[\w/.]",
-        anchor=_NUMERIC_ANCHOR_RE,
+        not_after=r"[A-Za-z0-9_/.]",
+        anchor=_NUMERIC_ANCHOR,
         reach=(12, 16),
         score=0.95,
         name="numeric",
@@ -383,7 +386,7 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
         "DATE",
         _MONTH_DAY_RE,
         validator=_month_day_boundary_ok,
-        anchor=_MONTH_DAY_ANCHOR_RE,
+        anchor=joined_runs("/"),
         reach=(3, 4),
         score=0.8,
         name="month_day_numeric",
@@ -393,7 +396,7 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
         _MONTH_DAY_HYPHEN_RE,
         validator=_month_day_hyphen_ok,
         not_after=r"[\w/.:\-]",
-        anchor=re.compile(r"\d-\d"),
+        anchor=joined_runs("-"),
         reach=(3, 4),
         score=0.6,
         name="month_day_hyphen",

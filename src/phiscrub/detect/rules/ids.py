@@ -4,16 +4,18 @@ Apart from SSNs, an identifier is recognised by the words right before it: ``MRN
 ``Acct # A7731902``, ``member ID XKQ-44718``, ``serial 4471-22-K``. The value is an alphanumeric
 token with at least one digit (optionally with ``-`` and ``.`` separators); pure decimals,
 fractions, dates and numbers followed by a unit are never taken, so doses and lab values stay.
-The label comes from the context word (one pass over the text for every label). A weak
-fallback (score < 0.5) takes ID-shaped tokens without context: long digit runs and letter-digit
-codes such as ``S24-18832``.
+The label comes from the context word (one pass over the text for every label); vehicle plates
+and unit numbers may also start with letters (``plate WMY 3363``, ``Medic 47``). A weak fallback
+(score < 0.5) takes ID-shaped tokens without context: runs of 7+ digits, hyphenated numbers with
+7+ digits (``4475-2259``, not phone, ZIP+4, year or clock-time shapes) and letter-digit codes such
+as ``S24-18832``. The SSN and fallback shapes are language-neutral (ASCII word boundaries).
 """
 
 from __future__ import annotations
 
 import re
 
-from phiscrub.detect.rules._common import followed_by_unit
+from phiscrub.detect.rules._common import any_of, followed_by_unit, joined_runs, long_runs
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern, words_regex
 
 __all__ = ["ID_KEYWORDS", "ID_RULES_EN", "ID_RULES_NEUTRAL", "id_detector", "id_rules"]
@@ -289,17 +291,18 @@ _SSN_RE = re.compile(
     r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:on\s+file|no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
     r"(?P<ctx>\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
 )
+_SSN_BARE_RE = re.compile(r"(?P<bare>\d{3}-\d{2}-\d{4})(?![\w\-/]|\.\d)", re.ASCII)
 _SSN_INVALID_RE = re.compile(r"(?:000|666|9\d\d)|\d{3}[ \-]?00|\d{3}[ \-]?\d{2}[ \-]?0000")
 
 
 # Every SSN ends with two digits, an optional separator and four digits.
-_SSN_ANCHOR_RE = re.compile(r"\d{2}[ \-]?\d{4}")
+_SSN_ANCHOR = any_of(long_runs(6), joined_runs(" -", left_min=2, right_min=4))
 
 
 def _ssn_ok(m: re.Match[str]) -> bool:
     """A bare 123-45-6789 needs a valid SSN (area not 000/666/9xx, group not 00, serial not 0000);
     after "SSN:" any 3-2-4 number is taken."""
-    if m.start() and re.match(r"[\w\-/.]", m.string[m.start() - 1]):
+    if m.start() and re.match(r"[\w\-/.]", m.string[m.start() - 1], re.ASCII):
         return False
     if m.group("bare") is None:
         return True
@@ -308,17 +311,19 @@ def _ssn_ok(m: re.Match[str]) -> bool:
 
 # --- context-free fallback (weak) -----------------------------------------------------------------
 _FALLBACK_RE = re.compile(
+    # Hyphenated numbers with 7+ digits: 4475-2259, 53-339306 (not phone-shaped, not year ranges).
+    r"\b(?P<dh>\d{2,6}-\d{3,8})(?![\w\-/]|[.,]\d)"
     # Letter-digit codes with a hyphen and at least 4 digits: S24-18832, SP-24-01234, 4471-22-K.
-    r"\b(?P<hy>[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?![\w\-/]|\.\w)"
+    r"|\b(?P<hy>[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?![\w\-/]|\.\w)"
     # Letters then 5+ digits: A7731902, SP2401234.
     r"|\b(?P<al>[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*)(?![\w\-/]|\.\w)"
     # 7+ digit runs (not amounts with separators).
-    r"|\b(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)"
-    # Hyphenated numbers with 7+ digits: 4475-2259, 53-339306 (not phone-shaped, not year ranges).
-    r"|\b(?P<dh>\d{2,6}-\d{3,8})(?![\w\-/]|[.,]\d)"
+    r"|\b(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)",
+    re.ASCII,  # "住院号3853795": CJK letters are not ASCII word characters
 )
 # Every fallback match holds three digits in a row: search only around those.
-_FALLBACK_ANCHOR_RE = re.compile(r"\d{3}")
+_FALLBACK_ANCHOR = long_runs(3)
+_COMPACT_DATE_RE = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
 _DOSE_LIKE_RE = re.compile(r"(?i)q\d|\d+(?:h|hr|hrs|d|mg|ml|mcg|x|min)\Z")
 _DOSE_END_RE = re.compile(r"(?i)\d(?:h|hr|hrs|d|mg|ml|mcg|x|min|yo|y)\Z")
 
@@ -332,11 +337,16 @@ def _fallback_ok(m: re.Match[str]) -> bool:
         return False
     if m.group("dh") is not None:
         left, right = m.group("dh").split("-")
+        shape = (len(left), len(right))
         years = all(len(p) == 4 and p[:2] in ("19", "20") for p in (left, right))
-        return len(left) + len(right) >= 7 and not years and (len(left), len(right)) != (3, 4)
+        # 1900-0700 is a clock-time range; 02114-1234 a ZIP+4; 555-0134 a phone number.
+        clock = shape == (4, 4) and all(int(p[:2]) < 24 and int(p[2:]) < 60 for p in (left, right))
+        return sum(shape) >= 7 and not years and not clock and shape not in ((3, 4), (5, 4))
     digits = m.group("dg")
     if digits is not None and len(digits) == 10 and digits[0] in "23456789" and digits[3] in "23456789":
         return False  # a North American phone number: the contact rules take it
+    if digits is not None and _COMPACT_DATE_RE.fullmatch(digits):
+        return False  # 20190312: the date rules take it
     code = m.group("hy")
     if code is None:
         return True
@@ -351,8 +361,12 @@ def _fallback_ok(m: re.Match[str]) -> bool:
 
 # Plates and tail numbers may start with a letter block: "plate WMY 3363", "tail number N 412".
 _PLATE_RE = re.compile(
-    r"(?<![\w\-/])(?i:license\s+plate|plates?|tail\s+number|tail\s+#|registration|tag|vin|unit|ambulance|medic"
-    r"|veh(?:icle)?\s+id)(?![\w])"
+    r"(?<![\w\-/])"
+    + trie_pattern(
+        ("license plate", "plate", "plates", "tail number", "tail #", "registration", "tag", "vin", "unit",
+         "ambulance", "medic", "veh id", "vehicle id")
+    )
+    + r"(?![\w])"
     r"[ \t:#]*(?:(?i:no|number|#)\.?[ \t:#]*)?\(?[ \t]*"
     r"(?P<v>[A-Z]{1,4}[ \-][0-9]{2,5}[A-Z]?"
     r"|(?:Unit|Medic|Rescue|Engine|Squad|Truck|Ambulance|UNIT|MEDIC|RESCUE|ENGINE|SQUAD|TRUCK)[ \t]?\d{1,4}[A-Z]?)"
@@ -369,14 +383,14 @@ def _plate_ok(m: re.Match[str]) -> bool:
 
 ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule(
-        "SSN", _SSN_RE, group=("bare",), validator=_ssn_ok, anchor=_SSN_ANCHOR_RE, reach=(60, 2), score=0.95, name="ssn"
+        "SSN", _SSN_BARE_RE, group="bare", validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(6, 2), score=0.95, name="ssn"
     ),
     PatternRule(
         "IDNUM",
         _FALLBACK_RE,
         validator=_fallback_ok,
         not_after=r"[\-/.#,$]",
-        anchor=_FALLBACK_ANCHOR_RE,
+        anchor=_FALLBACK_ANCHOR,
         reach=(30, 30),
         score=0.45,
         name="id_shape",
@@ -389,7 +403,7 @@ ID_RULES_EN: tuple[PatternRule, ...] = (
         _SSN_RE,
         group=("bare", "ctx"),
         validator=_ssn_ok,
-        anchor=_SSN_ANCHOR_RE,
+        anchor=_SSN_ANCHOR,
         reach=(60, 2),
         score=0.95,
         name="ssn_context",

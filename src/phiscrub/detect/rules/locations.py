@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from phiscrub.detect.rules._common import case_variants, followed_by_unit
+from phiscrub.detect.rules._common import case_variants, followed_by_unit, long_runs
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 
 __all__ = ["LOCATION_RULES_EN", "STATE_ABBREVIATIONS", "STREET_SUFFIXES", "location_detector", "location_rules"]
@@ -47,7 +47,14 @@ STREET_SUFFIXES: tuple[str, ...] = (
     "Tpke", "Crescent", "Cres", "Close", "Crossing", "Xing", "Ridge", "Row", "Expressway", "Expy",
     "Freeway", "Fwy", "Landing", "Commons", "Heights", "Hts", "Grove", "Gardens", "Route", "Rte",
 )
-_SUFFIX = "(?:" + "|".join(sorted(case_variants(STREET_SUFFIXES, lower=False), key=len, reverse=True)) + r")\.?"
+# Abbreviated suffixes may take a period ("St."); a full word's period ends the sentence.
+_SUFFIX_ABBR = tuple(x for x in STREET_SUFFIXES if len(x) <= 4 and x not in ("Way", "Loop", "Pike", "Row"))
+_SUFFIX = (
+    "(?:" + trie_pattern([w for x in _SUFFIX_ABBR for w in (x, x.upper())], ignore_case=False) + r"\.?"
+    + "|" + trie_pattern([w for x in STREET_SUFFIXES if x not in _SUFFIX_ABBR for w in (x, x.upper())],
+                         ignore_case=False)
+    + r")(?![A-Za-z])"
+)
 _FULL_SUFFIX = "(?:Street|Avenue|Road|Boulevard|Lane|Drive|Court|Place|Terrace|Parkway|Highway|Way)"
 _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|NORTH|SOUTH|EAST|WEST)\.?"
 _NAME_WORD = r"(?:[A-Z][a-z'’\-]+|[A-Z]{2,}|[A-Z]\.|(?:\d+(?:st|nd|rd|th|ST|ND|RD|TH)))"
@@ -93,15 +100,16 @@ def _street_ok(m: re.Match[str]) -> bool:
 
 
 # Every ZIP match holds five digits; every street match holds a suffix word or "Box".
-_ZIP_ANCHOR_RE = re.compile(r"\d{5}")
+_ZIP_ANCHOR = long_runs(5)
 _STREET_ANCHOR_RE = re.compile(
-    trie_pattern([w for x in (*STREET_SUFFIXES, "Box") for w in (x, x.upper())], ignore_case=False) + r"(?![a-z])"
-    + r"|[Bb]ox\b"
+    r"(?<![A-Za-z])(?:"
+    + trie_pattern([w for x in (*STREET_SUFFIXES, "Box", "box") for w in (x, x.upper())], ignore_case=False)
+    + r")(?![a-z])"
 )
 
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
-        "ZIP", _ZIP_RE, group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR_RE, reach=(40, 12), score=0.9,
+        "ZIP", _ZIP_RE, group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR, reach=(40, 12), score=0.9,
         name="zip",
     ),
     PatternRule(

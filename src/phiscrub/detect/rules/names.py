@@ -6,8 +6,12 @@ survive. The span excludes the title and the credential: ``Smith`` in ``Dr. Smit
 in ``Jane Smith, MD``.
 
 * DOCTOR: ``Dr.``/``Dr``/``DR.``/``dr``/``Doctor``/``Prof.`` + name; name + ``, MD``/``, RN``/
-  ``, NP``/``, PA-C``/``, DO``; ``Attending:``, ``PCP:``, ``Dictated by:``, ``Electronically signed by:``.
-* PATIENT: ``Mr.``/``Mrs.``/``Ms.``/``Miss`` + name; ``Patient:``, ``Name:``, ``Pt:``, ``Re:``.
+  ``, NP``/``, PA-C``/``, DO`` (also chains: ``, MS, CGC``); ``Attending:``, ``PCP:``,
+  ``Dictated by:``, ``Electronically signed by:``; a role word before a name (``paramedic Ann Lee``,
+  ``RN Ivka Sarić``).
+* PATIENT: ``Mr.``/``Mrs.``/``Ms.``/``Miss`` + name; ``Patient:``, ``Name:``, ``Pt:``, ``Re:``
+  (also ``Surname, Given``); ``Pt Jane Roe`` (Title case); a name right before an age and sex
+  (``Callum, 76 y/o``); ``Baby Boy Jones``.
 * RELATIVE: kinship word + name (``her son, Mark``, ``wife Mary Jones``).
 
 A candidate is a run of up to four name-like tokens in one case style (Title, UPPER, or lower
@@ -17,16 +21,16 @@ after a lower-case title), cut at the first stop word (``Dr. visit``, ``Mr. Coff
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.errors import ConfigError
 
 __all__ = ["NAME_RULES_EN", "NAME_STOPWORDS", "NameRule", "name_detector", "name_rules"]
 
-#: Words never taken as (part of) a name after a trigger, compared lower-case.
-NAME_STOPWORDS: frozenset[str] = frozenset(
-    """
+# Words never taken as (part of) a name after a trigger (see NAME_STOPWORDS).
+_STOPWORD_TEXT = """
     a an the and or nor but not no yes of on in at to from with without for per by via as is was were be been
     are am will would should could may might can has have had do does did this that these those it its he
     she they we you i me my his her their our your him them us who whom which what when where why how all
@@ -61,9 +65,13 @@ NAME_STOPWORDS: frozenset[str] = frozenset(
     mrn dob age sex exam dt dos acct ssn id rm ht wt bmi bp hr rr temp spo2 dx hx hpi ros
     stat prn po iv im sq bid tid qid qhs qd daily weekly monthly
     advisor telephone encounter line license shift progress tele collected employee medicaid medicare pager
-    phone fax email mobile cell visit note signed
-    """.split()
-)
+    phone fax email mobile cell visit note signed routine admission assessment environmental acute request
+    summary appeal certificate urgent expedited letter strain index consultant scribe access monitoring
+    portal message financial healthy proband well active ill sick elderly young female male woman man boy
+    girl infant child baby previously otherwise currently
+"""
+#: Words never taken as (part of) a name after a trigger, compared lower-case.
+NAME_STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
 
 # One name-like token: Title (O'Brien, McDonald, Smith-Jones), UPPER (O'BRIEN), lower (smith) or an
 # initial. A possessive "'s" stays outside ("Dr. Smith's office" -> "Smith").
@@ -84,18 +92,23 @@ def _style(tok: str) -> str:
 
 
 def _scan_after(
-    text: str, pos: int, *, lower_ok: bool, upper_ok: bool = True, max_tokens: int = 4
+    text: str, pos: int, *, lower_ok: bool, upper_ok: bool = True, comma_ok: bool = False, max_tokens: int = 4
 ) -> tuple[int, int] | None:
-    """Collect name tokens from ``pos`` onward; return the span of the accepted tokens or None."""
+    """Collect name tokens from ``pos`` onward; return the span of the accepted tokens or None.
+
+    With ``comma_ok`` a surname may be followed by ", Given" ("Kiuru, Varvara").
+    """
     start = end = -1
     style = ""
     count = 0
     while count < max_tokens:
-        m = _TOKEN_RE.match(text, pos)
+        # "Kiuru, Varvara": one comma after a lone surname when the trigger allows it.
+        comma = comma_ok and count == 1 and text.startswith(", ", pos)
+        m = _TOKEN_RE.match(text, pos + 1 if comma else pos)
         if m is None:
             break
         tok = m.group("tok")
-        if count and text[pos : m.start("tok")] != " ":
+        if count and text[m.start() : m.start("tok")] != " ":
             break  # name parts are separated by exactly one space; wider gaps are table columns
         st = _style(tok)
         if st != "initial" and tok.lower() in NAME_STOPWORDS:
@@ -151,6 +164,10 @@ def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int]
     return (chosen[-1][0], chosen[0][1])
 
 
+#: How to scan after one trigger: ``(label, lower_ok, upper_ok, max_gap, comma_ok)``.
+NameMode = tuple[str, bool, bool, int, bool]
+
+
 @dataclass(frozen=True)
 class NameRule(PatternRule):
     """A trigger pattern; the name is scanned after the match (``after``) or before it (``before``).
@@ -159,64 +176,149 @@ class NameRule(PatternRule):
         direction: ``after`` (titles and field labels) or ``before`` (credentials).
         lower_ok: accept lower-case name tokens (only after lower-case titles: ``dr smith``).
         upper_ok: accept UPPER-case name tokens.
+        max_gap: when positive, at most this many spaces between the trigger and the name.
+        comma_ok: accept "Surname, Given" after the trigger.
+        mode: ``match -> (label, lower_ok, upper_ok, max_gap, comma_ok)`` or None (drop the match):
+            lets one pattern join several kinds of trigger (titles, field labels, role words ...)
+            and still scan each kind's way.
     """
 
     direction: str = "after"
     lower_ok: bool = False
     upper_ok: bool = True
+    max_gap: int = 0
+    comma_ok: bool = False
+    mode: Callable[[re.Match[str]], NameMode | None] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.direction not in ("after", "before"):
+            raise ConfigError(f"rule {self.name or '?'}: direction must be 'after' or 'before'")
+
+    def _accept(self, m: re.Match[str]) -> str | None:
+        # A trigger the mode rejects must not hide what follows it ("Hospitalist: Dr. Coardi").
+        if self.mode is not None and self.mode(m) is None:
+            return None
+        return super()._accept(m)
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         """Yield ``(start, end, label)`` of every name found next to a trigger."""
-        for m, label in self.matches(text):
+        for m, matched_label in self.matches(text):
             if self.direction == "before":
+                label = matched_label
                 span = _scan_before(text, m.start())
             else:
+                settings = (
+                    self.mode(m)
+                    if self.mode is not None
+                    else (matched_label, self.lower_ok, self.upper_ok, self.max_gap, self.comma_ok)
+                )
+                if settings is None:
+                    continue
+                label, lower_ok, upper_ok, max_gap, comma_ok = settings
                 # Lower-case names ("dr smith") only after a lower-case title.
-                lower_ok = self.lower_ok and m.group().lstrip()[:1].islower()
-                span = _scan_after(text, m.end(), lower_ok=lower_ok, upper_ok=self.upper_ok)
+                lower_ok = lower_ok and m.group().lstrip()[:1].islower()
+                if max_gap and text[m.end() : m.end() + max_gap + 1].strip(" \t") == "":
+                    continue  # the next word is further away than max_gap spaces
+                span = _scan_after(
+                    text, m.end(), lower_ok=lower_ok, upper_ok=upper_ok, comma_ok=comma_ok and label == "PATIENT"
+                )
             if span is not None:
                 yield span[0], span[1], label
 
 
 # --- triggers ------------------------------------------------------------------------------------
-_DR_TITLES = r"(?:Dr|DR|dr|Drs|DRS|Prof|PROF)\.?|Doctor|DOCTOR|Professor|PROFESSOR"
-_PT_TITLES = r"(?:Mr|Mrs|Ms|Mx|MRS)\.?|MR\.|MS\.|Miss|MISS|mrs\.?|mr\.|ms\."
-_OPT_TITLE = r"(?:(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?[ \t]+)?"
-
-_TITLE_RE = re.compile(
-    # The name follows after spaces, or right after the period ("Dr.Smith").
-    rf"(?<![\w.])(?:(?P<dr>{_DR_TITLES})|(?P<pt>{_PT_TITLES}))(?=[ \t]|(?<=\.)[A-Z])"
+# Title spellings taken as titles (case matters: "MR" is mitral regurgitation, "MS" multiple sclerosis).
+_DOCTOR_TITLES = frozenset(
+    ("Dr", "Dr.", "DR", "DR.", "dr", "dr.", "Drs", "Drs.", "DRS", "DRS.", "Prof", "Prof.", "PROF", "PROF.", "Doctor",
+     "DOCTOR", "Professor", "PROFESSOR")
 )
-
-
-def _title_label(m: re.Match[str]) -> str:
-    return "DOCTOR" if m.group("dr") is not None else "PATIENT"
-
-
-_DOCTOR_BY = trie_pattern(
-    (
-        "electronically signed by", "e-signed by", "esigned by", "signed by", "dictated by", "cosigned by",
-        "co-signed by", "reviewed by", "read by", "interpreted by", "performed by", "requested by", "req by",
-        "seen by", "referred by", "examined by", "attested by", "authenticated by",
-    )
+_PATIENT_TITLES = frozenset(
+    ("Mr", "Mr.", "MR.", "Mrs", "Mrs.", "MRS", "MRS.", "mrs", "mrs.", "Ms", "Ms.", "MS.", "Mx", "Mx.", "Miss",
+     "MISS", "mr.", "ms.")
 )
-_DOCTOR_FIELDS = trie_pattern(
-    (
-        "attending", "attending physician", "attending of record", "pcp", "primary care",
-        "primary care physician", "primary care provider", "surgeon", "assistant surgeon", "referring",
-        "referring physician", "referring provider", "referring md", "ordering", "ordering physician",
-        "ordering provider", "ordering md", "consultant", "provider", "prov", "physician", "radiologist",
-        "pathologist", "anesthesiologist", "proceduralist", "cardiologist", "oncologist",
-        "neurologist", "resident", "fellow", "intern", "author", "signing physician", "outgoing", "incoming",
-        "treating physician", "supervising physician", "primary oncologist", "signature", "signed",
-    )
+# Signature words that introduce a name after a colon anywhere in a line.
+_SIGNATURE_WORDS = (
+    "electronically signed", "e-signed", "esigned", "cosigned", "co-signed", "cosigner", "exp cosigner",
+    "signed", "signature", "signed electronically",
 )
-_PATIENT_FIELDS = trie_pattern(
-    (
-        "patient", "patient name", "pt", "pt name", "name", "re", "client", "inmate", "decedent", "resident name",
-        "member name", "child", "infant", "student", "employee", "subscriber", "insured",
-    )
+_DOCTOR_BY = (
+    "electronically signed by", "e-signed by", "esigned by", "signed by", "dictated by", "cosigned by",
+    "co-signed by", "reviewed by", "read by", "interpreted by", "performed by", "requested by", "req by",
+    "seen by", "referred by", "examined by", "attested by", "authenticated by",
 )
+_DOCTOR_FIELDS = (
+    "attending", "attending physician", "attending of record", "pcp", "primary care", "primary care physician",
+    "primary care provider", "surgeon", "assistant surgeon", "referring", "referring physician",
+    "referring provider", "referring md", "ordering", "ordering physician", "ordering provider", "ordering md",
+    "consultant", "provider", "prov", "physician", "radiologist", "pathologist", "anesthesiologist",
+    "proceduralist", "cardiologist", "oncologist", "neurologist", "resident", "fellow", "intern", "author",
+    "signing physician", "outgoing", "incoming", "treating physician", "supervising physician",
+    "primary oncologist", "signature", "signed", "cc",
+)
+_PATIENT_FIELDS = (
+    "patient", "patient name", "pt", "pt name", "name", "re", "client", "inmate", "decedent", "resident name",
+    "res", "surname/forename", "full name", "member name", "child", "infant", "student", "employee",
+    "subscriber", "insured",
+)
+# Role words before a name: "paramedic Lorelei Oestrovsky", "RN Ivka Sarić", "hospitalist Veenstra".
+_ROLE_CREDENTIALS = frozenset({"RN", "NP", "MD", "CNM", "LPN", "PA-C", "DO", "CRNA", "NNP", "FNP"})
+_ROLE_WORDS = (
+    "paramedic", "pharmacist", "hospitalist", "therapist", "nurse", "physician", "surgeon", "intensivist",
+    "anesthesiologist", "radiologist", "cardiologist", "neurologist", "oncologist", "geriatrician",
+    "pediatrician", "psychiatrist", "psychologist", "dietitian", "chaplain", "social worker", "case manager",
+    "midwife", "clinician", "sonographer", "technologist", "counselor", "interpreter", "scribe", "nephrologist",
+    "urologist", "dermatologist", "gastroenterologist", "endocrinologist", "pulmonologist", "periodontist",
+    "orthodontist", "dentist", "optometrist", "ophthalmologist", "audiologist", "physiatrist", "podiatrist",
+)
+_PT_WORDS = frozenset({"Pt", "PT", "pt", "Patient", "patient"})
+_KIN_WORDS = (
+    "wife", "husband", "spouse", "partner", "son", "daughter", "mother", "father", "mom", "dad", "brother",
+    "sister", "sibling", "niece", "nephew", "aunt", "uncle", "cousin", "grandson", "granddaughter",
+    "grandmother", "grandfather", "grandma", "grandpa", "fiance", "fiancee", "fiancé", "fiancée", "boyfriend",
+    "girlfriend", "friend", "neighbor", "neighbour", "guardian", "proxy", "caregiver", "stepson",
+    "stepdaughter", "stepmother", "stepfather", "mother-in-law", "father-in-law", "son-in-law",
+    "daughter-in-law",
+)
+_BABY = frozenset({"baby boy", "baby girl"})
+
+
+def _norm(word: str) -> str:
+    return " ".join(word.lower().split())
+
+
+# Every trigger word, with the kinds it can be (a word may be several: "patient", "physician").
+_TRIGGER_KINDS: dict[str, set[str]] = {}
+for _kind, _words in (
+    ("title", [t.rstrip(".") for t in _DOCTOR_TITLES | _PATIENT_TITLES]),
+    ("by", _DOCTOR_BY),
+    ("sig", _SIGNATURE_WORDS),
+    ("doc", _DOCTOR_FIELDS),
+    ("pat", _PATIENT_FIELDS),
+    ("role", [*_ROLE_WORDS, *_ROLE_CREDENTIALS]),
+    ("ptw", _PT_WORDS),
+    ("kin", _KIN_WORDS),
+    ("baby", _BABY),
+):
+    for _w in _words:
+        _TRIGGER_KINDS.setdefault(_norm(_w), set()).add(_kind)
+
+# One pass for all triggers: the word, an optional title period, then an optional separator and
+# (after field labels) an optional title. Which kind of trigger it is gets decided in Python.
+_TRIGGER_RE = re.compile(
+    rf"(?<![\w\-])(?P<w>{trie_pattern(_TRIGGER_KINDS)})(?![\w\-])(?P<dot>\.?)"
+    r"(?P<sep>[ \t]*[:\-–—,])?"
+    r"(?P<title>[ \t]*(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?(?=[ \t]))?"
+)
+# A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
+_FIELD_START_RE = re.compile(r"(?:\n|\|[ \t]?|  |\t|; )\Z")
+
+
+def _field_start(m: re.Match[str]) -> bool:
+    start = m.start()
+    return start == 0 or _FIELD_START_RE.search(m.string, max(0, start - 2), start) is not None
+
+
 # Credentials after a name. Ambiguous ones (DO, PT, OT, SLP ...) only at the end of a phrase.
 _CREDENTIAL_WORDS = (
     "MD", "M.D.", "RN", "NP", "PA-C", "DDS", "DMD", "PharmD", "PhD", "CRNA", "CNM", "LPN", "LCSW", "LICSW", "DPT",
@@ -224,6 +326,8 @@ _CREDENTIAL_WORDS = (
     "FACS", "FACC", "MBBS", "MPH", "CGC", "LMFT", "PsyD", "EMT-P", "NRP", "CCRN", "BCPS", "AuD", "DPM", "MSW",
     "LMSW", "LPC", "CNA", "AGACNP", "PMHNP", "CNP", "RD", "RDCS", "RDMS", "RVT", "CPNP", "CNSC", "CPHON", "OSW-C",
     "BCC", "MDiv", "CDCES", "CDE", "IBCLC", "CCM", "CRRN", "CHPN", "OCN", "CPN", "CEN", "CTRS", "LICSW",
+    "PMHNP-BC", "NP-C", "FNP-C", "ANP-BC", "AGPCNP-BC", "AGACNP-BC", "CPNP-PC", "CPNP-AC", "NNP-BC", "WHNP-BC",
+    "RN-BC", "LADC", "LSW", "LCPC", "RPSGT", "CCP",
 )
 # Ambiguous ones only at the end of a phrase ("Jane Roe, PT." but not "..., PT TO FOLLOW").
 _CREDENTIAL_AMBIGUOUS_WORDS = ("DO", "D.O.", "PT", "OT", "SLP", "RT", "EMT", "Paramedic")
@@ -247,75 +351,77 @@ _CREDENTIAL_RE = re.compile(
     rf"|[ \t]+{_CREDENTIALS_BARE}(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{{2}}|\.(?:\s|$)|\d))",
     re.MULTILINE,
 )
-# Role words before a name: "paramedic Lorelei Oestrovsky", "RN Ivka Each", "hospitalist Veenstra".
-_ROLE_CREDENTIALS = trie_pattern(("RN", "NP", "MD", "CNM", "LPN", "PA-C", "DO"), ignore_case=False)
-_ROLE_WORDS = trie_pattern(
-    (
-        "paramedic", "pharmacist", "hospitalist", "therapist", "nurse", "physician", "surgeon", "intensivist",
-        "anesthesiologist", "radiologist", "cardiologist", "neurologist", "oncologist", "geriatrician",
-        "pediatrician", "psychiatrist", "psychologist", "dietitian", "chaplain", "social worker", "case manager",
-        "midwife", "clinician", "sonographer", "technologist", "counselor", "interpreter", "scribe", "nephrologist",
-        "urologist", "dermatologist", "gastroenterologist", "endocrinologist", "pulmonologist", "periodontist",
-        "orthodontist", "dentist", "optometrist", "ophthalmologist", "audiologist", "physiatrist", "podiatrist",
-    )
+# "Callum, 76 y/o" / "Abraham S. Oversteeg, 46M": the name right before an age and sex.
+_AGE_AFTER_RE = re.compile(
+    r",?[ \t]+(?:[—–\-|/][ \t]*)?\d{1,3}[ \t]?(?:y/o|yo|y\.o\.|YO|Y/O|-year-old|[ \t]year[ \t]old|[MF](?![\w]))"
 )
-_ROLE_RE = re.compile(
-    # A credential right before a name takes no punctuation ("Jane Roe, MD, Breast Imaging" is not one).
-    rf"(?<!,[ \t])(?<![\w\-,])(?:{_ROLE_CREDENTIALS}:?(?=[ \t])|{_ROLE_WORDS}(?![\w\-])[,:]?(?=[ \t]))"
-)
-_KIN = trie_pattern(
-    (
-        "wife", "husband", "spouse", "partner", "son", "daughter", "mother", "father", "mom", "dad", "brother",
-        "sister", "sibling", "niece", "nephew", "aunt", "uncle", "cousin", "grandson", "granddaughter",
-        "grandmother", "grandfather", "grandma", "grandpa", "fiance", "fiancee", "fiancé", "fiancée", "boyfriend",
-        "girlfriend", "friend", "neighbor", "neighbour", "guardian", "proxy", "caregiver", "stepson",
-        "stepdaughter", "stepmother", "stepfather", "mother-in-law", "father-in-law", "son-in-law",
-        "daughter-in-law",
-    )
-)
-
-_FIELD_RE = re.compile(
-    # "Electronically signed by: Jane Smith" anywhere; "Attending: ...", "Patient: ..." as field labels.
-    # ("cc:" in lower case is a copy list; "CC:" is the chief complaint)
-    rf"(?<![\w\-])(?:(?P<by>{_DOCTOR_BY})|(?P<doc>{_DOCTOR_FIELDS}|cc)|(?P<pat>{_PATIENT_FIELDS}))(?![\w])"
-    rf"(?P<sep>[ \t]*[:\-–—])?[ \t]*{_OPT_TITLE}"
-)
-# A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
-_FIELD_START_RE = re.compile(r"(?:\n|\|[ \t]?|  |\t|; )\Z")
+_AGE_ANCHOR_RE = re.compile(r"\d[ \t]?(?:y/o|yo|y\.o|YO|Y/O|-year|[ \t]year|[MF]\b)")
 
 
-def _field_ok(m: re.Match[str]) -> bool:
-    if m.group("by") is not None:
-        return True
-    start = m.start()
-    return m.group("sep") is not None and (
-        start == 0 or _FIELD_START_RE.search(m.string, max(0, start - 2), start) is not None
-    )
+def _after_comma(m: re.Match[str]) -> bool:
+    return m.string[max(0, m.start() - 2) : m.start()].rstrip(" \t").endswith(",")
 
 
-def _field_label(m: re.Match[str]) -> str:
-    return "PATIENT" if m.group("pat") is not None else "DOCTOR"
+_DOCTOR_MODE: NameMode = ("DOCTOR", False, True, 0, False)
+_PATIENT_FIELD_MODE: NameMode = ("PATIENT", False, True, 0, True)
+_ROLE_MODE: NameMode = ("DOCTOR", False, False, 1, False)
+# "Pt Katalina Verdone, rm 598X" (no colon): Title-case names only ("PT EVAL" is therapy).
+_PT_WORD_MODE: NameMode = ("PATIENT", False, False, 1, True)
 
 
-_KIN_RE = re.compile(
-    rf"(?<![\w\-])(?:(?P<baby>Baby[ \t]+(?:Boy|Girl)|BABY[ \t]+(?:BOY|GIRL))|{_KIN}(?![\w\-])(?:,|[ \t]+(?:is|named|called))?)"
-    r"(?=[ \t])"
-)
-
-
-def _kin_label(m: re.Match[str]) -> str:
-    return "PATIENT" if m.group("baby") is not None else "RELATIVE"
+def _trigger_mode(m: re.Match[str]) -> NameMode | None:
+    """Decide what a trigger word is here, and how to scan for the name after it."""
+    word = m.group("w")
+    key = _norm(word)
+    kinds = _TRIGGER_KINDS.get(key, set())
+    sep = (m.group("sep") or "").strip()
+    titled = m.group("title") is not None
+    nxt = m.string[m.end() : m.end() + 1]
+    # Dr. Smith / Mrs. Jones / dr smith (exact spellings; the name follows a space or "Dr.Smith").
+    if "title" in kinds and not sep and not titled and (nxt in (" ", "\t") or (m.group("dot") and nxt.isupper())):
+        surface = word + m.group("dot")
+        if surface in _DOCTOR_TITLES:
+            return ("DOCTOR", word[0].islower(), True, 0, False)
+        if surface in _PATIENT_TITLES:
+            return ("PATIENT", word[0].islower(), True, 0, False)
+    if m.group("dot") and "title" not in kinds:
+        return None  # "with grandmother. Mom works": the sentence ended
+    if "by" in kinds and sep != ",":
+        return _DOCTOR_MODE  # "Electronically signed by: Jane Smith"
+    if "sig" in kinds and sep in (":", "-", "–", "—"):
+        return _DOCTOR_MODE  # "Electronically signed: Dr. Oiva Badel"
+    if sep in (":", "-", "–", "—") and kinds & {"doc", "pat"} and _field_start(m):
+        if "pat" in kinds:
+            return _PATIENT_FIELD_MODE  # "Patient: Jane Roe", "Pt: ROE, JANE"
+        # "cc:" in lower case is a copy list; "CC:" is the chief complaint.
+        return _DOCTOR_MODE if key != "cc" or word == "cc" else None
+    if titled:
+        return None
+    if "role" in kinds and sep in ("", ":", ","):
+        if key.upper() in _ROLE_CREDENTIALS:
+            # "RN Ivka Sarić" (exact case, no comma: "Jane Roe, MD, Breast Imaging" is not one)
+            if word in _ROLE_CREDENTIALS and sep != "," and not _after_comma(m):
+                return _ROLE_MODE
+        else:
+            return _ROLE_MODE
+    if "ptw" in kinds and not sep and word in _PT_WORDS and m.string[m.start() - 1 : m.start()] != "/":
+        return _PT_WORD_MODE
+    if "baby" in kinds and not sep and word in ("Baby Boy", "Baby Girl", "BABY BOY", "BABY GIRL"):
+        return ("PATIENT", False, False, 0, False)
+    if "kin" in kinds and sep in ("", ",", ":"):
+        return ("RELATIVE", False, False, 0, False)
+    return None
 
 
 NAME_RULES_EN: tuple[PatternRule, ...] = (
+    # Titles, field labels, signature phrases, role words, "Pt", kinship words: one pass.
     NameRule(
         "DOCTOR",
-        _TITLE_RE,
-        labeler=_title_label,
-        extra_labels=("PATIENT",),
-        lower_ok=True,
-        score=0.9,
-        name="title",
+        _TRIGGER_RE,
+        mode=_trigger_mode,
+        extra_labels=("PATIENT", "RELATIVE"),
+        score=0.85,
+        name="trigger",
     ),
     NameRule(
         "DOCTOR",
@@ -326,24 +432,14 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
         score=0.85,
         name="credential",
     ),
-    NameRule("DOCTOR", _ROLE_RE, score=0.7, name="role", upper_ok=False),
     NameRule(
-        "DOCTOR",
-        _FIELD_RE,
-        validator=_field_ok,
-        labeler=_field_label,
-        extra_labels=("PATIENT",),
-        score=0.8,
-        name="field",
-    ),
-    NameRule(
-        "RELATIVE",
-        _KIN_RE,
-        labeler=_kin_label,
-        extra_labels=("PATIENT",),
-        score=0.65,
-        name="kinship",
-        upper_ok=False,
+        "PATIENT",
+        _AGE_AFTER_RE,
+        direction="before",
+        anchor=_AGE_ANCHOR_RE,
+        reach=(8, 12),
+        score=0.7,
+        name="before_age",
     ),
 )
 
