@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from phiscrub.detect.base import Detector
 from phiscrub.detect.rules import FULL_LANGUAGES, RULE_DETECTORS, RuleDetector, default_detectors
-from phiscrub.document import Document
 
 from ._support import run_detector
 
