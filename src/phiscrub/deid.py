@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from phiscrub.transform.operators import Transformer
 
 __all__ = ["KEY_ENV_VAR", "Deidentifier", "RedactMode", "Redaction", "resolve_key"]
+
+log = logging.getLogger(__name__)
 
 RedactMode = Literal["placeholder", "mask", "surrogate"]
 
@@ -57,16 +60,18 @@ class Deidentifier:
         labels: label granularity of placeholders and output spans: ``coarse``, ``fine`` or ``phicon5``.
         key: secret for surrogates (str or bytes); falls back to ``$PHISCRUB_KEY``. Required for
             ``surrogate`` mode.
-        model: a tagger model folder, ``"default"`` for the model bundled with the package (if any),
-            or None for rules only.
-        detectors: explicit detectors; replaces the default rules (the model is still added).
+        model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
+            for no model. ``"default"`` without a bundled model logs a warning and runs without one.
+        detectors: explicit detectors; replaces the default rules and lexicon (the model is still
+            added).
+        lexicon: add the lexicon detector (bundled name and city lists) to the default detectors.
         resolve: overlap strategy name (see :mod:`phiscrub.detect.ensemble`).
         age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
         lang: language of the rule packs.
 
     Example:
         >>> from phiscrub import Deidentifier
-        >>> out = Deidentifier(mode="placeholder").redact("Seen by Dr. Alan Grant on 03/12/2019.")
+        >>> out = Deidentifier(mode="placeholder", model=None).redact("Seen by Dr. Alan Grant on 03/12/2019.")
         >>> out.text
         'Seen by Dr. [NAME] on [DATE].'
     """
@@ -74,8 +79,9 @@ class Deidentifier:
     mode: RedactMode = "placeholder"
     labels: Granularity = "coarse"
     key: str | bytes | None = field(default=None, repr=False)
-    model: str | Path | None = None
+    model: str | Path | None = "default"
     detectors: Sequence[Detector] | None = None
+    lexicon: bool = False
     resolve: str = "merge"
     age_over_89: Literal["bucket", "keep"] = "bucket"
     lang: str = "en"
@@ -101,10 +107,17 @@ class Deidentifier:
                 from phiscrub.detect.rules import default_detectors
 
                 dets = list(default_detectors(lang=self.lang))
-            if self.model is not None:
-                from phiscrub.detect.tagger import load_model_detector
+                if self.lexicon:
+                    from phiscrub.detect.lexicon import LexiconDetector
 
-                dets.append(load_model_detector(self.model))
+                    dets.append(LexiconDetector(lang=self.lang))
+            if self.model is not None:
+                from phiscrub.detect.tagger import bundled_model_path, load_model_detector
+
+                if str(self.model) == "default" and bundled_model_path() is None:
+                    log.warning("no model is bundled with this installation: detecting with rules only")
+                else:
+                    dets.append(load_model_detector(self.model))
             self._detectors = dets
         return self._detectors
 

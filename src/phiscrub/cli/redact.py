@@ -38,8 +38,11 @@ log = logging.getLogger(__name__)
 @click.option("--text-column", default="text", show_default=True, help="CSV/Parquet column holding the note.")
 @click.option("--id-field", default=None, help="JSONL field / column with the document id (default: position).")
 @click.option("--patient-field", default=None, help="Field / column grouping notes of one patient.")
-@click.option("--model", "model", default=None, help="Tagger model folder, or 'default' for the bundled one.")
-@click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model).")
+@click.option("--model", "model", default="default", show_default=True,
+              help="Tagger model folder, or 'default' for the model bundled with phiscrub.")
+@click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
+@click.option("--lexicon/--no-lexicon", default=False, show_default=True,
+              help="Add the lexicon detector (bundled name and city lists).")
 @click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
 @click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
 @click.option("--lang", default="en", show_default=True, help="Language of the rule packs.")
@@ -55,8 +58,9 @@ def redact(
     text_column: str,
     id_field: str | None,
     patient_field: str | None,
-    model: str | None,
+    model: str,
     rules_only: bool,
+    lexicon: bool,
     resolve_strategy: str,
     keep_ages: bool,
     lang: str,
@@ -70,13 +74,12 @@ def redact(
     """
     from phiscrub.io.shapes import open_source
 
-    if model is None and not rules_only:
-        model = _default_model()
     deid = Deidentifier(
         mode=mode,  # type: ignore[arg-type]
         labels=labels,  # type: ignore[arg-type]
         key=key,
         model=None if rules_only else model,
+        lexicon=lexicon and not rules_only,
         resolve=resolve_strategy,
         age_over_89="keep" if keep_ages else "bucket",
         lang=lang,
@@ -119,13 +122,6 @@ def redact(
     )
     if stats["errors"]:
         sys.exit(1)
-
-
-def _default_model() -> str | None:
-    from phiscrub.detect.tagger import bundled_model_path
-
-    path = bundled_model_path()
-    return str(path) if path is not None else None
 
 
 def _batches(docs: Iterator[Document], size: int) -> Iterator[list[Document]]:
