@@ -134,3 +134,12 @@ def test_writer_renumbers_ids_and_round_trips_text_and_spans(tmp_path: Path) -> 
     assert not reader.problems
     assert back.id == "ward/n9" and back.text == text
     assert [(s.start, s.end, s.label) for s in back.spans] == [(s.start, s.end, s.label) for s in doc.spans]
+
+
+def test_single_file_with_dots_in_its_name_reads_its_own_pair(tmp_path: Path) -> None:
+    (tmp_path / "note.v2.txt").write_text("Seen on 03/12/2019.", encoding="utf-8")
+    (tmp_path / "note.v2.ann").write_text("T1\tDATE 8 18\t03/12/2019\n", encoding="utf-8")
+    reader = BratReader()
+    docs = list(reader.read(tmp_path / "note.v2.txt"))
+    assert [d.id for d in docs] == ["note.v2"] and not reader.problems
+    assert [(s.start, s.end, s.label) for s in docs[0].spans] == [(8, 18, "DATE")]

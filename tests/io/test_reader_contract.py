@@ -10,7 +10,17 @@ import pytest
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, InputFormatError
-from phiscrub.io.base import PROBLEM_KINDS, PathLike, Problem, Reader, doc_path, surfaces_match
+from phiscrub.io.base import (
+    PROBLEM_KINDS,
+    FolderWriter,
+    PathLike,
+    Problem,
+    Reader,
+    doc_path,
+    files_with_suffix,
+    input_files,
+    surfaces_match,
+)
 
 TEXT = "Pt Zorblat Quenwick\r\nseen 03/04/2031\tin Ñandú."
 
@@ -144,3 +154,51 @@ def test_doc_path_refuses_ids_that_escape_the_folder(tmp_path: Path, doc_id: str
 def test_doc_path_creates_nested_folders(tmp_path: Path) -> None:
     out = doc_path(tmp_path, "ward/a/n1", ".txt")
     assert out == tmp_path / "ward" / "a" / "n1.txt" and out.parent.is_dir()
+
+
+def _touch(root: Path, *names: str) -> None:
+    for name in names:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x", encoding="utf-8")
+
+
+def test_input_files_gives_folder_files_with_relative_ids(tmp_path: Path) -> None:
+    _touch(tmp_path, "b.conll", "a/c.bio", "d.txt")
+    got = list(input_files(tmp_path, lambda root: files_with_suffix(root, (".conll", ".bio"))))
+    assert got == [(tmp_path / "a" / "c.bio", "a/c"), (tmp_path / "b.conll", "b")]
+
+
+def test_input_files_gives_a_single_file_with_its_stem(tmp_path: Path) -> None:
+    _touch(tmp_path, "note.v2.xml")
+    assert list(input_files(tmp_path / "note.v2.xml", lambda root: [])) == [
+        (tmp_path / "note.v2.xml", "note.v2")
+    ]
+
+
+def test_input_files_refuses_a_missing_path_on_iteration(tmp_path: Path) -> None:
+    files = input_files(tmp_path / "missing", lambda root: [])  # a generator: nothing checked yet
+    with pytest.raises(InputFormatError):
+        next(files)
+
+
+class _PairWriter(FolderWriter):
+    """Writes ``<id>.a`` and ``<id>.b`` per document, for testing FolderWriter."""
+
+    def write_document(self, doc: Document, root: Path) -> list[Path]:
+        paths = [doc_path(root, doc.id, ".a"), doc_path(root, doc.id, ".b")]
+        for p in paths:
+            p.write_text(doc.text, encoding="utf-8")
+        return paths
+
+
+def test_folder_writer_creates_the_folder_and_lists_files_in_document_order(tmp_path: Path) -> None:
+    docs = [Document("n2", "Pt Zorblat"), Document("sub/n1", "seen 03/04/2031")]
+    out = tmp_path / "new" / "out"
+    written = _PairWriter().write(docs, out)
+    assert written == [out / "n2.a", out / "n2.b", out / "sub" / "n1.a", out / "sub" / "n1.b"]
+    assert (out / "sub" / "n1.b").read_text(encoding="utf-8") == "seen 03/04/2031"
+
+
+def test_folder_writer_writes_nothing_for_no_documents(tmp_path: Path) -> None:
+    assert _PairWriter().write([], tmp_path / "empty") == []
+    assert (tmp_path / "empty").is_dir()

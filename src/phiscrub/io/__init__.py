@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, InputFormatError
@@ -106,6 +106,17 @@ def _accepts(factory: Callable[..., Any], name: str) -> bool:
     return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
+_F = TypeVar("_F")
+
+
+def _factory(table: dict[str, _F], fmt: str, side: str) -> _F:
+    """``table[fmt]``, or a ConfigError naming the known formats (``side``: input or output)."""
+    try:
+        return table[fmt]
+    except KeyError:
+        raise ConfigError(f"unknown {side} format {fmt!r}; known: {sorted(table)}") from None
+
+
 def get_reader(fmt: str, **opts: Any) -> Reader:
     """A reader for format ``fmt`` built with ``opts`` (e.g. ``corpus="meddocan"``).
 
@@ -115,10 +126,7 @@ def get_reader(fmt: str, **opts: Any) -> Reader:
     Raises:
         ConfigError: unknown format name.
     """
-    try:
-        factory = READERS[fmt]
-    except KeyError:
-        raise ConfigError(f"unknown input format {fmt!r}; known: {sorted(READERS)}") from None
+    factory = _factory(READERS, fmt, "input")
     kwargs = {
         k: v
         for k, v in opts.items()
@@ -136,11 +144,7 @@ def get_writer(fmt: str, **opts: Any) -> Writer:
     Raises:
         ConfigError: unknown format name.
     """
-    try:
-        factory = WRITERS[fmt]
-    except KeyError:
-        raise ConfigError(f"unknown output format {fmt!r}; known: {sorted(WRITERS)}") from None
-    return factory(**opts)
+    return _factory(WRITERS, fmt, "output")(**opts)
 
 
 def detect_format(path: PathLike) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -27,12 +27,15 @@ from phiscrub.labels import CORPUS_MAPPINGS, to_fine
 
 __all__ = [
     "PROBLEM_KINDS",
+    "FolderWriter",
     "PathLike",
     "Problem",
     "ReadResult",
     "Reader",
     "Writer",
     "doc_path",
+    "files_with_suffix",
+    "input_files",
     "surfaces_match",
 ]
 
@@ -123,6 +126,35 @@ def doc_path(root: Path, doc_id: str, suffix: str) -> Path:
     out = root / (doc_id + suffix)
     out.parent.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def input_files(path: PathLike, list_files: Callable[[Path], Iterable[Path]]) -> Iterator[tuple[Path, str]]:
+    """The input files at ``path`` with the document id (or id stem) each one stands for.
+
+    A folder gives the files ``list_files(folder)`` returns, in that order, each with its path
+    relative to the folder without the extension (``sub/note``); a file gives itself with its stem.
+    Readers of one-file-per-unit formats share this so that ids and errors agree across formats.
+
+    Args:
+        path: a file or a folder.
+        list_files: the files to read under a folder, already in reading order.
+
+    Raises:
+        InputFormatError: ``path`` does not exist (raised on iteration, like the readers' own).
+    """
+    root = Path(path)
+    if root.is_dir():
+        for f in list_files(root):
+            yield f, f.relative_to(root).with_suffix("").as_posix()
+    elif root.is_file():
+        yield root, root.stem
+    else:
+        raise InputFormatError(f"no such file or folder: {root}")
+
+
+def files_with_suffix(root: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The files under ``root`` (recursively) whose suffix is one of ``suffixes``, sorted by path."""
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in suffixes)
 
 
 class Reader(ABC):
@@ -246,6 +278,31 @@ class Writer(ABC):
     @abstractmethod
     def write(self, docs: Iterable[Document], path: PathLike) -> list[Path]:
         """Write ``docs`` to ``path``; return the files written."""
+
+
+class FolderWriter(Writer):
+    """Base of writers that put each document in its own file(s) under a folder.
+
+    Subclasses implement :meth:`write_document`; :meth:`write` creates the folder and collects
+    the files written, in document order.
+    """
+
+    def write(self, docs: Iterable[Document], path: PathLike) -> list[Path]:
+        """Write ``docs`` under the folder ``path`` (created if needed); return the files written.
+
+        Raises:
+            InputFormatError: a document id cannot be used as a file name.
+        """
+        root = Path(path)
+        root.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for doc in docs:
+            written += self.write_document(doc, root)
+        return written
+
+    @abstractmethod
+    def write_document(self, doc: Document, root: Path) -> list[Path]:
+        """Write one document under the folder ``root`` (names from :func:`doc_path`); return its files."""
 
 
 def _is_int(value: Any) -> bool:

@@ -12,12 +12,12 @@ extension (the file stem for a flat folder).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError
-from phiscrub.io.base import PathLike, Reader, Writer, doc_path, surfaces_match
+from phiscrub.io.base import FolderWriter, PathLike, Reader, doc_path, surfaces_match
 
 __all__ = ["BratReader", "BratWriter"]
 
@@ -48,8 +48,9 @@ class BratReader(Reader):
             for stem in stems:
                 yield from self._read_pair(root / (stem + ".txt"), root / (stem + ".ann"), stem)
         elif root.is_file():
+            # Build the pair from the name, not with_suffix twice: "note.v2.txt" is the note "note.v2".
             base = root.with_suffix("")
-            yield from self._read_pair(base.with_suffix(".txt"), base.with_suffix(".ann"), base.name)
+            yield from self._read_pair(base.parent / (base.name + ".txt"), base.parent / (base.name + ".ann"), base.name)
         else:
             raise InputFormatError(f"no such file or folder: {root}")
 
@@ -126,7 +127,7 @@ class BratReader(Reader):
         return out
 
 
-class BratWriter(Writer):
+class BratWriter(FolderWriter):
     """Write documents as ``<id>.txt`` + ``<id>.ann`` pairs under a folder.
 
     T ids are renumbered ``T1..Tn`` in span order; surfaces have line breaks replaced by spaces
@@ -135,27 +136,22 @@ class BratWriter(Writer):
 
     format_name = "brat"
 
-    def write(self, docs: Iterable[Document], path: PathLike) -> list[Path]:
-        """Write ``docs`` under the folder ``path`` (created if needed); return the files written.
+    def write_document(self, doc: Document, root: Path) -> list[Path]:
+        """Write ``<id>.txt`` and ``<id>.ann`` under ``root``; return both paths.
 
         Raises:
-            InputFormatError: a document id cannot be used as a file name.
+            InputFormatError: the document id cannot be used as a file name.
         """
-        root = Path(path)
-        root.mkdir(parents=True, exist_ok=True)
-        written: list[Path] = []
-        for doc in docs:
-            txt = doc_path(root, doc.id, ".txt")
-            ann = doc_path(root, doc.id, ".ann")
-            with txt.open("w", encoding="utf-8", newline="") as fh:
-                fh.write(doc.text)
-            with ann.open("w", encoding="utf-8", newline="") as fh:
-                for i, span in enumerate(doc.spans, start=1):
-                    surface = doc.text[span.start : span.end].replace("\r\n", " ")
-                    surface = surface.replace("\n", " ").replace("\r", " ")
-                    fh.write(f"T{i}\t{span.label} {span.start} {span.end}\t{surface}\n")
-            written += [txt, ann]
-        return written
+        txt = doc_path(root, doc.id, ".txt")
+        ann = doc_path(root, doc.id, ".ann")
+        with txt.open("w", encoding="utf-8", newline="") as fh:
+            fh.write(doc.text)
+        with ann.open("w", encoding="utf-8", newline="") as fh:
+            for i, span in enumerate(doc.spans, start=1):
+                surface = doc.text[span.start : span.end].replace("\r\n", " ")
+                surface = surface.replace("\n", " ").replace("\r", " ")
+                fh.write(f"T{i}\t{span.label} {span.start} {span.end}\t{surface}\n")
+        return [txt, ann]
 
 
 def _is_doc_file(p: Path) -> bool:

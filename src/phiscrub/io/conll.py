@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import InputFormatError
-from phiscrub.io.base import PathLike, Reader, Writer
+from phiscrub.io.base import PathLike, Reader, Writer, files_with_suffix, input_files
 from phiscrub.text import sentences, tokenize
 
 __all__ = ["CONLL_SUFFIXES", "ConllReader", "ConllWriter", "decode_tags", "looks_like_conll", "to_bio"]
@@ -92,15 +91,8 @@ class ConllReader(Reader):
         Raises:
             InputFormatError: ``path`` does not exist.
         """
-        root = Path(path)
-        if root.is_dir():
-            files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in CONLL_SUFFIXES)
-            for f in files:
-                yield from self._read_file(f, f.relative_to(root).with_suffix("").as_posix())
-        elif root.is_file():
-            yield from self._read_file(root, root.stem)
-        else:
-            raise InputFormatError(f"no such file or folder: {root}")
+        for f, stem in input_files(path, lambda root: files_with_suffix(root, CONLL_SUFFIXES)):
+            yield from self._read_file(f, stem)
 
     def _read_file(self, path: Path, stem: str) -> Iterator[Document]:
         try:

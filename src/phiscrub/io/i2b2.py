@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from xml.parsers import expat
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError, LabelError
-from phiscrub.io.base import PathLike, Reader, Writer, doc_path
+from phiscrub.io.base import FolderWriter, PathLike, Reader, doc_path, input_files
 from phiscrub.labels import COARSE_LABELS, FINE_TO_COARSE, to_fine
 
 __all__ = ["I2b2Reader", "I2b2Writer", "to_2014_xml"]
@@ -53,15 +53,8 @@ class I2b2Reader(Reader):
         Raises:
             InputFormatError: ``path`` does not exist.
         """
-        root = Path(path)
-        if root.is_dir():
-            files = sorted(p for p in root.rglob("*.xml") if p.is_file())
-            for f in files:
-                yield from self._read_file(f, f.relative_to(root).with_suffix("").as_posix())
-        elif root.is_file():
-            yield from self._read_file(root, root.stem)
-        else:
-            raise InputFormatError(f"no such file or folder: {root}")
+        for f, stem in input_files(path, _xml_files):
+            yield from self._read_file(f, stem)
 
     def _read_file(self, path: Path, stem: str) -> Iterator[Document]:
         try:
@@ -137,7 +130,7 @@ class I2b2Reader(Reader):
             yield Document(doc_id, text, tuple(spans))
 
 
-class I2b2Writer(Writer):
+class I2b2Writer(FolderWriter):
     """Write one i2b2-2014-style XML file per document, ``<id>.xml``, under a folder.
 
     The element name is the coarse category of the span label (``PHI`` when unknown, ``OTHER``
@@ -147,21 +140,17 @@ class I2b2Writer(Writer):
 
     format_name = "i2b2"
 
-    def write(self, docs: Iterable[Document], path: PathLike) -> list[Path]:
-        """Write ``docs`` under the folder ``path``; return the files written.
+    def write_document(self, doc: Document, root: Path) -> list[Path]:
+        """Write ``<id>.xml`` under ``root``; return its path.
 
         Raises:
-            InputFormatError: a document id cannot be used as a file name.
+            InputFormatError: the document id cannot be used as a file name, or the text cannot
+                be held in XML (see :func:`to_2014_xml`).
         """
-        root = Path(path)
-        root.mkdir(parents=True, exist_ok=True)
-        written: list[Path] = []
-        for doc in docs:
-            out = doc_path(root, doc.id, ".xml")
-            with out.open("w", encoding="utf-8", newline="") as fh:
-                fh.write(to_2014_xml(doc))
-            written.append(out)
-        return written
+        out = doc_path(root, doc.id, ".xml")
+        with out.open("w", encoding="utf-8", newline="") as fh:
+            fh.write(to_2014_xml(doc))
+        return [out]
 
 
 def to_2014_xml(doc: Document) -> str:
@@ -191,6 +180,10 @@ def to_2014_xml(doc: Document) -> str:
         )
     lines += ["</TAGS>", "</deIdi2b2>", ""]
     return "\n".join(lines)
+
+
+def _xml_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.xml") if p.is_file())
 
 
 def _category(label: str) -> tuple[str, str]:

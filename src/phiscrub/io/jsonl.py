@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import InputFormatError
-from phiscrub.io.base import PathLike, Reader, Writer
+from phiscrub.io.base import PathLike, Reader, Writer, files_with_suffix, input_files
 
 __all__ = ["JSONL_SUFFIXES", "JsonlReader", "JsonlWriter", "document_to_dict", "dumps_line", "write_standoff"]
 
@@ -54,15 +53,9 @@ class JsonlReader(Reader):
         Raises:
             InputFormatError: ``path`` does not exist.
         """
-        root = Path(path)
-        if root.is_dir():
-            files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in JSONL_SUFFIXES)
-            for f in files:
-                yield from self._read_file(f)
-        elif root.is_file():
-            yield from self._read_file(root)
-        else:
-            raise InputFormatError(f"no such file or folder: {root}")
+        # Ids come from the records (or file stem and line number), not from input_files.
+        for f, _ in input_files(path, lambda root: files_with_suffix(root, JSONL_SUFFIXES)):
+            yield from self._read_file(f)
 
     def _read_file(self, path: Path) -> Iterator[Document]:
         with path.open("rb") as fh:

@@ -376,7 +376,17 @@ class JsonlSource(Source):
         return [out]
 
 
-class CsvSource(Source):
+class _TableSource(Source):
+    """Column options shared by the CSV and Parquet sources."""
+
+    def __init__(self, path: Path, text_column: str, id_field: str | None, patient_field: str | None) -> None:
+        super().__init__(path)
+        self.text_column = text_column
+        self.id_field = id_field
+        self.patient_field = patient_field
+
+
+class CsvSource(_TableSource):
     """A CSV/TSV file with the note in ``text_column``; everything else is written back as read.
 
     Args:
@@ -400,10 +410,7 @@ class CsvSource(Source):
         patient_field: str | None = None,
         tsv: bool = False,
     ) -> None:
-        super().__init__(path)
-        self.text_column = text_column
-        self.id_field = id_field
-        self.patient_field = patient_field
+        super().__init__(path, text_column, id_field, patient_field)
         layout = sniff_csv(self.path)
         self.layout = CsvLayout("\t", layout.lineterminator, layout.bom, layout.quoting) if tsv else layout
         header = self._header()
@@ -461,7 +468,7 @@ class CsvSource(Source):
         return [out]
 
 
-class ParquetSource(Source):
+class ParquetSource(_TableSource):
     """A Parquet file with the note in ``text_column``; schema and other columns are kept.
 
     Args:
@@ -485,10 +492,7 @@ class ParquetSource(Source):
         patient_field: str | None = None,
         batch_size: int = 1024,
     ) -> None:
-        super().__init__(path)
-        self.text_column = text_column
-        self.id_field = id_field
-        self.patient_field = patient_field
+        super().__init__(path, text_column, id_field, patient_field)
         self.batch_size = batch_size
         names = list(self._file().schema_arrow.names)
         for col in (text_column, id_field, patient_field):

@@ -103,7 +103,31 @@ def _cell(row: list[str], i: int | None) -> str | None:
     return row[i]
 
 
-class CsvReader(Reader):
+class _TableReader(Reader):
+    """Column options and input check shared by the CSV and Parquet readers."""
+
+    def __init__(
+        self, text_column: str, id_column: str | None, patient_column: str | None, corpus: str | None
+    ) -> None:
+        super().__init__(corpus)
+        self.text_column = text_column
+        self.id_column = id_column
+        self.patient_column = patient_column
+
+    @staticmethod
+    def _input_file(path: PathLike) -> Path:
+        """``path`` as a :class:`Path` (tables are read from one file, never a folder).
+
+        Raises:
+            InputFormatError: ``path`` is not a file.
+        """
+        src = Path(path)
+        if not src.is_file():
+            raise InputFormatError(f"no such file: {src}")
+        return src
+
+
+class CsvReader(_TableReader):
     """Read notes from one CSV/TSV file (layout from :func:`sniff_csv` unless ``delimiter`` is given).
 
     A missing column is reported (``malformed_file``) and the file skipped.
@@ -126,10 +150,7 @@ class CsvReader(Reader):
         delimiter: str | None = None,
         corpus: str | None = None,
     ) -> None:
-        super().__init__(corpus)
-        self.text_column = text_column
-        self.id_column = id_column
-        self.patient_column = patient_column
+        super().__init__(text_column, id_column, patient_column, corpus)
         self.delimiter = delimiter
 
     def read(self, path: PathLike) -> Iterator[Document]:
@@ -138,9 +159,7 @@ class CsvReader(Reader):
         Raises:
             InputFormatError: ``path`` is not a file.
         """
-        src = Path(path)
-        if not src.is_file():
-            raise InputFormatError(f"no such file: {src}")
+        src = self._input_file(path)
         layout = sniff_csv(src)
         delim = self.delimiter or layout.delimiter
         allow_large_csv_fields()
@@ -168,7 +187,7 @@ def _row_document(stem: str, pos: int, text: Any, doc_id: Any, patient: Any) -> 
     return Document(ident, "" if text is None else str(text), (), metadata)
 
 
-class ParquetReader(Reader):
+class ParquetReader(_TableReader):
     """Read notes from one Parquet file, batch by batch (only the needed columns are loaded).
 
     Args:
@@ -189,10 +208,7 @@ class ParquetReader(Reader):
         batch_size: int = 1024,
         corpus: str | None = None,
     ) -> None:
-        super().__init__(corpus)
-        self.text_column = text_column
-        self.id_column = id_column
-        self.patient_column = patient_column
+        super().__init__(text_column, id_column, patient_column, corpus)
         self.batch_size = batch_size
 
     def read(self, path: PathLike) -> Iterator[Document]:
@@ -204,9 +220,7 @@ class ParquetReader(Reader):
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        src = Path(path)
-        if not src.is_file():
-            raise InputFormatError(f"no such file: {src}")
+        src = self._input_file(path)
         try:
             pf = pq.ParquetFile(src)
         except (OSError, ValueError, pa.ArrowException) as err:

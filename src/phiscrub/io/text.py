@@ -7,12 +7,11 @@ document is its path relative to the folder without the extension (the stem for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from phiscrub.document import Document
-from phiscrub.errors import InputFormatError
-from phiscrub.io.base import PathLike, Reader, Writer, doc_path
+from phiscrub.io.base import FolderWriter, PathLike, Reader, doc_path, input_files
 
 __all__ = ["TextReader", "TextWriter", "iter_text_files"]
 
@@ -45,18 +44,10 @@ class TextReader(Reader):
         Raises:
             InputFormatError: ``path`` does not exist.
         """
-        root = Path(path)
-        if root.is_dir():
-            for f in iter_text_files(root):
-                doc = self._read_file(f, f.relative_to(root).with_suffix("").as_posix())
-                if doc is not None:
-                    yield doc
-        elif root.is_file():
-            doc = self._read_file(root, root.stem)
+        for f, doc_id in input_files(path, iter_text_files):
+            doc = self._read_file(f, doc_id)
             if doc is not None:
                 yield doc
-        else:
-            raise InputFormatError(f"no such file or folder: {root}")
 
     def _read_file(self, path: Path, doc_id: str) -> Document | None:
         try:
@@ -67,22 +58,17 @@ class TextReader(Reader):
         return Document(doc_id, text)
 
 
-class TextWriter(Writer):
+class TextWriter(FolderWriter):
     """Write each document's text to ``<folder>/<id>.txt`` (spans are not written)."""
 
     format_name = "txt"
 
-    def write(self, docs: Iterable[Document], path: PathLike) -> list[Path]:
-        """Write ``docs`` under the folder ``path``; return the files written.
+    def write_document(self, doc: Document, root: Path) -> list[Path]:
+        """Write ``<id>.txt`` under ``root`` byte-exactly; return its path.
 
         Raises:
-            InputFormatError: a document id cannot be used as a file name.
+            InputFormatError: the document id cannot be used as a file name.
         """
-        root = Path(path)
-        root.mkdir(parents=True, exist_ok=True)
-        written: list[Path] = []
-        for doc in docs:
-            out = doc_path(root, doc.id, ".txt")
-            out.write_bytes(doc.text.encode("utf-8"))
-            written.append(out)
-        return written
+        out = doc_path(root, doc.id, ".txt")
+        out.write_bytes(doc.text.encode("utf-8"))
+        return [out]
