@@ -94,10 +94,14 @@ def machine() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--configs", default="rules,model,model-int8")
     parser.add_argument("--model", default=None, help="model folder (default: the bundled model)")
-    parser.add_argument("--crf-model", default=None, help="a model trained with --crf, benchmarked as 'model-crf'")
+    parser.add_argument(
+        "--crf-model", default=None, help="a model trained with --crf, benchmarked as 'model-crf'"
+    )
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--out", type=Path, default=None)
@@ -112,8 +116,16 @@ def main() -> None:
     rows = []
     for config in configs:
         model = args.crf_model if config == "model-crf" else args.model
-        cmd = [sys.executable, __file__, "--one", config, "--threads", str(args.threads),
-               "--batch-size", str(args.batch_size)]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--one",
+            config,
+            "--threads",
+            str(args.threads),
+            "--batch-size",
+            str(args.batch_size),
+        ]
         if model:
             cmd += ["--model", model]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]

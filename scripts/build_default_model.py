@@ -60,7 +60,9 @@ def fill(paths: list[Path], draws: int, seed: int, realism: float) -> list[Docum
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "default-model")
     parser.add_argument("--draws", type=int, default=4)
     parser.add_argument("--realism", type=float, default=1.0)
@@ -78,17 +80,28 @@ def main() -> None:
     dev_docs = fill(dev_paths, 2, args.seed + 1000, args.realism)
     JsonlWriter().write(train_docs, args.out / "train.jsonl")
     JsonlWriter().write(dev_docs, args.out / "dev.jsonl")
-    print(f"train: {len(train_paths)} notes -> {len(train_docs)} documents; dev: {len(dev_paths)} notes -> "
-          f"{len(dev_docs)} documents")
+    print(
+        f"train: {len(train_paths)} notes -> {len(train_docs)} documents; dev: {len(dev_paths)} notes -> "
+        f"{len(dev_docs)} documents"
+    )
     if args.data_only:
         return
     from phiscrub.train.config import TrainConfig
     from phiscrub.train.trainer import train
 
-    config = TrainConfig(granularity=args.labels, use_crf=args.crf, epochs=args.epochs, seed=args.seed,
-                         time_budget_s=args.time_budget)
-    result = train(list(JsonlReader().read(args.out / "train.jsonl")), list(JsonlReader().read(args.out / "dev.jsonl")),
-                   config, args.out / "model")
+    config = TrainConfig(
+        granularity=args.labels,
+        use_crf=args.crf,
+        epochs=args.epochs,
+        seed=args.seed,
+        time_budget_s=args.time_budget,
+    )
+    result = train(
+        list(JsonlReader().read(args.out / "train.jsonl")),
+        list(JsonlReader().read(args.out / "dev.jsonl")),
+        config,
+        args.out / "model",
+    )
     print(f"best dev token F1 {result.best_dev_f1} at epoch {result.best_epoch}; {result.seconds:.0f} s")
 
 

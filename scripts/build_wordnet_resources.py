@@ -20,12 +20,15 @@ ROOT = Path(__file__).resolve().parents[1]
 LEX = ROOT / "src" / "phiscrub" / "resources" / "lexicons"
 
 # Function words and modals that WordNet does not list but that collide with names.
-FUNCTION_WORDS = """
+FUNCTION_WORDS = (
+    """
 a an and are as at be but by can could did do does for from had has have he her him his i if in into is it
 its may me might must my no nor not of on or our shall she should so than that the their them then there
 these they this those to too up us was we were what when where which while who whom why will with would
 yet you your
-""".split() + "april june august summer autumn winter spring dawn joy faith hope patience charity".split()
+""".split()
+    + "april june august summer autumn winter spring dawn joy faith hope patience charity".split()
+)
 
 
 def tagged_lemmas(wordnet: Path) -> Counter[str]:

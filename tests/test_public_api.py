@@ -13,7 +13,9 @@ def test_all_is_sorted_and_importable() -> None:
 
 
 def test_importing_phiscrub_does_not_import_torch() -> None:
-    code = "import sys, phiscrub; phiscrub.Deidentifier(model=None).redact('x'); print('torch' in sys.modules)"
+    code = (
+        "import sys, phiscrub; phiscrub.Deidentifier(model=None).redact('x'); print('torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

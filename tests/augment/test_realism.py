@@ -16,8 +16,17 @@ def _doc() -> Document:
         i = TEXT.index(surface)
         return Span(i, i + len(surface), label)
 
-    return Document("d1", TEXT, (sp("Alan Grant", "DOCTOR"), sp("Ian Malcolm", "PATIENT"), sp("58", "AGE"),
-                                 sp("Isla Nublar General Hospital", "HOSPITAL"), sp("1993", "DATE")))
+    return Document(
+        "d1",
+        TEXT,
+        (
+            sp("Alan Grant", "DOCTOR"),
+            sp("Ian Malcolm", "PATIENT"),
+            sp("58", "AGE"),
+            sp("Isla Nublar General Hospital", "HOSPITAL"),
+            sp("1993", "DATE"),
+        ),
+    )
 
 
 def _labels(doc: Document) -> list[str]:
@@ -66,8 +75,11 @@ def test_abbreviate(name: str, acronym: str) -> None:
 
 
 def test_apply_edits_moves_and_resizes_spans() -> None:
-    doc = Document("x", "Dr. Ann Lee saw pt on 3/4. Age 58-year-old.",
-                   (Span(4, 11, "DOCTOR"), Span(22, 25, "DATE"), Span(31, 33, "AGE")))
+    doc = Document(
+        "x",
+        "Dr. Ann Lee saw pt on 3/4. Age 58-year-old.",
+        (Span(4, 11, "DOCTOR"), Span(22, 25, "DATE"), Span(31, 33, "AGE")),
+    )
     out = apply_edits(doc, [(0, 3, "dr"), (4, 11, "A. Lee"), (33, 42, "yo"), (26, 26, " OK")])
     assert out.text == "dr A. Lee saw pt on 3/4. OK Age 58yo."
     assert [out.text[s.start : s.end] for s in out.spans] == ["A. Lee", "3/4", "58"]

@@ -22,15 +22,30 @@ def _run(args: list[str]) -> str:
 
 def test_meddocan_gold_against_itself_scores_one_and_round_trips(tmp_path: Path) -> None:
     jsonl = tmp_path / "dev.jsonl"
-    _run(["convert", str(MEDDOCAN_DEV), str(jsonl), "--from", "brat", "--to", "jsonl", "--corpus", "meddocan"])
+    _run(
+        ["convert", str(MEDDOCAN_DEV), str(jsonl), "--from", "brat", "--to", "jsonl", "--corpus", "meddocan"]
+    )
     _run(["convert", str(jsonl), str(tmp_path / "brat"), "--from", "jsonl", "--to", "brat"])
     gold, problems = read_corpus(MEDDOCAN_DEV, fmt="brat", corpus="meddocan")
     back, problems2 = read_corpus(tmp_path / "brat", fmt="brat")
     assert not problems and not problems2 and len(gold) == 250
     key = {d.id: [(s.start, s.end, s.label) for s in d.spans] for d in gold}
     assert {d.id: [(s.start, s.end, s.label) for s in d.spans] for d in back} == key
-    out = _run(["evaluate", "--gold", str(MEDDOCAN_DEV), "--gold-corpus", "meddocan", "--pred", str(jsonl),
-                "--labels", "coarse", "-o", str(tmp_path / "report")])
+    out = _run(
+        [
+            "evaluate",
+            "--gold",
+            str(MEDDOCAN_DEV),
+            "--gold-corpus",
+            "meddocan",
+            "--pred",
+            str(jsonl),
+            "--labels",
+            "coarse",
+            "-o",
+            str(tmp_path / "report"),
+        ]
+    )
     assert "100.00" in out
     result = json.loads((tmp_path / "report.json").read_text())["result"]
     for metric in ("binary", "token", "entity"):
@@ -70,11 +85,32 @@ def test_train_then_predict_then_evaluate_with_a_tiny_encoder(tmp_path: Path) ->
     notes.mkdir()
     for i in range(6):
         (notes / f"n{i}.txt").write_text(
-            f"Patient [PATIENT] seen on [DATE] by Dr. [DOCTOR]. MRN [MEDICALRECORD]. Note {i}.\n", encoding="utf-8"
+            f"Patient [PATIENT] seen on [DATE] by Dr. [DOCTOR]. MRN [MEDICALRECORD]. Note {i}.\n",
+            encoding="utf-8",
         )
     model = tmp_path / "model"
-    _run(["train", "--train", str(notes), "--dev", str(notes), "--format", "placeholder", "-o", str(model),
-          "--encoder", str(encoder), "--epochs", "2", "--no-crf", "--labels", "coarse", "--draws", "2"])
+    _run(
+        [
+            "train",
+            "--train",
+            str(notes),
+            "--dev",
+            str(notes),
+            "--format",
+            "placeholder",
+            "-o",
+            str(model),
+            "--encoder",
+            str(encoder),
+            "--epochs",
+            "2",
+            "--no-crf",
+            "--labels",
+            "coarse",
+            "--draws",
+            "2",
+        ]
+    )
     assert (model / "config.json").is_file() and (model / "labels.json").is_file()
     pred = tmp_path / "pred.jsonl"
     _run(["predict", str(notes), "--format", "placeholder", "-o", str(pred), "--model", str(model)])

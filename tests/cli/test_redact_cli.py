@@ -16,10 +16,26 @@ EXAMPLES = REPO / "examples" / "notes"
 
 # Synthetic PHI written into the example notes that the rules must always catch.
 STRUCTURED_PHI = [
-    "0048-2231", "04/17/1951", "03/02/2024", "03/09/2024", "(617) 555-0134",
-    "careteam@mercyvalley-health.org", "77120934", "A7731902", "508-555-0199",
-    "217-555-0147", "217-555-0148", "XKW-448812", "9/30/1988", "8/14/2024", "62704",
-    "1428 Elm Street", "Lucia Ferraro", "Okafor", "Wendell Osei", "Stefania Kowalczyk",
+    "0048-2231",
+    "04/17/1951",
+    "03/02/2024",
+    "03/09/2024",
+    "(617) 555-0134",
+    "careteam@mercyvalley-health.org",
+    "77120934",
+    "A7731902",
+    "508-555-0199",
+    "217-555-0147",
+    "217-555-0148",
+    "XKW-448812",
+    "9/30/1988",
+    "8/14/2024",
+    "62704",
+    "1428 Elm Street",
+    "Lucia Ferraro",
+    "Okafor",
+    "Wendell Osei",
+    "Stefania Kowalczyk",
 ]
 
 
@@ -65,8 +81,19 @@ def test_redact_audit_text_writes_original_strings_only_when_asked(tmp_path: Pat
 def test_redact_surrogate_is_deterministic_per_key(tmp_path: Path) -> None:
     outs = []
     for name, key in (("a", "k1"), ("b", "k1"), ("c", "k2")):
-        _run(["redact", str(EXAMPLES), "-o", str(tmp_path / name), "--rules-only", "--mode", "surrogate",
-              "--key", key])
+        _run(
+            [
+                "redact",
+                str(EXAMPLES),
+                "-o",
+                str(tmp_path / name),
+                "--rules-only",
+                "--mode",
+                "surrogate",
+                "--key",
+                key,
+            ]
+        )
         outs.append(_read_tree(tmp_path / name))
     assert outs[0] == outs[1]
     assert outs[0] != outs[2]
@@ -75,10 +102,13 @@ def test_redact_surrogate_is_deterministic_per_key(tmp_path: Path) -> None:
         assert phi not in joined
 
 
-def test_redact_surrogate_without_key_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_redact_surrogate_without_key_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("PHISCRUB_KEY", raising=False)
-    result = CliRunner().invoke(cli, ["redact", str(EXAMPLES), "-o", str(tmp_path), "--mode", "surrogate",
-                                      "--rules-only"])
+    result = CliRunner().invoke(
+        cli, ["redact", str(EXAMPLES), "-o", str(tmp_path), "--mode", "surrogate", "--rules-only"]
+    )
     assert result.exit_code != 0
     assert "PHISCRUB_KEY" in str(result.exception) + result.output
 
@@ -91,8 +121,19 @@ def test_redact_jsonl_keeps_other_fields_and_order(tmp_path: Path) -> None:
         {"note_id": "n3", "body": "", "site": "z"},
     ]
     src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    _run(["redact", str(src), "-o", str(tmp_path / "out"), "--rules-only", "--text-field", "body",
-          "--id-field", "note_id"])
+    _run(
+        [
+            "redact",
+            str(src),
+            "-o",
+            str(tmp_path / "out"),
+            "--rules-only",
+            "--text-field",
+            "body",
+            "--id-field",
+            "note_id",
+        ]
+    )
     got = [json.loads(line) for line in (tmp_path / "out" / "notes.jsonl").read_text().splitlines()]
     assert [g["note_id"] for g in got] == ["n2", "n1", "n3"]
     assert [g["site"] for g in got] == ["x", "y", "z"]
@@ -112,8 +153,17 @@ def test_redact_csv_and_parquet_keep_columns(tmp_path: Path) -> None:
         w.writerows(rows)
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "notes.parquet")
     _run(["redact", str(csv_path), "-o", str(tmp_path / "o1"), "--rules-only", "--text-column", "note_text"])
-    _run(["redact", str(tmp_path / "notes.parquet"), "-o", str(tmp_path / "o2"), "--rules-only",
-          "--text-column", "note_text"])
+    _run(
+        [
+            "redact",
+            str(tmp_path / "notes.parquet"),
+            "-o",
+            str(tmp_path / "o2"),
+            "--rules-only",
+            "--text-column",
+            "note_text",
+        ]
+    )
     with (tmp_path / "o1" / "notes.csv").open(newline="", encoding="utf-8") as fh:
         got_csv = list(csv.DictReader(fh))
     got_pq = pq.read_table(tmp_path / "o2" / "notes.parquet").to_pylist()

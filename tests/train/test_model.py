@@ -181,8 +181,8 @@ def test_int8_save_quarters_the_file_and_keeps_predictions(
     assert size8 < 0.4 * size32
     loaded = PhiTagger.load(tmp_path / "i8")
     assert all(p.dtype == torch.float32 for p in loaded.parameters())
-    tags, probs = _predictions(model, docs)
-    tags8, probs8 = _predictions(loaded, docs)
+    tags, _ = _predictions(model, docs)
+    tags8, _ = _predictions(loaded, docs)
     agree = sum(a == b for ta, tb in zip(tags, tags8) for a, b in zip(ta, tb))
     assert agree >= 0.9 * sum(len(t) for t in tags)
 

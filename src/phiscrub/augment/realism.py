@@ -126,5 +126,9 @@ def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) 
         out = recase(out, "upper")
     elif r < 0.2 * p:
         out = recase(out, "lower")
-    return Document(out.id, out.text, tuple(Span(s.start, s.end, s.label, s.score, s.source) for s in out.spans),
-                    dict(out.metadata))
+    return Document(
+        out.id,
+        out.text,
+        tuple(Span(s.start, s.end, s.label, s.score, s.source) for s in out.spans),
+        dict(out.metadata),
+    )

@@ -16,11 +16,17 @@ FORMATS = ["brat", "i2b2", "conll", "jsonl", "txt", "placeholder"]
 @click.command()
 @click.argument("input_path", metavar="IN", type=click.Path(exists=True, path_type=Path))
 @click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
-@click.option("--from", "src_fmt", type=click.Choice(FORMATS), default=None, help="Input format (default: guess).")
+@click.option(
+    "--from", "src_fmt", type=click.Choice(FORMATS), default=None, help="Input format (default: guess)."
+)
 @click.option("--to", "dst_fmt", type=click.Choice([f for f in FORMATS if f != "placeholder"]), required=True)
-@click.option("--corpus", default=None, help="Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ...")
+@click.option(
+    "--corpus", default=None, help="Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ..."
+)
 @click.option("--seed", default=0, show_default=True, help="Seed for surrogate filling (placeholder input).")
-def convert(input_path: Path, output_path: Path, src_fmt: str | None, dst_fmt: str, corpus: str | None, seed: int) -> None:
+def convert(
+    input_path: Path, output_path: Path, src_fmt: str | None, dst_fmt: str, corpus: str | None, seed: int
+) -> None:
     """Convert a corpus IN (file or folder) to OUT in another format.
 
     Problems (bad offsets, unknown labels, malformed files) are reported by document id and span id;

@@ -13,13 +13,21 @@ __all__ = ["evaluate_cmd"]
 @click.command("evaluate")
 @click.option("--gold", required=True, type=click.Path(exists=True, path_type=Path), help="Gold corpus.")
 @click.option("--pred", required=True, type=click.Path(exists=True, path_type=Path), help="Predicted corpus.")
-@click.option("--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default="coarse", show_default=True)
+@click.option(
+    "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default="coarse", show_default=True
+)
 @click.option("--gold-format", default=None, help="Format of --gold (default: guess).")
 @click.option("--pred-format", default=None, help="Format of --pred (default: guess).")
 @click.option("--gold-corpus", default=None, help="Label mapping of the gold corpus (e.g. meddocan).")
 @click.option("--pred-corpus", default=None, help="Label mapping of the predicted corpus.")
-@click.option("-o", "--output", "out", default=None, type=click.Path(path_type=Path),
-              help="Report prefix: writes PREFIX.json and PREFIX.md (default: ./evaluation).")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    default=None,
+    type=click.Path(path_type=Path),
+    help="Report prefix: writes PREFIX.json and PREFIX.md (default: ./evaluation).",
+)
 def evaluate_cmd(
     gold: Path,
     pred: Path,

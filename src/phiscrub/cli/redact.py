@@ -25,24 +25,43 @@ log = logging.getLogger(__name__)
 
 @click.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @click.option(
-    "--mode", type=click.Choice(["placeholder", "mask", "surrogate"]), default="placeholder", show_default=True
+    "-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder."
 )
 @click.option(
-    "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default="coarse", show_default=True,
+    "--mode",
+    type=click.Choice(["placeholder", "mask", "surrogate"]),
+    default="placeholder",
+    show_default=True,
+)
+@click.option(
+    "--labels",
+    type=click.Choice(["coarse", "fine", "phicon5"]),
+    default="coarse",
+    show_default=True,
     help="Label granularity of placeholders and of the standoff output.",
 )
 @click.option("--key", envvar=KEY_ENV_VAR, default=None, help=f"Surrogate secret (or ${KEY_ENV_VAR}).")
 @click.option("--text-field", default="text", show_default=True, help="JSONL field holding the note.")
 @click.option("--text-column", default="text", show_default=True, help="CSV/Parquet column holding the note.")
-@click.option("--id-field", default=None, help="JSONL field / column with the document id (default: position).")
+@click.option(
+    "--id-field", default=None, help="JSONL field / column with the document id (default: position)."
+)
 @click.option("--patient-field", default=None, help="Field / column grouping notes of one patient.")
-@click.option("--model", "model", default="default", show_default=True,
-              help="Tagger model folder, or 'default' for the model bundled with phiscrub.")
+@click.option(
+    "--model",
+    "model",
+    default="default",
+    show_default=True,
+    help="Tagger model folder, or 'default' for the model bundled with phiscrub.",
+)
 @click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
-@click.option("--lexicon/--no-lexicon", default=False, show_default=True,
-              help="Add the lexicon detector (bundled name and city lists).")
+@click.option(
+    "--lexicon/--no-lexicon",
+    default=False,
+    show_default=True,
+    help="Add the lexicon detector (bundled name and city lists).",
+)
 @click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
 @click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
 @click.option("--lang", default="en", show_default=True, help="Language of the rule packs.")
@@ -85,7 +104,11 @@ def redact(
         lang=lang,
     )
     source = open_source(
-        input_path, text_field=text_field, text_column=text_column, id_field=id_field, patient_field=patient_field
+        input_path,
+        text_field=text_field,
+        text_column=text_column,
+        id_field=id_field,
+        patient_field=patient_field,
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()

@@ -12,7 +12,9 @@ from phiscrub.document import Document
 __all__ = ["predict", "train_cmd"]
 
 
-def read_inputs(paths: tuple[Path, ...], fmt: str | None, corpus: str | None, seed: int, draws: int) -> list[Document]:
+def read_inputs(
+    paths: tuple[Path, ...], fmt: str | None, corpus: str | None, seed: int, draws: int
+) -> list[Document]:
     """Read and concatenate corpora; reading problems are printed (ids only) and counted."""
     from phiscrub.io import detect_format, get_reader
 
@@ -32,24 +34,46 @@ def read_inputs(paths: tuple[Path, ...], fmt: str | None, corpus: str | None, se
 
 
 @click.command("train")
-@click.option("--train", "train_paths", multiple=True, required=True, type=click.Path(exists=True, path_type=Path),
-              help="Training corpus (repeatable: original + augmented copies).")
-@click.option("--dev", "dev_path", default=None, type=click.Path(exists=True, path_type=Path),
-              help="Dev corpus for early stopping (token micro F1, patience 3).")
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Model folder.")
+@click.option(
+    "--train",
+    "train_paths",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Training corpus (repeatable: original + augmented copies).",
+)
+@click.option(
+    "--dev",
+    "dev_path",
+    default=None,
+    type=click.Path(exists=True, path_type=Path),
+    help="Dev corpus for early stopping (token micro F1, patience 3).",
+)
+@click.option(
+    "-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Model folder."
+)
 @click.option("--encoder", default=None, help="Local Hugging Face encoder folder (default: bundled MiniLM).")
 @click.option("--crf/--no-crf", default=None, help="CRF output layer (default: from config, on).")
-@click.option("--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default=None, help="Label granularity.")
+@click.option(
+    "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default=None, help="Label granularity."
+)
 @click.option("--format", "fmt", default=None, help="Input format for --train/--dev (default: guess).")
 @click.option("--corpus", default=None, help="Label mapping of the inputs (meddocan, i2b2-2014 ...).")
-@click.option("--config", "config_path", default=None, type=click.Path(exists=True, path_type=Path),
-              help="TrainConfig JSON; command-line options override it.")
+@click.option(
+    "--config",
+    "config_path",
+    default=None,
+    type=click.Path(exists=True, path_type=Path),
+    help="TrainConfig JSON; command-line options override it.",
+)
 @click.option("--epochs", type=int, default=None)
 @click.option("--lr", type=float, default=None)
 @click.option("--batch-size", type=int, default=None)
 @click.option("--max-length", type=int, default=None, help="Subword tokens per window (default 192).")
 @click.option("--seed", type=int, default=None)
-@click.option("--time-budget", "time_budget_s", type=float, default=None, help="Stop training after N seconds.")
+@click.option(
+    "--time-budget", "time_budget_s", type=float, default=None, help="Stop training after N seconds."
+)
 @click.option("--threads", "num_threads", type=int, default=None, help="torch threads.")
 @click.option("--draws", default=1, show_default=True, help="Surrogate draws per note for placeholder input.")
 @click.option("--save-dtype", type=click.Choice(["float32", "float16"]), default=None)
@@ -79,9 +103,17 @@ def train_cmd(
 
     config = TrainConfig.from_json(config_path) if config_path else TrainConfig()
     overrides = {
-        "encoder": encoder, "use_crf": crf, "granularity": labels, "epochs": epochs, "lr": lr,
-        "batch_size": batch_size, "max_length": max_length, "seed": seed, "time_budget_s": time_budget_s,
-        "num_threads": num_threads, "save_dtype": save_dtype,
+        "encoder": encoder,
+        "use_crf": crf,
+        "granularity": labels,
+        "epochs": epochs,
+        "lr": lr,
+        "batch_size": batch_size,
+        "max_length": max_length,
+        "seed": seed,
+        "time_budget_s": time_budget_s,
+        "num_threads": num_threads,
+        "save_dtype": save_dtype,
     }
     config = config.replace(**{k: v for k, v in overrides.items() if v is not None})
     train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
@@ -96,9 +128,17 @@ def train_cmd(
 
 @click.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
-              help="Output corpus (format from --to).")
-@click.option("--to", "dst_fmt", default="jsonl", show_default=True, help="Output format (jsonl, brat, conll, i2b2).")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Output corpus (format from --to).",
+)
+@click.option(
+    "--to", "dst_fmt", default="jsonl", show_default=True, help="Output format (jsonl, brat, conll, i2b2)."
+)
 @click.option("--model", default="default", show_default=True, help="Model folder or 'default'.")
 @click.option("--rules/--no-rules", default=True, show_default=True, help="Add the rule detectors.")
 @click.option("--lexicon/--no-lexicon", default=False, show_default=True, help="Add the lexicon detector.")
@@ -107,8 +147,16 @@ def train_cmd(
 @click.option("--lang", default="en", show_default=True)
 @click.option("--batch-size", default=16, show_default=True)
 def predict(
-    input_path: Path, out: Path, dst_fmt: str, model: str, rules: bool, lexicon: bool, fmt: str | None,
-    corpus: str | None, lang: str, batch_size: int,
+    input_path: Path,
+    out: Path,
+    dst_fmt: str,
+    model: str,
+    rules: bool,
+    lexicon: bool,
+    fmt: str | None,
+    corpus: str | None,
+    lang: str,
+    batch_size: int,
 ) -> None:
     """Detect PHI in a corpus and write the predicted spans (the input text is unchanged)."""
     from tqdm import tqdm
@@ -123,8 +171,9 @@ def predict(
     dets: list[Detector] = list(default_detectors(lang=lang)) if rules else []
     if lexicon:
         dets.append(LexiconDetector(lang=lang))
-    deid = Deidentifier(mode="placeholder", labels="fine", model=None if model == "none" else model,
-                        detectors=dets, lang=lang)
+    deid = Deidentifier(
+        mode="placeholder", labels="fine", model=None if model == "none" else model, detectors=dets, lang=lang
+    )
     predicted: list[Document] = []
     bar = tqdm(total=len(docs), desc="predict", unit="doc", file=sys.stderr, delay=1.0)
     for i in range(0, len(docs), batch_size):

@@ -68,7 +68,9 @@ def resolve(spans: Iterable[Span], strategy: str = "merge") -> list[Span]:
     try:
         fn = RESOLVE_STRATEGIES[strategy]
     except KeyError:
-        raise ConfigError(f"unknown resolve strategy {strategy!r}; known: {sorted(RESOLVE_STRATEGIES)}") from None
+        raise ConfigError(
+            f"unknown resolve strategy {strategy!r}; known: {sorted(RESOLVE_STRATEGIES)}"
+        ) from None
     # Exact duplicates (same offsets and label) from several detectors collapse first.
     unique: dict[tuple[int, int, str], Span] = {}
     for s in spans:

@@ -22,12 +22,127 @@ __all__ = ["EPONYMS", "LexiconDetector"]
 
 #: Clinical eponyms and terms that are also surnames/places: never tagged without a neighbour name.
 EPONYMS = frozenset(
-    ["addison", "alzheimer", "apgar", "babinski", "barrett", "bell", "bellevue", "broca", "brudzinski", "chvostek", "colles", "crohn", "cushing", "doppler", "down", "duchenne", "dupuytren", "epstein", "fallot", "foley", "gleason", "glasgow", "graves", "guillain", "hartmann", "hashimoto", "hodgkin", "holter", "horner", "huntington", "kaposi", "kawasaki", "kernig", "korsakoff", "lyme", "marfan", "meckel", "meniere", "murphy", "nissen", "osgood", "paget", "parkinson", "pap", "perthes", "raynaud", "reiter", "rinne", "romberg", "schatzki", "sjogren", "sjögren", "swan", "ganz", "tanner", "tourette", "trendelenburg", "turner", "virchow", "weber", "wernicke", "whipple", "wilms", "wilson", "wolff", "bart", "trousseau", "mallory", "weiss", "denver", "medicare", "medicaid"]
+    [
+        "addison",
+        "alzheimer",
+        "apgar",
+        "babinski",
+        "barrett",
+        "bell",
+        "bellevue",
+        "broca",
+        "brudzinski",
+        "chvostek",
+        "colles",
+        "crohn",
+        "cushing",
+        "doppler",
+        "down",
+        "duchenne",
+        "dupuytren",
+        "epstein",
+        "fallot",
+        "foley",
+        "gleason",
+        "glasgow",
+        "graves",
+        "guillain",
+        "hartmann",
+        "hashimoto",
+        "hodgkin",
+        "holter",
+        "horner",
+        "huntington",
+        "kaposi",
+        "kawasaki",
+        "kernig",
+        "korsakoff",
+        "lyme",
+        "marfan",
+        "meckel",
+        "meniere",
+        "murphy",
+        "nissen",
+        "osgood",
+        "paget",
+        "parkinson",
+        "pap",
+        "perthes",
+        "raynaud",
+        "reiter",
+        "rinne",
+        "romberg",
+        "schatzki",
+        "sjogren",
+        "sjögren",
+        "swan",
+        "ganz",
+        "tanner",
+        "tourette",
+        "trendelenburg",
+        "turner",
+        "virchow",
+        "weber",
+        "wernicke",
+        "whipple",
+        "wilms",
+        "wilson",
+        "wolff",
+        "bart",
+        "trousseau",
+        "mallory",
+        "weiss",
+        "denver",
+        "medicare",
+        "medicaid",
+    ]
 )
 
 # Words before a name that make even an ambiguous name likely ("her daughter Hope").
 _CUES = frozenset(
-    ["son", "daughter", "wife", "husband", "mother", "father", "brother", "sister", "spouse", "partner", "friend", "neighbor", "neighbour", "niece", "nephew", "aunt", "uncle", "grandson", "granddaughter", "grandmother", "grandfather", "caregiver", "named", "called", "patient", "pt", "mr", "mrs", "ms", "miss", "dr", "doctor", "nurse", "rn", "md", "attending", "resident", "fellow", "pcp", "contact", "guardian"]
+    [
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "mother",
+        "father",
+        "brother",
+        "sister",
+        "spouse",
+        "partner",
+        "friend",
+        "neighbor",
+        "neighbour",
+        "niece",
+        "nephew",
+        "aunt",
+        "uncle",
+        "grandson",
+        "granddaughter",
+        "grandmother",
+        "grandfather",
+        "caregiver",
+        "named",
+        "called",
+        "patient",
+        "pt",
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "dr",
+        "doctor",
+        "nurse",
+        "rn",
+        "md",
+        "attending",
+        "resident",
+        "fellow",
+        "pcp",
+        "contact",
+        "guardian",
+    ]
 )
 
 # An initial ("J.") first, so that it is not read as the one-letter word "J".
@@ -61,7 +176,9 @@ class LexiconDetector:
     @cached_property
     def _first(self) -> frozenset[str]:
         return frozenset(
-            w.lower() for stem in ("first_names_female", "first_names_male") for w in load_lexicon(stem, self.lang)
+            w.lower()
+            for stem in ("first_names_female", "first_names_male")
+            for w in load_lexicon(stem, self.lang)
         )
 
     @cached_property
@@ -124,7 +241,12 @@ class LexiconDetector:
             while j + 1 < len(toks):
                 gap = text[toks[j].end : toks[j + 1].start]
                 nxt = toks[j + 1]
-                if gap in (" ", ", ") and "\n" not in gap and self._is_name(nxt) and self._cased(nxt, flat_case):
+                if (
+                    gap in (" ", ", ")
+                    and "\n" not in gap
+                    and self._is_name(nxt)
+                    and self._cased(nxt, flat_case)
+                ):
                     if gap == ", " and not (self._strong(nxt) and self._strong(toks[j])):
                         break
                     j += 1
@@ -133,10 +255,25 @@ class LexiconDetector:
             run = toks[i : j + 1]
             words = [t for t in run if not (len(t.text) == 2 and t.text[1] == ".")]
             strong = [t for t in words if self._strong(t)]
-            cue = i > 0 and toks[i - 1].text.lower().rstrip(".") in _CUES and toks[i].start - toks[i - 1].end <= 2
+            cue = (
+                i > 0
+                and toks[i - 1].text.lower().rstrip(".") in _CUES
+                and toks[i].start - toks[i - 1].end <= 2
+            )
             sentence_start = i == 0 or bool(re.search(r"[.!?:\n]\s*$", text[toks[i - 1].end : tok.start]))
             accept = False
-            if words and len(run) >= 2 and strong or words and cue or len(words) == 1 and len(run) == 1 and strong and not flat_case and not sentence_start:
+            if (
+                words
+                and len(run) >= 2
+                and strong
+                or words
+                and cue
+                or len(words) == 1
+                and len(run) == 1
+                and strong
+                and not flat_case
+                and not sentence_start
+            ):
                 accept = True
             elif len(words) == 1 and len(run) == 2 and strong:
                 accept = True  # "J. Pennington"
@@ -152,7 +289,9 @@ class LexiconDetector:
         low = tok.text.lower()
         if low.endswith(("'s", "’s")):
             low = low[:-2]
-        return bool(low) and low not in self._ambiguous and all(p not in self._ambiguous for p in low.split("-"))
+        return (
+            bool(low) and low not in self._ambiguous and all(p not in self._ambiguous for p in low.split("-"))
+        )
 
     # -- places ------------------------------------------------------------------------------------
     def _places(self, text: str, toks: list[_Tok], flat_case: bool) -> list[Span]:
@@ -166,7 +305,9 @@ class LexiconDetector:
                 for words in cands:
                     k = len([w for w in words if w != "-"])
                     seq = toks[i : i + k]
-                    same = len(seq) == k and tuple(t.text.lower() for t in seq) == tuple(w for w in words if w != "-")
+                    same = len(seq) == k and tuple(t.text.lower() for t in seq) == tuple(
+                        w for w in words if w != "-"
+                    )
                     if same and all(self._cased(t, flat_case) for t in seq):
                         matched = k
                         break
@@ -176,7 +317,15 @@ class LexiconDetector:
                 cue = prev in {"in", "from", "to", "at", "near", "of"}
                 ambiguous = matched == 1 and not self._strong(tok)
                 if (not ambiguous and (cue or not flat_case)) or (ambiguous and cue and not flat_case):
-                    out.append(Span(seq[0].start, seq[-1].end, "CITY", 0.5 if matched == 1 else 0.7, f"{self.name}:city"))
+                    out.append(
+                        Span(
+                            seq[0].start,
+                            seq[-1].end,
+                            "CITY",
+                            0.5 if matched == 1 else 0.7,
+                            f"{self.name}:city",
+                        )
+                    )
                 i += matched
             else:
                 i += 1

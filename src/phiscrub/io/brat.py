@@ -50,7 +50,9 @@ class BratReader(Reader):
         elif root.is_file():
             # Build the pair from the name, not with_suffix twice: "note.v2.txt" is the note "note.v2".
             base = root.with_suffix("")
-            yield from self._read_pair(base.parent / (base.name + ".txt"), base.parent / (base.name + ".ann"), base.name)
+            yield from self._read_pair(
+                base.parent / (base.name + ".txt"), base.parent / (base.name + ".ann"), base.name
+            )
         else:
             raise InputFormatError(f"no such file or folder: {root}")
 

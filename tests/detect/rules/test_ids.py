@@ -57,7 +57,9 @@ EN = id_detector("en")
         ("buccal swab backup (4475-2259)", "4475-2259", "IDNUM"),
     ],
 )
-def test_id_rules_find_identifiers_after_context_words(found: Found, text: str, surface: str, label: str) -> None:
+def test_id_rules_find_identifiers_after_context_words(
+    found: Found, text: str, surface: str, label: str
+) -> None:
     assert (surface, label) in found(EN, text)
 
 
@@ -101,7 +103,14 @@ def test_id_rules_label_a_generic_id_by_its_neighbours(found: Found) -> None:
 
 def test_id_keywords_cover_every_id_label() -> None:
     assert set(ID_KEYWORDS) == {
-        "MEDICALRECORD", "ACCOUNT", "HEALTHPLAN", "LICENSE", "DEVICE", "VEHICLE", "BIOID", "IDNUM"
+        "MEDICALRECORD",
+        "ACCOUNT",
+        "HEALTHPLAN",
+        "LICENSE",
+        "DEVICE",
+        "VEHICLE",
+        "BIOID",
+        "IDNUM",
     }
 
 

@@ -52,5 +52,15 @@ def test_default_detectors_find_each_kind_in_a_note() -> None:
     for det in default_detectors("en"):
         assert isinstance(det, RuleDetector)
         labels |= {s.label for s in run_detector(det, _NOTE)}
-    assert {"DATE", "PHONE", "FAX", "EMAIL", "URL", "MEDICALRECORD", "HEALTHPLAN", "DEVICE", "IDNUM"} <= labels
+    assert {
+        "DATE",
+        "PHONE",
+        "FAX",
+        "EMAIL",
+        "URL",
+        "MEDICALRECORD",
+        "HEALTHPLAN",
+        "DEVICE",
+        "IDNUM",
+    } <= labels
     assert {"STREET", "ZIP", "AGE", "DOCTOR", "PATIENT", "RELATIVE"} <= labels

@@ -30,7 +30,9 @@ _NOT_AGE_SEX_BEFORE_RE = re.compile(
     r"|[°#])[\s:=]*\Z",
     re.IGNORECASE,
 )
-_GESTATIONAL_RE = re.compile(r"\b(?:gestational|bone|corrected|adjusted|ga|developmental|mental|reading)\s*\Z", re.IGNORECASE)
+_GESTATIONAL_RE = re.compile(
+    r"\b(?:gestational|bone|corrected|adjusted|ga|developmental|mental|reading)\s*\Z", re.IGNORECASE
+)
 _WEEKS_AFTER_RE = re.compile(r"\s*(?:\+|weeks?|wks?|days?|d\b|/7)", re.IGNORECASE)
 
 # Every alternative starts with the number (or "("), so ``re`` skips ahead to digits; the
@@ -70,7 +72,9 @@ def _number_age_ok(m: re.Match[str]) -> bool:
     return _NOT_AGE_SEX_BEFORE_RE.search(text_before(m, 16)) is None
 
 
-_AGES_LIST_BEFORE_RE = re.compile(r"(?i)\b(?:ages?|aged)[ \t:]+\d{1,3}(?:(?:,[ \t]*|[ \t]+and[ \t]+)\d{1,3})*\Z")
+_AGES_LIST_BEFORE_RE = re.compile(
+    r"(?i)\b(?:ages?|aged)[ \t:]+\d{1,3}(?:(?:,[ \t]*|[ \t]+and[ \t]+)\d{1,3})*\Z"
+)
 
 
 def _word_age_ok(m: re.Match[str]) -> bool:
@@ -78,9 +82,10 @@ def _word_age_ok(m: re.Match[str]) -> bool:
     if m.group("decade") is not None:
         return True
     if m.group("more") is not None:
-        return int(m.group("more")) <= _MAX_AGE and _AGES_LIST_BEFORE_RE.search(
-            m.string, max(0, m.start() - 40), m.start()
-        ) is not None
+        return (
+            int(m.group("more")) <= _MAX_AGE
+            and _AGES_LIST_BEFORE_RE.search(m.string, max(0, m.start() - 40), m.start()) is not None
+        )
     if int(m.group("word")) > _MAX_AGE or _GESTATIONAL_RE.search(text_before(m, 16)):
         return False
     return _WEEKS_AFTER_RE.match(text_after(m, 8, "word")) is None
@@ -117,7 +122,10 @@ _APPOSITION_BEFORE_RE = re.compile(
 
 
 def _apposition_ok(m: re.Match[str]) -> bool:
-    return int(m.group("n")) <= _MAX_AGE and _APPOSITION_BEFORE_RE.search(m.string, max(0, m.start() - 40), m.start()) is not None
+    return (
+        int(m.group("n")) <= _MAX_AGE
+        and _APPOSITION_BEFORE_RE.search(m.string, max(0, m.start() - 40), m.start()) is not None
+    )
 
 
 AGE_RULES_EN: tuple[PatternRule, ...] = (
@@ -136,7 +144,9 @@ AGE_RULES_EN: tuple[PatternRule, ...] = (
         group=("word", "decade", "more"),
         validator=_word_age_ok,
         # every match is near "age"/"aged"/"ages" or "in his/her/their"
-        anchor=re.compile(r"(?<![A-Za-z])(?:[Aa][Gg][Ee]|[Ii][Nn][ \t]+(?:[Hh][Ii][Ss]|[Hh][Ee][Rr]|[Tt][Hh][Ee][Ii][Rr])\b)"),
+        anchor=re.compile(
+            r"(?<![A-Za-z])(?:[Aa][Gg][Ee]|[Ii][Nn][ \t]+(?:[Hh][Ii][Ss]|[Hh][Ee][Rr]|[Tt][Hh][Ee][Ii][Rr])\b)"
+        ),
         reach=(4, 40),
         score=0.9,
         name="age_word",
@@ -149,7 +159,9 @@ AGE_RULES_EN: tuple[PatternRule, ...] = (
         score=0.6,
         name="age_at_event",
     ),
-    PatternRule("AGE", _AGE_APPOSITION_RE, group="n", validator=_apposition_ok, score=0.6, name="age_apposition"),
+    PatternRule(
+        "AGE", _AGE_APPOSITION_RE, group="n", validator=_apposition_ok, score=0.6, name="age_apposition"
+    ),
 )
 
 

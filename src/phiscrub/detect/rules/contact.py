@@ -39,10 +39,47 @@ _CUE_RE = re.compile(
 _CUE_WORDS = (
     trie_pattern(
         (
-            "fax", "faxed", "faxing", "faxes", "facsimile", "telefax", "fx", "phone", "telephone", "tel", "ph",
-            "cell", "cellphone", "mobile", "mob", "call", "called", "calling", "pager", "pgr", "beeper", "ext",
-            "extension", "hotline", "helpline", "text", "sms", "whatsapp", "telefon", "telèfon", "teléfono",
-            "telefono", "mobil", "mòbil", "móvil", "movil", "line", "number", "contact", "reach", "reached",
+            "fax",
+            "faxed",
+            "faxing",
+            "faxes",
+            "facsimile",
+            "telefax",
+            "fx",
+            "phone",
+            "telephone",
+            "tel",
+            "ph",
+            "cell",
+            "cellphone",
+            "mobile",
+            "mob",
+            "call",
+            "called",
+            "calling",
+            "pager",
+            "pgr",
+            "beeper",
+            "ext",
+            "extension",
+            "hotline",
+            "helpline",
+            "text",
+            "sms",
+            "whatsapp",
+            "telefon",
+            "telèfon",
+            "teléfono",
+            "telefono",
+            "mobil",
+            "mòbil",
+            "móvil",
+            "movil",
+            "line",
+            "number",
+            "contact",
+            "reach",
+            "reached",
             "reachable",
         )
     )
@@ -129,7 +166,9 @@ def _phone_ok(m: re.Match[str]) -> bool:
         digits = _digit_count(num)
         return 10 <= digits <= 15 or (digits == 7 and re.match(r"\d{3}[ .\-]\d{4}", num) is not None)
     if kind == "short":
-        return not re.match(r"[ \t]*(?:mg|ml|mcg|units?|days?|times|hours?|min)\b", text_after(m, 8), re.IGNORECASE)
+        return not re.match(
+            r"[ \t]*(?:mg|ml|mcg|units?|days?|times|hours?|min)\b", text_after(m, 8), re.IGNORECASE
+        )
     return True
 
 
@@ -144,10 +183,55 @@ _PATH = rf"(?:/[^{_URLCH}]*[^{_URLCH}.,;:!?)])?/?"
 # Bare domains need a known TLD; two-letter TLDs that are English words (in, it, me ...) are left out
 # because "bed.It" (missing space after a full stop) is common in notes.
 _TLDS = (
-    "com", "org", "net", "edu", "gov", "mil", "int", "info", "biz", "io", "health", "care", "clinic", "hospital",
-    "app", "online", "site", "cloud", "ai", "uk", "au", "de", "es", "fr", "nl", "eu", "cat", "ch", "se", "dk",
-    "fi", "nz", "jp", "cn", "br", "mx", "ar", "pl", "cz", "gal", "eus", "med", "doctor", "dental", "life",
-    "world", "link", "page", "digital",
+    "com",
+    "org",
+    "net",
+    "edu",
+    "gov",
+    "mil",
+    "int",
+    "info",
+    "biz",
+    "io",
+    "health",
+    "care",
+    "clinic",
+    "hospital",
+    "app",
+    "online",
+    "site",
+    "cloud",
+    "ai",
+    "uk",
+    "au",
+    "de",
+    "es",
+    "fr",
+    "nl",
+    "eu",
+    "cat",
+    "ch",
+    "se",
+    "dk",
+    "fi",
+    "nz",
+    "jp",
+    "cn",
+    "br",
+    "mx",
+    "ar",
+    "pl",
+    "cz",
+    "gal",
+    "eus",
+    "med",
+    "doctor",
+    "dental",
+    "life",
+    "world",
+    "link",
+    "page",
+    "digital",
 )
 _BARE_TLD = "|".join(sorted(_TLDS, key=len, reverse=True))
 _URL_RE = re.compile(
@@ -193,8 +277,12 @@ _IP_ANCHOR_RE = re.compile(r"\d\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
 
 CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule("EMAIL", _EMAIL_RE, anchor=re.compile("@"), reach=(80, 260), score=0.99, name="email"),
-    PatternRule("URL", _URL_RE, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300), score=0.95, name="url"),
-    PatternRule("IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"),
+    PatternRule(
+        "URL", _URL_RE, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300), score=0.95, name="url"
+    ),
+    PatternRule(
+        "IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"
+    ),
     PatternRule(
         "PHONE",
         _INTL_RE,
@@ -264,14 +352,24 @@ _ZH_PHONE_RE = re.compile(r"(?P<zh>1[3-9]\d{9}|0\d{2,3}-\d{7,8})(?![\w\-])", re.
 
 CONTACT_RULES_ES: tuple[PatternRule, ...] = (
     PatternRule(
-        "PHONE", _ES_PHONE_RE, labeler=_phone_label, extra_labels=("FAX",), not_after=r"[A-Za-z0-9_+/.\-]",
-        score=0.85, name="phone_es",
+        "PHONE",
+        _ES_PHONE_RE,
+        labeler=_phone_label,
+        extra_labels=("FAX",),
+        not_after=r"[A-Za-z0-9_+/.\-]",
+        score=0.85,
+        name="phone_es",
     ),
 )
 CONTACT_RULES_ZH: tuple[PatternRule, ...] = (
     PatternRule(
-        "PHONE", _ZH_PHONE_RE, labeler=_phone_label, extra_labels=("FAX",), not_after=r"[A-Za-z0-9_+/.\-]",
-        score=0.85, name="phone_zh",
+        "PHONE",
+        _ZH_PHONE_RE,
+        labeler=_phone_label,
+        extra_labels=("FAX",),
+        not_after=r"[A-Za-z0-9_+/.\-]",
+        score=0.85,
+        name="phone_zh",
     ),
 )
 _BY_LANG: dict[str, tuple[PatternRule, ...]] = {

@@ -30,23 +30,35 @@ __all__ = ["DATE_RULES_EN", "DATE_RULES_NEUTRAL", "date_detector", "date_rules"]
 # Month names: Title or UPPER, abbreviated (optionally with a period) or full; lower-case only for
 # full names other than "may" (abbreviations like "dec" and "mar" are ordinary words in notes).
 _MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-    "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 _MONTH_ABBRS = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
-_MONTH_WORDS = (
-    [w for m in _MONTH_NAMES for w in (m, m.upper(), m.lower()) if w != "may"]
-    + [w for a in _MONTH_ABBRS for w in (a, a.upper(), a + ".", a.upper() + ".")]
-
-)
+_MONTH_WORDS = [w for m in _MONTH_NAMES for w in (m, m.upper(), m.lower()) if w != "may"] + [
+    w for a in _MONTH_ABBRS for w in (a, a.upper(), a + ".", a.upper() + ".")
+]
 # "May." only before a day number ("May. 20, 2017"); elsewhere the period ends a sentence.
 _MONTH = rf"(?:{trie_pattern(_MONTH_WORDS, ignore_case=False)}|(?:May|MAY)\.(?=[ \t]*\d))(?![A-Za-z])"
-_MONTH_FULL = trie_pattern([w for m in _MONTH_NAMES for w in (m, m.upper())], ignore_case=False) + r"(?![A-Za-z])"
+_MONTH_FULL = (
+    trie_pattern([w for m in _MONTH_NAMES for w in (m, m.upper())], ignore_case=False) + r"(?![A-Za-z])"
+)
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _WEEKDAY_ABBRS = ("Mon", "Tues", "Tue", "Wed", "Thurs", "Thur", "Thu", "Fri", "Sat", "Sun")
 _WEEKDAY = (
-    trie_pattern([w for d in (*_WEEKDAYS, *_WEEKDAY_ABBRS) for w in (d, d.upper(), d + ".", d.upper() + ".")],
-                 ignore_case=False)
+    trie_pattern(
+        [w for d in (*_WEEKDAYS, *_WEEKDAY_ABBRS) for w in (d, d.upper(), d + ".", d.upper() + ".")],
+        ignore_case=False,
+    )
     + r"(?![A-Za-z])"
 )
 _WEEKDAY_FULL = trie_pattern([w for d in _WEEKDAYS for w in (d, d.upper(), d.lower())], ignore_case=False)
@@ -65,25 +77,57 @@ _OF = r"(?:[ \t]+(?:of|OF))?"
 _NA = r"(?![\w/]|\.\d|-\d(?!\d{0,3}/))"
 
 _HOLIDAYS = (
-    "Christmas Eve", "Christmas Day", "Christmas", "Xmas", "Thanksgiving Day", "Thanksgiving", "Easter Sunday",
-    "Easter", "New Year's Eve", "New Year's Day", "New Year's", "New Years", "Halloween",
-    "Independence Day", "Fourth of July", "Memorial Day", "Labor Day", "Veterans Day", "Valentine's Day",
-    "Mother's Day", "Father's Day", "Hanukkah", "Chanukah", "Passover", "Ramadan", "Diwali",
-    "Lunar New Year", "Chinese New Year", "Yom Kippur", "Rosh Hashanah", "Good Friday", "Kwanzaa",
-    "Martin Luther King Day", "MLK Day", "Presidents' Day", "Presidents Day", "Columbus Day",
-    "Juneteenth", "St. Patrick's Day", "Boxing Day",
+    "Christmas Eve",
+    "Christmas Day",
+    "Christmas",
+    "Xmas",
+    "Thanksgiving Day",
+    "Thanksgiving",
+    "Easter Sunday",
+    "Easter",
+    "New Year's Eve",
+    "New Year's Day",
+    "New Year's",
+    "New Years",
+    "Halloween",
+    "Independence Day",
+    "Fourth of July",
+    "Memorial Day",
+    "Labor Day",
+    "Veterans Day",
+    "Valentine's Day",
+    "Mother's Day",
+    "Father's Day",
+    "Hanukkah",
+    "Chanukah",
+    "Passover",
+    "Ramadan",
+    "Diwali",
+    "Lunar New Year",
+    "Chinese New Year",
+    "Yom Kippur",
+    "Rosh Hashanah",
+    "Good Friday",
+    "Kwanzaa",
+    "Martin Luther King Day",
+    "MLK Day",
+    "Presidents' Day",
+    "Presidents Day",
+    "Columbus Day",
+    "Juneteenth",
+    "St. Patrick's Day",
+    "Boxing Day",
 )
 _HOLIDAY = (
     trie_pattern([w for h in _HOLIDAYS for w in (h, h.upper())], ignore_case=False)
     + r"(?![\w']|[ \t]+(?:Island|Isl\.))"
 )
 
+
 # --- validators ---------------------------------------------------------------------------------
 def _calendar(a: int, b: int) -> bool:
     """Either a/b or b/a is a month/day pair."""
     return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
-
-
 
 
 # A number right after an identifier word ("MRN 01-17-65") is an identifier, whatever its shape.
@@ -127,7 +171,9 @@ _SCORE_AFTER_RE = re.compile(
     r"|lobes?|vessels?|segments?|quadrants?|fingers?|digits?)\b",
     re.IGNORECASE,
 )
-_FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:of\s+\d|[-–][ \t]*\d+[ \t]*(?:/[ \t]*\d+)?[ \t]*(?:ml|mg|units)\b)", re.IGNORECASE)
+_FRACTION_AFTER_RE = re.compile(
+    r"[ \t]*(?:of\s+\d|[-–][ \t]*\d+[ \t]*(?:/[ \t]*\d+)?[ \t]*(?:ml|mg|units)\b)", re.IGNORECASE
+)
 # Words right before an m/d that make it a date even when it looks like a fraction.
 _MD_CUE_RE = re.compile(
     r"(?:\b(?:on|since|from|until|till|thru|through|dated|seen|last|next|by|dos|date|d/c|dc|adm|admit|admitted"
@@ -143,7 +189,9 @@ _MD_CUE_RE = re.compile(
 
 
 _LINE_END_RE = re.compile(r"[ \t]*(?:\n|\Z)")
-_TIME_AFTER_RE = re.compile(r"[ \t]*,?[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{4}\b(?![/.])|-\d{1,2}/\d{1,2}")
+_TIME_AFTER_RE = re.compile(
+    r"[ \t]*,?[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{4}\b(?![/.])|-\d{1,2}/\d{1,2}"
+)
 # Weak cues ("from 8/10", "to 5/10", "3/1 and 3/5") are not enough for x/10, the pain-scale shape.
 _WEAK_CUE_RE = re.compile(r"(?:\b(?:from|to|and|down|up)\b[ \t:]*|[-–&][ \t]*)\Z", re.IGNORECASE)
 _DATE_NEAR_RE = re.compile(rf"(?:\b(?:19|20)\d\d\b|{_MONTH})[^\n.;]{{0,30}}\Z")
@@ -178,28 +226,106 @@ def _month_day_ok(m: re.Match[str]) -> bool:
 
 
 _TWO_DIGIT_EXCLUDE_RE = re.compile(
-    r"\b(?:sat|sats|spo2|o2|hr|bp|rr|saturation|pulse|glucose|score|rate|temp|bpm)\b[^\n]{0,15}\Z", re.IGNORECASE
+    r"\b(?:sat|sats|spo2|o2|hr|bp|rr|saturation|pulse|glucose|score|rate|temp|bpm)\b[^\n]{0,15}\Z",
+    re.IGNORECASE,
 )
-_TIME_CUE_RE = re.compile(r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*\Z|@\s*\Z", re.IGNORECASE)
+_TIME_CUE_RE = re.compile(
+    r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*\Z|@\s*\Z", re.IGNORECASE
+)
 
 _CUE_YEAR = trie_pattern(
     (
-        "in", "since", "during", "circa", "ca.", "around", "about", "approximately", "approx", "approx.", "quit",
-        "until", "till", "through", "thru", "year", "born", "diagnosed", "dx", "dx'd", "married", "divorced",
-        "widowed", "retired", "graduated", "moved", "immigrated", "emigrated", "class of", "end of",
-        "beginning of", "start of", "middle of", "summer of", "spring of", "fall of", "autumn of", "winter of",
-        "early", "late", "mid", "back in", "prior to", "dated", "last", "from", "before", "after",
+        "in",
+        "since",
+        "during",
+        "circa",
+        "ca.",
+        "around",
+        "about",
+        "approximately",
+        "approx",
+        "approx.",
+        "quit",
+        "until",
+        "till",
+        "through",
+        "thru",
+        "year",
+        "born",
+        "diagnosed",
+        "dx",
+        "dx'd",
+        "married",
+        "divorced",
+        "widowed",
+        "retired",
+        "graduated",
+        "moved",
+        "immigrated",
+        "emigrated",
+        "class of",
+        "end of",
+        "beginning of",
+        "start of",
+        "middle of",
+        "summer of",
+        "spring of",
+        "fall of",
+        "autumn of",
+        "winter of",
+        "early",
+        "late",
+        "mid",
+        "back in",
+        "prior to",
+        "dated",
+        "last",
+        "from",
+        "before",
+        "after",
     )
 )
 _CUE_MONTH = trie_pattern(
     (
-        "in", "since", "during", "until", "till", "through", "thru", "by", "early", "mid", "late", "last", "next",
-        "this", "of", "before", "after", "from", "each", "every",
+        "in",
+        "since",
+        "during",
+        "until",
+        "till",
+        "through",
+        "thru",
+        "by",
+        "early",
+        "mid",
+        "late",
+        "last",
+        "next",
+        "this",
+        "of",
+        "before",
+        "after",
+        "from",
+        "each",
+        "every",
     )
 )
 _CUE_TWO_DIGIT = trie_pattern(
-    ("in", "since", "quit", "quit in", "back in", "class of", "summer of", "summer", "spring", "fall", "winter",
-     "circa", "born in", "born")
+    (
+        "in",
+        "since",
+        "quit",
+        "quit in",
+        "back in",
+        "class of",
+        "summer of",
+        "summer",
+        "spring",
+        "fall",
+        "winter",
+        "circa",
+        "born in",
+        "born",
+    )
 )
 _SEASON = trie_pattern(["spring", "summer", "fall", "autumn", "winter"])
 # Cues are checked by searching the text just before a candidate (cheaper than leading the regex).
@@ -247,7 +373,17 @@ def _two_digit_ok(m: re.Match[str]) -> bool:
         return False
     # "in 35 fractions": a noun after the number makes it a count.
     word = re.match(r"[ \t]+([A-Za-z]+)", after)
-    return word is None or word.group(1).lower() in ("and", "or", "when", "after", "before", "at", "with", "until", "while")
+    return word is None or word.group(1).lower() in (
+        "and",
+        "or",
+        "when",
+        "after",
+        "before",
+        "at",
+        "with",
+        "until",
+        "while",
+    )
 
 
 def _words_ok(m: re.Match[str]) -> bool:
@@ -343,7 +479,9 @@ _STRONG_CUE_RE = re.compile(
     r"|performed|done|placed|on)\b(?:[ \t/]+\w+)?[ \t]*:?[ \t]*\Z",
     re.IGNORECASE,
 )
-_COUNT_AFTER_RE = re.compile(r"[ \t]*(?:\w+[ \t]+)?(?:times|occasions|episodes|drinks|beers|cigarettes|hrs?|h\b)", re.IGNORECASE)
+_COUNT_AFTER_RE = re.compile(
+    r"[ \t]*(?:\w+[ \t]+)?(?:times|occasions|episodes|drinks|beers|cigarettes|hrs?|h\b)", re.IGNORECASE
+)
 
 
 def _month_day_hyphen_ok(m: re.Match[str]) -> bool:
@@ -381,7 +519,9 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
         "DATE", _YEAR_RE, group=("y1", "y2"), validator=_year_ok, not_after=r"[\w/.]", score=0.8, name="year"
     ),
-    PatternRule("DATE", _TWO_DIGIT_RE, validator=_two_digit_ok, not_after=r"[\w.,/:\-]", score=0.5, name="two_digit"),
+    PatternRule(
+        "DATE", _TWO_DIGIT_RE, validator=_two_digit_ok, not_after=r"[\w.,/:\-]", score=0.5, name="two_digit"
+    ),
     PatternRule(
         "DATE",
         _MONTH_DAY_RE,
