@@ -10,10 +10,11 @@ Steps (all seeded, all offline):
    the same rewrite under other seeds.
 3. Write ``OUT/train.jsonl`` and ``OUT/dev.jsonl`` and train the tagger on them
    (``phiscrub.train.trainer.train``), saving to ``OUT/model``.
-4. With ``--install``, save the best model in float16... int8 form into the package folder.
+4. With ``--install``, save the best model with int8 weights (per-row scales) into the package folder
+   ``src/phiscrub/resources/model`` (about 23 MB). ``--install-only`` does just that for a trained model.
 
 Usage:
-    python scripts/build_default_model.py --out build/default-model [--draws 4] [--epochs 6] [--install]
+    python scripts/build_default_model.py --out build/default-model --draws 3 --epochs 4 --time-budget 2700 --install
 """
 
 from __future__ import annotations
@@ -72,7 +73,12 @@ def main() -> None:
     parser.add_argument("--crf", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--time-budget", type=float, default=None, help="seconds of training at most")
     parser.add_argument("--data-only", action="store_true")
+    parser.add_argument("--install", action="store_true", help="copy the trained model into the package (int8)")
+    parser.add_argument("--install-only", action="store_true", help="only install OUT/model into the package")
     args = parser.parse_args()
+    if args.install_only:
+        install(args.out / "model")
+        return
 
     args.out.mkdir(parents=True, exist_ok=True)
     train_paths, dev_paths = split_notes()
@@ -103,6 +109,24 @@ def main() -> None:
         args.out / "model",
     )
     print(f"best dev token F1 {result.best_dev_f1} at epoch {result.best_epoch}; {result.seconds:.0f} s")
+    if args.install:
+        install(args.out / "model")
+
+
+def install(model_dir: Path) -> None:
+    """Save ``model_dir`` with int8 weights as the package's bundled model."""
+    import shutil
+
+    from phiscrub.detect.tagger import BUNDLED_MODEL_DIR
+    from phiscrub.train.model import PhiTagger
+
+    target = ROOT / "src" / "phiscrub" / "resources" / BUNDLED_MODEL_DIR
+    if target.exists():
+        shutil.rmtree(target)
+    model = PhiTagger.load(model_dir)
+    model.save(target, dtype="int8", extra_meta={"built_by": "scripts/build_default_model.py"})
+    size = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
+    print(f"installed {target} ({size / 2**20:.1f} MiB)")
 
 
 if __name__ == "__main__":

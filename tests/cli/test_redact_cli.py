@@ -171,3 +171,14 @@ def test_redact_csv_and_parquet_keep_columns(tmp_path: Path) -> None:
         assert [g["unit"] for g in got] == ["ICU", "ward"]
         assert got[0]["note_text"] == "Call [CONTACT] on [DATE]."
         assert got[1]["note_text"] == "BP 120/80, HR 72."
+
+
+def test_redact_output_and_logs_hold_no_phi(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["-vv", "redact", str(EXAMPLES), "-o", str(tmp_path / "o"), "--rules-only", "--mode", "surrogate",
+              "--key", "s3cr3t-XYZ"], catch_exceptions=False,
+    )
+    assert result.exit_code == 0
+    for phi in STRUCTURED_PHI:
+        assert phi not in result.output
+    assert "s3cr3t-XYZ" not in result.output
