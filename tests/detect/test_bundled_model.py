@@ -1,0 +1,52 @@
+"""The default English model shipped inside the package."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from phiscrub import Deidentifier
+from phiscrub.detect.tagger import bundled_model_path
+from phiscrub.io import read_corpus
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+pytestmark = pytest.mark.slow
+
+
+def test_bundled_model_is_present_and_small() -> None:
+    folder = bundled_model_path()
+    assert folder is not None
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    assert size <= 25 * 2**20
+
+
+def test_default_deidentifier_removes_every_gold_phi_string_of_the_examples() -> None:
+    gold, problems = read_corpus(EXAMPLES / "gold", fmt="brat")
+    assert not problems and len(gold) == 3
+    deid = Deidentifier(mode="surrogate", key="test-key")
+    for doc in gold:
+        out = deid.redact(doc).text
+        for span in doc.spans:
+            surface = doc.text[span.start : span.end]
+            if _kept_by_safe_harbor(span.label, surface):
+                continue
+            assert not re.search(rf"(?<!\w){re.escape(surface)}(?!\w)", out), (doc.id, span.label, span.start)
+
+
+def _kept_by_safe_harbor(label: str, surface: str) -> bool:
+    """Ages under 90, a year alone and a weekday may stay as they are (HIPAA Safe Harbor)."""
+    if label == "AGE":
+        return surface.isdigit() and int(surface) < 90
+    return label == "DATE" and (re.fullmatch(r"(19|20)\d\d", surface) is not None or surface.endswith("day"))
+
+
+def test_default_model_finds_untitled_names_and_places() -> None:
+    text = "Lives with her daughter Margarethe Oyelaran in Castlebrook. Seen at Kesterwood Medical Center."
+    spans = Deidentifier(model="default").detect(text)
+    labels = {text[s.start : s.end]: s.label for s in spans}
+    assert any("Margarethe" in k for k in labels)
+    assert any("Kesterwood" in k for k in labels)
