@@ -71,6 +71,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--labels", default="fine")
     parser.add_argument("--crf", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--shape-features", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--time-budget", type=float, default=None, help="seconds of training at most")
     parser.add_argument("--data-only", action="store_true")
     parser.add_argument("--install", action="store_true", help="copy the trained model into the package (int8)")
@@ -98,6 +99,7 @@ def main() -> None:
     config = TrainConfig(
         granularity=args.labels,
         use_crf=args.crf,
+        shape_features=args.shape_features,
         epochs=args.epochs,
         seed=args.seed,
         time_budget_s=args.time_budget,

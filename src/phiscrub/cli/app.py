@@ -23,9 +23,10 @@ def cli(verbose: int) -> None:
 
 
 def _register() -> None:
-    from phiscrub.cli import convert, evaluate, redact, train
+    from phiscrub.cli import augment, convert, evaluate, redact, train
 
     cli.add_command(redact.redact)
+    cli.add_command(augment.augment)
     cli.add_command(train.train_cmd)
     cli.add_command(train.predict)
     cli.add_command(convert.convert)

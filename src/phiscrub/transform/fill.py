@@ -34,7 +34,7 @@ from phiscrub.labels import PLACEHOLDER_LABELS, to_fine
 from phiscrub.resources import load_lexicon
 from phiscrub.transform.dates import format_date
 
-__all__ = ["FILL_LANGS", "PLACEHOLDER_RE", "PlaceholderReader", "detect_lang", "fill_text"]
+__all__ = ["FILL_LANGS", "PLACEHOLDER_RE", "PlaceholderReader", "detect_lang", "draw_surrogate", "fill_text"]
 
 #: Languages with their own fill formats; ``auto`` detects one per note.
 FILL_LANGS: tuple[str, ...] = ("en", "es", "ca", "zh", "auto")
@@ -757,6 +757,49 @@ def fill_text(text: str, rng: random.Random, lang: str = "en") -> tuple[str, lis
     """
     filled, spans, _unknown, _lang = _fill(text, rng, lang)
     return filled, spans
+
+
+#: The fine label drawn for a coarse label (a coarse label names no single surface shape).
+_COARSE_STAND_IN: dict[str, str] = {
+    "NAME": "PATIENT",
+    "LOCATION": "LOCATION",
+    "DATE": "DATE",
+    "ID": "IDNUM",
+    "CONTACT": "PHONE",
+    "AGE": "AGE",
+    "PROFESSION": "PROFESSION",
+}
+
+
+def draw_surrogate(
+    label: str, rng: random.Random, lang: str = "en", *, before: str = "", after: str = ""
+) -> str:
+    """One random surrogate value for ``label``, drawn like a placeholder fill.
+
+    Each call stands alone (no note-level memory of the patient or the admission date); callers that
+    want one surrogate per original value keep their own table.
+
+    Args:
+        label: a fine, coarse or corpus-native label; coarse labels draw a representative fine type
+            (NAME -> PATIENT, ID -> IDNUM, CONTACT -> PHONE).
+        rng: the random source.
+        lang: ``en``, ``es``, ``ca``, ``zh`` or ``auto`` (detected from ``before`` + ``after``).
+        before: text just before the value: a title makes a name a surname, "DOB:" a birth date,
+            "since" a year; an upper-case line gives an upper-case value.
+        after: text just after the value ("months old", "MD", a clock time).
+
+    Returns:
+        The surrogate text (never empty).
+
+    Raises:
+        LabelError: unknown label.
+        ConfigError: unknown language, or a label with no surrogate (``OTHER``).
+    """
+    fine = to_fine(label)
+    fine = _COARSE_STAND_IN.get(fine, fine)
+    if fine == "OTHER":
+        raise ConfigError("label OTHER has no surrogate")
+    return _Filler(before + after, rng, lang).fill(fine, before, after)
 
 
 class PlaceholderReader(Reader):
