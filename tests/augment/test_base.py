@@ -106,4 +106,4 @@ def test_make_augmenter_builds_every_method_by_name(method: str) -> None:
 
 def test_make_augmenter_rejects_unknown_method() -> None:
     with pytest.raises(ConfigError):
-        make_augmenter("daga")
+        make_augmenter("nope")

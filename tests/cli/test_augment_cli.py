@@ -90,7 +90,7 @@ def test_augment_to_brat_with_originals(tmp_path: Path) -> None:
 
 def test_augment_rejects_bad_options(tmp_path: Path) -> None:
     src = _corpus(tmp_path)
-    for args in (["--alpha", "0"], ["--method", "daga"], ["--sr", "2"]):
+    for args in (["--alpha", "0"], ["--method", "nope"], ["--sr", "2"]):
         result = CliRunner().invoke(augment, [str(src), "-o", str(tmp_path / "x.jsonl"), *args])
         assert result.exit_code == 2
         assert not any(surface in result.output for surface in PHI)

@@ -5,6 +5,9 @@
 * :mod:`~phiscrub.augment.phi`: PHICON PHI augmentation (surrogates of the same type).
 * :mod:`~phiscrub.augment.context`: PHICON context augmentation (WordNet synonyms, random insertion).
 * :mod:`~phiscrub.augment.mention`: mention replacement from the corpus itself (Wang et al. 2022).
+* :mod:`~phiscrub.augment.daga`: DAGA, new sentences from an LSTM language model over linearized
+  sentences (Ding et al. 2020). Corpus-level: ``fit(docs, seed)`` then ``generate(n, seed)``, not
+  :func:`augment_corpus`.
 * :mod:`~phiscrub.augment.realism`: make synthetic notes look like real ones.
 
 ``phicon`` is PHI augmentation followed by context augmentation, as in the paper.
@@ -21,6 +24,7 @@ from phiscrub.augment.base import (
     validate_augmented,
 )
 from phiscrub.augment.context import ContextAugmenter, pos_tag
+from phiscrub.augment.daga import DagaAugmenter, DagaReport
 from phiscrub.augment.mention import MentionReplacementAugmenter
 from phiscrub.augment.phi import PhiAugmenter
 from phiscrub.errors import ConfigError
@@ -31,6 +35,8 @@ __all__ = [
     "Augmenter",
     "ChainAugmenter",
     "ContextAugmenter",
+    "DagaAugmenter",
+    "DagaReport",
     "MentionReplacementAugmenter",
     "PhiAugmenter",
     "augment_corpus",
@@ -41,7 +47,7 @@ __all__ = [
 ]
 
 #: Method names accepted by :func:`make_augmenter` (and ``phiscrub augment --method``).
-AUGMENT_METHODS: tuple[str, ...] = ("phi", "context", "phicon", "mr")
+AUGMENT_METHODS: tuple[str, ...] = ("phi", "context", "phicon", "mr", "daga")
 
 
 def make_augmenter(
@@ -51,11 +57,13 @@ def make_augmenter(
     p_sr: float = 0.1,
     p_ri: float = 0.1,
     p_mr: float = 0.5,
-) -> Augmenter:
+) -> Augmenter | DagaAugmenter:
     """Build the augmenter for a method name.
 
     Args:
-        method: ``phi``, ``context``, ``phicon`` (PHI then context) or ``mr``.
+        method: ``phi``, ``context``, ``phicon`` (PHI then context), ``mr``, or ``daga`` (corpus-level,
+            with its default sizes: fit it, then call ``generate``; build :class:`DagaAugmenter`
+            directly to choose them).
         lang: surrogate language for ``phi``/``phicon`` (``en``, ``es``, ``ca``, ``zh``, ``auto``);
             context augmentation edits English notes only and, unless ``lang`` is ``en``, skips notes
             that do not look English.
@@ -75,4 +83,6 @@ def make_augmenter(
         return ChainAugmenter([PhiAugmenter(lang), ContextAugmenter(p_sr, p_ri, context_lang)], name="phicon")
     if method == "mr":
         return MentionReplacementAugmenter(p_mr)
+    if method == "daga":
+        return DagaAugmenter()
     raise ConfigError(f"unknown augmentation method {method!r}; use one of {', '.join(AUGMENT_METHODS)}")

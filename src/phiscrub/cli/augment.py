@@ -1,12 +1,23 @@
-"""``phiscrub augment``: write ``alpha`` augmented copies of a labelled corpus (PHICON, mention replacement)."""
+"""``phiscrub augment``: write ``alpha`` augmented copies of a labelled corpus (PHICON, mention replacement).
+
+DAGA (``--method daga``) is corpus-level: it learns a language model on the input and writes new
+documents, ``alpha`` samples per input sentence with PHI, instead of copies of each document.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import click
 from tqdm import tqdm
+
+from phiscrub.labels import Granularity
+
+if TYPE_CHECKING:
+    from phiscrub.augment.daga import DagaAugmenter
+    from phiscrub.document import Document
 
 __all__ = ["augment"]
 
@@ -26,13 +37,18 @@ _OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
 )
 @click.option(
     "--method",
-    type=click.Choice(["phi", "context", "phicon", "mr"]),
+    type=click.Choice(["phi", "context", "phicon", "mr", "daga"]),
     default="phicon",
     show_default=True,
-    help="phi: surrogate swap; context: synonyms + insertion; phicon: both; mr: mention replacement.",
+    help="phi: surrogate swap; context: synonyms + insertion; phicon: both; mr: mention replacement; "
+    "daga: new sentences from a language model trained on the input.",
 )
 @click.option(
-    "--alpha", type=click.IntRange(min=1), default=1, show_default=True, help="Copies per document."
+    "--alpha",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Copies per document (daga: samples per input sentence with PHI).",
 )
 @click.option("--seed", default=0, show_default=True, help="Base seed (each copy gets its own stream).")
 @click.option(
@@ -63,6 +79,22 @@ _OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
 @click.option(
     "--mr-prob", "p_mr", type=click.FloatRange(0, 1), default=0.5, show_default=True, help="MR probability."
 )
+@click.option(
+    "--daga-epochs", type=click.IntRange(min=1), default=10, show_default=True, help="DAGA training epochs."
+)
+@click.option(
+    "--daga-time-budget",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Stop DAGA training after this many seconds.",
+)
+@click.option(
+    "--daga-granularity",
+    type=click.Choice(["fine", "coarse", "phicon5"]),
+    default="coarse",
+    show_default=True,
+    help="Labels of the DAGA tags and of the generated spans.",
+)
 @click.option("--include-original", is_flag=True, help="Also write the source documents (D + alpha D_aug).")
 def augment(
     input_path: Path,
@@ -77,6 +109,9 @@ def augment(
     p_sr: float,
     p_ri: float,
     p_mr: float,
+    daga_epochs: int,
+    daga_time_budget: float | None,
+    daga_granularity: str,
     include_original: bool,
 ) -> None:
     """Write ALPHA augmented copies of every document of INPUT (file or folder) to OUTPUT.
@@ -84,7 +119,7 @@ def augment(
     Copies are named "<id>#aug<k>"; their spans are re-validated and a failing copy is skipped and
     counted. Reader problems are reported by document and span id, never with note text.
     """
-    from phiscrub.augment import AugmentStats, augment_corpus, make_augmenter
+    from phiscrub.augment import AugmentStats, DagaAugmenter, augment_corpus, make_augmenter
     from phiscrub.io import detect_format, get_reader, get_writer
 
     fmt = src_fmt or detect_format(input_path)
@@ -92,7 +127,13 @@ def augment(
     docs = list(tqdm(reader.read(input_path), desc="read", unit="doc", file=sys.stderr, delay=1.0))
     for problem in reader.problems:
         click.echo(f"problem: {problem}", err=True)
+    if method == "daga":
+        granularity = cast(Granularity, daga_granularity)
+        daga = DagaAugmenter(epochs=daga_epochs, time_budget_s=daga_time_budget, granularity=granularity)
+        _augment_daga(daga, docs, alpha, seed, output_path, dst_fmt, include_original, len(reader.problems))
+        return
     augmenter = make_augmenter(method, lang=lang, p_sr=p_sr, p_ri=p_ri, p_mr=p_mr)
+    assert not isinstance(augmenter, DagaAugmenter)  # daga returned above; this narrows the type
     fit = getattr(augmenter, "fit", None)
     if fit is not None:
         fit(docs)
@@ -112,5 +153,39 @@ def augment(
         f"augment {method}: {stats.documents_in} documents in, {stats.documents_out} augmented copies out "
         f"(alpha {alpha}, seed {seed}), {stats.skipped} skipped; wrote {len(out_docs)} documents to "
         f"{output_path} ({dst_fmt}); reader problems: {len(reader.problems)}",
+        err=True,
+    )
+
+
+def _augment_daga(
+    daga: DagaAugmenter,
+    docs: list[Document],
+    alpha: int,
+    seed: int,
+    output_path: Path,
+    dst_fmt: str,
+    include_original: bool,
+    reader_problems: int,
+) -> None:
+    """Fit DAGA on the corpus, sample ``alpha`` x (sentences with PHI) sentences, write the documents."""
+    from phiscrub.augment import DagaReport
+    from phiscrub.io import get_writer
+
+    daga.fit(docs, seed=seed, progress=True)
+    n = alpha * daga.phi_sentences_
+    report = DagaReport()
+    generated = daga.generate(n, seed=seed, report=report)
+    out_docs = (docs if include_original else []) + generated
+    get_writer(dst_fmt).write(out_docs, output_path)
+    for reason, count in sorted(report.reasons.items()):
+        click.echo(f"dropped {count} malformed samples: {reason}", err=True)
+    click.echo(
+        f"augment daga: {len(docs)} documents in, {daga.phi_sentences_} sentences with PHI, "
+        f"{daga.train_sentences_} training sentences ({daga.skipped_long_} too long), "
+        f"{daga.epochs_run_} epochs; generated {report.generated} samples: kept {report.kept} "
+        f"({report.kept_with_phi} with PHI), dropped {report.dropped_malformed} malformed, "
+        f"{report.dropped_duplicate_of_train} duplicates of training, {report.dropped_repeat} repeats; "
+        f"wrote {len(out_docs)} documents ({report.documents} new) to {output_path} ({dst_fmt}) "
+        f"(alpha {alpha}, seed {seed}); reader problems: {reader_problems}",
         err=True,
     )
