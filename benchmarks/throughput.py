@@ -5,8 +5,13 @@ the 50 held-out English zero-shot notes (numbers 031-035 of folders a-j), filled
 surrogates = 100 notes of about 450 words. Every run redacts all notes in placeholder mode through
 ``Deidentifier.redact_many`` (the code path of ``phiscrub redact``), after one warm-up note.
 
+Configurations: ``rules`` (rule detectors only), ``model`` (rules + the bundled model, default
+precision: bfloat16 autocast on CPUs with native bf16, else float32), ``model-fp32`` (forced float32),
+``model-int8`` (dynamic int8 quantization of the linear layers), ``model-crf`` (another model folder,
+e.g. one trained without/with ``--crf``, given by ``--crf-model``).
+
 Usage:
-    python benchmarks/throughput.py [--configs rules,model,model-int8] [--model DIR] [--crf-model DIR]
+    python benchmarks/throughput.py [--configs rules,model,model-fp32,model-int8] [--model DIR] [--crf-model DIR]
         [--threads 2] [--batch-size 16] [--out docs/benchmarks-table.md]
 """
 
@@ -50,12 +55,13 @@ def run_one(config: str, model: str | None, threads: int, batch_size: int) -> di
 
     docs = corpus()
     quantize = config.endswith("-int8")
+    precision = "float32" if config.endswith(("-fp32", "-int8")) else "auto"
     deid = Deidentifier(mode="placeholder", model=None)
     if config != "rules":
         from phiscrub.detect.rules import default_detectors
         from phiscrub.detect.tagger import load_model_detector
 
-        det = load_model_detector(model or "default", quantize=quantize, batch_size=batch_size)
+        det = load_model_detector(model or "default", quantize=quantize, batch_size=batch_size, precision=precision)
         deid = Deidentifier(mode="placeholder", detectors=[*default_detectors(), det])
     list(deid.redact_many(docs[:1]))  # warm-up: loads lexicons / model
     t0 = time.perf_counter()
@@ -97,7 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--configs", default="rules,model,model-int8")
+    parser.add_argument("--configs", default="rules,model,model-fp32,model-int8")
     parser.add_argument("--model", default=None, help="model folder (default: the bundled model)")
     parser.add_argument(
         "--crf-model", default=None, help="a model trained with --crf, benchmarked as 'model-crf'"

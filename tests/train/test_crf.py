@@ -167,3 +167,28 @@ def test_crf_learns_a_toy_problem() -> None:
     # forbidden transitions get no gradient and stay at minus infinity in the scores
     trans, _, _ = crf.scores()
     assert torch.isinf(trans[0, TAGS.index("I-NAME")])
+
+
+@pytest.mark.parametrize(("n_tags", "length", "seed"), [(5, 1, 0), (5, 60, 1), (15, 600, 2), (63, 40, 3)])
+def test_scaled_marginals_match_log_space_marginals(n_tags: int, length: int, seed: int) -> None:
+    from phiscrub.train.crf import _marginals_log, _marginals_scaled
+
+    rng = np.random.default_rng(seed)
+    emissions = rng.normal(0, 5, (length, n_tags))
+    transitions = rng.normal(0, 2, (n_tags, n_tags))
+    transitions[rng.random((n_tags, n_tags)) < 0.3] = -np.inf
+    start, end = rng.normal(0, 1, n_tags), rng.normal(0, 1, n_tags)
+    fast = _marginals_scaled(emissions, transitions, start, end)
+    assert fast is not None
+    np.testing.assert_allclose(fast, _marginals_log(emissions, transitions, start, end), atol=1e-9)
+
+
+def test_marginals_fall_back_to_log_space_on_extreme_scores() -> None:
+    from phiscrub.train.crf import _marginals_log, _marginals_scaled, marginals
+
+    emissions = np.array([[0.0, -5000.0], [-5000.0, 0.0], [0.0, -5000.0]])
+    transitions = np.array([[0.0, -4000.0], [-4000.0, 0.0]])
+    start = end = np.zeros(2)
+    assert _marginals_scaled(emissions, transitions, start, end) is None
+    np.testing.assert_allclose(marginals(emissions, transitions, start, end),
+                               _marginals_log(emissions, transitions, start, end))

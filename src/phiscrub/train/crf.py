@@ -103,6 +103,62 @@ def marginals(
     if n == 0:
         return np.zeros((0, n_tags))
     emissions = emissions.astype(np.float64, copy=False)
+    fast = _marginals_scaled(emissions, transitions, start, end)
+    if fast is not None:
+        return fast
+    return _marginals_log(emissions, transitions, start, end)
+
+
+def _finite_exp(x: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """exp(x - max) with -inf -> 0; the shift cancels in the normalised products below."""
+    finite = np.where(np.isfinite(x), x, -np.inf)
+    top = finite.max(axis=axis, keepdims=axis is not None) if np.isfinite(finite).any() else 0.0
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(under="ignore", over="ignore"):
+        return np.exp(finite - top)
+
+
+def _marginals_scaled(
+    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> np.ndarray | None:
+    """Forward-backward in probability space with per-step scaling (fast: one mat-vec a step).
+
+    Returns None when a scaling factor underflows to 0 (extreme scores); the caller then uses the
+    log-space version, which is exact but slower.
+    """
+    n = emissions.shape[0]
+    em = _finite_exp(emissions, axis=1)
+    trans = _finite_exp(transitions)
+    alpha = np.empty_like(em)
+    beta = np.empty_like(em)
+    a = _finite_exp(start) * em[0]
+    for t in range(n):
+        if t:
+            a = (alpha[t - 1] @ trans) * em[t]
+        z = a.sum()
+        if not (z > 0 and np.isfinite(z)):
+            return None
+        alpha[t] = a / z
+    b = _finite_exp(end)
+    for t in range(n - 1, -1, -1):
+        if t < n - 1:
+            b = trans @ (em[t + 1] * beta[t + 1])
+        z = b.sum()
+        if not (z > 0 and np.isfinite(z)):
+            return None
+        beta[t] = b / z
+    post = alpha * beta
+    norm = post.sum(axis=1, keepdims=True)
+    if not np.all(norm > 0):
+        return None
+    return np.clip(post / norm, 0.0, 1.0)
+
+
+def _marginals_log(
+    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> np.ndarray:
+    """Forward-backward in log space (exact for any score range)."""
+    n, n_tags = emissions.shape
     alpha = np.empty((n, n_tags))
     beta = np.zeros((n, n_tags))
     alpha[0] = start + emissions[0]

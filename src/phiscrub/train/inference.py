@@ -119,8 +119,10 @@ def _predict_group(model: PhiTagger, docs: Sequence[Document], batch_size: int) 
         for b in range(0, len(order), batch_size):
             chunk = [examples[i] for i in order[b : b + batch_size]]
             batch = {k: v.to(device) for k, v in collate(chunk, model.pad_id).items()}
-            result = model(batch)
-            window_scores = model.log_scores(result.emissions).double().cpu().numpy()
+            dtype = getattr(model, "autocast_dtype", None)
+            with torch.autocast(device.type, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
+                result = model(batch)
+            window_scores = model.log_scores(result.emissions.float()).double().cpu().numpy()
             for row, ex in enumerate(chunk):
                 own = owners[ex.doc_index]
                 for slot, w in enumerate(ex.words):

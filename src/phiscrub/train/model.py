@@ -197,6 +197,8 @@ class PhiTagger(nn.Module):
         self.dropout = nn.Dropout(config.dropout)
         self.head = nn.Linear(hidden + extra, len(self.tags))
         self.crf: CRF | None = CRF(self.tags) if config.use_crf else None
+        #: Inference-only autocast dtype (set by TaggerDetector.load); None runs in float32.
+        self.autocast_dtype: torch.dtype | None = None
 
     # ------------------------------------------------------------------ construction
 
