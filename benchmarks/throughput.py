@@ -1,8 +1,7 @@
 """Throughput of ``redact``: documents/s, tokens/s and peak RSS per detector configuration.
 
-Each configuration runs in a fresh subprocess (so peak RSS is its own) over a fixed folder of notes:
-the 50 held-out English zero-shot notes (numbers 031-035 of folders a-j), filled twice with seeded
-surrogates = 100 notes of about 450 words. Every run redacts all notes in placeholder mode through
+Each configuration runs in a fresh subprocess (so peak RSS is its own) over a fixed set of notes:
+the 100 English zero-shot notes (folders a-j, filled with seeded surrogates) closest to 500 words. Every run redacts all notes in placeholder mode through
 ``Deidentifier.redact_many`` (the code path of ``phiscrub redact``), after one warm-up note.
 
 Configurations: ``rules`` (rule detectors only), ``model`` (rules + the bundled model, default
@@ -32,17 +31,17 @@ NOTES = ROOT.parent / "shared" / "data" / "zeroshot-notes"
 
 
 def corpus() -> list:
-    """The fixed benchmark notes as Documents."""
+    """The fixed benchmark notes: the 100 English zero-shot notes (filled with seed 2024) whose
+    length is closest to 500 words."""
     from phiscrub.document import Document
     from phiscrub.transform.fill import PlaceholderReader
 
     docs = []
     for folder in "abcdefghij":
-        for n in range(31, 36):
-            path = NOTES / folder / f"{folder}-{n:03d}.txt"
-            for d in PlaceholderReader(seed=2024, draws=2, lang="en").read(path):
-                docs.append(Document(f"{folder}/{d.id}", d.text))
-    return docs
+        for d in PlaceholderReader(seed=2024, lang="en").read(NOTES / folder):
+            docs.append(Document(f"{folder}/{d.id}", d.text))
+    docs.sort(key=lambda d: (abs(len(d.text.split()) - 500), d.id))
+    return sorted(docs[:100], key=lambda d: d.id)
 
 
 def run_one(config: str, model: str | None, threads: int, batch_size: int) -> dict:
@@ -62,7 +61,7 @@ def run_one(config: str, model: str | None, threads: int, batch_size: int) -> di
         from phiscrub.detect.tagger import load_model_detector
 
         det = load_model_detector(model or "default", quantize=quantize, batch_size=batch_size, precision=precision)
-        deid = Deidentifier(mode="placeholder", detectors=[*default_detectors(), det])
+        deid = Deidentifier(mode="placeholder", model=None, detectors=[*default_detectors(), det])
     list(deid.redact_many(docs[:1]))  # warm-up: loads lexicons / model
     t0 = time.perf_counter()
     spans = sum(len(r.spans) for r in deid.redact_many(docs, batch_size=batch_size))
