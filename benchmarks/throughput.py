@@ -60,7 +60,9 @@ def run_one(config: str, model: str | None, threads: int, batch_size: int) -> di
         from phiscrub.detect.rules import default_detectors
         from phiscrub.detect.tagger import load_model_detector
 
-        det = load_model_detector(model or "default", quantize=quantize, batch_size=batch_size, precision=precision)
+        det = load_model_detector(
+            model or "default", quantize=quantize, batch_size=batch_size, precision=precision
+        )
         deid = Deidentifier(mode="placeholder", model=None, detectors=[*default_detectors(), det])
     list(deid.redact_many(docs[:1]))  # warm-up: loads lexicons / model
     t0 = time.perf_counter()

@@ -74,7 +74,9 @@ def main() -> None:
     parser.add_argument("--shape-features", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--time-budget", type=float, default=None, help="seconds of training at most")
     parser.add_argument("--data-only", action="store_true")
-    parser.add_argument("--install", action="store_true", help="copy the trained model into the package (int8)")
+    parser.add_argument(
+        "--install", action="store_true", help="copy the trained model into the package (int8)"
+    )
     parser.add_argument("--install-only", action="store_true", help="only install OUT/model into the package")
     args = parser.parse_args()
     if args.install_only:

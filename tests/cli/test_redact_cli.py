@@ -175,8 +175,20 @@ def test_redact_csv_and_parquet_keep_columns(tmp_path: Path) -> None:
 
 def test_redact_output_and_logs_hold_no_phi(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        cli, ["-vv", "redact", str(EXAMPLES), "-o", str(tmp_path / "o"), "--rules-only", "--mode", "surrogate",
-              "--key", "s3cr3t-XYZ"], catch_exceptions=False,
+        cli,
+        [
+            "-vv",
+            "redact",
+            str(EXAMPLES),
+            "-o",
+            str(tmp_path / "o"),
+            "--rules-only",
+            "--mode",
+            "surrogate",
+            "--key",
+            "s3cr3t-XYZ",
+        ],
+        catch_exceptions=False,
     )
     assert result.exit_code == 0
     for phi in STRUCTURED_PHI:

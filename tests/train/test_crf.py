@@ -190,5 +190,6 @@ def test_marginals_fall_back_to_log_space_on_extreme_scores() -> None:
     transitions = np.array([[0.0, -4000.0], [-4000.0, 0.0]])
     start = end = np.zeros(2)
     assert _marginals_scaled(emissions, transitions, start, end) is None
-    np.testing.assert_allclose(marginals(emissions, transitions, start, end),
-                               _marginals_log(emissions, transitions, start, end))
+    np.testing.assert_allclose(
+        marginals(emissions, transitions, start, end), _marginals_log(emissions, transitions, start, end)
+    )

@@ -69,7 +69,9 @@ def load_model_detector(
         if bundled is None:
             raise ModelError("no tagger model is bundled with this installation; pass a model folder")
         model = bundled
-    return TaggerDetector.load(model, device=device, quantize=quantize, batch_size=batch_size, precision=precision)
+    return TaggerDetector.load(
+        model, device=device, quantize=quantize, batch_size=batch_size, precision=precision
+    )
 
 
 class TaggerDetector:
@@ -125,7 +127,9 @@ class TaggerDetector:
             raise ConfigError(f"unknown precision {precision!r}; use auto, float32 or bfloat16")
         model = PhiTagger.load(model_dir, device=device, quantize=quantize)
         if precision == "auto":
-            precision = "bfloat16" if device == "cpu" and not quantize and cpu_has_native_bf16() else "float32"
+            precision = (
+                "bfloat16" if device == "cpu" and not quantize and cpu_has_native_bf16() else "float32"
+            )
         model.autocast_dtype = torch.bfloat16 if precision == "bfloat16" else None
         return cls(model, batch_size=batch_size)
 
