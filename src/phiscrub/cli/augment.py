@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 import click
 from tqdm import tqdm
 
+from phiscrub.cli._common import read_with_problems
 from phiscrub.labels import Granularity
 
 if TYPE_CHECKING:
@@ -120,17 +121,13 @@ def augment(
     counted. Reader problems are reported by document and span id, never with note text.
     """
     from phiscrub.augment import AugmentStats, DagaAugmenter, augment_corpus, make_augmenter
-    from phiscrub.io import detect_format, get_reader, get_writer
+    from phiscrub.io import get_writer
 
-    fmt = src_fmt or detect_format(input_path)
-    reader = get_reader(fmt, corpus=corpus, seed=seed)
-    docs = list(tqdm(reader.read(input_path), desc="read", unit="doc", file=sys.stderr, delay=1.0))
-    for problem in reader.problems:
-        click.echo(f"problem: {problem}", err=True)
+    docs, problems, _ = read_with_problems(input_path, src_fmt, corpus, seed)
     if method == "daga":
         granularity = cast(Granularity, daga_granularity)
         daga = DagaAugmenter(epochs=daga_epochs, time_budget_s=daga_time_budget, granularity=granularity)
-        _augment_daga(daga, docs, alpha, seed, output_path, dst_fmt, include_original, len(reader.problems))
+        _augment_daga(daga, docs, alpha, seed, output_path, dst_fmt, include_original, len(problems))
         return
     augmenter = make_augmenter(method, lang=lang, p_sr=p_sr, p_ri=p_ri, p_mr=p_mr)
     assert not isinstance(augmenter, DagaAugmenter)  # daga returned above; this narrows the type
@@ -152,7 +149,7 @@ def augment(
     click.echo(
         f"augment {method}: {stats.documents_in} documents in, {stats.documents_out} augmented copies out "
         f"(alpha {alpha}, seed {seed}), {stats.skipped} skipped; wrote {len(out_docs)} documents to "
-        f"{output_path} ({dst_fmt}); reader problems: {len(reader.problems)}",
+        f"{output_path} ({dst_fmt}); reader problems: {len(problems)}",
         err=True,
     )
 

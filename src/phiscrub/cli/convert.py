@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
-from tqdm import tqdm
+
+from phiscrub.cli._common import read_with_problems
 
 __all__ = ["convert"]
 
@@ -32,16 +32,12 @@ def convert(
     Problems (bad offsets, unknown labels, malformed files) are reported by document id and span id;
     the rest of the batch is converted.
     """
-    from phiscrub.io import detect_format, get_reader, get_writer
+    from phiscrub.io import get_writer
 
-    fmt = src_fmt or detect_format(input_path)
-    reader = get_reader(fmt, corpus=corpus, seed=seed)
-    docs = list(tqdm(reader.read(input_path), desc="read", unit="doc", file=sys.stderr, delay=1.0))
+    docs, problems, fmt = read_with_problems(input_path, src_fmt, corpus, seed)
     get_writer(dst_fmt).write(docs, output_path)
-    for p in reader.problems:
-        click.echo(f"problem: {p}", err=True)
     click.echo(
         f"converted {len(docs)} documents ({sum(len(d.spans) for d in docs)} spans) from {fmt} to {dst_fmt}; "
-        f"problems: {len(reader.problems)}",
+        f"problems: {len(problems)}",
         err=True,
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from phiscrub.cli._common import read_with_problems
 from phiscrub.document import Document
 
 __all__ = ["predict", "train_cmd"]
@@ -16,19 +17,10 @@ def read_inputs(
     paths: tuple[Path, ...], fmt: str | None, corpus: str | None, seed: int, draws: int
 ) -> list[Document]:
     """Read and concatenate corpora; reading problems are printed (ids only) and counted."""
-    from phiscrub.io import detect_format, get_reader
-
     docs: list[Document] = []
     for path in paths:
-        f = fmt or detect_format(path)
-        opts: dict[str, object] = {"corpus": corpus, "seed": seed}
-        if f == "placeholder":
-            opts["draws"] = draws
-        reader = get_reader(f, **opts)
-        got = list(reader.read(path))
-        for p in reader.problems:
-            click.echo(f"problem: {p}", err=True)
-        click.echo(f"read {len(got)} documents from {path} ({f}); problems: {len(reader.problems)}", err=True)
+        got, problems, used = read_with_problems(path, fmt, corpus, seed, draws)
+        click.echo(f"read {len(got)} documents from {path} ({used}); problems: {len(problems)}", err=True)
         docs.extend(got)
     return docs
 
