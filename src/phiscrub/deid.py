@@ -65,6 +65,8 @@ class Deidentifier:
         detectors: explicit detectors; replaces the default rules and lexicon (the model is still
             added).
         lexicon: add the lexicon detector (bundled name and city lists) to the default detectors.
+        propagate: tag every other occurrence of a detected name token in the same note
+            (:mod:`phiscrub.detect.propagate`).
         resolve: overlap strategy name (see :mod:`phiscrub.detect.ensemble`).
         age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
         lang: language of the rule packs.
@@ -82,6 +84,7 @@ class Deidentifier:
     model: str | Path | None = "default"
     detectors: Sequence[Detector] | None = None
     lexicon: bool = False
+    propagate: bool = True
     resolve: str = "merge"
     age_over_89: Literal["bucket", "keep"] = "bucket"
     lang: str = "en"
@@ -145,6 +148,10 @@ class Deidentifier:
             found = many(list(docs)) if many is not None else [det.detect(d) for d in docs]
             for acc, spans in zip(proposals, found):
                 acc.extend(spans)
+        if self.propagate:
+            from phiscrub.detect.propagate import propagate_names
+
+            proposals = [propagate_names(d, resolve(p, self.resolve)) for d, p in zip(docs, proposals)]
         return [resolve(p, self.resolve) for p in proposals]
 
     def redact(self, doc: Document | str, patient_id: str | None = None) -> Document:
