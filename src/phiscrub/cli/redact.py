@@ -62,6 +62,12 @@ log = logging.getLogger(__name__)
     show_default=True,
     help="Add the lexicon detector (bundled name and city lists).",
 )
+@click.option(
+    "--propagate/--no-propagate",
+    default=True,
+    show_default=True,
+    help="Tag other occurrences of detected names in the same note.",
+)
 @click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
 @click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
 @click.option("--lang", default="en", show_default=True, help="Language of the rule packs.")
@@ -80,6 +86,7 @@ def redact(
     model: str,
     rules_only: bool,
     lexicon: bool,
+    propagate: bool,
     resolve_strategy: str,
     keep_ages: bool,
     lang: str,
@@ -99,6 +106,7 @@ def redact(
         key=key,
         model=None if rules_only else model,
         lexicon=lexicon and not rules_only,
+        propagate=propagate,
         resolve=resolve_strategy,
         age_over_89="keep" if keep_ages else "bucket",
         lang=lang,

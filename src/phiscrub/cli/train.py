@@ -134,6 +134,12 @@ def train_cmd(
 @click.option("--model", default="default", show_default=True, help="Model folder or 'default'.")
 @click.option("--rules/--no-rules", default=True, show_default=True, help="Add the rule detectors.")
 @click.option("--lexicon/--no-lexicon", default=False, show_default=True, help="Add the lexicon detector.")
+@click.option(
+    "--propagate/--no-propagate",
+    default=True,
+    show_default=True,
+    help="Tag other occurrences of detected names in the same note.",
+)
 @click.option("--format", "fmt", default=None, help="Input format (default: guess).")
 @click.option("--corpus", default=None, help="Label mapping of the input.")
 @click.option("--lang", default="en", show_default=True)
@@ -145,6 +151,7 @@ def predict(
     model: str,
     rules: bool,
     lexicon: bool,
+    propagate: bool,
     fmt: str | None,
     corpus: str | None,
     lang: str,
@@ -164,7 +171,12 @@ def predict(
     if lexicon:
         dets.append(LexiconDetector(lang=lang))
     deid = Deidentifier(
-        mode="placeholder", labels="fine", model=None if model == "none" else model, detectors=dets, lang=lang
+        mode="placeholder",
+        labels="fine",
+        model=None if model == "none" else model,
+        detectors=dets,
+        propagate=propagate,
+        lang=lang,
     )
     predicted: list[Document] = []
     bar = tqdm(total=len(docs), desc="predict", unit="doc", file=sys.stderr, delay=1.0)
