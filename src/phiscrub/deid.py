@@ -18,7 +18,7 @@ from phiscrub.labels import Granularity, fold
 if TYPE_CHECKING:
     from phiscrub.transform.operators import Transformer
 
-__all__ = ["KEY_ENV_VAR", "Deidentifier", "RedactMode", "Redaction", "resolve_key"]
+__all__ = ["KEY_ENV_VAR", "Deidentifier", "RedactMode", "Redaction", "batched", "resolve_key"]
 
 log = logging.getLogger(__name__)
 
@@ -170,13 +170,7 @@ class Deidentifier:
 
     def redact_many(self, docs: Iterable[Document], batch_size: int = 16) -> Iterator[Redaction]:
         """Redact documents lazily in batches, preserving order; yields :class:`Redaction` records."""
-        batch: list[Document] = []
-        for d in docs:
-            batch.append(d)
-            if len(batch) >= batch_size:
-                yield from self._redact_batch(batch)
-                batch = []
-        if batch:
+        for batch in batched(docs, batch_size):
             yield from self._redact_batch(batch)
 
     def redact_one(self, doc: Document, patient_id: str | None = None) -> Redaction:
@@ -196,6 +190,18 @@ class Deidentifier:
                 kept.append(s.with_label(lab) if self.labels != "fine" else s)
         result = self.transformer.apply(doc, spans, patient_id=None if pid is None else str(pid))
         return Redaction(original=doc, spans=tuple(sorted(kept)), result=result)
+
+
+def batched(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:
+    """Consecutive lists of at most ``size`` documents, lazily, in order."""
+    batch: list[Document] = []
+    for d in docs:
+        batch.append(d)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _as_doc(doc: Document | str) -> Document:

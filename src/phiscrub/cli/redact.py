@@ -14,7 +14,7 @@ import click
 from tqdm import tqdm
 from typing_extensions import Self
 
-from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction
+from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched
 from phiscrub.document import Document
 from phiscrub.errors import PhiscrubError
 
@@ -128,7 +128,7 @@ def redact(
         docs = source.documents()
         bar = tqdm(desc="redact", unit="doc", total=total, file=sys.stderr, delay=1.0, dynamic_ncols=True)
         try:
-            for batch in _batches(docs, batch_size):
+            for batch in batched(docs, batch_size):
                 for original, red in _redact_batch(deid, batch):
                     stats["documents"] += 1
                     if red is None:
@@ -153,17 +153,6 @@ def redact(
     )
     if stats["errors"]:
         sys.exit(1)
-
-
-def _batches(docs: Iterator[Document], size: int) -> Iterator[list[Document]]:
-    batch: list[Document] = []
-    for d in docs:
-        batch.append(d)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def _redact_batch(deid: Deidentifier, batch: list[Document]) -> Iterator[tuple[Document, Redaction | None]]:
