@@ -18,6 +18,7 @@ from __future__ import annotations
 __all__ = [
     "ConfigError",
     "InputFormatError",
+    "LLMError",
     "LabelError",
     "LeakGuardError",
     "ModelError",
@@ -76,3 +77,11 @@ class LeakGuardError(PhiscrubError):
         self.offsets = offsets
         shown = ", ".join(f"{lab}@{s}-{e}" for lab, (s, e) in zip(labels, offsets))
         super().__init__(f"[doc {doc_id}] refusing to send payload: unscrubbed PHI detected ({shown})")
+
+
+class LLMError(PhiscrubError):
+    """An LLM endpoint failed (HTTP status, timeout, malformed answer) after all retries.
+
+    The message names the document id, the endpoint's status and the attempt count; never the
+    prompt or the reply.
+    """

@@ -18,6 +18,8 @@ from phiscrub.labels import Granularity
 
 if TYPE_CHECKING:
     from phiscrub.augment.daga import DagaAugmenter
+    from phiscrub.augment.llm import PromptKind
+    from phiscrub.augment.llm_client import LLMSettings
     from phiscrub.document import Document
 
 __all__ = ["augment"]
@@ -38,18 +40,19 @@ _OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
 )
 @click.option(
     "--method",
-    type=click.Choice(["phi", "context", "phicon", "mr", "daga"]),
+    type=click.Choice(["phi", "context", "phicon", "mr", "daga", "llm-oneshot", "llm-zeroshot"]),
     default="phicon",
     show_default=True,
     help="phi: surrogate swap; context: synonyms + insertion; phicon: both; mr: mention replacement; "
-    "daga: new sentences from a language model trained on the input.",
+    "daga: new sentences from a language model trained on the input; llm-oneshot / llm-zeroshot: new "
+    "notes from an OpenAI-compatible LLM (Kim et al.), prompts leak-guarded.",
 )
 @click.option(
     "--alpha",
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="Copies per document (daga: samples per input sentence with PHI).",
+    help="Copies per document (daga: samples per input sentence with PHI; llm: notes per source note).",
 )
 @click.option("--seed", default=0, show_default=True, help="Base seed (each copy gets its own stream).")
 @click.option(
@@ -96,6 +99,57 @@ _OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
     show_default=True,
     help="Labels of the DAGA tags and of the generated spans.",
 )
+@click.option(
+    "--llm-url",
+    default=None,
+    help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (llm methods; the only network use).",
+)
+@click.option("--llm-model", default="local", show_default=True, help="Model name sent to the endpoint.")
+@click.option(
+    "--llm-concurrency", type=click.IntRange(min=1), default=2, show_default=True, help="Requests in flight."
+)
+@click.option("--llm-max-tokens", type=click.IntRange(min=16), default=1024, show_default=True)
+@click.option("--llm-temperature", type=click.FloatRange(0, 2), default=0.8, show_default=True)
+@click.option("--llm-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True)
+@click.option("--llm-retries", type=click.IntRange(min=0), default=4, show_default=True)
+@click.option(
+    "--llm-attempts",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Tries per note when the reply is unusable (new sampling seed each time).",
+)
+@click.option(
+    "--llm-cache",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Reply cache folder (default: OUTPUT + '.llm-cache'); a rerun resumes from it.",
+)
+@click.option(
+    "--llm-log",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Token/cost log, JSONL (default: OUTPUT + '.llm-log.jsonl'); ids and counts only.",
+)
+@click.option("--price-prompt", type=click.FloatRange(min=0), default=0.0, help="Cost per 1M prompt tokens.")
+@click.option(
+    "--price-completion", type=click.FloatRange(min=0), default=0.0, help="Cost per 1M completion tokens."
+)
+@click.option(
+    "--on-leak",
+    type=click.Choice(["scrub", "skip", "fail"]),
+    default="scrub",
+    show_default=True,
+    help="One-shot: when the leak guard still finds PHI in a scrubbed note, scrub it too, skip the note, "
+    "or stop.",
+)
+@click.option(
+    "--sentences/--notes",
+    "split_sentences",
+    default=False,
+    show_default=True,
+    help="llm: write one document per sentence (Kim et al.'s training unit) or whole notes.",
+)
 @click.option("--include-original", is_flag=True, help="Also write the source documents (D + alpha D_aug).")
 def augment(
     input_path: Path,
@@ -114,6 +168,20 @@ def augment(
     daga_time_budget: float | None,
     daga_granularity: str,
     include_original: bool,
+    llm_url: str | None,
+    llm_model: str,
+    llm_concurrency: int,
+    llm_max_tokens: int,
+    llm_temperature: float,
+    llm_timeout: float,
+    llm_retries: int,
+    llm_attempts: int,
+    llm_cache: Path | None,
+    llm_log: Path | None,
+    price_prompt: float,
+    price_completion: float,
+    on_leak: str,
+    split_sentences: bool,
 ) -> None:
     """Write ALPHA augmented copies of every document of INPUT (file or folder) to OUTPUT.
 
@@ -123,7 +191,31 @@ def augment(
     from phiscrub.augment import AugmentStats, DagaAugmenter, augment_corpus, make_augmenter
     from phiscrub.io import get_writer
 
+    if method.startswith("llm-") and not llm_url:
+        raise click.UsageError("--llm-url is required for the llm methods (phiscrub never picks an endpoint)")
     docs, problems, _ = read_with_problems(input_path, src_fmt, corpus, seed)
+    if method.startswith("llm-"):
+        from phiscrub.augment.llm_client import LLMSettings
+
+        settings = LLMSettings(
+            url=cast(str, llm_url),
+            model=llm_model,
+            temperature=llm_temperature,
+            max_tokens=llm_max_tokens,
+            timeout_s=llm_timeout,
+            max_retries=llm_retries,
+            concurrency=llm_concurrency,
+            price_prompt=price_prompt,
+            price_completion=price_completion,
+        )
+        _augment_llm(
+            method, settings, docs, alpha=alpha, seed=seed, lang=lang, attempts=llm_attempts,
+            cache=llm_cache or Path(f"{output_path}.llm-cache"),
+            log=llm_log or Path(f"{output_path}.llm-log.jsonl"),
+            on_leak=on_leak, split_sentences=split_sentences, output_path=output_path, dst_fmt=dst_fmt,
+            include_original=include_original, reader_problems=len(problems),
+        )  # fmt: skip
+        return
     if method == "daga":
         granularity = cast(Granularity, daga_granularity)
         daga = DagaAugmenter(epochs=daga_epochs, time_budget_s=daga_time_budget, granularity=granularity)
@@ -184,5 +276,59 @@ def _augment_daga(
         f"{report.dropped_duplicate_of_train} duplicates of training, {report.dropped_repeat} repeats; "
         f"wrote {len(out_docs)} documents ({report.documents} new) to {output_path} ({dst_fmt}) "
         f"(alpha {alpha}, seed {seed}); reader problems: {reader_problems}",
+        err=True,
+    )
+
+
+def _augment_llm(
+    method: str,
+    settings: LLMSettings,
+    docs: list[Document],
+    *,
+    alpha: int,
+    seed: int,
+    lang: str,
+    attempts: int,
+    cache: Path,
+    log: Path,
+    on_leak: str,
+    split_sentences: bool,
+    output_path: Path,
+    dst_fmt: str,
+    include_original: bool,
+    reader_problems: int,
+) -> None:
+    """Generate ``alpha`` notes per source note with the LLM endpoint and write them."""
+    from phiscrub.augment.llm_client import ChatClient, LLMStats, OnLeak, llm_augment
+    from phiscrub.io import get_writer
+
+    client = ChatClient(settings, cache_dir=cache, log_path=log)
+    stats = LLMStats()
+    kind: PromptKind = "one-shot" if method == "llm-oneshot" else "zero-shot"
+    with tqdm(total=len(docs), desc=f"augment {method}", unit="note", file=sys.stderr, delay=1.0) as bar:
+        generated = list(
+            llm_augment(
+                docs, kind, client, seed=seed, lang=lang, notes_per_source=alpha, max_attempts=attempts,
+                on_leak=cast(OnLeak, on_leak), split_sentences=split_sentences, stats=stats,
+                progress=bar.update,
+            )
+        )  # fmt: skip
+    out_docs = (docs if include_original else []) + generated
+    get_writer(dst_fmt).write(out_docs, output_path)
+    for reason, count in sorted(stats.replies_dropped.items()):
+        click.echo(f"dropped {count} replies: {reason}", err=True)
+    if stats.guard_scrubbed:
+        labels = ", ".join(f"{lab} {n}" for lab, n in sorted(stats.guard_spans.items()))
+        click.echo(
+            f"leak guard: scrubbed residual PHI in {stats.guard_scrubbed} notes before sending ({labels})",
+            err=True,
+        )
+    click.echo(
+        f"augment {method}: {stats.sources} source notes, {stats.requests} requests "
+        f"({client.cache_hits} from cache, {client.retries} retries), {stats.blocked} blocked by the leak "
+        f"guard, {sum(stats.replies_dropped.values())} replies dropped, {stats.mapped} placeholders mapped; "
+        f"{stats.generated} notes generated ({stats.missing} missing), wrote {len(out_docs)} documents to "
+        f"{output_path} ({dst_fmt}); tokens: {client.prompt_tokens} prompt + {client.completion_tokens} "
+        f"completion, cost {client.cost:.4f}; reader problems: {reader_problems}",
         err=True,
     )
