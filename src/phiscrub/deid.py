@@ -69,7 +69,10 @@ class Deidentifier:
             (:mod:`phiscrub.detect.propagate`).
         resolve: overlap strategy name (see :mod:`phiscrub.detect.ensemble`).
         age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
-        lang: language of the rule packs.
+        lang: language of the rule packs: ``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``, or
+            ``auto`` to pick the rules per document (``doc.metadata["lang"]`` or a stop-word guess,
+            see :class:`phiscrub.detect.rules.AutoLanguageRules`); other codes get the
+            language-neutral rules only.
 
     Example:
         >>> from phiscrub import Deidentifier

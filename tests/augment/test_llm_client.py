@@ -59,13 +59,21 @@ def test_chat_returns_reply_usage_and_text_free_log(server: str, tmp_path: Path)
     log = tmp_path / "log.jsonl"
     client = ChatClient(_settings(server, max_tokens=48), log_path=log)
     messages = [{"role": "user", "content": "Write one sentence about a [PATIENT] with fever."}]
-    reply = client.chat("doc-a", messages, seed=7)
+    # A tiny base model may stop at once for some seeds: take the first seed that yields tokens.
+    replies = []
+    for seed in (7, 8, 9, 10):
+        replies.append(client.chat("doc-a", messages, seed=seed))
+        if replies[-1].completion_tokens > 0:
+            break
+    reply = replies[-1]
     assert isinstance(reply.text, str) and not reply.cached
     assert reply.prompt_tokens > 0 and reply.completion_tokens > 0
-    assert client.requests == 1 and client.prompt_tokens == reply.prompt_tokens
+    assert client.requests == len(replies)
+    assert client.prompt_tokens == sum(r.prompt_tokens for r in replies)
+    assert client.completion_tokens == sum(r.completion_tokens for r in replies)
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [r["status"] for r in records] == ["200"]
-    assert records[0]["doc_id"] == "doc-a" and records[0]["completion_tokens"] == reply.completion_tokens
+    assert [r["status"] for r in records] == ["200"] * len(replies)
+    assert records[-1]["doc_id"] == "doc-a" and records[-1]["completion_tokens"] == reply.completion_tokens
     raw = log.read_text()
     assert "fever" not in raw and "PATIENT" not in raw and (not reply.text.strip() or reply.text not in raw)
 
@@ -182,7 +190,8 @@ def test_zero_shot_cli_end_to_end_writes_a_corpus_train_accepts(server: str, tmp
     assert "source notes" in result.output and "blocked by the leak guard" in result.output
     log = Path(f"{out}.llm-log.jsonl").read_text()
     assert '"status": "200"' in log
-    docs = read_corpus(out)
+    docs, problems = read_corpus(out)
+    assert problems == []
     generated = [d for d in docs if "#llm" in d.id]
     originals = [d for d in docs if "#llm" not in d.id]
     assert len(originals) == 4 and 1 <= len(generated) <= 4

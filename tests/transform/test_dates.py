@@ -117,7 +117,7 @@ def test_parse_date_reads_weekday_and_range() -> None:
 
 
 @pytest.mark.parametrize(
-    "surface", ["", "Christmas", "foo 12", "12 mars 2019", "99/99/9999", "Q3 2019", "12th"]
+    "surface", ["", "Christmas", "foo 12", "12 março 2019", "99/99/9999", "Q3 2019", "12th"]
 )
 def test_parse_date_returns_none_for_non_dates(surface: str) -> None:
     assert parse_date(surface) is None

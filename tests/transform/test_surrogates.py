@@ -265,8 +265,8 @@ def test_weekday_names_stay_the_same(surface: str) -> None:
 
 
 def test_unparseable_dates_keep_their_shape() -> None:
-    new = SurrogateGenerator(KEY).date("12 mars 2019", doc_id="d1")
-    assert re.fullmatch(r"\d\d mars \d{4}", new) and new != "12 mars 2019"
+    new = SurrogateGenerator(KEY).date("12 março 2019", doc_id="d1")
+    assert re.fullmatch(r"\d\d março \d{4}", new) and new != "12 março 2019"
 
 
 # -- shapes ------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ def cli(verbose: int) -> None:
 
 def _register() -> None:
     from phiscrub.cli import augment, convert, evaluate, redact, train
+    from phiscrub.cli import synth_eval as synth_eval_cli
+    from phiscrub.cli.fewshot import fewshot_sample_cmd
 
     cli.add_command(redact.redact)
     cli.add_command(augment.augment)
@@ -31,6 +33,8 @@ def _register() -> None:
     cli.add_command(train.predict)
     cli.add_command(convert.convert)
     cli.add_command(evaluate.evaluate_cmd)
+    cli.add_command(fewshot_sample_cmd)
+    cli.add_command(synth_eval_cli.synth_eval)
 
 
 _register()

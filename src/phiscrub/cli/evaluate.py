@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from phiscrub.io.base import Problem
 
 __all__ = ["evaluate_cmd"]
 
@@ -28,6 +33,28 @@ __all__ = ["evaluate_cmd"]
     type=click.Path(path_type=Path),
     help="Report prefix: writes PREFIX.json and PREFIX.md (default: ./evaluation).",
 )
+@click.option(
+    "--train",
+    "train_path",
+    default=None,
+    type=click.Path(exists=True, path_type=Path),
+    help="(Few-shot) training corpus: adds per-label dev/train entity frequencies to the report.",
+)
+@click.option("--train-format", default=None, help="Format of --train (default: guess).")
+@click.option("--train-corpus", default=None, help="Label mapping of the --train corpus.")
+@click.option(
+    "--plot",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a per-label P/R/F1 bar chart with frequencies (PNG), as in Amin et al. 2022 Fig. 4.",
+)
+@click.option(
+    "--plot-metric",
+    type=click.Choice(["entity", "token"]),
+    default="entity",
+    show_default=True,
+    help="Scores drawn by --plot.",
+)
 def evaluate_cmd(
     gold: Path,
     pred: Path,
@@ -37,18 +64,30 @@ def evaluate_cmd(
     gold_corpus: str | None,
     pred_corpus: str | None,
     out: Path | None,
+    train_path: Path | None,
+    train_format: str | None,
+    train_corpus: str | None,
+    plot: Path | None,
+    plot_metric: str,
 ) -> None:
     """Binary token F1, token micro F1 and entity micro F1, plus per-label scores.
 
-    Tokens come from the project tokenizer (phiscrub-word-v1, see phiscrub.text).
+    Tokens come from the project tokenizer (phiscrub-word-v1, see phiscrub.text). With --train,
+    the report adds each label's entity frequency in the gold (dev) and training corpora; --plot
+    draws the per-label scores with those frequencies.
     """
     from phiscrub.evaluate.metrics import evaluate
-    from phiscrub.evaluate.report import to_markdown, write_report
+    from phiscrub.evaluate.report import label_frequencies, plot_per_label, to_markdown, write_report
     from phiscrub.io import read_corpus
 
     gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=gold_corpus)
     pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus=pred_corpus)
-    for p in [*gold_problems, *pred_problems]:
+    train_problems: list[Problem] = []
+    train_counts: Counter[str] | None = None
+    if train_path is not None:
+        train_docs, train_problems = read_corpus(train_path, fmt=train_format, corpus=train_corpus)
+        train_counts = label_frequencies(train_docs, labels)  # type: ignore[arg-type]
+    for p in [*gold_problems, *pred_problems, *train_problems]:
         click.echo(f"problem: {p}", err=True)
     result = evaluate(gold_docs, pred_docs, granularity=labels)  # type: ignore[arg-type]
     config = {
@@ -60,8 +99,12 @@ def evaluate_cmd(
         "gold_corpus": gold_corpus,
         "pred_corpus": pred_corpus,
     }
-    paths = write_report(result, out or Path("evaluation"), config)
-    click.echo(to_markdown(result))
+    if train_path is not None:
+        config.update({"train": str(train_path), "train_format": train_format, "train_corpus": train_corpus})
+    paths = list(write_report(result, out or Path("evaluation"), config, train_counts))
+    if plot is not None:
+        paths.append(plot_per_label(result, plot, train_counts, metric=plot_metric))
+    click.echo(to_markdown(result, train_counts=train_counts))
     click.echo(f"report written to {', '.join(str(p) for p in paths)}", err=True)
-    if gold_problems or pred_problems:
+    if gold_problems or pred_problems or train_problems:
         sys.exit(1)

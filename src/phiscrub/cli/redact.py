@@ -70,7 +70,13 @@ log = logging.getLogger(__name__)
 )
 @click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
 @click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
-@click.option("--lang", default="en", show_default=True, help="Language of the rule packs.")
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    help="Language of the rules: en, es, ca, de, fr, nl, zh, or auto (detected per document; "
+    "other codes get the language-neutral rules only).",
+)
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
 @click.option("--batch-size", default=16, show_default=True, type=int)
 def redact(

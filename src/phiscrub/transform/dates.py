@@ -12,13 +12,15 @@ Template tags (literal braces are doubled)::
     {YYYY} {YY}           year, 4 or 2 digits ("'92" is the literal ' then {YY})
     {M} {MM} {D} {DD}     month and day, plain or zero-padded
     {Do} {DO} {Dº}        day with ordinal suffix (12th, 12TH, 12º)
+    {Der}                 French day: "1er" for the first, the plain number otherwise
     {Month} {MONTH} {month} {Mon} {MON} {mon}       month name, full or abbreviated, by case
     {Weekday} {WEEKDAY} {weekday} {Wkd} {WKD} {wkd} weekday name
     {Season} {SEASON} {season}                      season name
     {de}                  Catalan "de " / "d'" before a month name (chosen by the month)
 
-Names take a language suffix for Spanish and Catalan (``{month:es}``, ``{Season:ca}``; ``:uk`` writes
-"autumn" rather than "fall"); tags of the second date of a range end in ``#2``.
+Names take a language suffix for Spanish, Catalan, German, French and Dutch (``{month:es}``,
+``{Season:ca}``, ``{Month:de}``, ``{month:fr}``, ``{month:nl}``; ``:uk`` writes "autumn" rather than
+"fall"); tags of the second date of a range end in ``#2``.
 
 Partial dates shift through a reference day: a year alone through 2 July of that year, a month and
 year through the 15th, a season through its middle; a day and month without a year shift within a
@@ -54,11 +56,33 @@ _MONTHS: dict[str, tuple[tuple[str, str], ...]] = {
         ("juny", "juny"), ("juliol", "jul"), ("agost", "ag"), ("setembre", "set"), ("octubre", "oct"),
         ("novembre", "nov"), ("desembre", "des"),
     ),
+    "de": (
+        ("Januar", "Jan"), ("Februar", "Feb"), ("März", "Mär"), ("April", "Apr"), ("Mai", "Mai"),
+        ("Juni", "Jun"), ("Juli", "Jul"), ("August", "Aug"), ("September", "Sep"), ("Oktober", "Okt"),
+        ("November", "Nov"), ("Dezember", "Dez"),
+    ),
+    "fr": (
+        ("janvier", "janv"), ("février", "févr"), ("mars", "mars"), ("avril", "avr"), ("mai", "mai"),
+        ("juin", "juin"), ("juillet", "juil"), ("août", "août"), ("septembre", "sept"), ("octobre", "oct"),
+        ("novembre", "nov"), ("décembre", "déc"),
+    ),
+    "nl": (
+        ("januari", "jan"), ("februari", "feb"), ("maart", "mrt"), ("april", "apr"), ("mei", "mei"),
+        ("juni", "jun"), ("juli", "jul"), ("augustus", "aug"), ("september", "sep"), ("oktober", "okt"),
+        ("november", "nov"), ("december", "dec"),
+    ),
 }  # fmt: skip
 _MONTH_ALIASES: dict[str, tuple[int, str, bool]] = {
     "sept": (9, "en", False),
     "setiembre": (9, "es", True),
     "marc": (3, "ca", True),
+    "jänner": (1, "de", True),
+    "maerz": (3, "de", True),
+    "mrz": (3, "de", False),
+    "fevrier": (2, "fr", True),
+    "aout": (8, "fr", True),
+    "decembre": (12, "fr", True),
+    "fevr": (2, "fr", False),
 }
 _WEEKDAYS: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (
@@ -72,6 +96,18 @@ _WEEKDAYS: dict[str, tuple[tuple[str, str], ...]] = {
     "ca": (
         ("dilluns", "dl"), ("dimarts", "dt"), ("dimecres", "dc"), ("dijous", "dj"),
         ("divendres", "dv"), ("dissabte", "ds"), ("diumenge", "dg"),
+    ),
+    "de": (
+        ("Montag", "Mo"), ("Dienstag", "Di"), ("Mittwoch", "Mi"), ("Donnerstag", "Do"), ("Freitag", "Fr"),
+        ("Samstag", "Sa"), ("Sonntag", "So"),
+    ),
+    "fr": (
+        ("lundi", "lun"), ("mardi", "mar"), ("mercredi", "mer"), ("jeudi", "jeu"), ("vendredi", "ven"),
+        ("samedi", "sam"), ("dimanche", "dim"),
+    ),
+    "nl": (
+        ("maandag", "ma"), ("dinsdag", "di"), ("woensdag", "wo"), ("donderdag", "do"), ("vrijdag", "vr"),
+        ("zaterdag", "za"), ("zondag", "zo"),
     ),
 }  # fmt: skip
 _WEEKDAY_ALIASES: dict[str, tuple[int, str, bool]] = {
@@ -118,6 +154,7 @@ _FILLER = frozenset(
         "h",
         "am",
         "pm",
+        "den",
     ]
 )
 _RANGE_WORDS = frozenset(
@@ -131,13 +168,24 @@ _CJK_UNITS = {"年": "year", "月": "month", "日": "day", "号": "day"}
 def _build_lookup() -> dict[str, list[tuple[int, str, bool]]]:
     """casefolded word -> [(number, lang, is_full)], months then weekdays kept apart by caller."""
     table: dict[str, list[tuple[int, str, bool]]] = {}
-    for lang, names in _MONTHS.items():
-        for i, (full, abbr) in enumerate(names, start=1):
-            table.setdefault(full.casefold(), []).append((i, lang, True))
-            if abbr.casefold() != full.casefold():
-                table.setdefault(abbr.casefold(), []).append((i, lang, False))
-    for word, entry in _MONTH_ALIASES.items():
-        table.setdefault(word, []).append(entry)
+
+    def add(langs: tuple[str, ...]) -> None:
+        for lang in langs:
+            for i, (full, abbr) in enumerate(_MONTHS[lang], start=1):
+                table.setdefault(full.casefold(), []).append((i, lang, True))
+                if abbr.casefold() != full.casefold():
+                    table.setdefault(abbr.casefold(), []).append((i, lang, False))
+
+    # English, Spanish and Catalan (and their aliases: "sept" is English) come first; without a
+    # language hint a word shared with German, French or Dutch reads as theirs.
+    add(("en", "es", "ca"))
+    for word, (num, lang, full) in _MONTH_ALIASES.items():
+        if lang in ("en", "es", "ca"):
+            table.setdefault(word, []).append((num, lang, full))
+    add(tuple(lang for lang in _MONTHS if lang not in ("en", "es", "ca")))
+    for word, (num, lang, full) in _MONTH_ALIASES.items():
+        if lang not in ("en", "es", "ca"):
+            table.setdefault(word, []).append((num, lang, full))
     return table
 
 
@@ -270,7 +318,7 @@ class ParsedDate:
 
 _LEX = re.compile(
     r"(?P<time>\d{1,2}:\d{2}(?::\d{2})?)"
-    r"|(?P<ord>\d{1,2})(?P<suf>(?i:st|nd|rd|th)|[ºª])(?![^\W\d_])"
+    r"|(?P<ord>\d{1,2})(?P<suf>(?i:st|nd|rd|th|er)|[ºª])(?![^\W\d_])"
     r"|(?P<num>\d+)"
     r"|(?P<cjk>[年月日号])"
     r"|(?P<word>[^\W\d_]+)"
@@ -555,6 +603,9 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
         text = num_text(pos)
         if "\x00" in str(part):
             suffix = str(part).split("\x00")[1]
+            if suffix.lower() == "er":
+                out.append(_Tag("Der", "fr", group))  # "1er" (French writes only the first with it)
+                continue
             out.append(_Tag("Dº" if suffix in "ºª" else ("DO" if suffix.isupper() else "Do"), "en", group))
             continue
         if kind == "compact":
@@ -671,7 +722,7 @@ def _make(groups: Sequence[_Group], shown: tuple[frozenset[str], ...], hint: str
     )
 
 
-_NUMERIC_TAGS = frozenset({"yyyy", "yy", "m", "mm", "d", "dd", "do", "dº"})
+_NUMERIC_TAGS = frozenset({"yyyy", "yy", "m", "mm", "d", "dd", "do", "dº", "der"})
 
 # --------------------------------------------------------------------------------------------
 # Shifting and rendering
@@ -751,6 +802,8 @@ def _render_tag(tag: _Tag, v: DateValue) -> str:
     if name in ("Do", "DO"):
         suffix = _ordinal(need(v.day))
         return f"{v.day}{suffix.upper() if name == 'DO' else suffix}"
+    if name == "Der":
+        return f"{need(v.day)}er" if v.day == 1 else str(v.day)
     if name == "Dº":
         return f"{need(v.day)}º"
     lang = tag.lang if tag.lang in _MONTHS else "en"
@@ -789,7 +842,7 @@ def _render(parts: Sequence[_Part], values: Sequence[DateValue], shown: Sequence
             and month_tag is not None
             and len(shown) > 1
             and "month" not in shown[1]
-            and part.name in ("D", "DD", "Do", "DO", "Dº")
+            and part.name in ("D", "DD", "Do", "DO", "Dº", "Der")
             and v.month != values[0].month
         ):
             out.append(_render_tag(replace(month_tag, group=1), v) + " ")

@@ -119,13 +119,13 @@ _TIMED_FORMATS = {"en", "es", "ca", "zh"}  # when a clock time follows, write a 
 # Shapes: '#' digit, '%' upper-case letter, '^' lower-case letter, '&' digit or upper-case letter.
 _ID_SHAPES: dict[str, dict[str, list[str]]] = {
     "MEDICALRECORD": {
-        "en": ["#######", "########", "##-##-##", "%#######", "MRN-########", "00#######", "###-##-##",
+        "en": ["#######", "########", "##-##-##", "%#######", "\\MR\\N-########", "00#######", "###-##-##",
                "%%######", "#########", "###-####"],
         "es": ["#######", "########", "%########", "##.###.###", "HC-######"],
         "zh": ["########", "ZY########", "#######", "##########"],
     },
     "IDNUM": {
-        "en": ["#######", "%%-##-#####", "S##-#####", "%###-####", "IDN-####-#####", "########",
+        "en": ["#######", "%%-##-#####", "S##-#####", "%###-####", "ID\\N-####-#####", "########",
                "#####-%", "%%%######", "#-#######", "%##-######"],
         "es": ["########", "%%-######", "#######/##", "EP-#######"],
         "zh": ["##########", "%%########", "########"],
@@ -146,13 +146,13 @@ _ID_SHAPES: dict[str, dict[str, list[str]]] = {
         "zh": ["##########", "################"],
     },
     "LICENSE": {
-        "en": ["%%#######", "MD######", "%######", "RN-######", "##########", "%%-####-###", "%%#######"],
+        "en": ["%%#######", "\\MD######", "%######", "R\\N-######", "##########", "%%-####-###", "%%#######"],
         "es": ["#########", "## ## #####", "######"],
         "zh": ["###############", "##############"],
     },
     "DEVICE": {
-        "en": ["SN-%%##%####", "%%%######%", "####-%%%-####", "%%%###-#####", "##%%####", "%%&&&&&&&&"],
-        "zh": ["%%##########", "SN########"],
+        "en": ["S\\N-%%##%####", "%%%######%", "####-%%%-####", "%%%###-#####", "##%%####", "%%&&&&&&&&"],
+        "zh": ["%%##########", "S\\N########"],
     },
     "VEHICLE": {
         "en": ["#%%%###", "%%%-####", "%%% ####", "%%#-####", "#%%%##"],
@@ -175,8 +175,8 @@ _PHONE_SHAPES: dict[str, list[tuple[str, int]]] = {
         ("9# ### ## ##", 25), ("6## ### ###", 25), ("+34 6## ## ## ##", 10), ("9########", 15),
         ("6########", 10), ("+34 9## ### ###", 10), ("93 ### ## ##", 5),
     ],
-    "zh": [("1N#########", 40), ("1N# #### ####", 15), ("0##-########", 20), ("0###-#######", 10),
-           ("+86 1N# #### ####", 10), ("(0##)########", 5)],
+    "zh": [("1~#########", 40), ("1~# #### ####", 15), ("1~#-####-####", 5), ("0##-########", 20),
+           ("0###-#######", 10), ("+86 1~# #### ####", 10), ("(0##)########", 5)],
 }  # fmt: skip
 _MAIL_PROVIDERS = {
     "en": ["gmail.com", "yahoo.com", "outlook.com", "hotmail.com", "aol.com", "icloud.com"],
@@ -197,18 +197,107 @@ _EN_STREET_SUFFIX = [("Street", "St"), ("Avenue", "Ave"), ("Road", "Rd"), ("Driv
                      ("Circle", "Cir"), ("Parkway", "Pkwy")]  # fmt: skip
 
 
+#: Catalan notes draw from the hand-written Catalan lists (``lexicons/es/<name>_ca.txt``) with these
+#: probabilities, else from the Spanish lists (Catalan hospitals see many Spanish names).
+_CA_SHARE: dict[str, float] = {
+    "first_names_female": 0.6,
+    "first_names_male": 0.6,
+    "last_names": 0.6,
+    "cities": 0.85,
+    "hospitals": 0.85,
+    "departments": 1.0,
+    "professions": 1.0,
+}
+# Catalan towns by province (for "[CITY] ([STATE])"); towns not listed are in Barcelona.
+_CA_PROVINCE_TOWNS: dict[str, tuple[str, ...]] = {
+    "Girona": ("Girona", "Figueres", "Blanes", "Olot", "Salt", "Palafrugell", "Banyoles", "Ripoll",
+               "Puigcerdà", "Lloret de Mar", "Sant Feliu de Guíxols", "La Bisbal d'Empordà"),
+    "Lleida": ("Lleida", "Balaguer", "Tàrrega", "Mollerussa", "Solsona", "La Seu d'Urgell", "Tremp", "Sort",
+               "Vielha"),
+    "Tarragona": ("Tarragona", "Reus", "Tortosa", "Valls", "Cambrils", "Salou", "Amposta", "El Vendrell",
+                  "Torredembarra", "Falset", "Móra d'Ebre", "Gandesa"),
+}  # fmt: skip
+# Chinese cities of the bundled list by province; municipalities and SARs get districts.
+_ZH_PROVINCE_CITIES: dict[str, tuple[str, ...]] = {
+    "北京市": ("朝阳区", "海淀区", "东城区", "西城区", "丰台区"), "上海市": ("浦东新区", "徐汇区", "静安区", "黄浦区"),
+    "天津市": ("和平区", "南开区", "河西区"), "重庆市": ("渝中区", "江北区", "沙坪坝区"),
+    "香港特别行政区": ("九龙", "新界", "港岛"), "澳门特别行政区": ("氹仔", "路环", "澳门半岛"),
+    "广东省": ("广州", "深圳", "东莞", "佛山", "惠州", "汕尾", "潮州"), "安徽省": ("合肥", "六安", "巢湖", "马鞍山"),
+    "江苏省": ("南京", "张家港", "海门", "淮安"), "湖北省": ("武汉", "大冶", "宜都", "潜江", "荆门"),
+    "辽宁省": ("沈阳", "兴城", "北镇", "辽阳", "阜新"), "广西壮族自治区": ("南宁", "合山", "柳州", "梧州"),
+    "贵州省": ("贵阳", "六盘水", "关岭"), "内蒙古自治区": ("呼和浩特", "兴安盟", "通辽"), "福建省": ("福州", "宁德", "永安"),
+    "河北省": ("石家庄", "辛集", "邯郸"), "黑龙江省": ("哈尔滨", "齐齐哈尔"), "湖南省": ("长沙", "嘉禾"), "台湾省": ("台北",),
+    "新疆维吾尔自治区": ("乌鲁木齐",), "甘肃省": ("兰州",), "四川省": ("成都",), "西藏自治区": ("拉萨",), "云南省": ("昆明",),
+    "浙江省": ("杭州",), "山西省": ("太原",), "山东省": ("济南",), "海南省": ("海口",), "青海省": ("西宁",),
+    "陕西省": ("西安",), "宁夏回族自治区": ("银川",), "吉林省": ("长春",), "河南省": ("郑州",), "江西省": ("南昌",),
+}  # fmt: skip
+_ZH_DISTRICTS = frozenset(c for k in ("北京市", "上海市", "天津市", "重庆市", "香港特别行政区", "澳门特别行政区")
+                          for c in _ZH_PROVINCE_CITIES[k])  # fmt: skip
+# Catalan elision: "l'Hospital", "d'Oftalmologia" take a value starting with a vowel or h.
+_ELISION_BEFORE = re.compile(r"(?:^|[\s(])[lLdD]['’]$")
+_VOWEL_START = tuple("aeiouàèéíïòóúüh")
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def _spanish_departments() -> tuple[str, ...]:
+    """The Spanish/Catalan department list without its Catalan spellings."""
+    catalan = set(load_lexicon("departments_ca", "ca"))
+    return tuple(d for d in load_lexicon("departments", "es") if d not in catalan)
+
+
+def _dni(rng: random.Random) -> str:
+    """A Spanish DNI or NIE with a valid check letter, in one of the usual spellings."""
+    if rng.random() < 0.2:
+        prefix = rng.choice("XYZ")
+        number = rng.randrange(10**7)
+        letter = _DNI_LETTERS[int(f"{'XYZ'.index(prefix)}{number:07d}") % 23]
+        return f"{prefix}{number:07d}{letter}"
+    number = rng.randrange(10**6, 10**8)
+    digits, letter = f"{number:08d}", _DNI_LETTERS[number % 23]
+    return rng.choice(
+        [f"{digits}{letter}", f"{digits}-{letter}", f"{digits[:2]}.{digits[2:5]}.{digits[5:]}-{letter}"]
+    )
+
+
+def _nass(rng: random.Random) -> str:
+    """A Spanish Social Security affiliation number with its two control digits."""
+    province, number = rng.randint(1, 52), rng.randrange(10**8)
+    base = province * 10_000_000 + number if number < 10_000_000 else int(f"{province:02d}{number:08d}")
+    a, b, c = f"{province:02d}", f"{number:08d}", f"{base % 97:02d}"
+    return rng.choice([f"{a} {b} {c}", f"{a}/{b}/{c}", f"{a}{b}{c}", f"{a}-{b}-{c}"])
+
+
+_CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+def _cn_resident_id(rng: random.Random, birth: dt.date) -> str:
+    """A Chinese resident identity number: province code, birth date, sequence, ISO 7064 check."""
+    body = rng.choice(["11", "12", "13", "31", "32", "33", "35", "37", "42", "44", "50", "51", "61"])
+    body += _shape(rng, "####") + birth.strftime("%Y%m%d") + _shape(rng, "###")
+    return body + "10X98765432"[sum(int(d) * w for d, w in zip(body, _CN_ID_WEIGHTS)) % 11]
+
+
 def _weighted(rng: random.Random, options: Sequence[tuple[str, int]]) -> str:
     return rng.choices([o for o, _ in options], weights=[w for _, w in options], k=1)[0]
 
 
 def _shape(rng: random.Random, pattern: str) -> str:
-    """'#' digit, 'N' digit 2-9, '%' A-Z, '^' a-z, '&' digit or A-Z; anything else literal."""
+    """'#' digit, 'N' digit 2-9, '~' digit 3-9, '%' A-Z, '^' a-z, '&' digit or A-Z; a backslash makes
+    the next character literal (``"\\MR\\N-#"``); anything else literal."""
     out = []
+    escaped = False
     for c in pattern:
-        if c == "#":
+        if escaped:
+            out.append(c)
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif c == "#":
             out.append(rng.choice(string.digits))
         elif c == "N":
             out.append(rng.choice("23456789"))
+        elif c == "~":
+            out.append(rng.choice("3456789"))
         elif c == "%":
             out.append(rng.choice(string.ascii_uppercase))
         elif c == "^":
@@ -270,6 +359,8 @@ class _NoteState:
     usernames: list[str] = field(default_factory=list)
     patient_age: int = 60
     house_format: str = ""  # the note's usual date format, used for about half of its dates
+    last_city: str | None = None  # for "[CITY] ([STATE])" and "[STATE][CITY]"
+    last_state: str | None = None
 
 
 class _Filler:
@@ -310,6 +401,10 @@ class _Filler:
         return None
 
     def _lexicon(self, name: str) -> tuple[str, ...]:
+        if self.lang == "ca" and name in _CA_SHARE and self.rng.random() < _CA_SHARE[name]:
+            return load_lexicon(f"{name}_ca", "ca")
+        if self.lang == "es" and name == "departments":
+            return _spanish_departments()
         return load_lexicon(name, self.lex)
 
     def _person(self, gender: str | None = None, surname: str | None = None) -> _Person:
@@ -387,12 +482,15 @@ class _Filler:
 
     def relative(self, before: str, after: str) -> str:
         st = self.state
-        if st.relatives and self.rng.random() < 0.5:
-            person = self.rng.choice(st.relatives)
+        # The kinship word nearest to the placeholder decides ("father: X, mother: [RELATIVE]").
+        kin = [m.group() for m in _KIN.finditer(before[-40:])]
+        gender = None if not kin else "m" if _MALE_KIN.fullmatch(kin[-1]) else "f"
+        # A named kinship ("father", "母亲") reuses only a relative of that gender.
+        known = [p for p in st.relatives if gender is None or p.gender == gender]
+        if known and self.rng.random() < 0.5:
+            person = self.rng.choice(known)
         else:
             share = st.patient.last if st.patient is not None and self.rng.random() < 0.5 else None
-            near = before[-40:]
-            gender = "m" if _MALE_KIN.search(near) else "f" if _FEMALE_KIN.search(near) else None
             person = self._person(gender, surname=share)
             st.relatives.append(person)
         if _TITLE_BEFORE.search(before):
@@ -491,12 +589,11 @@ class _Filler:
             )
         if label == "SSN" and self.lang == "zh":
             birth = self.state.base - dt.timedelta(days=rng.randint(365 * 18, 365 * 90))
-            return (
-                _shape(rng, "N#####")
-                + birth.strftime("%Y%m%d")
-                + _shape(rng, "###")
-                + rng.choice("0123456789X")
-            )
+            return _cn_resident_id(rng, birth)
+        if label == "SSN" and self.lang in ("es", "ca"):
+            return _dni(rng)
+        if label == "HEALTHPLAN" and self.lang in ("es", "ca") and rng.random() < 0.4:
+            return _nass(rng) if self.lang == "es" or rng.random() < 0.5 else _shape(rng, "%%%%##########")
         shapes = _ID_SHAPES.get(label, _ID_SHAPES["IDNUM"])
         key = "zh" if self.lang == "zh" else "en" if self.lang == "en" else "es"
         return _shape(rng, rng.choice(shapes.get(key) or shapes["en"]))
@@ -564,21 +661,44 @@ class _Filler:
 
     # -- places and organizations ------------------------------------------------------------------
 
-    def pick(self, name: str) -> str:
-        return self.rng.choice(self._lexicon(name))
+    def pick(self, name: str, before: str = "") -> str:
+        pool = self._lexicon(name)
+        if self.lang == "ca" and _ELISION_BEFORE.search(before):
+            pool = tuple(w for w in pool if w.lower().startswith(_VOWEL_START)) or pool
+        return self.rng.choice(pool)
 
     def state_name(self, before: str, after: str) -> str:
+        st = self.state
         if self.lang == "en" and self.rng.random() < 0.4:
             return self.rng.choice(load_lexicon("states_abbr"))
+        if self.lang == "ca" and st.last_city and re.search(r"\[CITY\]\W{0,3}$", before):
+            return next((p for p, towns in _CA_PROVINCE_TOWNS.items() if st.last_city in towns), "Barcelona")
+        if self.lang == "zh":
+            st.last_state = self.rng.choice(sorted(_ZH_PROVINCE_CITIES))
+            return st.last_state
         return self.pick("states")
+
+    def city(self, before: str, after: str) -> str:
+        st = self.state
+        if self.lang == "zh":
+            after_state = bool(re.search(r"\[STATE\]\s*$", before)) and st.last_state in _ZH_PROVINCE_CITIES
+            if after_state and st.last_state is not None:
+                city = self.rng.choice(_ZH_PROVINCE_CITIES[st.last_state])
+            else:
+                city = self.pick("cities")
+            suffix = city not in _ZH_DISTRICTS and (after_state or self.rng.random() < 0.5)
+            st.last_city = city + ("市" if suffix else "")
+        else:
+            st.last_city = self.pick("cities", before)
+        return st.last_city
 
     def department(self, before: str, after: str) -> str:
         if self.lang == "en" and self.rng.random() < 0.25:
             return self.rng.choice(load_lexicon("department_abbreviations"))
-        return self.pick("departments")
+        return self.pick("departments", before)
 
     def profession(self, before: str, after: str) -> str:
-        job = self.pick("professions")
+        job = self.pick("professions", before)
         if self.lang == "zh":
             return job
         line_start = before.rstrip(" \t") == "" or before.rstrip(" \t").endswith(("\n", ":", "："))
@@ -593,9 +713,16 @@ class _Filler:
         if self.lang == "zh":
             return rng.choice(load_lexicon("street_names", "zh")) + f"{rng.randint(1, 999)}号"
         if self.lang in ("es", "ca"):
-            name = rng.choice(load_lexicon("street_names", "es"))
-            prefix = rng.choice(["Calle", "C/", "Avda.", "Avenida", "Paseo", "Plaza"] if self.lang == "es"
-                                else ["Carrer de", "C/", "Avinguda de", "Passeig de", "Plaça de", "Rambla de"])  # fmt: skip
+            if self.lang == "ca":
+                # Catalan names carry their preposition ("de Balmes", "d'Aragó"); "C/" drops it.
+                name = rng.choice(load_lexicon("street_names_ca", "ca"))
+                prefix = rng.choice(["Carrer", "Carrer", "C/", "Avinguda", "Passeig", "Plaça", "Rambla"])
+                if prefix == "C/":
+                    name = re.sub(r"^(?:de(?:l|ls| la| les)?\s|d['’])", "", name)
+                    name = name[:1].upper() + name[1:]
+            else:
+                name = rng.choice(load_lexicon("street_names", "es"))
+                prefix = rng.choice(["Calle", "C/", "Avda.", "Avenida", "Paseo", "Plaza"])
             number = rng.randint(1, 350)
             tail = rng.choice(
                 [
@@ -698,14 +825,15 @@ class _Filler:
             return self.street(before, after)
         if label == "LOCATION":
             return self.location(before, after)
+        if label == "CITY":
+            return self.city(before, after)
         lexicon = {
             "HOSPITAL": "hospitals",
             "ORGANIZATION": "companies",
-            "CITY": "cities",
             "COUNTRY": "countries",
         }
         if label in lexicon:
-            return self.pick(lexicon[label])
+            return self.pick(lexicon[label], before)
         raise ConfigError(f"no filler for label {label}")
 
 

@@ -3,8 +3,11 @@
 ``default_detectors(lang)`` returns every rule detector for a language. English (``en``) gets
 all rules; any other language gets the language-neutral ones (numeric dates, e-mail, URL, IP,
 international phone numbers, SSN and ID shapes, with ASCII word boundaries so that they also work
-inside CJK text), plus local phone shapes for ``es``/``ca`` and ``zh``, until a language pack adds
-its words. Each module exposes ``<kind>_rules(lang)`` and ``<kind>_detector(lang)``.
+inside CJK text). The language packs (:mod:`.langpacks`, compiled by :mod:`.intl`) add month names,
+cue words, national phone shapes and national identifiers for the DATE, CONTACT and ID detectors
+of ``es``, ``ca``, ``de``, ``fr``, ``nl`` and ``zh`` (:data:`PACK_LANGUAGES`). ``lang="auto"``
+gives one :class:`~.auto.AutoLanguageRules` detector that picks the language per document. Each
+kind module exposes ``<kind>_rules(lang)`` and ``<kind>_detector(lang)``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable
 
 from phiscrub.detect.base import Detector
 from phiscrub.detect.rules.ages import age_detector
+from phiscrub.detect.rules.auto import AutoLanguageRules
 from phiscrub.detect.rules.base import (
     Labeler,
     PatternRule,
@@ -24,12 +28,16 @@ from phiscrub.detect.rules.base import (
 from phiscrub.detect.rules.contact import contact_detector
 from phiscrub.detect.rules.dates import date_detector
 from phiscrub.detect.rules.ids import id_detector
+from phiscrub.detect.rules.langpacks import PACK_LANGUAGES, normalize_lang
 from phiscrub.detect.rules.locations import location_detector
 from phiscrub.detect.rules.names import NameRule, name_detector
 
 __all__ = [
     "FULL_LANGUAGES",
+    "PACK_LANGUAGES",
     "RULE_DETECTORS",
+    "RULE_LANGUAGES",
+    "AutoLanguageRules",
     "Labeler",
     "NameRule",
     "PatternRule",
@@ -48,6 +56,8 @@ __all__ = [
 
 #: Languages with full word lists; others get the language-neutral patterns only.
 FULL_LANGUAGES: tuple[str, ...] = ("en",)
+#: Languages with rules of their own (full English rules, or a language pack); ``auto`` picks one.
+RULE_LANGUAGES: tuple[str, ...] = (*FULL_LANGUAGES, *PACK_LANGUAGES)
 
 #: Detector name -> factory ``(lang) -> RuleDetector``, in the order :func:`default_detectors` uses.
 RULE_DETECTORS: dict[str, Callable[[str], RuleDetector]] = {
@@ -64,13 +74,17 @@ def default_detectors(lang: str = "en") -> list[Detector]:
     """All rule detectors for ``lang`` (detectors without rules for that language are left out).
 
     Args:
-        lang: ISO 639-1 code such as ``en``, ``es``, ``ca``, ``zh``; case-insensitive,
-            region suffixes (``en-US``) ignored.
+        lang: ISO 639-1 code such as ``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``;
+            case-insensitive, region suffixes (``en-US``) ignored. ``auto`` chooses per document
+            (from ``doc.metadata["lang"]`` or the text, see :class:`AutoLanguageRules`).
 
     Returns:
-        One :class:`RuleDetector` per PHI kind, in :data:`RULE_DETECTORS` order.
+        One :class:`RuleDetector` per PHI kind, in :data:`RULE_DETECTORS` order; for ``auto``, one
+        :class:`AutoLanguageRules` detector.
     """
-    code = lang.strip().lower().replace("_", "-").split("-", 1)[0]
+    code = normalize_lang(lang)
+    if code == "auto":
+        return [AutoLanguageRules(default_detectors, RULE_LANGUAGES)]
     detectors: list[Detector] = []
     for factory in RULE_DETECTORS.values():
         det = factory(code)

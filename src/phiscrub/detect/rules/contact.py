@@ -382,8 +382,14 @@ _BY_LANG: dict[str, tuple[PatternRule, ...]] = {
 
 def contact_rules(lang: str = "en") -> tuple[PatternRule, ...]:
     """The CONTACT rules for ``lang``: e-mail/URL/IP/international phones always, plus the local
-    phone shapes of ``en`` (US), ``es``/``ca`` (Spain) and ``zh`` (China)."""
-    return CONTACT_RULES_NEUTRAL + _BY_LANG.get(lang, ())
+    phone shapes of ``en`` (US), ``es``/``ca`` (Spain) and ``zh`` (China), and for the language-pack
+    languages (``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``) national shapes and numbers after their
+    phone and fax words (see :mod:`phiscrub.detect.rules.intl`)."""
+    if lang == "en":
+        return CONTACT_RULES_NEUTRAL + CONTACT_RULES_EN
+    from phiscrub.detect.rules.intl import pack_contact_rules  # intl builds on the kind modules
+
+    return CONTACT_RULES_NEUTRAL + _BY_LANG.get(lang, ()) + pack_contact_rules(lang)
 
 
 def contact_detector(lang: str = "en") -> RuleDetector:

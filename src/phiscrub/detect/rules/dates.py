@@ -7,7 +7,8 @@ without a year is also checked for fraction shapes and score/vital-sign context.
 
 Each rule is one regex with several alternatives (one pass over the text per rule). Numeric
 dates with a year are language-neutral; month names, weekdays, holidays, cue words and month/day
-without a year are English (``lang="en"``).
+without a year are English (``lang="en"``); other languages take theirs from their language pack
+(:mod:`phiscrub.detect.rules.intl`).
 """
 
 from __future__ import annotations
@@ -545,10 +546,14 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
 
 
 def date_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The DATE rules for ``lang``: numeric dates with a year always, English words for ``en``."""
+    """The DATE rules for ``lang``: numeric dates with a year always, English words for ``en``, the
+    language pack's month names, cue words and Chinese dates for ``es``, ``ca``, ``de``, ``fr``,
+    ``nl`` and ``zh`` (see :mod:`phiscrub.detect.rules.intl`)."""
     if lang == "en":
         return DATE_RULES_NEUTRAL + DATE_RULES_EN
-    return DATE_RULES_NEUTRAL
+    from phiscrub.detect.rules.intl import pack_date_rules  # intl builds on this module
+
+    return DATE_RULES_NEUTRAL + pack_date_rules(lang)
 
 
 def date_detector(lang: str = "en") -> RuleDetector:

@@ -862,11 +862,15 @@ ID_RULES_EN: tuple[PatternRule, ...] = (
 
 
 def id_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The ID rules for ``lang``: SSN and ID shapes always, context-word rules for ``en``."""
+    """The ID rules for ``lang``: SSN and ID shapes always, context-word rules for ``en``, and for
+    the language-pack languages (``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``) national identifiers
+    with check digits and their identifier keywords (see :mod:`phiscrub.detect.rules.intl`)."""
     if lang == "en":
         # The English SSN rule includes the bare shape, so the neutral SSN rule is not repeated.
         return ID_RULES_NEUTRAL[1:] + ID_RULES_EN
-    return ID_RULES_NEUTRAL
+    from phiscrub.detect.rules.intl import pack_id_rules  # intl builds on this module
+
+    return ID_RULES_NEUTRAL + pack_id_rules(lang)
 
 
 def id_detector(lang: str = "en") -> RuleDetector:

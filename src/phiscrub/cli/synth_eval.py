@@ -1,0 +1,164 @@
+"""``phiscrub synth-eval``: score synthetic letters against their originals (Ren et al., 2025)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from phiscrub.document import Document, Span
+
+__all__ = ["synth_eval"]
+
+
+@click.command("synth-eval")
+@click.argument("original", type=click.Path(exists=True, path_type=Path))
+@click.argument("synthetic", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--masked",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="Masked letters (the generator's input): scored against the originals as the baseline.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("synth-eval"),
+    show_default=True,
+    help="Report folder: report.json and report.md are written there.",
+)
+@click.option(
+    "--encoder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Local Hugging Face encoder folder for BERTScore (default: bundled all-MiniLM-L6-v2).",
+)
+@click.option("--no-bertscore", is_flag=True, help="Skip the embedding similarity (no encoder is loaded).")
+@click.option("--format", "fmt", default=None, help="Format of ORIGINAL (default: guess).")
+@click.option("--synthetic-format", default=None, help="Format of SYNTHETIC (default: guess).")
+@click.option("--masked-format", default=None, help="Format of --masked (default: guess).")
+@click.option("--corpus", default=None, help="Label mapping of the originals (e.g. meddocan).")
+@click.option(
+    "--stats",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Generator stats.json (default: stats.json in/next to SYNTHETIC, when present).",
+)
+@click.option(
+    "--mask-pattern", default=None, help="Regular expression of mask tokens (default: [MASK], <mask>)."
+)
+@click.option(
+    "--ngram", default=5, show_default=True, type=click.IntRange(1, 20), help="Privacy n-gram order."
+)
+@click.option(
+    "--phi-model",
+    default=None,
+    help="Tagger model folder (or 'default') added to the rules when originals lack PHI spans.",
+)
+@click.option("--batch-size", default=16, show_default=True, type=click.IntRange(1, 1024))
+@click.option(
+    "--window", default=256, show_default=True, type=click.IntRange(8, 4096), help="Subwords per window."
+)
+def synth_eval(
+    original: Path,
+    synthetic: Path,
+    masked: Path | None,
+    out: Path,
+    encoder: Path | None,
+    no_bertscore: bool,
+    fmt: str | None,
+    synthetic_format: str | None,
+    masked_format: str | None,
+    corpus: str | None,
+    stats: Path | None,
+    mask_pattern: str | None,
+    ngram: int,
+    phi_model: str | None,
+    batch_size: int,
+    window: int,
+) -> None:
+    """Compare SYNTHETIC letters with their ORIGINAL letters: ROUGE, BERTScore, readability, entropy,
+    invalid prediction rate, and how much PHI and how many 5-grams survive.
+
+    Letters are paired by id; a synthetic id may carry a suffix (doc1#synth0 pairs with doc1).
+    Prints a Markdown table of corpus averages; report.json adds per-letter values. Only ids and
+    numbers are written, never letter text.
+    """
+    from phiscrub.cli._common import read_with_problems
+    from phiscrub.synth.metrics import (
+        DEFAULT_MASK_PATTERN,
+        EmbeddingScorer,
+        evaluate_synthetic,
+        load_synth_stats,
+        stats_path_for,
+        to_markdown,
+        write_report,
+    )
+
+    started = time.perf_counter()
+    pattern = mask_pattern if mask_pattern is not None else DEFAULT_MASK_PATTERN
+    orig_docs, orig_problems, orig_fmt = read_with_problems(original, fmt, corpus)
+    syn_docs, syn_problems, syn_fmt = read_with_problems(synthetic, synthetic_format)
+    masked_docs = None
+    masked_problems: list[object] = []
+    masked_fmt = None
+    if masked is not None:
+        masked_docs, problems, masked_fmt = read_with_problems(masked, masked_format)
+        masked_problems = list(problems)
+    stats_file = stats if stats is not None else stats_path_for(synthetic)
+    loaded = load_synth_stats(stats_file) if stats_file.is_file() else None
+
+    def detector(docs: Sequence[Document]) -> list[list[Span]]:
+        from phiscrub.deid import Deidentifier
+
+        return Deidentifier(mode="placeholder", model=phi_model).detect_many(docs)
+
+    scorer = None
+    if not no_bertscore:
+        scorer = EmbeddingScorer(encoder, batch_size=batch_size, window=window, mask_pattern=pattern)
+    config = {
+        "original": str(original),
+        "synthetic": str(synthetic),
+        "masked": str(masked) if masked is not None else None,
+        "original_format": orig_fmt,
+        "synthetic_format": syn_fmt,
+        "masked_format": masked_fmt,
+        "corpus": corpus,
+        "stats": str(stats_file) if loaded is not None else None,
+        "mask_pattern": pattern,
+        "ngram": ngram,
+        "phi_detector": f"rules+{phi_model}" if phi_model else "rules",
+        "encoder": str(scorer.encoder_path) if scorer is not None else None,
+        "documents": {
+            "original": len(orig_docs),
+            "synthetic": len(syn_docs),
+            "masked": len(masked_docs) if masked_docs is not None else None,
+        },
+    }
+    report = evaluate_synthetic(
+        orig_docs,
+        syn_docs,
+        masked_docs,
+        scorer=scorer,
+        phi_detector=detector,
+        mask_pattern=pattern,
+        ngram=ngram,
+        stats=loaded,
+        config=config,
+    )
+    if scorer is not None:
+        report.config["bertscore"] = {"window": scorer.window, "batch_size": batch_size, "layer": "last"}
+        report.config["bertscore"] |= {"idf": False, "rescaled": False}
+    report.config["seconds"] = round(time.perf_counter() - started, 2)
+    paths = write_report(report, out)
+    click.echo(to_markdown(report))
+    click.echo(f"report written to {', '.join(str(p) for p in paths)}", err=True)
+    if orig_problems or syn_problems or masked_problems:
+        sys.exit(1)

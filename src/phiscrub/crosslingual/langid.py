@@ -1,0 +1,117 @@
+"""A small offline language identifier for clinical notes: stop words for Latin script, script for CJK.
+
+Good enough to pick a rule pack per note (``lang="auto"``): each language has a few dozen frequent
+function words (and a handful of clinical words); a word shared by several languages counts for
+each of them in equal parts. A note whose letters are mostly Han characters is Chinese. Nothing is
+downloaded and nothing is learned; the result is deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["LANGID_LANGUAGES", "detect_language", "language_scores"]
+
+_STOPWORDS: dict[str, str] = {
+    "en": """the and of to in is was with for on that this are be at by from has have had not or an it he
+        she his her patient were which no as but will been after denies history daily there they who
+        without also""",
+    "es": """el la los las de del y en con por para que se un una es al no su sus lo como más pero sin muy
+        ya también paciente años presenta desde hasta días meses fue está ha sobre tras entre tiene
+        refiere izquierda derecha tratamiento ingreso actualmente hace hay le según durante cuando""",
+    "ca": """el la els les de del dels i en amb per que es un una és al no seva seu seus com més però sense
+        molt ja també pacient anys presenta des fins dies mesos va està ha sobre després entre té
+        refereix esquerra dreta tractament ingrés aquest aquesta hi ho pel pels fa actualment segons""",
+    "de": """der die das und in mit von zu den dem des ist war ein eine einer nicht auf für bei nach seit im
+        am sich wird wurde keine kein patient patientin jahre bis unter über aus als auch noch links
+        rechts sowie bzw zur zum wir wurden""",
+    "fr": """le la les de du des et en un une est dans pour par sur avec au aux ne pas qui que il elle son sa
+        ses patient patiente ans depuis jusqu sans mais plus été était chez lors puis gauche droite
+        traitement très aussi cette ce nous admis admise sorti sortie né née après antécédents examen""",
+    "nl": """de het een en van in is met op voor te niet aan bij naar zijn was werd wordt die dat deze er ook
+        geen patiënt patient jaar sinds tot na om als door over uit links rechts behandeling heeft had zij
+        hij nog maar wij""",
+}
+_WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in _STOPWORDS.items()}
+# Letters (and letter pairs) typical of one or two of the languages; each hit counts half a word.
+_MARKS: dict[str, str] = {
+    "es": "ñ á í ó ú ¿ ¡",
+    "ca": "à è ò ï l·l ç",
+    "fr": "ê â î û ù ë œ ç è à",
+    "de": "ä ö ü ß",
+    "nl": "ij ë",
+}
+_MARK_RE = re.compile("|".join(sorted({m for ms in _MARKS.values() for m in ms.split()}, key=len)[::-1]))
+_MARK_OWNERS: dict[str, tuple[str, ...]] = {}
+for _lang, _marks in _MARKS.items():
+    for _m in _marks.split():
+        _MARK_OWNERS[_m] = (*_MARK_OWNERS.get(_m, ()), _lang)
+# word -> languages listing it
+_OWNERS: dict[str, tuple[str, ...]] = {}
+for _lang, _set in _WORDS.items():
+    for _w in _set:
+        _OWNERS[_w] = (*_OWNERS.get(_w, ()), _lang)
+
+#: Languages :func:`detect_language` can return.
+LANGID_LANGUAGES: tuple[str, ...] = (*_STOPWORDS, "zh")
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LETTER = re.compile(r"[^\W\d_]")
+# Words: letters, split at apostrophes ("l'hospital" -> "l", "hospital"); bracketed placeholders dropped.
+_WORD = re.compile(r"[^\W\d_]+")
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
+_MAX_CHARS = 20_000
+
+
+def language_scores(text: str) -> dict[str, float]:
+    """Evidence per language: stop-word hits per word (shared words split, typical letters counting
+    half a word), ``zh`` by Han share.
+
+    Args:
+        text: the note (only its first 20,000 characters are read).
+
+    Returns:
+        A score in ``[0, 1]`` for every language of :data:`LANGID_LANGUAGES`.
+    """
+    sample = _PLACEHOLDER.sub(" ", text[:_MAX_CHARS])
+    scores = dict.fromkeys(LANGID_LANGUAGES, 0.0)
+    letters = len(_LETTER.findall(sample))
+    if letters:
+        scores["zh"] = len(_HAN.findall(sample)) / letters
+    words = [w.lower() for w in _WORD.findall(sample)]
+    if words:
+        for w in words:
+            owners = _OWNERS.get(w)
+            if owners:
+                for lang in owners:
+                    scores[lang] += 1.0 / len(owners)
+        for m in _MARK_RE.finditer(sample.lower()):
+            owners = _MARK_OWNERS[m.group()]
+            for lang in owners:
+                scores[lang] += 0.5 / len(owners)
+        for lang in _STOPWORDS:
+            scores[lang] = min(1.0, scores[lang] / len(words))
+    return scores
+
+
+def detect_language(text: str, candidates: Iterable[str] | None = None, default: str = "en") -> str:
+    """The most likely language of ``text``.
+
+    Args:
+        text: the note.
+        candidates: languages to choose from (default: all of :data:`LANGID_LANGUAGES`).
+        default: returned when the text gives no evidence (no letters, no known word).
+
+    Returns:
+        A language code; ``zh`` when at least a fifth of the letters are Han characters.
+    """
+    allowed = tuple(candidates) if candidates is not None else LANGID_LANGUAGES
+    scores = language_scores(text)
+    if "zh" in allowed and scores["zh"] >= 0.2:
+        return "zh"
+    latin = {lang: scores[lang] for lang in allowed if lang in _STOPWORDS}
+    if not latin or max(latin.values()) <= 0.0:
+        return default
+    # Ties go to the candidate listed first.
+    return max(latin, key=lambda lang: (latin[lang], -allowed.index(lang)))

@@ -1,0 +1,551 @@
+"""DATE, CONTACT and ID rules compiled from the language packs (es, ca, de, fr, nl, zh).
+
+:mod:`phiscrub.detect.rules.langpacks` holds the words; this module turns them into
+:class:`~phiscrub.detect.rules.base.PatternRule` objects. ``date_rules``, ``contact_rules`` and
+``id_rules`` of the kind modules add these to their language-neutral rules for a pack language.
+
+DATE (Latin-script packs): day-month-year with month names or abbreviations (``3 de març de 2019``,
+``3 d'abril``, ``12. März 2019``, ``le 1er janvier 2019``, ``3 januari 2019``, ``12-mar-19``), an
+optional weekday before (``dilluns, 3 de març``), month and year (``marzo de 2019``), day and
+month without year (full month names only), a bare month name or year after a cue word
+(``desde marzo``, ``l'any 2019``), year ranges, and numeric day/month after a cue (``el 3/12``).
+Chinese: ``2019年3月12日``, ``2019年3月``, ``2019年``, ``3月12日``, and the same with Chinese numerals.
+
+CONTACT: national phone shapes (German ``030 1234567``, French ``01 23 45 67 89``, Dutch
+``020-1234567``, Chinese ``138-1234-5678``), and any 7-15 digit number right after a phone or fax
+word of the language (``Tfno: 926232991``, ``电话：87654321``); FAX when the nearest cue is a fax word.
+
+ID: national identifiers checked by their check digits (Spanish DNI/NIE/NASS, Catalan CIP, German
+KVNR and pension number, French NIR, Dutch BSN, Chinese resident ID, Chinese and Spanish plates),
+and values after identifier keywords of the language (``NHC: 2748903``, ``NºCol: 28 28 70973``,
+``Fallnummer 1234567``, ``住院号：3853795``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+
+from phiscrub.detect.rules._common import followed_by_unit, text_after
+from phiscrub.detect.rules.base import Labeler, PatternRule, Validator, trie_pattern
+from phiscrub.detect.rules.checksums import (
+    bsn_ok,
+    cn_resident_id_ok,
+    dni_ok,
+    kvnr_ok,
+    nass_ok,
+    nie_ok,
+    nir_ok,
+    rvnr_ok,
+)
+from phiscrub.detect.rules.ids import _CHUNK, _MORE, _VALUE, _VALUE_END, _item_ok, _value_ok
+from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
+
+__all__ = ["pack_contact_rules", "pack_date_rules", "pack_id_rules"]
+
+
+def _variants(words: tuple[str, ...] | list[str]) -> list[str]:
+    """Each word as written, lower-case, Title-case and UPPER-case, composed and decomposed (NFD)."""
+    out: list[str] = []
+    for w in words:
+        for form in (w, w.lower(), w[:1].upper() + w[1:].lower(), w.upper()):
+            for spelled in (form, unicodedata.normalize("NFD", form)):
+                if spelled not in out:
+                    out.append(spelled)
+    return out
+
+
+def _flat(groups: tuple[tuple[str, ...], ...]) -> list[str]:
+    return [w for g in groups for w in g]
+
+
+def _words(words: tuple[str, ...] | list[str]) -> str:
+    """Case-insensitive alternation (prefix tree) of ``words``, composed and decomposed (NFD)."""
+    return trie_pattern({f for w in words for f in (w, unicodedata.normalize("NFD", w))})
+
+
+# ================================================================================================
+# DATE
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_YEAR4 = r"(?:19|20)\d{2}"
+# Not followed by a letter or a combining mark (decomposed "març" is "marc" + U+0327).
+_NOT_LETTER = r"(?![^\W\d_]|[\u0300-\u036f])"
+
+
+def _date_parts(pack: LanguagePack) -> dict[str, str]:
+    full = _variants(_flat(pack.months))
+    abbrs = _variants(_flat(pack.month_abbrs))
+    abbr_words = [w for a in abbrs for w in (a, a + ".")]
+    month_full = trie_pattern(full, ignore_case=False) + _NOT_LETTER
+    # "janv." keeps its period; a bare abbreviation must not run into a letter.
+    month_any = (
+        "(?:" + trie_pattern([*full, *abbr_words], ignore_case=False) + r")(?:(?<=\.)|" + _NOT_LETTER + ")"
+    )
+    abbr_any = "(?:" + trie_pattern(abbr_words, ignore_case=False) + r")(?:(?<=\.)|" + _NOT_LETTER + ")"
+    # Before a bare year only "Mar." or "MAR" ("des 2015" is French "of the").
+    strict = [a + "." for a in abbrs] + [a for a in abbrs if a.isupper() and len(a) > 2]
+    abbr_strict = "(?:" + trie_pattern(strict, ignore_case=False) + r")(?:(?<=\.)|" + _NOT_LETTER + ")"
+    weekday = trie_pattern(_variants(_flat(pack.weekdays)), ignore_case=False) + _NOT_LETTER
+    after_wd = rf"(?:{pack.after_weekday}[ \t]+)?" if pack.after_weekday else ""
+    wd_prefix = rf"(?:{weekday},?[ \t]+{after_wd})?"
+    day = rf"{_DAY}{pack.day_suffix}(?!\d)"
+    return {
+        "month_full": month_full,
+        "month_any": month_any,
+        "abbr_any": abbr_any,
+        "abbr_strict": abbr_strict,
+        "wd": wd_prefix,
+        "day": day,
+        "dm": pack.day_month,
+        "my": pack.month_year,
+    }
+
+
+def _cue_before_re(cues: tuple[str, ...]) -> re.Pattern[str]:
+    """Matches at the end of the text before a candidate when one of ``cues`` ends it."""
+    return re.compile(rf"(?:(?<![\w]){_words(cues)}[ \t]+|\()\Z")
+
+
+def _month_date_re(p: dict[str, str]) -> re.Pattern[str]:
+    return re.compile(
+        # 3 de marzo de 2019 / dilluns, 3 d'abril del 2019 / 12. März 2019 / le 1er janvier 2019.
+        rf"(?P<full>{p['wd']}{p['day']}{p['dm']}{p['month_any']}{p['my']}{_YEAR4})(?!\d)"
+        # 12-mar-2019 / 12/MAR/19 / 12.Mär.2019.
+        rf"|(?P<compact>{_DAY}(?P<s>[-/.]){p['month_any']}(?P=s)(?:{_YEAR4}|\d{{2}}))(?![\d/.\-]\d)(?!\d)"
+        # marzo de 2019 / März 2019 / MAR 2019 / mar-2019.
+        rf"|(?P<my>(?:{p['month_full']}{p['my']}|{p['abbr_strict']}[ \t]+"
+        rf"|(?:{p['month_full']}|{p['abbr_any']})[ \t]*[-/][ \t]*){_YEAR4})(?!\d)"
+        # 3 de marzo / 3 d'abril / 12. März / 3 janvier (full month names only).
+        rf"|(?P<dm>{p['wd']}{p['day']}{p['dm']}{p['month_full']})"
+    )
+
+
+def _month_date_ok(m: re.Match[str]) -> bool:
+    if m.group("dm") is not None or m.group("compact") is not None:
+        return not followed_by_unit(m.string, m.end())
+    return True
+
+
+def _numeric_day_month_re() -> re.Pattern[str]:
+    # 3/12, 03/12, 13.01 (day first, as in every pack language); the year-less numeric date.
+    return re.compile(r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])(?![\d/]|[.,]\d)")
+
+
+def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
+    def ok(m: re.Match[str]) -> bool:
+        text, start = m.string, m.start()
+        if cue_re.search(text, max(0, start - 30), start) is None:
+            return False
+        # "13.1" is a decimal: a dotted day/month writes the month with two digits.
+        if m.group("s") == "." and len(m.group("m")) != 2:
+            return False
+        return not followed_by_unit(text, m.end())
+
+    return ok
+
+
+def _year_re(range_words: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?P<y1>{_YEAR4})(?:[ \t]*(?:[-–]|{range_words})[ \t]*(?P<y2>{_YEAR4}))?(?![\w/]|[.\-]\d)"
+    )
+
+
+_CLOCK_CUE_RE = re.compile(r"(?i)(?:\b(?:h|hrs?|hores|horas|uhr|heures?|uur|a\s+las|om|à|um)\b[\s:]*|@\s*)\Z")
+
+
+def _year_ok(cue_re: re.Pattern[str]) -> Validator:
+    def ok(m: re.Match[str]) -> bool:
+        text, start = m.string, m.start()
+        if followed_by_unit(text, m.end()) or text[m.end() : m.end() + 1] in (":", "h"):
+            return False
+        y1 = int(m.group("y1"))
+        if m.group("y2") is not None:
+            y2 = int(m.group("y2"))
+            clock = all(y % 100 < 60 for y in (y1, y2)) and _CLOCK_CUE_RE.search(
+                text, max(0, start - 12), start
+            )
+            return y1 < y2 and not clock
+        return cue_re.search(text, max(0, start - 40), start) is not None
+
+    return ok
+
+
+def _month_word_ok(cue_re: re.Pattern[str]) -> Validator:
+    def ok(m: re.Match[str]) -> bool:
+        return cue_re.search(m.string, max(0, m.start() - 40), m.start()) is not None
+
+    return ok
+
+
+_RANGE_WORDS = {
+    "es": "a|al|hasta|y",
+    "ca": "a|al|fins|i",
+    "de": "bis|und",
+    "fr": "à|a|au|et",
+    "nl": "tot|en",
+}
+
+
+def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
+    p = _date_parts(pack)
+    month_anchor = re.compile(rf"(?<![^\W\d_]){p['month_any']}")
+    year_cue = _cue_before_re(pack.year_cues)
+    month_cue = _cue_before_re(pack.month_cues)
+    day_cue = _cue_before_re(pack.day_cues)
+    return (
+        PatternRule(
+            "DATE",
+            _month_date_re(p),
+            validator=_month_date_ok,
+            not_after=r"[\w/.\-]",
+            anchor=month_anchor,
+            reach=(60, 30),
+            score=0.9,
+            name=f"month_date_{pack.code}",
+        ),
+        PatternRule(
+            "DATE",
+            re.compile(rf"{p['month_full']}(?![ \t\-/.]*\d)"),
+            validator=_month_word_ok(month_cue),
+            not_after=r"[\w'’]",
+            score=0.7,
+            name=f"month_word_{pack.code}",
+        ),
+        PatternRule(
+            "DATE",
+            _year_re(_RANGE_WORDS.get(pack.code, "-")),
+            group=("y1", "y2"),
+            validator=_year_ok(year_cue),
+            not_after=r"[\w/.\-]",
+            score=0.8,
+            name=f"year_{pack.code}",
+        ),
+        PatternRule(
+            "DATE",
+            _numeric_day_month_re(),
+            validator=_numeric_day_month_ok(day_cue),
+            not_after=r"[\w/.:,\-]",
+            score=0.7,
+            name=f"day_month_numeric_{pack.code}",
+        ),
+    )
+
+
+_CN_DIGIT = "〇零一二三四五六七八九"
+_CN_MONTH = "(?:十[一二]|[一二三四五六七八九十])"
+_CN_DAY = "(?:三十[一]?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])"
+_ZH_DATE_RE = re.compile(
+    # 2019年3月12日 / 2019年3月12号 / 2019年3月 (spaces tolerated).
+    rf"(?P<ymd>{_YEAR4}[ \t]*年[ \t]*(?:1[0-2]|0?[1-9])[ \t]*月(?:[ \t]*{_DAY}[ \t]*[日号])?)"
+    # 3月12日 (no year).
+    rf"|(?P<md>(?:1[0-2]|0?[1-9])[ \t]*月[ \t]*{_DAY}[ \t]*[日号])"
+    # 2019年 (a year; "5年" is a duration, hence four digits from 1900 on).
+    rf"|(?P<y>{_YEAR4}[ \t]*年)"
+    # 二〇一九年三月十二日 / 三月十二日.
+    rf"|(?P<cn>[{_CN_DIGIT}]{{4}}年(?:{_CN_MONTH}月(?:{_CN_DAY}[日号])?)?|{_CN_MONTH}月{_CN_DAY}[日号])"
+)
+
+
+def _zh_date_rules() -> tuple[PatternRule, ...]:
+    return (
+        PatternRule(
+            "DATE",
+            _ZH_DATE_RE,
+            not_after=r"[0-9]",
+            anchor=re.compile("[年月]"),
+            reach=(12, 12),
+            score=0.9,
+            name="date_zh",
+        ),
+    )
+
+
+@cache
+def pack_date_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The DATE rules of the language pack of ``lang`` (empty for languages without a pack)."""
+    code = normalize_lang(lang)
+    if code == "zh":
+        return _zh_date_rules()
+    pack = LANGUAGE_PACKS.get(code)
+    if pack is None or not pack.months:
+        return ()
+    return _latin_date_rules(pack)
+
+
+# ================================================================================================
+# CONTACT
+_PHONE_END = r"(?![0-9A-Za-z_]|[.\-/][0-9])"
+_DIGIT_RANGE: dict[str, tuple[int, int]] = {"de": (8, 13), "fr": (10, 10), "nl": (10, 10), "zh": (10, 12)}
+_ZH_PHONE_EXTRA = (
+    r"1[3-9]\d(?P<zhsep>[ \-])\d{4}(?P=zhsep)\d{4}"  # 138-1234-5678 / 138 1234 5678
+    r"|\(0\d{2,3}\)[ ]?\d{7,8}"  # (010)12345678
+    r"|0\d{2,3}[ ]\d{7,8}"  # 010 12345678
+)
+
+
+def _cue_words_re(words: tuple[str, ...], cjk: bool) -> str:
+    body = _words(words)
+    return body if cjk else rf"(?<![\w]){body}(?![\w])"
+
+
+def _phone_labeler(pack: LanguagePack) -> Labeler:
+    """PHONE, or FAX when the nearest cue word before the number is a fax word of the language."""
+    cjk = pack.code == "zh"
+    cue_re = re.compile(
+        rf"(?P<fax>{_cue_words_re(pack.fax_cues, cjk)})|(?P<phone>{_cue_words_re(pack.phone_cues, cjk)})"
+    )
+
+    def label(m: re.Match[str]) -> str:
+        start = m.start("num") if "num" in m.re.groupindex and m.start("num") >= 0 else m.start()
+        last = None
+        for cue in cue_re.finditer(m.string, max(0, start - 60), start):
+            last = cue
+        return "FAX" if last is not None and last.group("fax") is not None else "PHONE"
+
+    return label
+
+
+def _digits(s: str) -> int:
+    return sum(ch.isdigit() for ch in s)
+
+
+_DATE_SHAPE_RE = re.compile(r"\d{1,4}[.\-/]\d{1,2}[.\-/]\d{2,4}")
+
+
+def _national_phone_ok(lo: int, hi: int) -> Validator:
+    def ok(m: re.Match[str]) -> bool:
+        num = m.group("num")
+        return lo <= _digits(num) <= hi and not _DATE_SHAPE_RE.fullmatch(num)
+
+    return ok
+
+
+def _cue_phone_ok(m: re.Match[str]) -> bool:
+    num = m.group("num")
+    if _DATE_SHAPE_RE.fullmatch(num) or re.search(r"\d[.,]\d{1,2}\Z", num):
+        return False  # a date or a decimal after "contacto el ..."
+    return 7 <= _digits(num) <= 15 and not followed_by_unit(m.string, m.end())
+
+
+def _cue_phone_re(pack: LanguagePack) -> re.Pattern[str]:
+    cjk = pack.code == "zh"
+    cues = _cue_words_re((*pack.phone_cues, *pack.fax_cues), cjk)
+    glue = r"(?:[ \t]*(?i:y|i|et|und|en|/|o|or|&)[ \t]*" + _cue_words_re(pack.fax_cues, cjk) + ")?"
+    between = r"(?:[ \t]*(?i:n[º°o]|nr|num|núm|número|numero|nummer|numéro|de|du|del|al|au|op|unter|:))*"
+    return re.compile(
+        rf"{cues}\.?{glue}\.?{between}[ \t:：#=\-]*"
+        rf"(?P<num>\+?\(?\d{{1,5}}\)?(?:[ .\-/]?\d{{1,5}}){{1,6}}){_PHONE_END}"
+    )
+
+
+@cache
+def pack_contact_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The CONTACT rules of the language pack of ``lang`` (empty for languages without a pack)."""
+    code = normalize_lang(lang)
+    pack = LANGUAGE_PACKS.get(code)
+    if pack is None:
+        return ()
+    labeler = _phone_labeler(pack)
+    rules = [
+        PatternRule(
+            "PHONE",
+            _cue_phone_re(pack),
+            group="num",
+            validator=_cue_phone_ok,
+            labeler=labeler,
+            extra_labels=("FAX",),
+            score=0.85,
+            name=f"phone_cue_{code}",
+        )
+    ]
+    shapes = pack.phone_pattern or (_ZH_PHONE_EXTRA if code == "zh" else "")
+    if shapes:
+        lo, hi = _DIGIT_RANGE.get(code, (9, 13))
+        rules.append(
+            PatternRule(
+                "PHONE",
+                re.compile(rf"(?P<num>{shapes}){_PHONE_END}", re.ASCII),
+                validator=_national_phone_ok(lo, hi),
+                labeler=labeler,
+                extra_labels=("FAX",),
+                not_after=r"[A-Za-z0-9_+/.,\-]",
+                score=0.8,
+                name=f"phone_{code}",
+            )
+        )
+    return tuple(rules)
+
+
+# ================================================================================================
+# ID
+_ASCII_END = r"(?![0-9A-Za-z]|[\-/.][0-9A-Za-z])"
+_ZH_PROVINCES = "京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼使领"
+
+# Shape alternatives per language: group name -> (regex, label, check).
+_Shape = tuple[str, str, Callable[[str], bool]]
+
+
+def _always(_: str) -> bool:
+    return True
+
+
+_SHAPES: dict[str, dict[str, _Shape]] = {
+    "es": {
+        "dni": (r"\d{2}\.?\d{3}\.?\d{3}[ \-]?[A-Z]", "SSN", dni_ok),
+        "nie": (r"[XYZ][ \-]?\d{7}[ \-]?[A-Z]", "SSN", nie_ok),
+        "nass": (r"\d{2}(?P<nsep>[ /\-]?)\d{8}(?P=nsep)\d{2}", "HEALTHPLAN", nass_ok),
+        "cip": (r"[A-Z]{4}[ ]?\d{10}", "HEALTHPLAN", _always),
+        "plate": (r"\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}", "VEHICLE", _always),
+    },
+    "de": {
+        "kvnr": (r"[A-Z]\d{9}", "HEALTHPLAN", kvnr_ok),
+        "rvnr": (r"\d{2}[ ]?\d{6}[ ]?[A-Z][ ]?\d{3}", "SSN", rvnr_ok),
+    },
+    "fr": {
+        "nir": (r"[1-478][ ]?\d{2}[ ]?\d{2}[ ]?(?:\d{2}|2[AB])[ ]?\d{3}[ ]?\d{3}[ ]?\d{2}", "SSN", nir_ok),
+    },
+    "nl": {
+        "bsn": (r"\d{4}\.\d{2}\.\d{3}|\d{3}[ ]\d{3}[ ]\d{3}|\d{9}", "SSN", bsn_ok),
+    },
+    "zh": {
+        "cnid": (r"[1-8]\d{16}[\dXx]", "SSN", cn_resident_id_ok),
+        "cnplate": (rf"[{_ZH_PROVINCES}][A-Z][·•]?[A-Z0-9]{{5,6}}", "VEHICLE", _always),
+    },
+}
+_SHAPES["ca"] = _SHAPES["es"]
+# Plates need a vehicle word nearby (a number and three letters is otherwise too common).
+_VEHICLE_NEAR_RE = re.compile(
+    r"(?i)\b(?:matr[íi]cula|veh[íi]cul\w*|coche|cotxe|ambul[àá]ncia|ambulancia|furgoneta|moto)\b[^\n]{0,30}\Z"
+)
+
+
+def _shape_rule(code: str) -> PatternRule | None:
+    shapes = _SHAPES.get(code)
+    if not shapes:
+        return None
+    pattern = re.compile(
+        "|".join(rf"(?P<{name}>{regex})" for name, (regex, _, _) in shapes.items()) + _ASCII_END
+    )
+    labels = {name: label for name, (_, label, _) in shapes.items()}
+
+    def which(m: re.Match[str]) -> str:
+        for name in shapes:
+            if m.group(name) is not None:
+                return name
+        raise AssertionError("no shape group matched")
+
+    def ok(m: re.Match[str]) -> bool:
+        name = which(m)
+        if name == "plate" and not _VEHICLE_NEAR_RE.search(m.string, max(0, m.start() - 40), m.start()):
+            return False
+        return shapes[name][2](m.group(name))
+
+    def label(m: re.Match[str]) -> str:
+        return labels[which(m)]
+
+    extra = tuple(sorted(set(labels.values()) - {"SSN"}))
+    return PatternRule(
+        "SSN",
+        pattern,
+        validator=ok,
+        labeler=label,
+        extra_labels=extra,
+        not_after=r"[0-9A-Za-z\-/.]",
+        score=0.9,
+        name=f"national_id_{code}",
+    )
+
+
+_LIST_WORDS = {"es": "y|e", "ca": "i", "de": "und", "fr": "et", "nl": "en"}
+# Digit groups written with single spaces, hyphens or slashes ("NºCol: 28 28 70973",
+# "NASS: 26 37482910 04"); a group right before a lower-case word ("45 años") is not taken.
+_DIGIT_GROUPS = r"\d{1,10}(?:[ \-/]\d{1,10}(?![ \t]*[a-zà-ÿ])){1,3}(?![\w])"
+
+
+def _keyword_rule(pack: LanguagePack) -> PatternRule:
+    table = {" ".join(w.lower().split()): lab for lab, words in pack.id_keywords.items() for w in words}
+    list_sep = rf"[ \t]*(?:,|;|&|\b(?i:{_LIST_WORDS.get(pack.code, 'and')})\b)[ \t]*"
+    value_list = rf"(?:{_DIGIT_GROUPS}|{_VALUE}(?:{list_sep}{_CHUNK}{_MORE}{_VALUE_END}){{0,8}})"
+    connect = (
+        r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
+        rf"(?:(?i:{_words(pack.id_connectors)})\.?[ \t:#=.\-]*){{0,3}}\(?[ \t]*"
+    )
+    pattern = re.compile(
+        rf"(?<![\w\-/])(?P<kw>{_words(list(table))})(?![\w]){connect}(?P<v>{value_list}){_VALUE_END}"
+    )
+    item = re.compile(rf"(?<![\w\-.])(?:{_DIGIT_GROUPS}|{_VALUE}{_VALUE_END})")
+
+    def first_value(m: re.Match[str]) -> str:
+        first = item.match(m.string, m.start("v"), m.end("v"))
+        return first.group() if first else m.group("v")
+
+    def value_ok(m: re.Match[str]) -> bool:
+        return _value_ok(first_value(m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))
+
+    def label(m: re.Match[str]) -> str | None:
+        lab = table.get(" ".join(m.group("kw").lower().split()))
+        if lab is None or lab == "VEHICLE":
+            return lab
+        # Identifiers have 4+ characters; a date after "informe" is a date, after "NHC" an identifier.
+        return lab if _value_ok(first_value(m), dates_ok=lab != "IDNUM") else None
+
+    return PatternRule(
+        "IDNUM",
+        pattern,
+        group="v",
+        item=item,
+        item_validator=_item_ok,
+        validator=value_ok,
+        labeler=label,
+        extra_labels=tuple(sorted({lab for lab in table.values() if lab != "IDNUM"})),
+        score=0.85,
+        name=f"id_keyword_{pack.code}",
+    )
+
+
+def _zh_value_ok(m: re.Match[str]) -> bool:
+    # "编号3.5" is a measurement, not an identifier.
+    return not followed_by_unit(m.string, m.end("v")) and text_after(m, 2)[:1] != "."
+
+
+def _zh_keyword_rule(pack: LanguagePack) -> PatternRule:
+    table = {w: lab for lab, words in pack.id_keywords.items() for w in words}
+    pattern = re.compile(
+        rf"(?P<kw>{trie_pattern(list(table), ignore_case=False)})(?:码|号码)?[ \t]*[:：#]?[ \t]*"
+        r"(?P<v>(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]{2,39})(?![A-Za-z0-9])",
+    )
+
+    def label(m: re.Match[str]) -> str | None:
+        lab = table.get(m.group("kw"))
+        if lab is None or not _value_ok(m.group("v"), dates_ok=lab != "IDNUM"):
+            return None
+        return lab
+
+    return PatternRule(
+        "IDNUM",
+        pattern,
+        group="v",
+        validator=_zh_value_ok,
+        labeler=label,
+        extra_labels=tuple(sorted({lab for lab in table.values() if lab != "IDNUM"})),
+        score=0.85,
+        name="id_keyword_zh",
+    )
+
+
+@cache
+def pack_id_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The ID rules of the language pack of ``lang`` (empty for languages without a pack)."""
+    code = normalize_lang(lang)
+    pack = LANGUAGE_PACKS.get(code)
+    if pack is None:
+        return ()
+    rules: list[PatternRule] = []
+    shape = _shape_rule(code)
+    if shape is not None:
+        rules.append(shape)
+    if pack.id_keywords:
+        rules.append(_zh_keyword_rule(pack) if code == "zh" else _keyword_rule(pack))
+    return tuple(rules)

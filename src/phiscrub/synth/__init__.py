@@ -1,0 +1,1 @@
+"""Synthetic clinical letters (Synthetic4Health): generation and evaluation."""
