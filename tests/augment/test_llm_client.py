@@ -183,7 +183,7 @@ def test_zero_shot_cli_end_to_end_writes_a_corpus_train_accepts(server: str, tmp
         [
             "augment", str(src), "--format", "placeholder", "-o", str(out), "--method", "llm-zeroshot",
             "--llm-url", server, "--llm-model", "gemma3-270m", "--llm-max-tokens", "320",
-            "--llm-attempts", "4", "--seed", "5", "--include-original", "--lang", "en",
+            "--llm-attempts", "4", "--llm-concurrency", "1", "--seed", "5", "--include-original", "--lang", "en",
         ],
     )  # fmt: skip
     assert result.exit_code == 0, result.output

@@ -25,7 +25,9 @@ def cli(verbose: int) -> None:
 def _register() -> None:
     from phiscrub.cli import augment, convert, evaluate, redact, train
     from phiscrub.cli import synth_eval as synth_eval_cli
+    from phiscrub.cli.experiment import experiment
     from phiscrub.cli.fewshot import fewshot_sample_cmd
+    from phiscrub.cli.synth import synth
 
     cli.add_command(redact.redact)
     cli.add_command(augment.augment)
@@ -35,6 +37,8 @@ def _register() -> None:
     cli.add_command(evaluate.evaluate_cmd)
     cli.add_command(fewshot_sample_cmd)
     cli.add_command(synth_eval_cli.synth_eval)
+    cli.add_command(synth)
+    cli.add_command(experiment)
 
 
 _register()

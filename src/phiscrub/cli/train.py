@@ -30,9 +30,28 @@ def read_inputs(
     "--train",
     "train_paths",
     multiple=True,
-    required=True,
     type=click.Path(exists=True, path_type=Path),
-    help="Training corpus (repeatable: original + augmented copies).",
+    help="Training corpus (repeatable: original + augmented copies). Not with --recipe.",
+)
+@click.option(
+    "--recipe",
+    type=click.Choice(["finetune", "source-then-target", "multitask", "multitask-then-target"]),
+    default=None,
+    help="Few-shot transfer recipe (Amin et al. 2022) on --source and --target instead of --train.",
+)
+@click.option(
+    "--source",
+    "source_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Source corpus M of a recipe (repeatable).",
+)
+@click.option(
+    "--target",
+    "target_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Few-shot target corpus F of a recipe (repeatable).",
 )
 @click.option(
     "--dev",
@@ -44,12 +63,24 @@ def read_inputs(
 @click.option(
     "-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Model folder."
 )
-@click.option("--encoder", default=None, help="Local Hugging Face encoder folder (default: bundled MiniLM).")
+@click.option(
+    "--encoder",
+    default=None,
+    help="Local Hugging Face encoder folder (default: bundled MiniLM), or 'bilstm-crf' for the "
+    "character + word BiLSTM-CRF trained from scratch (no pretrained weights).",
+)
+@click.option(
+    "--init-from",
+    "init_from",
+    default=None,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Continue training a saved model folder (with --recipe: its first stage).",
+)
 @click.option("--crf/--no-crf", default=None, help="CRF output layer (default: from config, on).")
 @click.option(
     "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default=None, help="Label granularity."
 )
-@click.option("--format", "fmt", default=None, help="Input format for --train/--dev (default: guess).")
+@click.option("--format", "fmt", default=None, help="Input format of every corpus (default: guess).")
 @click.option("--corpus", default=None, help="Label mapping of the inputs (meddocan, i2b2-2014 ...).")
 @click.option(
     "--config",
@@ -58,29 +89,62 @@ def read_inputs(
     type=click.Path(exists=True, path_type=Path),
     help="TrainConfig JSON; command-line options override it.",
 )
-@click.option("--epochs", type=int, default=None)
-@click.option("--lr", type=float, default=None)
+@click.option("--epochs", type=int, default=None, help="Maximum epochs (with --recipe: of every stage).")
+@click.option(
+    "--source-epochs", type=int, default=None, help="Recipe: epochs of a stage that sees M (paper: 3)."
+)
+@click.option(
+    "--target-epochs", type=int, default=None, help="Recipe: epochs of a stage on F alone (paper: 25)."
+)
+@click.option(
+    "--target-repeat", type=int, default=1, show_default=True, help="Recipe: copies of F pooled with M."
+)
+@click.option(
+    "--lr",
+    type=float,
+    default=None,
+    help="Encoder learning rate (default 5e-5; with --recipe 3e-5); for bilstm-crf the learning rate "
+    "of the whole model (default 5e-3).",
+)
+@click.option("--head-lr", type=float, default=None, help="Learning rate of the head and CRF (transformer).")
 @click.option("--batch-size", type=int, default=None)
-@click.option("--max-length", type=int, default=None, help="Subword tokens per window (default 192).")
+@click.option(
+    "--max-length",
+    type=int,
+    default=None,
+    help="Subword tokens per window (default 192); for bilstm-crf, words per window (default 64).",
+)
 @click.option("--seed", type=int, default=None)
 @click.option(
-    "--time-budget", "time_budget_s", type=float, default=None, help="Stop training after N seconds."
+    "--time-budget",
+    "time_budget_s",
+    type=float,
+    default=None,
+    help="Stop training after N seconds (with --recipe: per stage).",
 )
 @click.option("--threads", "num_threads", type=int, default=None, help="torch threads.")
 @click.option("--draws", default=1, show_default=True, help="Surrogate draws per note for placeholder input.")
 @click.option("--save-dtype", type=click.Choice(["float32", "float16"]), default=None)
 def train_cmd(
     train_paths: tuple[Path, ...],
+    recipe: str | None,
+    source_paths: tuple[Path, ...],
+    target_paths: tuple[Path, ...],
     dev_path: Path | None,
     out_dir: Path,
     encoder: str | None,
+    init_from: Path | None,
     crf: bool | None,
     labels: str | None,
     fmt: str | None,
     corpus: str | None,
     config_path: Path | None,
     epochs: int | None,
+    source_epochs: int | None,
+    target_epochs: int | None,
+    target_repeat: int,
     lr: float | None,
+    head_lr: float | None,
     batch_size: int | None,
     max_length: int | None,
     seed: int | None,
@@ -89,28 +153,91 @@ def train_cmd(
     draws: int,
     save_dtype: str | None,
 ) -> None:
-    """Train a PHI tagger (transformer encoder + optional CRF) on labelled corpora."""
-    from phiscrub.train.config import TrainConfig
+    """Train a PHI tagger (transformer encoder or BiLSTM, + optional CRF) on labelled corpora.
+
+    Either on --train corpora, or with a few-shot transfer --recipe on --source (M) and --target (F):
+    finetune (F), source-then-target (M, then F), multitask (M + F), multitask-then-target
+    (M + F, then F). Recipe defaults follow Amin et al. (2022): learning rate 3e-5, 10% warm-up,
+    3 epochs on stages that see M, 25 on F alone.
+    """
+    from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
+    from phiscrub.train.recipes import PAPER_SOURCE_EPOCHS, PAPER_TARGET_EPOCHS, paper_config, run_recipe
     from phiscrub.train.trainer import train
 
-    config = TrainConfig.from_json(config_path) if config_path else TrainConfig()
+    if recipe is None:
+        if not train_paths:
+            raise click.UsageError("give --train corpora, or a --recipe with --source/--target")
+        extra: dict[str, object] = {
+            "--source": source_paths or None,
+            "--target": target_paths or None,
+            "--source-epochs": source_epochs,
+            "--target-epochs": target_epochs,
+            "--target-repeat": target_repeat if target_repeat != 1 else None,
+        }
+        used = [name for name, value in extra.items() if value is not None]
+        if used:
+            raise click.UsageError(f"{', '.join(used)} only work with --recipe")
+    else:
+        if train_paths:
+            raise click.UsageError("--recipe trains on --source/--target; do not pass --train")
+        if not target_paths:
+            raise click.UsageError(f"recipe {recipe} needs --target")
+        if recipe != "finetune" and not source_paths:
+            raise click.UsageError(f"recipe {recipe} needs --source")
+        if recipe == "finetune" and source_paths:
+            raise click.UsageError(
+                "recipe finetune trains on --target only (use --init-from for a source model)"
+            )
+
+    if config_path:
+        config = TrainConfig.from_json(config_path)
+    else:
+        config = paper_config() if recipe else TrainConfig()
+    if encoder is not None:
+        config = config.replace(encoder=encoder)
+    bilstm = config.backbone == BILSTM_ENCODER
     overrides = {
-        "encoder": encoder,
+        "init_from": str(init_from) if init_from is not None else None,
         "use_crf": crf,
         "granularity": labels,
         "epochs": epochs,
-        "lr": lr,
+        "bilstm_lr" if bilstm else "lr": lr,
+        "head_lr": head_lr,
         "batch_size": batch_size,
-        "max_length": max_length,
+        "bilstm_window" if bilstm else "max_length": max_length,
         "seed": seed,
         "time_budget_s": time_budget_s,
         "num_threads": num_threads,
         "save_dtype": save_dtype,
     }
     config = config.replace(**{k: v for k, v in overrides.items() if v is not None})
-    train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
     dev_docs = read_inputs((dev_path,), fmt, corpus, config.seed + 1000, 1) if dev_path else []
-    result = train(train_docs, dev_docs, config, out_dir)
+    if recipe is None:
+        train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
+        result = train(train_docs, dev_docs, config, out_dir)
+    else:
+        source_docs = read_inputs(source_paths, fmt, corpus, config.seed, draws)
+        target_docs = read_inputs(target_paths, fmt, corpus, config.seed + 1, draws)
+        default_source = epochs if epochs is not None else PAPER_SOURCE_EPOCHS
+        default_target = epochs if epochs is not None else PAPER_TARGET_EPOCHS
+        outcome = run_recipe(
+            recipe,
+            target_docs,
+            dev_docs,
+            config,
+            out_dir,
+            source_docs=source_docs,
+            source_epochs=source_epochs if source_epochs is not None else default_source,
+            target_epochs=target_epochs if target_epochs is not None else default_target,
+            target_repeat=target_repeat,
+        )
+        for stage in outcome.stages:
+            click.echo(
+                f"stage {stage.name}: {stage.n_docs} documents, best dev token F1 {stage.result.best_dev_f1} "
+                f"at epoch {stage.result.best_epoch} -> {stage.result.model_dir}",
+                err=True,
+            )
+        result = outcome.final
     click.echo(
         f"model saved to {result.model_dir}: best dev token F1 {result.best_dev_f1} at epoch {result.best_epoch}; "
         f"{result.epochs_run} epochs, {result.steps} steps, stop: {result.stop_reason}, {result.seconds:.0f} s",

@@ -1,10 +1,11 @@
-"""A :class:`~phiscrub.detect.base.Detector` backed by a trained :class:`~phiscrub.train.model.PhiTagger`.
+"""A :class:`~phiscrub.detect.base.Detector` backed by a trained tagger (transformer or BiLSTM-CRF).
 
 Long notes are never truncated: each note is cut into overlapping subword windows, each word takes
 the prediction of the window where it is farthest from a cut edge, and the whole note is decoded
 at once with BIO constraints (see :mod:`phiscrub.train.inference`). Word tags become character
 spans from the first word's start to the last word's end, with ``source="model"`` and
-``score`` = mean word probability of the chosen tags.
+``score`` = mean word probability of the chosen tags. A ``bilstm-crf`` model folder
+(:mod:`phiscrub.train.bilstm`) loads the same way and is cut into word windows instead.
 
 This module imports torch only when a model is loaded, so :func:`bundled_model_path` works
 without the ``model`` extra.
@@ -22,7 +23,7 @@ from phiscrub.errors import ConfigError, ModelError
 
 if TYPE_CHECKING:
     from phiscrub.train.inference import WordPrediction
-    from phiscrub.train.model import PhiTagger
+    from phiscrub.train.model import Tagger
 
 __all__ = ["BUNDLED_MODEL_DIR", "TaggerDetector", "bundled_model_path", "load_model_detector"]
 
@@ -78,13 +79,14 @@ class TaggerDetector:
     """Detect PHI with a trained tagger.
 
     Args:
-        model: a loaded :class:`PhiTagger` (see :meth:`load`).
+        model: a loaded tagger (:class:`~phiscrub.train.model.PhiTagger` or
+            :class:`~phiscrub.train.bilstm.BiLstmTagger`, see :meth:`load`).
         batch_size: windows per forward pass.
     """
 
     name = "model"
 
-    def __init__(self, model: PhiTagger, batch_size: int = 16) -> None:
+    def __init__(self, model: Tagger, batch_size: int = 16) -> None:
         if batch_size < 1:
             raise ConfigError("batch_size must be >= 1")
         self.model = model
@@ -111,6 +113,7 @@ class TaggerDetector:
             precision: encoder arithmetic at inference: ``float32``, ``bfloat16`` (autocast), or
                 ``auto``: bfloat16 on a CPU with native bf16 instructions (AVX512-BF16 / AMX), where it
                 is about twice as fast with the same dev scores (``docs/benchmarks.md``), else float32.
+                A ``bilstm-crf`` model always runs in float32.
 
         Raises:
             ModelError: the folder is incomplete or inconsistent, or torch/transformers are missing.
@@ -118,14 +121,14 @@ class TaggerDetector:
         try:
             import torch
 
-            from phiscrub.train.model import PhiTagger
+            from phiscrub.train.model import load_tagger
         except ImportError as exc:
             raise ModelError("the tagger needs torch and transformers: pip install phiscrub[model]") from exc
         if num_threads is not None:
             torch.set_num_threads(num_threads)
         if precision not in ("auto", "float32", "bfloat16"):
             raise ConfigError(f"unknown precision {precision!r}; use auto, float32 or bfloat16")
-        model = PhiTagger.load(model_dir, device=device, quantize=quantize)
+        model = load_tagger(model_dir, device=device, quantize=quantize)
         if precision == "auto":
             precision = (
                 "bfloat16" if device == "cpu" and not quantize and cpu_has_native_bf16() else "float32"

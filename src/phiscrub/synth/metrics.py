@@ -699,9 +699,13 @@ class InvalidCounts:
 
 
 def stats_path_for(synthetic: str | Path) -> Path:
-    """Where the generator's ``stats.json`` of a synthetic corpus lives: inside a folder, next to a file."""
+    """Where the generator's stats of a synthetic corpus live: ``FOLDER/stats.json`` for a folder;
+    ``FILE.stats.json`` (written by ``phiscrub synth``) or else ``stats.json`` beside a file."""
     p = Path(synthetic)
-    return p / "stats.json" if p.is_dir() else p.parent / "stats.json"
+    if p.is_dir():
+        return p / "stats.json"
+    own = p.with_name(p.name + ".stats.json")  # what ``phiscrub synth -o FILE`` writes
+    return own if own.exists() else p.parent / "stats.json"
 
 
 def load_synth_stats(path: str | Path) -> tuple[InvalidCounts | None, dict[str, InvalidCounts]]:

@@ -2,8 +2,10 @@
 
 Modules: :mod:`~phiscrub.train.config` (TrainConfig), :mod:`~phiscrub.train.dataset` (words, BIO
 tags, subword windows), :mod:`~phiscrub.train.features` (word shapes), :mod:`~phiscrub.train.crf`,
-:mod:`~phiscrub.train.model` (PhiTagger, save/load), :mod:`~phiscrub.train.inference`,
-:mod:`~phiscrub.train.trainer` and :mod:`~phiscrub.train.tiny` (tiny random encoders for tests).
+:mod:`~phiscrub.train.model` (PhiTagger, save/load, load_tagger), :mod:`~phiscrub.train.bilstm`
+(BiLstmTagger: character + word BiLSTM-CRF, no pretrained weights), :mod:`~phiscrub.train.inference`,
+:mod:`~phiscrub.train.trainer`, :mod:`~phiscrub.train.recipes` (few-shot transfer recipes) and
+:mod:`~phiscrub.train.tiny` (tiny random encoders for tests).
 
 Needs the ``model`` extra (torch, transformers): ``pip install phiscrub[model]``. The names below
 are imported lazily, so ``phiscrub.train.config`` works without torch installed.
@@ -15,28 +17,42 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from phiscrub.train.bilstm import BiLstmTagger
     from phiscrub.train.config import TrainConfig
     from phiscrub.train.inference import WordPrediction, predict_words
-    from phiscrub.train.model import PhiTagger, default_encoder_path
+    from phiscrub.train.model import PhiTagger, default_encoder_path, load_tagger
+    from phiscrub.train.recipes import RECIPES, RecipeResult, paper_config, run_recipe
     from phiscrub.train.trainer import TrainResult, train
 
 __all__ = [
+    "RECIPES",
+    "BiLstmTagger",
     "PhiTagger",
+    "RecipeResult",
     "TrainConfig",
     "TrainResult",
     "WordPrediction",
     "default_encoder_path",
+    "load_tagger",
+    "paper_config",
     "predict_words",
+    "run_recipe",
     "train",
 ]
 
 _WHERE = {
+    "RECIPES": "recipes",
+    "BiLstmTagger": "bilstm",
     "PhiTagger": "model",
+    "RecipeResult": "recipes",
     "TrainConfig": "config",
     "TrainResult": "trainer",
     "WordPrediction": "inference",
     "default_encoder_path": "model",
+    "load_tagger": "model",
+    "paper_config": "recipes",
     "predict_words": "inference",
+    "run_recipe": "recipes",
     "train": "trainer",
 }
 

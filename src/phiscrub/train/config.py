@@ -4,6 +4,12 @@ Defaults follow Kim et al. (2024, section 4.2): 192-token windows, learning rate
 up to 20 epochs with early stopping (patience 3) on dev token-level micro F1. The CRF head follows
 Wang et al. (2022): a compact encoder (MiniLM-L6 by default) with a CRF on top.
 
+Backbones: ``encoder`` names a local Hugging Face encoder folder (the ``transformer`` backbone,
+:mod:`phiscrub.train.model`), or is the string ``"bilstm-crf"`` (:data:`BILSTM_ENCODER`): a
+character + word BiLSTM-CRF trained from scratch, needing no pretrained weights
+(:mod:`phiscrub.train.bilstm`, keys ``bilstm_*``). A folder that happens to be called
+``bilstm-crf`` is passed as ``./bilstm-crf``.
+
 Unknown keys are errors (:class:`~phiscrub.errors.ConfigError`), so a typo in a config file never
 silently falls back to a default.
 """
@@ -18,7 +24,35 @@ from typing import Any
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity
 
-__all__ = ["SAVE_DTYPES", "SUBWORD_STRATEGIES", "TrainConfig"]
+__all__ = [
+    "ARCHITECTURE_KEYS",
+    "BACKBONES",
+    "BILSTM_ENCODER",
+    "SAVE_DTYPES",
+    "SUBWORD_STRATEGIES",
+    "TrainConfig",
+]
+
+#: ``encoder`` value selecting the character + word BiLSTM-CRF backbone (no pretrained weights).
+BILSTM_ENCODER = "bilstm-crf"
+#: Backbone names (:attr:`TrainConfig.backbone`).
+BACKBONES: tuple[str, ...] = ("transformer", BILSTM_ENCODER)
+#: Keys that fix a model's architecture: a run continuing from a saved model (``init_from``)
+#: takes them from that model's config, not from its own.
+ARCHITECTURE_KEYS: tuple[str, ...] = (
+    "encoder",
+    "granularity",
+    "subword_strategy",
+    "use_crf",
+    "shape_features",
+    "shape_dim",
+    "length_dim",
+    "bilstm_word_dim",
+    "bilstm_char_dim",
+    "bilstm_char_hidden",
+    "bilstm_hidden",
+    "bilstm_max_word_chars",
+)
 
 #: How a word's subword vectors become one word vector, see :mod:`phiscrub.train.dataset`.
 SUBWORD_STRATEGIES: tuple[str, ...] = ("first", "mean", "max")
@@ -43,6 +77,7 @@ class TrainConfig:
     Args:
         encoder: local Hugging Face encoder folder; None means the bundled MiniLM
             (:func:`phiscrub.train.model.default_encoder_path`). Saved resolved (absolute path).
+            ``"bilstm-crf"`` selects the BiLSTM-CRF backbone (:mod:`phiscrub.train.bilstm`).
         granularity: label set the tagger predicts (``fine``, ``coarse`` or ``phicon5``).
         max_length: subword tokens per window, special tokens included (Kim et al.: 192).
         overlap: subword tokens shared by consecutive windows (context for words near a cut).
@@ -68,6 +103,21 @@ class TrainConfig:
         time_budget_s: stop after this many seconds of training (None: no limit).
         save_dtype: ``float32``, ``float16`` or ``int8`` (per-row quantized matrices) weights on disk.
         device: torch device for training (``cpu``, ``cuda``, ``cuda:1`` ...).
+        init_from: a saved model folder to continue training from (its weights, and its
+            architecture keys :data:`ARCHITECTURE_KEYS`) instead of a fresh model.
+        bilstm_lr: learning rate of every parameter of a BiLSTM-CRF (AdamW; ``lr`` and ``head_lr``
+            are for the transformer backbone).
+        bilstm_window: words per BiLSTM-CRF window (training sample and inference unit).
+        bilstm_overlap: words shared by consecutive BiLSTM-CRF windows.
+        bilstm_word_dim: BiLSTM-CRF word embedding size.
+        bilstm_char_dim: BiLSTM-CRF character embedding size.
+        bilstm_char_hidden: hidden size of each direction of the character BiLSTM.
+        bilstm_hidden: hidden size of each direction of the word BiLSTM.
+        bilstm_dropout: dropout on the BiLSTM-CRF's word inputs and on the word BiLSTM output.
+        bilstm_max_word_chars: characters of a word read by the character BiLSTM (longer words
+            keep their first and last halves).
+        bilstm_singleton_unk: in training, probability of replacing a word seen once in the
+            training data by the unknown word (teaches the model what unknown words look like).
     """
 
     encoder: str | None = None
@@ -96,6 +146,17 @@ class TrainConfig:
     time_budget_s: float | None = None
     save_dtype: str = "float32"
     device: str = "cpu"
+    init_from: str | None = None
+    bilstm_lr: float = 5e-3
+    bilstm_window: int = 64
+    bilstm_overlap: int = 8
+    bilstm_word_dim: int = 100
+    bilstm_char_dim: int = 25
+    bilstm_char_hidden: int = 25
+    bilstm_hidden: int = 100
+    bilstm_dropout: float = 0.5
+    bilstm_max_word_chars: int = 30
+    bilstm_singleton_unk: float = 0.5
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -133,15 +194,33 @@ class TrainConfig:
         # of that so that every window moves forward (see phiscrub.train.dataset.plan_windows).
         if not 0 <= self.overlap < (self.max_length - 4) // 2:
             raise ConfigError("overlap must be >= 0 and below half of max_length - 4")
-        positive = ("shape_dim", "length_dim", "epochs", "batch_size", "eval_batch_size", "patience")
+        positive = (
+            "shape_dim",
+            "length_dim",
+            "epochs",
+            "batch_size",
+            "eval_batch_size",
+            "patience",
+            "bilstm_word_dim",
+            "bilstm_char_dim",
+            "bilstm_char_hidden",
+            "bilstm_hidden",
+        )
         for name in positive:
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be >= 1")
-        if not 0.0 <= self.dropout < 1.0:
-            raise ConfigError("dropout must be in [0, 1)")
+        if self.bilstm_window < 8:
+            raise ConfigError("bilstm_window must be at least 8")
+        if not 0 <= self.bilstm_overlap < self.bilstm_window // 2:
+            raise ConfigError("bilstm_overlap must be >= 0 and below half of bilstm_window")
+        if self.bilstm_max_word_chars < 2:
+            raise ConfigError("bilstm_max_word_chars must be >= 2")
+        for name in ("dropout", "bilstm_dropout", "bilstm_singleton_unk"):
+            if not 0.0 <= getattr(self, name) < 1.0:
+                raise ConfigError(f"{name} must be in [0, 1)")
         if not 0.0 <= self.warmup_ratio < 1.0:
             raise ConfigError("warmup_ratio must be in [0, 1)")
-        for name in ("lr", "head_lr"):
+        for name in ("lr", "head_lr", "bilstm_lr"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be > 0")
         for name in ("weight_decay", "max_grad_norm"):
@@ -153,6 +232,11 @@ class TrainConfig:
                 raise ConfigError(f"{name} must be >= 1 or null")
         if self.time_budget_s is not None and self.time_budget_s <= 0:
             raise ConfigError("time_budget_s must be > 0 or null")
+
+    @property
+    def backbone(self) -> str:
+        """``bilstm-crf`` when :attr:`encoder` selects it, else ``transformer``."""
+        return BILSTM_ENCODER if self.encoder == BILSTM_ENCODER else "transformer"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:

@@ -12,6 +12,9 @@ Shared by the trainer (dev scores) and :class:`phiscrub.detect.tagger.TaggerDete
 5. word tags become character spans; a span's score is the mean, over its words, of the
    probability of the chosen tag: the softmax probability without a CRF, the CRF's posterior
    marginal (forward-backward over the whole document) with one.
+
+A ``bilstm-crf`` tagger (:mod:`phiscrub.train.bilstm`) replaces steps 1-3 by word windows
+(:func:`phiscrub.train.bilstm.word_scores`); decoding (4-5) is shared.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import torch
 
 from phiscrub.document import Document, Span
 from phiscrub.text import Token
+from phiscrub.train.bilstm import BiLstmTagger, word_scores
 from phiscrub.train.crf import marginals, viterbi_decode
 from phiscrub.train.dataset import (
     WindowExample,
@@ -35,7 +39,7 @@ from phiscrub.train.dataset import (
     window_examples,
     window_owners,
 )
-from phiscrub.train.model import PhiTagger
+from phiscrub.train.model import PhiTagger, Tagger
 
 __all__ = ["WordPrediction", "predict_words"]
 
@@ -70,7 +74,7 @@ def _softmax(scores: np.ndarray) -> np.ndarray:
     return exp / exp.sum(axis=1, keepdims=True)
 
 
-def predict_words(model: PhiTagger, docs: Sequence[Document], batch_size: int = 32) -> list[WordPrediction]:
+def predict_words(model: Tagger, docs: Sequence[Document], batch_size: int = 32) -> list[WordPrediction]:
     """Tag every word of every document (no truncation, any length).
 
     Args:
@@ -92,13 +96,39 @@ def predict_words(model: PhiTagger, docs: Sequence[Document], batch_size: int = 
         model.train(was_training)
 
 
-def _device_of(model: PhiTagger) -> torch.device:
+def _device_of(model: Tagger) -> torch.device:
     for param in model.parameters():
         return param.device
     return torch.device("cpu")
 
 
-def _predict_group(model: PhiTagger, docs: Sequence[Document], batch_size: int) -> list[WordPrediction]:
+def _predict_group(model: Tagger, docs: Sequence[Document], batch_size: int) -> list[WordPrediction]:
+    if isinstance(model, BiLstmTagger):
+        scored = word_scores(model, docs, batch_size)
+    else:
+        scored = _window_scores(model, docs, batch_size)
+    trans, start, end = model.transition_scores()
+    predictions: list[WordPrediction] = []
+    for doc, (tokens, doc_scores) in zip(docs, scored):
+        path = viterbi_decode(doc_scores, trans, start, end)
+        # CRF: posterior marginals (calibrated under the chain); softmax: the word's own probability.
+        table = marginals(doc_scores, trans, start, end) if model.crf is not None else _softmax(doc_scores)
+        probs = table[np.arange(len(path)), path] if path else np.zeros(0)
+        predictions.append(
+            WordPrediction(
+                doc_id=doc.id,
+                tokens=tokens,
+                tags=[model.tags[i] for i in path],
+                probs=[float(p) for p in probs],
+            )
+        )
+    return predictions
+
+
+def _window_scores(
+    model: PhiTagger, docs: Sequence[Document], batch_size: int
+) -> list[tuple[list[Token], np.ndarray]]:
+    """Per-word scores of whole documents from overlapping subword windows (steps 1-3 above)."""
     config = model.config
     tokenizer = model.tokenizer
     affixes = special_affixes(tokenizer)
@@ -128,19 +158,4 @@ def _predict_group(model: PhiTagger, docs: Sequence[Document], batch_size: int) 
                 for slot, w in enumerate(ex.words):
                     if own[w] == ex.window_index:
                         scores[ex.doc_index][w] = window_scores[row, slot]
-    trans, start, end = model.transition_scores()
-    predictions: list[WordPrediction] = []
-    for enc, word_scores in zip(encoded, scores):
-        path = viterbi_decode(word_scores, trans, start, end)
-        # CRF: posterior marginals (calibrated under the chain); softmax: the word's own probability.
-        table = marginals(word_scores, trans, start, end) if model.crf is not None else _softmax(word_scores)
-        probs = table[np.arange(len(path)), path] if path else np.zeros(0)
-        predictions.append(
-            WordPrediction(
-                doc_id=enc.doc_id,
-                tokens=enc.tokens,
-                tags=[model.tags[i] for i in path],
-                probs=[float(p) for p in probs],
-            )
-        )
-    return predictions
+    return [(enc.tokens, doc_scores) for enc, doc_scores in zip(encoded, scores)]

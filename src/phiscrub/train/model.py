@@ -15,6 +15,9 @@ Model folder (self-contained: it loads without the original encoder folder)::
       tagger.safetensors   all weights (encoder, features, head, CRF), float32 or float16
       encoder/             Hugging Face encoder config.json + tokenizer files
 
+A ``bilstm-crf`` model folder (:mod:`phiscrub.train.bilstm`) has no ``encoder/`` but a
+``vocab.json``; :func:`load_tagger` reads either kind.
+
 Nothing here touches the network: encoders are loaded from local folders with
 ``local_files_only=True`` and a path that is not an existing folder is an error, never a hub id.
 """
@@ -25,10 +28,10 @@ import contextlib
 import importlib
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import torch
 from torch import nn
@@ -36,20 +39,27 @@ from torch import nn
 from phiscrub.errors import ModelError
 from phiscrub.labels import labels_of
 from phiscrub.text import TOKENIZER_NAME
-from phiscrub.train.config import TrainConfig
+from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
 from phiscrub.train.crf import CRF, constraint_scores
-from phiscrub.train.dataset import tag_set
+from phiscrub.train.dataset import WindowExample, collate, tag_set
 from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS
+
+if TYPE_CHECKING:
+    from phiscrub.train.bilstm import BiLstmTagger
 
 __all__ = [
     "DEFAULT_ENCODER_PACKAGE",
     "FORMAT_VERSION",
     "PhiTagger",
+    "Tagger",
     "WordEmissions",
     "count_parameters",
     "default_encoder_path",
     "load_encoder",
+    "load_tagger",
     "load_tokenizer",
+    "read_weights",
+    "write_weights",
 ]
 
 FORMAT_VERSION = 1
@@ -60,6 +70,9 @@ INT8_SCALE_SUFFIX = ".__int8_scale"
 ENCODER_DIR = "encoder"
 # Byte-level BPE tokenizers need a prefix space to tokenize pre-split words like running text.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "longformer", "deberta", "bart", "gpt2", "mvp", "led"})
+
+#: Either kind of trained tagger (same interface: forward, loss, collate, save ...).
+Tagger: TypeAlias = "PhiTagger | BiLstmTagger"
 
 
 def default_encoder_path() -> Path:
@@ -232,6 +245,10 @@ class PhiTagger(nn.Module):
 
     # ------------------------------------------------------------------ forward / loss
 
+    def collate(self, examples: Sequence[WindowExample]) -> dict[str, torch.Tensor]:
+        """A training or inference batch of windows (:func:`phiscrub.train.dataset.collate`)."""
+        return collate(examples, self.pad_id)
+
     def word_vectors(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         """Pooled encoder vector of each word slot, ``(B, W, H)`` (before features and dropout)."""
         hidden = self.encoder(
@@ -300,29 +317,9 @@ class PhiTagger(nn.Module):
         Returns:
             The folder.
         """
-        from safetensors.torch import save_file
-
         dtype = dtype or self.config.save_dtype
-        if dtype not in ("float32", "float16", "int8"):
-            raise ModelError(f"cannot save weights as {dtype!r}; use float32, float16 or int8")
-        if _is_quantized(self):
-            raise ModelError("a quantized tagger cannot be saved; save the float model")
         folder = Path(model_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-        target = torch.float32 if dtype == "float32" else torch.float16
-        state: dict[str, torch.Tensor] = {}
-        for key, value in self.state_dict().items():
-            value = value.detach().cpu()
-            if dtype == "int8" and value.is_floating_point() and value.dim() == 2 and value.numel() >= 4096:
-                q, scale = _quantize_rows(value.float())
-                state[key] = q
-                state[key + INT8_SCALE_SUFFIX] = scale
-                continue
-            if value.is_floating_point():
-                value = value.to(target)
-            # clone: safetensors refuses tensors that share storage (tied weights)
-            state[key] = value.contiguous().clone()
-        save_file(state, str(folder / WEIGHTS_FILE), metadata={"format": "pt", "dtype": dtype})
+        write_weights(self, folder, dtype)
         encoder_dir = folder / ENCODER_DIR
         encoder_dir.mkdir(exist_ok=True)
         self.encoder.config.save_pretrained(encoder_dir)
@@ -360,14 +357,17 @@ class PhiTagger(nn.Module):
         Raises:
             ModelError: missing or inconsistent files, or quantization on a non-CPU device.
         """
-        from safetensors.torch import load_file
         from transformers import AutoConfig, AutoModel
 
         folder = Path(model_dir)
-        for name in ("config.json", "labels.json", WEIGHTS_FILE, f"{ENCODER_DIR}/config.json"):
+        for name in ("config.json", "labels.json", WEIGHTS_FILE):
             if not (folder / name).is_file():
                 raise ModelError(f"model folder {folder} has no {name}")
         config = TrainConfig.from_json(folder / "config.json")
+        if config.backbone == BILSTM_ENCODER:
+            raise ModelError(f"{folder} holds a {BILSTM_ENCODER} model; load it with load_tagger")
+        if not (folder / ENCODER_DIR / "config.json").is_file():
+            raise ModelError(f"model folder {folder} has no {ENCODER_DIR}/config.json")
         labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
         expected = list(tag_set(config.granularity))
         if labels.get("tags") != expected:
@@ -380,17 +380,7 @@ class PhiTagger(nn.Module):
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot build the encoder of {folder}: {exc.__class__.__name__}") from exc
         model = cls(encoder, tokenizer, config)
-        raw = load_file(str(folder / WEIGHTS_FILE))
-        state = {}
-        for k, v in raw.items():
-            if k.endswith(INT8_SCALE_SUFFIX):
-                continue
-            scale = raw.get(k + INT8_SCALE_SUFFIX)
-            if scale is not None:
-                state[k] = v.float() * scale.float().unsqueeze(1)
-            else:
-                state[k] = v.float() if v.is_floating_point() else v
-        result = model.load_state_dict(state, strict=False)
+        result = model.load_state_dict(read_weights(folder), strict=False)
         if result.missing_keys or result.unexpected_keys:
             raise ModelError(
                 f"weights in {folder} do not fit the model: {len(result.missing_keys)} missing, "
@@ -402,6 +392,82 @@ class PhiTagger(nn.Module):
                 raise ModelError("dynamic int8 quantization is for CPU inference only")
             model = _quantize_dynamic(model)
         return model.to(device)
+
+
+def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> Tagger:
+    """Load any saved tagger folder: a transformer :class:`PhiTagger` or a ``bilstm-crf`` model.
+
+    The backbone is read from the folder's ``config.json`` (``encoder: "bilstm-crf"``).
+
+    Args:
+        model_dir: the folder (written by ``save`` or :func:`phiscrub.train.train`).
+        device: torch device to put the model on.
+        quantize: dynamic int8 quantization (CPU inference only).
+
+    Returns:
+        The tagger in eval mode.
+
+    Raises:
+        ModelError: missing or inconsistent files.
+        ConfigError: an invalid ``config.json``.
+    """
+    folder = Path(model_dir)
+    if not (folder / "config.json").is_file():
+        raise ModelError(f"model folder {folder} has no config.json")
+    if TrainConfig.from_json(folder / "config.json").backbone == BILSTM_ENCODER:
+        from phiscrub.train.bilstm import BiLstmTagger
+
+        return BiLstmTagger.load(folder, device=device, quantize=quantize)
+    return PhiTagger.load(folder, device=device, quantize=quantize)
+
+
+def write_weights(model: nn.Module, folder: Path, dtype: str) -> None:
+    """Write a module's weights to ``folder/tagger.safetensors`` (``float32``, ``float16`` or ``int8``).
+
+    ``int8`` stores every 2-D float tensor of at least 4096 values as int8 with one float16 scale
+    per row (see :meth:`PhiTagger.save`), the rest as float16.
+
+    Raises:
+        ModelError: unknown dtype, or a dynamically quantized module.
+    """
+    from safetensors.torch import save_file
+
+    if dtype not in ("float32", "float16", "int8"):
+        raise ModelError(f"cannot save weights as {dtype!r}; use float32, float16 or int8")
+    if _is_quantized(model):
+        raise ModelError("a quantized tagger cannot be saved; save the float model")
+    folder.mkdir(parents=True, exist_ok=True)
+    target = torch.float32 if dtype == "float32" else torch.float16
+    state: dict[str, torch.Tensor] = {}
+    for key, value in model.state_dict().items():
+        value = value.detach().cpu()
+        if dtype == "int8" and value.is_floating_point() and value.dim() == 2 and value.numel() >= 4096:
+            q, scale = _quantize_rows(value.float())
+            state[key] = q
+            state[key + INT8_SCALE_SUFFIX] = scale
+            continue
+        if value.is_floating_point():
+            value = value.to(target)
+        # clone: safetensors refuses tensors that share storage (tied weights)
+        state[key] = value.contiguous().clone()
+    save_file(state, str(folder / WEIGHTS_FILE), metadata={"format": "pt", "dtype": dtype})
+
+
+def read_weights(folder: Path) -> dict[str, torch.Tensor]:
+    """Read ``folder/tagger.safetensors`` back as a float32 state dict (int8 matrices dequantized)."""
+    from safetensors.torch import load_file
+
+    raw = load_file(str(folder / WEIGHTS_FILE))
+    state = {}
+    for k, v in raw.items():
+        if k.endswith(INT8_SCALE_SUFFIX):
+            continue
+        scale = raw.get(k + INT8_SCALE_SUFFIX)
+        if scale is not None:
+            state[k] = v.float() * scale.float().unsqueeze(1)
+        else:
+            state[k] = v.float() if v.is_floating_point() else v
+    return state
 
 
 def _quantize_rows(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -416,8 +482,8 @@ def _is_quantized(model: nn.Module) -> bool:
     return any(type(m).__module__.startswith("torch.ao.nn.quantized") for m in model.modules())
 
 
-def _quantize_dynamic(model: PhiTagger) -> PhiTagger:
-    """Dynamic int8 quantization of every ``nn.Linear`` (weights int8, activations float)."""
+def _quantize_dynamic(model: Any, layers: set[type[nn.Module]] | None = None) -> Any:
+    """Dynamic int8 quantization of every ``nn.Linear`` (or of ``layers``; weights int8, activations float)."""
     try:
         from torch.ao.quantization import quantize_dynamic
     except ImportError as exc:  # pragma: no cover - depends on the torch build
@@ -425,7 +491,7 @@ def _quantize_dynamic(model: PhiTagger) -> PhiTagger:
     with warnings.catch_warnings():
         # torch.ao.quantization is deprecated in favour of torchao, which is not a dependency.
         warnings.simplefilter("ignore")
-        quantized = quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
+        quantized = quantize_dynamic(model, layers or {nn.Linear}, dtype=torch.qint8)
     return quantized
 
 

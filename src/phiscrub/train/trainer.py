@@ -7,6 +7,10 @@ entity-level F1 (token F1 cannot see a ``B``/``I`` error that splits an entity).
 output folder whenever it improves, so the folder always holds the best checkpoint so far, also
 when a time budget or ``max_steps`` ends the run. Without dev documents the last epoch is kept.
 
+The same loop trains the ``bilstm-crf`` backbone (:mod:`phiscrub.train.bilstm`; every parameter is
+new and uses ``bilstm_lr``), and continues training a saved model of either backbone
+when ``config.init_from`` names one (:func:`build_model`).
+
 Progress output (tqdm, stderr) shows only step counts, the running loss and dev scores: never
 document text.
 """
@@ -27,12 +31,21 @@ import torch
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.dataset import WindowExample, build_examples, collate
+from phiscrub.train.bilstm import BiLstmTagger, build_word_examples
+from phiscrub.train.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, TrainConfig
+from phiscrub.train.dataset import build_examples
 from phiscrub.train.inference import predict_words
-from phiscrub.train.model import PhiTagger
+from phiscrub.train.model import PhiTagger, Tagger, load_tagger
 
-__all__ = ["EpochLog", "TrainResult", "dev_scores", "seed_everything", "token_micro_f1", "train"]
+__all__ = [
+    "EpochLog",
+    "TrainResult",
+    "build_model",
+    "dev_scores",
+    "seed_everything",
+    "token_micro_f1",
+    "train",
+]
 
 
 @dataclass(frozen=True)
@@ -130,7 +143,7 @@ def token_micro_f1(gold: Sequence[Sequence[str | None]], pred: Sequence[Sequence
     return 2 * tp / (2 * tp + fp + fn)
 
 
-def dev_scores(model: PhiTagger, dev_docs: Sequence[Document], batch_size: int = 32) -> dict[str, float]:
+def dev_scores(model: Tagger, dev_docs: Sequence[Document], batch_size: int = 32) -> dict[str, float]:
     """Binary, token and entity micro F1 of the model on gold documents.
 
     Uses :func:`phiscrub.evaluate.metrics.evaluate` (the project's metric definitions); if that
@@ -151,7 +164,7 @@ def dev_scores(model: PhiTagger, dev_docs: Sequence[Document], batch_size: int =
     return {"binary": result.binary.f1, "token": result.token.f1, "entity": result.entity.f1}
 
 
-def _optimizer(model: PhiTagger, config: TrainConfig) -> torch.optim.Optimizer:
+def _optimizer(model: Tagger, config: TrainConfig) -> torch.optim.Optimizer:
     groups: dict[tuple[bool, bool], list[torch.nn.Parameter]] = {}
     for name, param in model.named_parameters():
         if not param.requires_grad:
@@ -162,10 +175,11 @@ def _optimizer(model: PhiTagger, config: TrainConfig) -> torch.optim.Optimizer:
             param.ndim < 2 or "norm" in name.lower() or name.startswith(("crf.", "shape_emb", "length_emb"))
         )
         groups.setdefault((is_encoder, no_decay), []).append(param)
+    bilstm = isinstance(model, BiLstmTagger)
     param_groups = [
         {
             "params": params,
-            "lr": config.lr if is_encoder else config.head_lr,
+            "lr": config.bilstm_lr if bilstm else config.lr if is_encoder else config.head_lr,
             "weight_decay": 0.0 if no_decay else config.weight_decay,
         }
         for (is_encoder, no_decay), params in sorted(groups.items())
@@ -180,6 +194,42 @@ def _schedule(optimizer: torch.optim.Optimizer, total: int, warmup: int) -> torc
         return max(0.0, (total - step) / max(1, total - warmup))
 
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
+    """The model a training run starts from, with its resolved config (``model.config``).
+
+    A fresh model of the configured backbone, or, with ``config.init_from``, the saved model: its
+    architecture keys (:data:`~phiscrub.train.config.ARCHITECTURE_KEYS`) replace the config's, the
+    other keys (learning rates, epochs, dropout ...) come from ``config``; a BiLSTM-CRF's
+    vocabularies are extended with the words and characters of ``train_docs``.
+
+    Raises:
+        ConfigError: ``init_from`` holds a model of another backbone (when ``encoder`` is set) or
+            another granularity.
+        ModelError: the encoder or the saved model cannot be loaded.
+    """
+    if config.init_from is None:
+        if config.backbone == BILSTM_ENCODER:
+            return BiLstmTagger.from_documents(config, train_docs)
+        return PhiTagger.from_encoder(config)
+    model = load_tagger(config.init_from)
+    saved = model.config
+    if config.encoder is not None and config.backbone != saved.backbone:
+        raise ConfigError(
+            f"init_from holds a {saved.backbone} model, but the config asks for {config.backbone}"
+        )
+    if config.granularity != saved.granularity:
+        raise ConfigError(
+            f"init_from predicts {saved.granularity} labels, but the config asks for {config.granularity}"
+        )
+    resolved = config.replace(**{key: getattr(saved, key) for key in ARCHITECTURE_KEYS})
+    model.config = resolved
+    if isinstance(model, BiLstmTagger):
+        model.dropout.p = resolved.bilstm_dropout
+        return model.extended(train_docs)
+    model.dropout.p = resolved.dropout
+    return model
 
 
 def train(
@@ -215,22 +265,26 @@ def train(
         torch.set_num_threads(config.num_threads)
     try:
         seed_everything(config.seed)
-        model = PhiTagger.from_encoder(config)
-        config = model.config  # encoder path resolved
+        model = build_model(config, train_docs)
+        config = model.config  # encoder path resolved, architecture of init_from
         try:
             model.to(config.device)
         except (RuntimeError, AssertionError) as exc:
             raise ConfigError(f"cannot use device {config.device!r}: {exc.__class__.__name__}") from exc
-        examples = build_examples(
-            train_docs,
-            model.tokenizer,
-            model.tags,
-            config.granularity,
-            config.max_length,
-            config.overlap,
-            config.sentence_aware,
-            config.subword_strategy,
-        )
+        examples: Sequence[Any]
+        if isinstance(model, BiLstmTagger):
+            examples = build_word_examples(train_docs, model)
+        else:
+            examples = build_examples(
+                train_docs,
+                model.tokenizer,
+                model.tags,
+                config.granularity,
+                config.max_length,
+                config.overlap,
+                config.sentence_aware,
+                config.subword_strategy,
+            )
         if not examples:
             raise ConfigError("no training windows: the training documents hold no words")
         steps_per_epoch = math.ceil(len(examples) / config.batch_size)
@@ -256,9 +310,7 @@ def train(
                 rng.shuffle(order)
                 model.train()
                 for b in range(0, len(order), config.batch_size):
-                    batch_examples: list[WindowExample] = [
-                        examples[i] for i in order[b : b + config.batch_size]
-                    ]
+                    batch_examples = [examples[i] for i in order[b : b + config.batch_size]]
                     loss = _step(model, optimizer, scheduler, batch_examples, config)
                     losses.append(loss)
                     steps += 1
@@ -332,15 +384,15 @@ def train(
 
 
 def _step(
-    model: PhiTagger,
+    model: Tagger,
     optimizer: torch.optim.Optimizer,
     scheduler: torch.optim.lr_scheduler.LambdaLR,
-    examples: list[WindowExample],
+    examples: list[Any],
     config: TrainConfig,
 ) -> float:
     """One optimiser step on a batch of windows; returns the loss."""
     device = next(model.parameters()).device
-    batch = {k: v.to(device) for k, v in collate(examples, model.pad_id).items()}
+    batch = {k: v.to(device) for k, v in model.collate(examples).items()}
     out = model(batch)
     loss = model.loss(out, batch["labels"])
     optimizer.zero_grad(set_to_none=True)

@@ -1,0 +1,718 @@
+"""The synthesizer: letter in, synthetic letter out (Ren et al. 2025, the whole of section 3).
+
+For each letter:
+
+1. **PHI.** Gold PHI spans of a labelled letter, plus the detectors' spans (unlabelled letters, or
+   every letter when ``detect="always"``; a detected span that is exactly a medical lexicon term or
+   abbreviation, like "TIA", is dropped), plus the other occurrences of their surfaces in the
+   letter (and of the words of names) are the PHI. Gold PHI is always replaced by surrogates (random,
+   seeded, consistent within the letter, never equal to the original) and stays labelled, so the
+   output is a labelled corpus. Detected PHI gets a surrogate too (``phi="surrogate"``, labelled) or is
+   masked and refilled by the language model (``phi="refill"``, unlabelled afterwards).
+2. **Features** (:mod:`.features`) on the letter with surrogates: structure, clinical terms, gold
+   entities, cues and patterns are kept; the other plain words are eligible.
+3. **Masking** (:mod:`.masking`): the strategy draws eligible words.
+4. **Refill** (:mod:`.refill`): the letter is cut into chunks (:mod:`.chunking`), each chunk's slots
+   (masked words, PHI to refill, de-identification blanks) go to the refiller, and the first valid
+   candidate wins; when none is valid the original word is kept (a blank stays a blank, refilled PHI
+   gets a generic word). Fills take the case of the word they replace; "a"/"an" are made to agree.
+5. **Post-processing** (:mod:`.postprocess`): optional spelling correction of unmasked eligible words.
+
+The text is rewritten only at the slots, through :func:`phiscrub.transform.rewrite.apply_edits`, so
+everything else (layout, numbers, punctuation, kept words) is byte for byte the original, and every
+span of the output points at its new text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from phiscrub.document import Document, Span
+from phiscrub.errors import ConfigError, InputFormatError, LabelError
+from phiscrub.labels import fold
+from phiscrub.synth.chunking import DEFAULT_MAX_LINES, DEFAULT_MAX_TOKENS, chunk_text
+from phiscrub.synth.features import (
+    CUE_WORDS,
+    STOPWORDS,
+    LetterFeatures,
+    extract_features,
+    load_medical_lexicon,
+)
+from phiscrub.synth.masking import PROFILES, MaskingStrategy, select_masks
+from phiscrub.synth.postprocess import SpellChecker, article_for, match_case
+from phiscrub.synth.refill import Refiller, RefillRequest, default_refiller, is_valid_word
+from phiscrub.transform.fill import detect_lang, draw_surrogate
+from phiscrub.transform.rewrite import apply_edits
+
+__all__ = ["GENERIC_FILLS", "SynthConfig", "SynthStats", "Synthesizer", "synthesize"]
+
+PhiMode = Literal["surrogate", "refill"]
+DetectPolicy = Literal["auto", "always", "never"]
+
+#: Words used when refilled PHI gets no valid prediction, by coarse label.
+GENERIC_FILLS: dict[str, str] = {
+    "NAME": "patient",
+    "LOCATION": "hospital",
+    "DATE": "today",
+    "AGE": "adult",
+    "ID": "number",
+    "CONTACT": "number",
+    "PROFESSION": "worker",
+}
+_FILL_LANGS = ("en", "es", "ca", "zh")
+_ENTITY = "synth:entity"
+_ENTITY_META = "synth:entity-meta"
+_REFILL = "synth:refill"
+_SENTENCE_END = ".!?:;\n"
+
+
+@dataclass
+class SynthStats:
+    """Counts of a synthesis run (never any text).
+
+    Attributes:
+        letters: letters synthesized.
+        words: words seen.
+        eligible: eligible words.
+        masked: words masked by the strategy.
+        blanks: de-identification blanks refilled (or tried).
+        phi_spans: PHI spans found (gold, detected, propagated).
+        phi_surrogates: PHI spans replaced by surrogates.
+        phi_refilled: PHI spans masked and refilled.
+        slots: slots sent to the refiller.
+        invalid: slots whose best prediction was invalid (subword, punctuation, empty).
+        fallback: slots with no valid prediction at all (original kept / generic word).
+        changed: masked words whose fill differs from the original word.
+        spelling: spelling corrections.
+        phi_leaks: original PHI surfaces still found in the output (should stay 0).
+        seconds: wall time spent synthesizing.
+    """
+
+    letters: int = 0
+    words: int = 0
+    eligible: int = 0
+    masked: int = 0
+    blanks: int = 0
+    phi_spans: int = 0
+    phi_surrogates: int = 0
+    phi_refilled: int = 0
+    slots: int = 0
+    invalid: int = 0
+    fallback: int = 0
+    changed: int = 0
+    spelling: int = 0
+    phi_leaks: int = 0
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """A one-line summary (counts and rates only)."""
+        per = self.seconds / self.letters if self.letters else 0.0
+        rate = self.invalid / self.slots if self.slots else 0.0
+        return (
+            f"{self.letters} letters, {self.words} words ({self.eligible} eligible), {self.masked} masked, "
+            f"{self.blanks} blanks, {self.phi_spans} PHI spans ({self.phi_surrogates} surrogates, "
+            f"{self.phi_refilled} refilled); {self.slots} slots refilled, {self.invalid} invalid best "
+            f"predictions ({rate:.1%}), {self.fallback} fallbacks, {self.changed} words changed, "
+            f"{self.spelling} spelling fixes, {self.phi_leaks} PHI leaks; {per:.2f} s/letter"
+        )
+
+    def as_dict(self) -> dict[str, float]:
+        """The counts as a dict."""
+        return {k: float(v) if isinstance(v, float) else v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    """Settings of a synthesis run.
+
+    Args:
+        strategy: the masking mixture (:mod:`phiscrub.synth.masking`).
+        phi: ``surrogate`` (every PHI span gets a labelled surrogate) or ``refill`` (detected PHI is
+            masked and refilled; gold PHI still gets labelled surrogates).
+        detect: ``auto`` runs the detectors on letters without gold spans, ``always`` on every
+            letter (gold spans win overlaps), ``never`` uses gold spans only.
+        detector_model: None for rules only (fast), ``"default"`` for the bundled tagger too, or a
+            tagger model folder.
+        lexicon_detector: also run the name/place lexicon detector.
+        fill_blanks: refill de-identification blanks (``___``, ``[**...**]``).
+        spellcheck: correct misspelled unmasked words (never clinical terms).
+        top_k: pick each fill at random among the best ``top_k`` valid candidates (1: the best).
+        max_lines: sentences per chunk.
+        max_tokens: tokens per chunk.
+        seed: base seed; each letter gets its own stream from it and the letter id.
+        lang: surrogate language (``auto``: the letter's ``lang`` metadata, else detected).
+
+    Raises:
+        ConfigError: a bad value.
+    """
+
+    strategy: MaskingStrategy = field(default_factory=lambda: MaskingStrategy.named("random", 0.3))
+    phi: PhiMode = "surrogate"
+    detect: DetectPolicy = "auto"
+    detector_model: str | None = None
+    lexicon_detector: bool = False
+    fill_blanks: bool = True
+    spellcheck: bool = False
+    top_k: int = 1
+    max_lines: int = DEFAULT_MAX_LINES
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    seed: int = 0
+    lang: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.phi not in ("surrogate", "refill"):
+            raise ConfigError(f"unknown PHI mode {self.phi!r}; use surrogate or refill")
+        if self.detect not in ("auto", "always", "never"):
+            raise ConfigError(f"unknown detect policy {self.detect!r}; use auto, always or never")
+        if self.top_k < 1:
+            raise ConfigError("top_k must be at least 1")
+        if self.lang not in (*_FILL_LANGS, "auto"):
+            raise ConfigError(f"unknown surrogate language {self.lang!r}")
+
+    @classmethod
+    def from_profile(cls, name: str, **overrides: Any) -> SynthConfig:
+        """The configuration of a Table 11 profile (``diversity``, ``clinical``, ``privacy``).
+
+        Args:
+            name: profile name.
+            overrides: fields to set instead of the profile's.
+
+        Raises:
+            ConfigError: unknown profile.
+        """
+        if name not in PROFILES:
+            raise ConfigError(f"unknown profile {name!r}; use one of {', '.join(PROFILES)}")
+        prof = PROFILES[name]
+        base: dict[str, Any] = {
+            "strategy": prof.strategy,
+            "detect": prof.detect,
+            "lexicon_detector": prof.lexicon_detector,
+            "top_k": prof.top_k,
+        }
+        base.update(overrides)
+        return cls(**base)
+
+
+@dataclass(frozen=True)
+class _Slot:
+    start: int
+    end: int
+    kind: str  # word | blank | phi
+    original: str
+    label: str = ""
+
+
+def _is_phi_label(label: str) -> bool:
+    """A known PHI label that is PHI at the fine granularity (OTHER, e.g. MEDDOCAN's sex, is not)."""
+    try:
+        return fold(label, "fine") is not None
+    except LabelError:
+        return False
+
+
+def _coarse(label: str) -> str:
+    try:
+        return fold(label, "coarse") or "OTHER"
+    except LabelError:
+        return "OTHER"
+
+
+def _meta_entities(doc: Document) -> list[Span]:
+    """Entity spans given as ``metadata["entities"]``: ``[start, end, label]`` lists or dicts."""
+    raw = doc.metadata.get("entities") or []
+    out = []
+    for item in raw:
+        try:
+            if isinstance(item, Mapping):
+                start, end, label = int(item["start"]), int(item["end"]), str(item.get("label", "ENTITY"))
+            else:
+                start, end, label = int(item[0]), int(item[1]), str(item[2]) if len(item) > 2 else "ENTITY"
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise InputFormatError(
+                f"[doc {doc.id}] malformed metadata entity; use [start, end, label]"
+            ) from None
+        if not 0 <= start < end <= len(doc.text):
+            raise InputFormatError(f"[doc {doc.id}] metadata entity [{start}:{end}] outside the text")
+        out.append(Span(start, end, label, source=_ENTITY_META))
+    return out
+
+
+def _not_clinical(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Drop detected spans that are exactly a medical lexicon match ("TIA" is not the name Tia)."""
+    lexicon = load_medical_lexicon()
+    out = []
+    for s in spans:
+        surface = text[s.start : s.end]
+        if lexicon.find(surface) != [(0, len(surface))]:
+            out.append(s)
+    return out
+
+
+def _non_overlapping(spans: Iterable[Span], taken: Sequence[Span]) -> list[Span]:
+    out: list[Span] = []
+    for s in spans:
+        if not any(s.overlaps(t) for t in taken) and not any(s.overlaps(o) for o in out):
+            out.append(s)
+    return out
+
+
+def _propagate(text: str, phi: Sequence[Span]) -> list[Span]:
+    """Other occurrences of PHI surfaces (and of the capitalised words of names) as PHI spans."""
+    targets: dict[str, str] = {}
+    for s in phi:
+        surface = text[s.start : s.end].strip()
+        if len(surface) >= 3 and (any(c.isalpha() for c in surface) or len(surface) >= 6):
+            targets.setdefault(surface.lower(), s.label)
+        if _coarse(s.label) == "NAME":
+            for word in re.findall(r"[^\W\d_]{3,}", surface):
+                low = word.lower()
+                if word[0].isupper() and low not in STOPWORDS and low not in CUE_WORDS:
+                    targets.setdefault(low, s.label)
+    found: list[Span] = []
+    for surface in sorted(targets, key=len, reverse=True):
+        pattern = re.compile(r"(?<!\w)" + re.escape(surface) + r"(?!\w)", re.IGNORECASE)
+        for m in pattern.finditer(text):
+            found.append(Span(m.start(), m.end(), targets[surface], source="synth:propagated"))
+    return _non_overlapping(found, phi)
+
+
+def _name_part(word: str, table: Mapping[tuple[str, str], str]) -> str | None:
+    """The surrogate of one word of a full name already replaced: first with first, last with last."""
+    for (coarse, surface), new in table.items():
+        parts, new_parts = surface.split(), new.replace(",", " ").split()
+        if coarse != "NAME" or len(parts) < 2 or len(new_parts) < 2:
+            continue
+        if word == parts[-1]:
+            return new_parts[-1]
+        if word == parts[0] and len(new_parts[0].strip(".")) > 1:
+            return new_parts[0]
+    return None
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    head = text[:start].rstrip(" \t\"'([{*-•")
+    return not head or head[-1] in _SENTENCE_END
+
+
+def _upper_context(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    letters = [c for c in text[line_start : line_end if line_end >= 0 else len(text)] if c.isalpha()]
+    return len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.8 * len(letters)
+
+
+class Synthesizer:
+    """Turn letters into synthetic letters that keep their clinical story and structure.
+
+    Args:
+        config: the settings (:class:`SynthConfig`); defaults when None.
+        refiller: the language model (:class:`~phiscrub.synth.refill.Refiller`); the default
+            refiller (:func:`~phiscrub.synth.refill.default_refiller`) on first use when None.
+        deidentifier: the PHI detector; a rules-only :class:`~phiscrub.deid.Deidentifier` (or with
+            the configured model and lexicon) when None.
+
+    Attributes:
+        stats: :class:`SynthStats` accumulated over every call.
+    """
+
+    def __init__(
+        self, config: SynthConfig | None = None, refiller: Refiller | None = None, deidentifier: Any = None
+    ) -> None:
+        self.config = config or SynthConfig()
+        self._refiller = refiller
+        self._deid = deidentifier
+        self._spell: SpellChecker | None = None
+        self.stats = SynthStats()
+
+    @property
+    def refiller(self) -> Refiller:
+        """The refiller in use (built on first use)."""
+        if self._refiller is None:
+            self._refiller = default_refiller()
+        return self._refiller
+
+    @property
+    def deidentifier(self) -> Any:
+        """The PHI detector in use (built on first use)."""
+        if self._deid is None:
+            from phiscrub.deid import Deidentifier
+
+            self._deid = Deidentifier(
+                mode="placeholder", model=self.config.detector_model, lexicon=self.config.lexicon_detector
+            )
+        return self._deid
+
+    # -- API ------------------------------------------------------------------------------------------
+    def synthesize(self, doc: Document, labelled: bool | None = None) -> Document:
+        """Synthesize one letter.
+
+        Args:
+            doc: the letter; its spans with PHI labels are gold PHI, spans with other labels and
+                ``metadata["entities"]`` are clinical entities to keep.
+            labelled: whether the letter comes with gold PHI (decides detection under ``auto``);
+                defaults to ``bool(doc.spans)``.
+
+        Returns:
+            The synthetic letter: same id, its PHI spans on the surrogates, entity spans moved, and
+            ``metadata["synth"]``: strategy, seed, PHI mode, counts, and ``changes``, the
+            ``[old_start, old_end, new_start, new_end]`` offsets of every replaced range (PHI and
+            refilled words), which map the input text onto the output text.
+        """
+        t0 = time.perf_counter()
+        cfg = self.config
+        rng = random.Random(f"{cfg.seed}:{doc.id}")
+        is_labelled = bool(doc.spans) if labelled is None else labelled
+        gold = [s for s in doc.spans if _is_phi_label(s.label)]
+        span_entities = [
+            replace(s, source=f"{_ENTITY}|{s.source}") for s in doc.spans if not _is_phi_label(s.label)
+        ]
+        entities = span_entities + _meta_entities(doc)
+        detected: list[Span] = []
+        if cfg.detect == "always" or (cfg.detect == "auto" and not is_labelled):
+            detected = [s for s in self.deidentifier.detect(doc) if fold(s.label, "fine") is not None]
+            detected = _not_clinical(doc.text, detected)
+        phi = sorted(gold + _non_overlapping(detected, gold))
+        phi = sorted(phi + _propagate(doc.text, phi))
+        gold_keys = {(s.start, s.end) for s in gold}
+        entities = [e for e in entities if not any(e.overlaps(p) for p in phi)]
+        originals = {doc.text[s.start : s.end].strip().lower() for s in phi}
+        forbidden = set(originals)  # a fill must never bring back a PHI value or a word of a name
+        for s in phi:
+            if _coarse(s.label) == "NAME":
+                forbidden.update(w.lower() for w in re.findall(r"[^\W\d_]{2,}", doc.text[s.start : s.end]))
+
+        lang = self._language(doc)
+        doc1, stage1, n_sur, n_ref = self._replace_phi(doc, phi, gold_keys, entities, rng, lang)
+        phi1 = [s for s in doc1.spans if not s.source.startswith((_ENTITY, _REFILL))]
+        refill1 = [s for s in doc1.spans if s.source.startswith(_REFILL)]
+        ent1 = [s for s in doc1.spans if s.source.startswith(_ENTITY)]
+        feats = extract_features(doc1.text, phi=phi1 + refill1, entities=ent1, blanks=cfg.fill_blanks)
+        chosen = select_masks(feats.words, cfg.strategy, rng)
+        slots = self._slots(doc1, feats, chosen, refill1)
+        fills = self._refill(doc1.text, slots, forbidden, rng)
+        edits = self._edits(doc1.text, feats, slots, fills, english=lang == "en")
+        out = apply_edits(doc1, edits)
+        text = out.text
+
+        leaks = self._leaks(text, originals, out.spans)
+        spans = [self._restore(s) for s in out.spans if not s.source.startswith((_REFILL, _ENTITY_META))]
+        metadata = dict(doc.metadata)
+        meta_ents = [s for s in out.spans if s.source == _ENTITY_META]
+        if "entities" in doc.metadata:
+            metadata["entities"] = [[s.start, s.end, s.label] for s in meta_ents]
+        n_masked = sum(1 for s in slots if s.kind == "word")
+        metadata["synth"] = {
+            "strategy": cfg.strategy.describe(),
+            "seed": cfg.seed,
+            "phi": cfg.phi,
+            "masked": n_masked,
+            "slots": len(slots),
+            "changes": _changes(_compose(stage1, edits)),
+        }
+        st = self.stats
+        st.letters += 1
+        st.words += len(feats.words)
+        st.eligible += sum(1 for w in feats.words if w.eligible)
+        st.masked += n_masked
+        st.blanks += sum(1 for s in slots if s.kind == "blank")
+        st.phi_spans += len(phi)
+        st.phi_surrogates += n_sur
+        st.phi_refilled += n_ref
+        st.phi_leaks += leaks
+        st.seconds += time.perf_counter() - t0
+        return Document(doc.id, text, tuple(spans), metadata).validate()
+
+    def synthesize_many(
+        self, docs: Iterable[Document], labelled: bool | None = None, progress: bool = False
+    ) -> Iterator[Document]:
+        """Synthesize letters lazily, in order.
+
+        Args:
+            docs: the letters.
+            labelled: see :meth:`synthesize`.
+            progress: show a tqdm progress bar on stderr (counts only).
+        """
+        items: Iterable[Document] = docs
+        if progress:
+            from tqdm import tqdm
+
+            total = len(docs) if isinstance(docs, Sequence) else None
+            items = tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
+        for doc in items:
+            yield self.synthesize(doc, labelled)
+
+    # -- steps ----------------------------------------------------------------------------------------
+    def _language(self, doc: Document) -> str:
+        """The letter's language: the configured one, its ``lang`` metadata, else detected."""
+        if self.config.lang != "auto":
+            return self.config.lang
+        meta = str(doc.metadata.get("lang") or "")
+        return meta if meta in _FILL_LANGS else detect_lang(doc.text)
+
+    def _surrogate(
+        self, span: Span, text: str, rng: random.Random, table: dict[tuple[str, str], str], lang: str
+    ) -> str:
+        surface = text[span.start : span.end]
+        key = (_coarse(span.label), surface.strip().lower())
+        if key in table:
+            return table[key]
+        if key[0] == "NAME" and " " not in key[1]:
+            part = _name_part(key[1], table)
+            if part is not None:
+                table[key] = part
+                return part
+        before = text[max(0, span.start - 60) : span.start]
+        after = text[span.end : span.end + 60]
+        new = GENERIC_FILLS.get(key[0], "redacted")
+        for _ in range(8):
+            try:
+                draw = draw_surrogate(span.label, rng, lang, before=before, after=after)
+            except (ConfigError, LabelError):
+                break
+            if draw.strip().lower() != key[1] and key[1] not in draw.lower():
+                new = draw
+                break
+        table[key] = new
+        return new
+
+    def _replace_phi(
+        self,
+        doc: Document,
+        phi: Sequence[Span],
+        gold_keys: set[tuple[int, int]],
+        entities: Sequence[Span],
+        rng: random.Random,
+        lang: str,
+    ) -> tuple[Document, list[tuple[int, int, str]], int, int]:
+        """Surrogates for PHI (labelled), generic words for PHI to refill (marked); entities carried."""
+        cfg = self.config
+        table: dict[tuple[str, str], str] = {}
+        spans: list[Span] = list(entities)
+        edits: list[tuple[int, int, str]] = []
+        n_sur = n_ref = 0
+        # Full names first, so that a lone surname ("Mrs. Rivers") takes the surname of its full name.
+        for s in sorted(phi, key=lambda s: -(s.end - s.start)):
+            if _coarse(s.label) == "NAME" and (cfg.phi == "surrogate" or (s.start, s.end) in gold_keys):
+                self._surrogate(s, doc.text, rng, table, lang)
+        for s in phi:
+            if cfg.phi == "surrogate" or (s.start, s.end) in gold_keys:
+                new = self._surrogate(s, doc.text, rng, table, lang)
+                spans.append(s)
+                n_sur += 1
+            else:
+                new = GENERIC_FILLS.get(_coarse(s.label), "redacted")
+                spans.append(Span(s.start, s.end, s.label, s.score, f"{_REFILL}|{s.source}"))
+                n_ref += 1
+            edits.append((s.start, s.end, new))
+        return apply_edits(Document(doc.id, doc.text, tuple(spans)), edits), edits, n_sur, n_ref
+
+    def _slots(
+        self, doc: Document, feats: LetterFeatures, chosen: Sequence[int], refill: Sequence[Span]
+    ) -> list[_Slot]:
+        slots = [_Slot(feats.words[i].start, feats.words[i].end, "word", feats.words[i].text) for i in chosen]
+        slots += [_Slot(s.start, s.end, "phi", doc.text[s.start : s.end], s.label) for s in refill]
+        taken = [(s.start, s.end) for s in doc.spans]
+        for start, end in feats.blanks:
+            if not any(a < end and start < b for a, b in taken):
+                slots.append(_Slot(start, end, "blank", doc.text[start:end]))
+        return sorted(slots, key=lambda s: s.start)
+
+    def _refill(
+        self, text: str, slots: Sequence[_Slot], forbidden: set[str], rng: random.Random
+    ) -> list[str | None]:
+        """The fill of every slot (None: leave the slot's text)."""
+        if not slots:
+            return []
+        cfg = self.config
+        chunks = chunk_text(text, cfg.max_lines, cfg.max_tokens)
+        starts = [c.start for c in chunks]
+        groups: dict[int, list[int]] = {}
+        for k, slot in enumerate(slots):
+            c = max(0, bisect.bisect_right(starts, slot.start) - 1)
+            groups.setdefault(c, []).append(k)
+        requests: list[RefillRequest] = []
+        order: list[list[int]] = []
+        prev_end = 0
+        for c in sorted(groups):
+            members = groups[c]
+            lo = max(chunks[c].start, prev_end)
+            pieces = []
+            pos = lo
+            for k in members:
+                pieces.append(text[pos : slots[k].start])
+                pos = slots[k].end
+            end = max(chunks[c].end, pos)
+            pieces.append(text[pos:end])
+            prev_end = pos
+            requests.append(RefillRequest(tuple(pieces)))
+            order.append(members)
+        answers = self.refiller.refill(requests, rng)
+        fills: list[str | None] = [None] * len(slots)
+        st = self.stats
+        for members, cands_per_slot in zip(order, answers):
+            for k, cands in zip(members, cands_per_slot):
+                slot = slots[k]
+                st.slots += 1
+                if not cands or not is_valid_word(cands[0]):
+                    st.invalid += 1
+                valid = [c for c in cands if is_valid_word(c) and c.lower() not in forbidden]
+                if not valid:
+                    st.fallback += 1
+                    continue
+                fills[k] = valid[0] if cfg.top_k == 1 else rng.choice(valid[: cfg.top_k])
+        return fills
+
+    def _edits(
+        self,
+        text: str,
+        feats: LetterFeatures,
+        slots: Sequence[_Slot],
+        fills: Sequence[str | None],
+        *,
+        english: bool,
+    ) -> list[tuple[int, int, str]]:
+        """Text edits: the fills in the case of their place, agreeing articles, spelling fixes."""
+        edits: dict[tuple[int, int], str] = {}
+        final: dict[int, str] = {}  # word start -> its text after the edits
+        for slot, fill in zip(slots, fills):
+            if fill is None:
+                continue
+            if slot.kind == "word":
+                model = slot.original
+            else:
+                model = (
+                    "XX"
+                    if _upper_context(text, slot.start)
+                    else ("X" if _sentence_start(text, slot.start) else "x")
+                )
+            new = match_case(model, fill, sentence_start=_sentence_start(text, slot.start))
+            final[slot.start] = new
+            if new != text[slot.start : slot.end]:
+                edits[(slot.start, slot.end)] = new
+            if slot.kind == "word" and new.lower() != slot.original.lower():
+                self.stats.changed += 1
+        starts = [w.start for w in feats.words]
+        slot_starts = {s.start for s in slots}
+        for slot in slots:
+            if slot.start not in final:
+                continue
+            i = bisect.bisect_left(starts, slot.start) - 1
+            if i < 0:
+                continue
+            art = feats.words[i]
+            art_text = final.get(art.start, art.text)
+            if (
+                art_text.lower() not in ("a", "an")
+                or art.end >= slot.start
+                or not text[art.end : slot.start].isspace()
+            ):
+                continue
+            if art.role not in ("eligible", "cue") and art.start not in slot_starts:
+                continue
+            want = article_for(final[slot.start], art_text)
+            if want != art_text:
+                edits[(art.start, art.end)] = want
+        if self.config.spellcheck and english:  # the spelling lexicon is English
+            if self._spell is None:
+                self._spell = SpellChecker()
+            counts = Counter(w.text.lower() for w in feats.words)
+            repeated = frozenset(w for w, n in counts.items() if n > 1)
+            for w in feats.words:
+                if w.eligible and w.start not in slot_starts and (w.start, w.end) not in edits:
+                    fixed = self._spell.correct(w.text, repeated)
+                    if fixed is not None:
+                        edits[(w.start, w.end)] = fixed
+                        self.stats.spelling += 1
+        return [(s, e, new) for (s, e), new in sorted(edits.items())]
+
+    @staticmethod
+    def _restore(span: Span) -> Span:
+        """Drop the synthesizer's source markers from an output span."""
+        if span.source.startswith(_ENTITY + "|"):
+            return replace(span, source=span.source.split("|", 1)[1])
+        return span
+
+    @staticmethod
+    def _leaks(text: str, originals: set[str], spans: Sequence[Span]) -> int:
+        """Original PHI surfaces (with three or more letters) still in the output text."""
+        low = text.lower()
+        n = 0
+        for surface in originals:
+            if sum(c.isalpha() for c in surface) < 3:
+                continue
+            if re.search(r"(?<!\w)" + re.escape(surface) + r"(?!\w)", low):
+                n += 1
+        return n
+
+
+def _compose(
+    first: Sequence[tuple[int, int, str]], second: Sequence[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """Edits of the original text equal to ``first`` then ``second`` (``second`` in ``first``'s output).
+
+    ``second`` never cuts into a replacement of ``first``: it either covers one exactly or lies
+    outside every one.
+    """
+    regions: list[tuple[int, int, int, int]] = []  # original start/end, intermediate start/end
+    out: dict[tuple[int, int], str] = {}
+    delta = 0
+    for start, end, new in sorted(first):
+        regions.append((start, end, start + delta, start + delta + len(new)))
+        out[(start, end)] = new
+        delta += len(new) - (end - start)
+    mid_starts = [r[2] for r in regions]
+
+    def original(pos: int) -> int:
+        i = bisect.bisect_right(mid_starts, pos) - 1
+        if i < 0:
+            return pos
+        o_start, o_end, m_start, m_end = regions[i]
+        return o_start if pos == m_start else o_end + (pos - m_end)
+
+    for start, end, new in second:
+        i = bisect.bisect_right(mid_starts, start) - 1
+        if i >= 0 and regions[i][2] == start and regions[i][3] == end:
+            out[(regions[i][0], regions[i][1])] = new
+        else:
+            out[(original(start), original(end))] = new
+    return [(a, b, new) for (a, b), new in sorted(out.items())]
+
+
+def _changes(edits: Sequence[tuple[int, int, str]]) -> list[list[int]]:
+    """``[old_start, old_end, new_start, new_end]`` of each edit (offsets only, never text)."""
+    out = []
+    delta = 0
+    for start, end, new in edits:
+        out.append([start, end, start + delta, start + delta + len(new)])
+        delta += len(new) - (end - start)
+    return out
+
+
+def synthesize(
+    docs: Iterable[Document],
+    config: SynthConfig | None = None,
+    refiller: Refiller | None = None,
+    labelled: bool | None = None,
+) -> tuple[list[Document], SynthStats]:
+    """Synthesize a corpus in memory.
+
+    Args:
+        docs: the letters.
+        config: settings; defaults when None.
+        refiller: the language model; the default refiller when None.
+        labelled: see :meth:`Synthesizer.synthesize`.
+
+    Returns:
+        The synthetic letters and the run's statistics.
+    """
+    synth = Synthesizer(config, refiller)
+    out = list(synth.synthesize_many(docs, labelled))
+    return out, synth.stats

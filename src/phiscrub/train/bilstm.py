@@ -1,0 +1,740 @@
+"""A character + word BiLSTM-CRF tagger that needs no pretrained weights (NeuroNER-style).
+
+Selected with ``TrainConfig(encoder="bilstm-crf")`` and trained by the same
+:func:`phiscrub.train.train` as the transformer tagger (same early stopping, budgets, output).
+Architecture, per word (Lample et al. 2016; Dernoncourt et al. 2017, NeuroNER)::
+
+    characters -> char embedding -> char BiLSTM (last states of both directions)
+    [word embedding ; char BiLSTM vector ; shape embedding ; length embedding] -> dropout
+        -> word BiLSTM -> dropout -> linear -> emissions -> CRF (BIO-constrained)
+
+Words are the project tokens (:func:`phiscrub.text.tokenize`), so predicted spans keep exact
+character offsets whatever the script. There are no subwords: a document is cut into windows of at
+most ``bilstm_window`` words sharing ``bilstm_overlap`` words, preferring sentence boundaries; each word
+takes the scores of the window where it is farthest from a cut, and the whole document is decoded
+at once (the same window planning and ownership as the transformer path,
+:func:`phiscrub.train.dataset.plan_windows`, :func:`~phiscrub.train.dataset.window_owners`).
+
+Vocabulary (:class:`Vocab`, saved as ``vocab.json``): words are lower-cased with every digit
+replaced by ``0``. Only words seen *outside* gold spans of the training documents enter the word
+vocabulary, so the saved model holds no annotated PHI word (names, places, numbers of the training
+notes); words inside spans are read as the unknown word, through their characters and shape. Words
+seen once are replaced by the unknown word with probability ``bilstm_singleton_unk`` in training,
+so that the model learns to use the characters of unknown words. The character vocabulary holds
+every character of the training words. Training from a saved model (``init_from``) extends both
+vocabularies with the new training documents' words and characters (new rows start random).
+
+Model folder::
+
+    model_dir/
+      config.json          resolved TrainConfig (encoder: "bilstm-crf")
+      labels.json          as for the transformer tagger
+      meta.json            format version, dtype, backbone "bilstm-crf", word tokenizer name
+      tagger.safetensors   all weights
+      vocab.json           {"words": [...], "counts": [...], "chars": [...]}
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from phiscrub.document import Document
+from phiscrub.errors import ConfigError, ModelError
+from phiscrub.labels import labels_of
+from phiscrub.text import TOKENIZER_NAME, Token, tokenize
+from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
+from phiscrub.train.crf import CRF, constraint_scores
+from phiscrub.train.dataset import (
+    IGNORE_INDEX,
+    EncodedDocument,
+    _sentence_starts,
+    bio_tags,
+    plan_windows,
+    tag_set,
+    window_owners,
+)
+from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS, word_features
+from phiscrub.train.model import (
+    WEIGHTS_FILE,
+    WordEmissions,
+    _quantize_dynamic,
+    read_weights,
+    write_weights,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "PAD_ID",
+    "UNK_ID",
+    "VOCAB_FILE",
+    "BiLstmTagger",
+    "FastCRF",
+    "PaddedBiLSTM",
+    "Vocab",
+    "WordDocument",
+    "WordWindow",
+    "build_word_examples",
+    "collate_words",
+    "encode_words",
+    "normalize_word",
+    "word_scores",
+    "word_windows",
+]
+
+FORMAT_VERSION = 1
+VOCAB_FILE = "vocab.json"
+#: Index of padding in both vocabularies.
+PAD_ID = 0
+#: Index of the unknown word / character in both vocabularies.
+UNK_ID = 1
+_SPECIALS = ("<pad>", "<unk>")
+_DIGIT = re.compile(r"\d")
+
+
+def normalize_word(word: str) -> str:
+    """The vocabulary key of a word: lower case, every digit replaced by ``0``."""
+    return _DIGIT.sub("0", word.lower())
+
+
+def _tokens_outside_spans(doc: Document, tokens: list[Token]) -> list[bool]:
+    """Per token, True when no gold span of ``doc`` overlaps it."""
+    outside = [True] * len(tokens)
+    starts = [t.start for t in tokens]
+    for span in doc.spans:
+        i = max(bisect.bisect_right(starts, span.start) - 1, 0)
+        while i < len(tokens) and tokens[i].start < span.end:
+            if tokens[i].end > span.start:
+                outside[i] = False
+            i += 1
+    return outside
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """Word and character vocabularies of a BiLSTM-CRF tagger.
+
+    Args:
+        words: normalised words (:func:`normalize_word`); index 0 is padding, 1 the unknown word.
+        counts: training count of each word (0 for the two specials).
+        chars: characters; index 0 is padding, 1 the unknown character.
+    """
+
+    words: tuple[str, ...]
+    counts: tuple[int, ...]
+    chars: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if self.words[:2] != _SPECIALS or self.chars[:2] != _SPECIALS:
+            raise ModelError("a vocabulary must start with <pad> and <unk>")
+        if len(self.counts) != len(self.words):
+            raise ModelError("a vocabulary needs one count per word")
+        object.__setattr__(self, "_word_index", {w: i for i, w in enumerate(self.words)})
+        object.__setattr__(self, "_char_index", {c: i for i, c in enumerate(self.chars)})
+
+    @classmethod
+    def build(cls, docs: Sequence[Document], base: Vocab | None = None) -> Vocab:
+        """Vocabulary of training documents (words outside gold spans; all characters).
+
+        Args:
+            docs: gold training documents.
+            base: an existing vocabulary to extend: its entries keep their indices, new words and
+                characters are appended (sorted by count, then alphabetically), counts are added.
+        """
+        word_counts: Counter[str] = Counter()
+        char_set: set[str] = set()
+        for doc in docs:
+            tokens = tokenize(doc.text)
+            for token, outside in zip(tokens, _tokens_outside_spans(doc, tokens)):
+                char_set.update(token.text)
+                if outside:
+                    word_counts[normalize_word(token.text)] += 1
+        words = list(base.words) if base is not None else list(_SPECIALS)
+        counts = list(base.counts) if base is not None else [0, 0]
+        chars = list(base.chars) if base is not None else list(_SPECIALS)
+        known = {w: i for i, w in enumerate(words)}
+        for word, n in word_counts.items():
+            if word in known and known[word] >= len(_SPECIALS):
+                counts[known[word]] += n
+        new_words = sorted((w for w in word_counts if w not in known), key=lambda w: (-word_counts[w], w))
+        words += new_words
+        counts += [word_counts[w] for w in new_words]
+        chars += sorted(char_set - set(chars))
+        return cls(tuple(words), tuple(counts), tuple(chars))
+
+    def word_id(self, word: str) -> int:
+        """Index of a (raw) word, :data:`UNK_ID` when unknown."""
+        index: dict[str, int] = self._word_index  # type: ignore[attr-defined]
+        return index.get(normalize_word(word), UNK_ID)
+
+    def char_ids(self, word: str, max_chars: int) -> tuple[int, ...]:
+        """Character indices of a word; a longer word keeps its first and last ``max_chars // 2``."""
+        if len(word) > max_chars:
+            head = (max_chars + 1) // 2
+            word = word[:head] + word[len(word) - (max_chars - head) :]
+        index: dict[str, int] = self._char_index  # type: ignore[attr-defined]
+        return tuple(index.get(c, UNK_ID) for c in word)
+
+    def singletons(self) -> list[bool]:
+        """Per word index, True when the word was seen exactly once in training."""
+        return [c == 1 for c in self.counts]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``vocab.json``)."""
+        return {"words": list(self.words), "counts": list(self.counts), "chars": list(self.chars)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Vocab:
+        """Read :meth:`to_dict` output.
+
+        Raises:
+            ModelError: malformed data.
+        """
+        try:
+            return cls(
+                tuple(str(w) for w in data["words"]),
+                tuple(int(c) for c in data["counts"]),
+                tuple(str(c) for c in data["chars"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"malformed vocabulary: {exc.__class__.__name__}") from exc
+
+
+@dataclass(frozen=True)
+class WordDocument:
+    """A document as word ids, character ids and word features (no text beyond the tokens).
+
+    Args:
+        doc_id: the document id.
+        tokens: the word tokens (:func:`phiscrub.text.tokenize`).
+        word_ids: vocabulary index of each word.
+        char_ids: character indices of each word.
+        shape_ids: word-shape class of each word.
+        length_ids: length bucket of each word.
+        sentence_start: per word, True when it starts a sentence.
+    """
+
+    doc_id: str
+    tokens: list[Token]
+    word_ids: list[int]
+    char_ids: list[tuple[int, ...]]
+    shape_ids: list[int]
+    length_ids: list[int]
+    sentence_start: list[bool]
+
+    def _as_encoded(self) -> EncodedDocument:
+        # One "subword" per word: the transformer window planning then works on words.
+        index = list(range(len(self.tokens)))
+        return EncodedDocument(
+            doc_id=self.doc_id,
+            tokens=self.tokens,
+            input_ids=self.word_ids,
+            subword_word=index,
+            word_first=index,
+            sentence_start=self.sentence_start,
+            shape_ids=self.shape_ids,
+            length_ids=self.length_ids,
+        )
+
+
+def encode_words(docs: Sequence[Document], vocab: Vocab, max_chars: int) -> list[WordDocument]:
+    """Tokenize documents and look their words and characters up in ``vocab``."""
+    out: list[WordDocument] = []
+    for doc in docs:
+        tokens = tokenize(doc.text)
+        shapes, lengths = word_features(tokens, doc.text)
+        out.append(
+            WordDocument(
+                doc_id=doc.id,
+                tokens=tokens,
+                word_ids=[vocab.word_id(t.text) for t in tokens],
+                char_ids=[vocab.char_ids(t.text, max_chars) for t in tokens],
+                shape_ids=shapes,
+                length_ids=lengths,
+                sentence_start=_sentence_starts(doc.text, tokens),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class WordWindow:
+    """One BiLSTM input: consecutive words of a document.
+
+    Args:
+        doc_index: index of the document in the list it came from.
+        window_index: index of the window in its document.
+        words: document word index of each slot.
+        word_ids: vocabulary index of each slot.
+        char_ids: character indices of each slot.
+        shape_ids: shape class of each slot.
+        length_ids: length bucket of each slot.
+        labels: tag id of each slot, :data:`~phiscrub.train.dataset.IGNORE_INDEX` at inference.
+    """
+
+    doc_index: int
+    window_index: int
+    words: list[int]
+    word_ids: list[int]
+    char_ids: list[tuple[int, ...]]
+    shape_ids: list[int]
+    length_ids: list[int]
+    labels: list[int]
+
+
+def word_windows(
+    doc: WordDocument,
+    size: int,
+    overlap: int,
+    sentence_aware: bool,
+    doc_index: int = 0,
+    tag_ids: Sequence[int] | None = None,
+    begin_of: dict[int, int] | None = None,
+) -> tuple[list[WordWindow], list[int]]:
+    """Windows of at most ``size`` words sharing about ``overlap`` words, and each word's owner.
+
+    Args:
+        doc: the document.
+        size: words per window.
+        overlap: words shared by consecutive windows.
+        sentence_aware: prefer sentence boundaries as window edges.
+        doc_index: stored in each window.
+        tag_ids: per word tag id (training) or None (inference).
+        begin_of: maps an ``I-X`` id to its ``B-X`` id, to relabel a window's first slot.
+
+    Returns:
+        The windows and, per word, the index of the window whose scores it takes.
+    """
+    if not doc.tokens:
+        return [], []
+    encoded = doc._as_encoded()
+    spans = plan_windows(encoded, size, overlap, sentence_aware)
+    owners = window_owners(spans, encoded)
+    windows: list[WordWindow] = []
+    for wi, (a, b) in enumerate(spans):
+        if tag_ids is None:
+            labels = [IGNORE_INDEX] * (b - a)
+        else:
+            labels = list(tag_ids[a:b])
+            if begin_of is not None and labels[0] in begin_of:
+                labels[0] = begin_of[labels[0]]
+        windows.append(
+            WordWindow(
+                doc_index=doc_index,
+                window_index=wi,
+                words=list(range(a, b)),
+                word_ids=doc.word_ids[a:b],
+                char_ids=doc.char_ids[a:b],
+                shape_ids=doc.shape_ids[a:b],
+                length_ids=doc.length_ids[a:b],
+                labels=labels,
+            )
+        )
+    return windows, owners
+
+
+def build_word_examples(docs: Sequence[Document], model: BiLstmTagger) -> list[WordWindow]:
+    """Labelled training windows of gold documents for a BiLSTM-CRF tagger.
+
+    Raises:
+        LabelError: a span label is unknown.
+    """
+    config = model.config
+    tag_index = {t: i for i, t in enumerate(model.tags)}
+    begin_of = {tag_index[t]: tag_index["B-" + t[2:]] for t in model.tags if t.startswith("I-")}
+    examples: list[WordWindow] = []
+    encoded = encode_words(docs, model.vocab, config.bilstm_max_word_chars)
+    for d, (doc, enc) in enumerate(zip(docs, encoded)):
+        _, tags = bio_tags(doc, config.granularity)
+        ids = [tag_index[t] for t in tags]
+        windows, _ = word_windows(
+            enc, config.bilstm_window, config.bilstm_overlap, config.sentence_aware, d, ids, begin_of
+        )
+        examples += windows
+    return examples
+
+
+def collate_words(examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
+    """Pad word windows into a batch; each distinct character sequence is stored once.
+
+    Returns:
+        ``word_ids``, ``char_index``, ``shape_ids``, ``length_ids``, ``labels``, ``word_mask``
+        (B x W); ``lengths`` (B); ``chars`` (U x C) and ``char_lengths`` (U) for the U distinct
+        words of the batch (``char_index`` points into them).
+    """
+    n_w = max(len(e.words) for e in examples)
+    unique: dict[tuple[int, ...], int] = {}
+    char_index: list[list[int]] = []
+    for e in examples:
+        row = [unique.setdefault(c if c else (UNK_ID,), len(unique)) for c in e.char_ids]
+        char_index.append(row)
+    sequences = list(unique)
+    n_c = max(len(c) for c in sequences)
+
+    def pad(rows: list[list[int]], width: int, value: int) -> torch.Tensor:
+        return torch.tensor([r + [value] * (width - len(r)) for r in rows], dtype=torch.long)
+
+    return {
+        "word_ids": pad([e.word_ids for e in examples], n_w, PAD_ID),
+        "char_index": pad(char_index, n_w, 0),
+        "shape_ids": pad([e.shape_ids for e in examples], n_w, 0),
+        "length_ids": pad([e.length_ids for e in examples], n_w, 0),
+        "labels": pad([e.labels for e in examples], n_w, IGNORE_INDEX),
+        "word_mask": pad([[1] * len(e.words) for e in examples], n_w, 0).bool(),
+        "lengths": torch.tensor([len(e.words) for e in examples], dtype=torch.long),
+        "chars": pad([list(c) for c in sequences], n_c, PAD_ID),
+        "char_lengths": torch.tensor([len(c) for c in sequences], dtype=torch.long),
+    }
+
+
+class FastCRF(CRF):
+    """:class:`~phiscrub.train.crf.CRF` with a backward pass linear in the sequence length.
+
+    Same parameters, scores and results as the base class; the forward algorithm walks
+    ``emissions.unbind(1)`` and the gold path score gathers all positions at once, so autograd does
+    not allocate a full-size zero gradient per position (the cost that dominates CPU training of a
+    small model on long windows).
+    """
+
+    def log_partition(self, emissions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Log normaliser of each sequence (see :meth:`CRF.log_partition`)."""
+        trans, start, end = self.scores()
+        steps = emissions.unbind(1)
+        valid = mask.unbind(1)
+        alpha = start + steps[0]
+        for emission, ok in zip(steps[1:], valid[1:]):
+            nxt = torch.logsumexp(alpha.unsqueeze(2) + trans.unsqueeze(0), dim=1) + emission
+            alpha = torch.where(ok.unsqueeze(1), nxt, alpha)
+        return torch.logsumexp(alpha + end, dim=1)
+
+    def path_score(self, emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Unnormalised score of the given tag paths (see :meth:`CRF.path_score`)."""
+        trans, start, end = self.scores()
+        tags = tags.masked_fill(~mask, 0)
+        zero = emissions.new_zeros(())
+        emitted = emissions.gather(2, tags.unsqueeze(2)).squeeze(2)
+        score = start[tags[:, 0]] + torch.where(mask, emitted, zero).sum(dim=1)
+        if tags.shape[1] > 1:
+            moves = trans[tags[:, :-1], tags[:, 1:]]
+            score = score + torch.where(mask[:, 1:], moves, zero).sum(dim=1)
+        last = mask.long().sum(dim=1, keepdim=True) - 1
+        return score + end[tags.gather(1, last).squeeze(1)]
+
+
+def _reverse_index(lengths: torch.Tensor, width: int) -> torch.Tensor:
+    """``(B, width)`` positions that reverse each row's first ``lengths[b]`` items (padding stays)."""
+    pos = torch.arange(width, device=lengths.device).unsqueeze(0)
+    last = (lengths - 1).unsqueeze(1)
+    return torch.where(pos <= last, last - pos, pos)
+
+
+class PaddedBiLSTM(nn.Module):
+    """A bidirectional LSTM over right-padded batches, without packed sequences.
+
+    The backward direction is a second LSTM run on each row reversed within its length, so padding
+    never reaches a real position. On CPU this is several times faster to train than
+    ``nn.LSTM(bidirectional=True)`` on a packed sequence, whose backward pass allocates a full-size
+    gradient for every time step.
+
+    Args:
+        input_size: input features.
+        hidden_size: hidden size of each direction.
+    """
+
+    def __init__(self, input_size: int, hidden_size: int) -> None:
+        super().__init__()
+        self.forward_lstm = nn.LSTM(input_size, hidden_size, batch_first=True)
+        self.backward_lstm = nn.LSTM(input_size, hidden_size, batch_first=True)
+
+    def _run(
+        self, inputs: torch.Tensor, lengths: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        index = _reverse_index(lengths, inputs.shape[1]).unsqueeze(2)
+        fw, _ = self.forward_lstm(inputs)
+        bw, _ = self.backward_lstm(inputs.gather(1, index.expand(-1, -1, inputs.shape[2])))
+        return fw, bw, index
+
+    def forward(self, inputs: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Outputs ``(B, T, 2 * hidden)`` of both directions at every position (padding: garbage)."""
+        fw, bw, index = self._run(inputs, lengths)
+        bw = bw.gather(1, index.expand(-1, -1, bw.shape[2]))
+        return torch.cat([fw, bw], dim=-1)
+
+    def final(self, inputs: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Last state of each direction (after reading the whole row), ``(B, 2 * hidden)``."""
+        fw, bw, _ = self._run(inputs, lengths)
+        last = (lengths - 1).view(-1, 1, 1).expand(-1, 1, fw.shape[2])
+        return torch.cat([fw.gather(1, last).squeeze(1), bw.gather(1, last).squeeze(1)], dim=-1)
+
+
+def _uniform_(weight: torch.Tensor) -> None:
+    """Unit-variance-per-vector uniform init (each component has variance ``1 / dim``)."""
+    bound = math.sqrt(3.0 / weight.shape[1])
+    nn.init.uniform_(weight, -bound, bound)
+
+
+class BiLstmTagger(nn.Module):
+    """Character + word BiLSTM with a linear head and an optional CRF.
+
+    Build one with :meth:`from_documents` (new model, vocabulary from training documents) or
+    :meth:`load`. Same interface as :class:`phiscrub.train.model.PhiTagger` for training and
+    inference (``forward``, ``loss``, ``collate``, ``log_scores``, ``transition_scores``, ``save``).
+
+    Args:
+        vocab: the word and character vocabularies.
+        config: the resolved config (``encoder == "bilstm-crf"``).
+    """
+
+    singleton: torch.Tensor
+
+    def __init__(self, vocab: Vocab, config: TrainConfig) -> None:
+        super().__init__()
+        if config.backbone != BILSTM_ENCODER:
+            raise ConfigError(f"a BiLSTM-CRF tagger needs encoder={BILSTM_ENCODER!r}")
+        self.vocab = vocab
+        self.config = config
+        self.tags: tuple[str, ...] = tag_set(config.granularity)
+        self.word_emb = nn.Embedding(len(vocab.words), config.bilstm_word_dim, padding_idx=PAD_ID)
+        self.char_emb = nn.Embedding(len(vocab.chars), config.bilstm_char_dim, padding_idx=PAD_ID)
+        for emb in (self.word_emb, self.char_emb):
+            with torch.no_grad():
+                _uniform_(emb.weight)
+                emb.weight[PAD_ID].zero_()
+        self.char_lstm = PaddedBiLSTM(config.bilstm_char_dim, config.bilstm_char_hidden)
+        extra = 0
+        self.shape_emb: nn.Embedding | None = None
+        self.length_emb: nn.Embedding | None = None
+        if config.shape_features:
+            self.shape_emb = nn.Embedding(N_SHAPE_IDS, config.shape_dim, padding_idx=0)
+            self.length_emb = nn.Embedding(N_LENGTH_IDS, config.length_dim, padding_idx=0)
+            extra = config.shape_dim + config.length_dim
+        self.dropout = nn.Dropout(config.bilstm_dropout)
+        self.word_lstm = PaddedBiLSTM(
+            config.bilstm_word_dim + 2 * config.bilstm_char_hidden + extra, config.bilstm_hidden
+        )
+        self.head = nn.Linear(2 * config.bilstm_hidden, len(self.tags))
+        self.crf: CRF | None = FastCRF(self.tags) if config.use_crf else None
+        self.register_buffer(
+            "singleton", torch.tensor(vocab.singletons(), dtype=torch.bool), persistent=False
+        )
+        #: Kept for interface parity with PhiTagger; the BiLSTM always runs in float32.
+        self.autocast_dtype: torch.dtype | None = None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_documents(
+        cls, config: TrainConfig, docs: Sequence[Document], seed: int | None = None
+    ) -> BiLstmTagger:
+        """New randomly initialised tagger with the vocabulary of ``docs``.
+
+        Args:
+            config: the training config (``encoder == "bilstm-crf"``).
+            docs: gold training documents.
+            seed: seeds torch before initialisation (default: ``config.seed``).
+        """
+        vocab = Vocab.build(docs)
+        torch.manual_seed(config.seed if seed is None else seed)
+        return cls(vocab, config)
+
+    def extended(self, docs: Sequence[Document]) -> BiLstmTagger:
+        """Copy with the vocabularies extended by ``docs`` (known rows kept, new rows random).
+
+        Used when training continues from a saved model on new documents (``init_from``).
+        """
+        vocab = Vocab.build(docs, base=self.vocab)
+        model = type(self)(vocab, self.config)
+        state = self.state_dict()
+        for name in ("word_emb.weight", "char_emb.weight"):
+            fresh = model.state_dict()[name]
+            fresh[: state[name].shape[0]] = state[name]
+            state[name] = fresh
+        model.load_state_dict(state)
+        return model.to(next(self.parameters()).device)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The PHI labels this tagger predicts (at its granularity)."""
+        return labels_of(self.config.granularity)
+
+    # ------------------------------------------------------------------ forward / loss
+
+    def collate(self, examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
+        """A batch of word windows (:func:`collate_words`)."""
+        return collate_words(examples)
+
+    def char_vectors(self, chars: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Final forward and backward states of the character BiLSTM, ``(U, 2 * char_hidden)``."""
+        return self.char_lstm.final(self.char_emb(chars), lengths)
+
+    def forward(self, batch: dict[str, torch.Tensor]) -> WordEmissions:
+        """Tag scores per word slot for a collated batch (:func:`collate_words`)."""
+        word_ids = batch["word_ids"]
+        if self.training and self.config.bilstm_singleton_unk > 0:
+            drop = self.singleton[word_ids] & (
+                torch.rand(word_ids.shape, device=word_ids.device) < self.config.bilstm_singleton_unk
+            )
+            word_ids = word_ids.masked_fill(drop, UNK_ID)
+        chars = self.char_vectors(batch["chars"], batch["char_lengths"])
+        parts = [self.word_emb(word_ids), chars[batch["char_index"]]]
+        if self.shape_emb is not None and self.length_emb is not None:
+            parts += [self.shape_emb(batch["shape_ids"]), self.length_emb(batch["length_ids"])]
+        inputs = self.dropout(torch.cat(parts, dim=-1))
+        hidden = self.word_lstm(inputs, batch["lengths"])
+        return WordEmissions(self.head(self.dropout(hidden)), batch["word_mask"])
+
+    def loss(self, out: WordEmissions, labels: torch.Tensor) -> torch.Tensor:
+        """CRF negative log-likelihood, or token cross-entropy without a CRF (mean over the batch)."""
+        if self.crf is not None:
+            return self.crf.nll(out.emissions, labels, out.word_mask)
+        return nn.functional.cross_entropy(
+            out.emissions[out.word_mask].float(), labels[out.word_mask], ignore_index=IGNORE_INDEX
+        )
+
+    def log_scores(self, emissions: torch.Tensor) -> torch.Tensor:
+        """Per-word scores for decoding: CRF emissions as they are, else softmax log-probabilities."""
+        if self.crf is not None:
+            return emissions.float()
+        return torch.log_softmax(emissions.float(), dim=-1)
+
+    def transition_scores(self) -> tuple[Any, Any, Any]:
+        """Transition, start and end scores (numpy) for :func:`~phiscrub.train.crf.viterbi_decode`."""
+        if self.crf is not None:
+            return self.crf.numpy_scores()
+        return constraint_scores(self.tags)
+
+    # ------------------------------------------------------------------ save / load
+
+    def save(
+        self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None
+    ) -> Path:
+        """Write a self-contained model folder (see the module docstring).
+
+        Args:
+            model_dir: target folder (created; existing model files are overwritten).
+            dtype: ``float32``, ``float16`` or ``int8`` weights (default: ``config.save_dtype``).
+            extra_meta: more JSON-ready facts for ``meta.json``.
+
+        Returns:
+            The folder.
+        """
+        folder = Path(model_dir)
+        write_weights(self, folder, dtype or self.config.save_dtype)
+        (folder / VOCAB_FILE).write_text(
+            json.dumps(self.vocab.to_dict(), ensure_ascii=False), encoding="utf-8"
+        )
+        self.config.to_json(folder / "config.json")
+        labels = {
+            "granularity": self.config.granularity,
+            "tags": list(self.tags),
+            "labels": list(self.labels),
+        }
+        (folder / "labels.json").write_text(json.dumps(labels, indent=2) + "\n", encoding="utf-8")
+        meta = {
+            "format_version": FORMAT_VERSION,
+            "backbone": BILSTM_ENCODER,
+            "weights": WEIGHTS_FILE,
+            "dtype": dtype or self.config.save_dtype,
+            "word_tokenizer": TOKENIZER_NAME,
+            "vocab_size": len(self.vocab.words),
+            "n_chars": len(self.vocab.chars),
+            **(extra_meta or {}),
+        }
+        (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        return folder
+
+    @classmethod
+    def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> BiLstmTagger:
+        """Load a folder written by :meth:`save` (weights come back as float32, eval mode).
+
+        Args:
+            model_dir: the folder.
+            device: torch device.
+            quantize: dynamic int8 quantization of the LSTMs and the linear head (CPU only).
+
+        Raises:
+            ModelError: missing or inconsistent files, or quantization on a non-CPU device.
+        """
+        folder = Path(model_dir)
+        for name in ("config.json", "labels.json", WEIGHTS_FILE, VOCAB_FILE):
+            if not (folder / name).is_file():
+                raise ModelError(f"model folder {folder} has no {name}")
+        config = TrainConfig.from_json(folder / "config.json")
+        if config.backbone != BILSTM_ENCODER:
+            raise ModelError(f"{folder} does not hold a {BILSTM_ENCODER} model")
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        if labels.get("tags") != list(tag_set(config.granularity)):
+            raise ModelError(f"labels.json in {folder} does not match granularity {config.granularity}")
+        try:
+            vocab_data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"cannot read {VOCAB_FILE} of {folder}") from exc
+        model = cls(Vocab.from_dict(vocab_data), config)
+        state = read_weights(folder)
+        try:
+            result = model.load_state_dict(state, strict=False)
+        except RuntimeError as exc:  # shape mismatch
+            raise ModelError(f"weights in {folder} do not fit the model") from exc
+        if result.missing_keys or result.unexpected_keys:
+            raise ModelError(
+                f"weights in {folder} do not fit the model: {len(result.missing_keys)} missing, "
+                f"{len(result.unexpected_keys)} unexpected keys"
+            )
+        model.eval()
+        if quantize:
+            if torch.device(device).type != "cpu":
+                raise ModelError("dynamic int8 quantization is for CPU inference only")
+            model = _quantize_dynamic(model, {nn.Linear, nn.LSTM})
+        return model.to(device)
+
+
+def word_scores(
+    model: BiLstmTagger, docs: Sequence[Document], batch_size: int
+) -> list[tuple[list[Token], np.ndarray]]:
+    """Per-word decoding scores of whole documents (each word from the window that owns it).
+
+    Args:
+        model: the tagger (in eval mode).
+        docs: the documents.
+        batch_size: windows per forward pass.
+
+    Returns:
+        Per document, its tokens and an ``(n_words, n_tags)`` float64 array of
+        :meth:`BiLstmTagger.log_scores`.
+    """
+    config = model.config
+    encoded = encode_words(docs, model.vocab, config.bilstm_max_word_chars)
+    examples: list[WordWindow] = []
+    owners: list[list[int]] = []
+    for d, enc in enumerate(encoded):
+        windows, own = word_windows(
+            enc, config.bilstm_window, config.bilstm_overlap, config.sentence_aware, d
+        )
+        examples += windows
+        owners.append(own)
+    scores = [np.zeros((len(enc.tokens), len(model.tags)), dtype=np.float64) for enc in encoded]
+    device = next(model.parameters()).device
+    order = sorted(range(len(examples)), key=lambda i: len(examples[i].words))
+    with torch.inference_mode():
+        for b in range(0, len(order), batch_size):
+            chunk = [examples[i] for i in order[b : b + batch_size]]
+            batch = {k: v.to(device) for k, v in collate_words(chunk).items()}
+            result = model(batch)
+            window_scores = model.log_scores(result.emissions).double().cpu().numpy()
+            for row, ex in enumerate(chunk):
+                own = owners[ex.doc_index]
+                for slot, w in enumerate(ex.words):
+                    if own[w] == ex.window_index:
+                        scores[ex.doc_index][w] = window_scores[row, slot]
+    return [(enc.tokens, s) for enc, s in zip(encoded, scores)]
