@@ -328,3 +328,21 @@ def test_cli_trains_and_predicts_with_the_bilstm(tmp_path: Path) -> None:
     result = runner.invoke(cli, [*args, "--no-rules"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert len(pred.read_text(encoding="utf-8").splitlines()) == 6
+
+
+def test_augmented_copies_do_not_inflate_word_counts() -> None:
+    from phiscrub.train.bilstm import Vocab
+
+    src = Document("d1", "Seen by Ana for a rash today.", (Span(8, 11, "DOCTOR"),))
+    copy = Document(
+        "d1#aug0", "Seen by Eva for a rash today.", (Span(8, 11, "DOCTOR"),), {"augmented_from": "d1"}
+    )
+    other = Document("d2", "A rash again.", ())
+    vocab = Vocab.build([src, copy, other])
+    counts = dict(zip(vocab.words, vocab.counts))
+    # 'seen' is in one source (and its copy): still a singleton, so word dropout keeps seeing <unk>
+    # on non-PHI words; 'rash' is in two sources; PHI words never enter the vocabulary.
+    assert counts["seen"] == 1 and counts["rash"] == 2
+    assert "ana" not in counts and "eva" not in counts
+    singles = dict(zip(vocab.words, vocab.singletons()))
+    assert singles["seen"] and not singles["rash"]

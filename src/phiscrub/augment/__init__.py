@@ -8,6 +8,9 @@
 * :mod:`~phiscrub.augment.daga`: DAGA, new sentences from an LSTM language model over linearized
   sentences (Ding et al. 2020). Corpus-level: ``fit(docs, seed)`` then ``generate(n, seed)``, not
   :func:`augment_corpus`.
+* :mod:`~phiscrub.augment.llm` and :mod:`~phiscrub.augment.llm_client`: Kim et al.'s LLM one-/zero-shot
+  augmentation: scrub, prompt, leak guard, OpenAI-compatible client (retries, cache, usage log), parse,
+  refill (:func:`~phiscrub.augment.llm_client.llm_augment`).
 * :mod:`~phiscrub.augment.realism`: make synthetic notes look like real ones.
 
 ``phicon`` is PHI augmentation followed by context augmentation, as in the paper.

@@ -152,14 +152,26 @@ class Vocab:
             base: an existing vocabulary to extend: its entries keep their indices, new words and
                 characters are appended (sorted by count, then alphabetically), counts are added.
         """
-        word_counts: Counter[str] = Counter()
+        # Counts are taken per *origin* document: augmented copies (metadata ``augmented_from``) of one
+        # source count a word as often as the copy that has it most, not once per copy. Otherwise
+        # copies turn every singleton of the source into a doubleton, singleton word dropout stops,
+        # <unk> is only ever seen on PHI (gold-span words never enter the vocabulary) and the model
+        # learns "unknown word = PHI": precision collapses on new text.
+        per_origin: dict[str, Counter[str]] = {}
         char_set: set[str] = set()
         for doc in docs:
             tokens = tokenize(doc.text)
+            doc_counts: Counter[str] = Counter()
             for token, outside in zip(tokens, _tokens_outside_spans(doc, tokens)):
                 char_set.update(token.text)
                 if outside:
-                    word_counts[normalize_word(token.text)] += 1
+                    doc_counts[normalize_word(token.text)] += 1
+            origin = str(doc.metadata.get("augmented_from") or doc.id)
+            seen = per_origin.get(origin)
+            per_origin[origin] = doc_counts if seen is None else seen | doc_counts
+        word_counts: Counter[str] = Counter()
+        for counts_of_origin in per_origin.values():
+            word_counts.update(counts_of_origin)
         words = list(base.words) if base is not None else list(_SPECIALS)
         counts = list(base.counts) if base is not None else [0, 0]
         chars = list(base.chars) if base is not None else list(_SPECIALS)
