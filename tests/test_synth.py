@@ -15,6 +15,7 @@ from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.io import JsonlReader
 from phiscrub.synth import (
+    MASK_TOKEN,
     STRATEGIES,
     HFMaskedLMRefiller,
     MaskingStrategy,
@@ -29,6 +30,7 @@ from phiscrub.synth import (
     parse_mix,
     select_masks,
 )
+from phiscrub.synth import STOPWORDS as STOPWORDS_EN
 from phiscrub.text import tokenize
 from phiscrub.transform.rewrite import apply_edits
 
@@ -327,6 +329,79 @@ def test_cli_synth_writes_labelled_jsonl_and_prints_counts_only(mlm_dir: Path, t
         assert surface not in result.output
     for surface in PHI_SURFACES:
         assert surface not in rows[0]["text"]
+
+
+def test_cli_write_masked_gives_the_generator_input_with_the_same_surrogates(
+    mlm_dir: Path, tmp_path: Path
+) -> None:
+    gold = tmp_path / "gold.jsonl"
+    from phiscrub.io import JsonlWriter
+
+    JsonlWriter().write([GOLD], gold)
+    out_path, masked_path = tmp_path / "synth.jsonl", tmp_path / "masked.jsonl"
+    result = CliRunner().invoke(
+        cli,
+        ["synth", str(gold), "-o", str(out_path), "--write-masked", str(masked_path), "--strategy", "random",
+         "--ratio", "0.5", "--mlm", str(mlm_dir)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    synthetic = list(JsonlReader().read(out_path))
+    masked = list(JsonlReader().read(masked_path))
+    stats = json.loads(Path(f"{out_path}.stats.json").read_text(encoding="utf-8"))
+    assert [d.id for d in masked] == [d.id for d in synthetic] == ["letter-1"]
+    syn, msk = synthetic[0], masked[0]
+    assert msk.text.count(MASK_TOKEN) == stats["slots"] == stats["masked"] > 10
+    for surface in PHI_SURFACES:
+        assert surface not in msk.text
+    # The masked letter carries the synthetic letter's surrogates; outside the masks the texts agree.
+    assert [(s.label, msk.text[s.start : s.end]) for s in msk.spans] == [
+        (s.label, syn.text[s.start : s.end]) for s in syn.spans
+    ]
+    pattern = "".join(
+        "(\\w+)" if i % 2 else re.escape(piece) for i, piece in enumerate(re.split(r"(\[MASK\])", msk.text))
+    )
+    assert re.fullmatch(pattern, syn.text)
+    assert "and their masked versions" in result.output and "chest" not in result.output
+
+
+# A Spanish letter (no real person) with Spanish function words, a negation and laterality.
+LETTER_ES = (
+    "Paciente de 54 años que acude a la consulta por dolor en la rodilla derecha desde hace tres semanas. "
+    "Refiere que el dolor empeora con la marcha y mejora con el reposo, sin fiebre ni otros síntomas. "
+    "Se pauta tratamiento con paracetamol y se cita para control en un mes con los resultados."
+)
+
+
+def test_spanish_letters_use_the_spanish_stopwords_and_keep_negations() -> None:
+    from phiscrub.synth import load_stopwords
+
+    spanish = load_stopwords("es")
+    assert {"de", "la", "que", "con", "el", "por"} <= spanish
+    assert not {"sin", "ni", "no", "nunca"} & spanish  # negations are cues, never stopwords
+    assert load_stopwords("en") == load_stopwords("xx") == STOPWORDS_EN
+    es = {w.text: w for w in extract_features(LETTER_ES, lang="es").words}
+    en = {w.text: w for w in extract_features(LETTER_ES, lang="en").words}
+    for word in ("de", "la", "que", "con", "el"):
+        assert es[word].stopword and es[word].eligible and not en[word].stopword, word
+    assert es["sin"].role == es["ni"].role == es["derecha"].role == "cue"
+    assert en["sin"].role == "eligible"
+    assert not es["dolor"].stopword and es["dolor"].eligible
+
+
+def test_stopword_strategy_on_a_spanish_letter_masks_only_spanish_function_words(mlm_dir: Path) -> None:
+    from phiscrub.synth import load_stopwords
+
+    config = SynthConfig(strategy=MaskingStrategy.named("stopwords", 1.0), detect="never")
+    synth = Synthesizer(config, HFMaskedLMRefiller(mlm_dir))
+    out, masked = synth.synthesize_pair(Document("es-1", LETTER_ES))
+    spanish = load_stopwords("es")
+    words = re.findall(r"\S+", LETTER_ES)
+    masked_words = re.findall(r"\S+", masked.text)
+    assert len(words) == len(masked_words)
+    hidden = [w.strip(".,").lower() for w, m in zip(words, masked_words) if MASK_TOKEN in m]
+    assert len(hidden) >= 15 and all(w in spanish for w in hidden)
+    assert synth.stats.masked == len(hidden)
+    assert " sin fiebre ni " in out.text and "rodilla derecha" in out.text
 
 
 @pytest.mark.slow

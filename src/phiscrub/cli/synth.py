@@ -103,6 +103,14 @@ _OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
 )
 @click.option("--to", "dst_fmt", type=click.Choice(_OUT_FORMATS), default="jsonl", show_default=True)
 @click.option(
+    "--write-masked",
+    "masked_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also write the masked letters (surrogates in, every slot as [MASK]) here, in the --to format: "
+    "the baseline of synth-eval --masked.",
+)
+@click.option(
     "--lang",
     type=click.Choice(["auto", "en", "es", "ca", "zh"]),
     default="auto",
@@ -130,6 +138,7 @@ def synth(
     src_fmt: str | None,
     corpus: str | None,
     dst_fmt: str,
+    masked_path: Path | None,
     lang: str,
 ) -> None:
     """Write a synthetic version of every letter of INPUT (file or folder) to OUTPUT.
@@ -167,12 +176,20 @@ def synth(
     docs, problems, used = read_with_problems(input_path, src_fmt, corpus, seed)
     synthesizer = Synthesizer(config, load_refiller(mlm_path))
     labelled = None if used in ("jsonl", "csv", "parquet") else used != "txt"
-    out_docs = synthesizer.synthesize_many(docs, labelled=labelled, progress=True)
-    get_writer(dst_fmt).write(out_docs, output_path)
+    if masked_path is None:
+        get_writer(dst_fmt).write(
+            synthesizer.synthesize_many(docs, labelled=labelled, progress=True), output_path
+        )
+    else:
+        pairs = list(synthesizer.synthesize_pairs(docs, labelled=labelled, progress=True))
+        get_writer(dst_fmt).write((p[0] for p in pairs), output_path)
+        get_writer(dst_fmt).write((p[1] for p in pairs), masked_path)
     stats_file = output_path / "stats.json" if output_path.is_dir() else Path(f"{output_path}.stats.json")
     stats_file.write_text(json.dumps(synthesizer.stats.as_dict(), indent=2) + "\n", encoding="utf-8")
     click.echo(
         f"synth {config.strategy.describe()} (phi {config.phi}, seed {seed}): {synthesizer.stats.summary()}; "
-        f"wrote {synthesizer.stats.letters} letters to {output_path} ({dst_fmt}); reader problems: {len(problems)}",
+        f"wrote {synthesizer.stats.letters} letters to {output_path} ({dst_fmt})"
+        + (f" and their masked versions to {masked_path}" if masked_path is not None else "")
+        + f"; reader problems: {len(problems)}",
         err=True,
     )

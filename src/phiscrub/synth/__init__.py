@@ -16,6 +16,7 @@ from __future__ import annotations
 from phiscrub.synth.chunking import DEFAULT_MAX_LINES, DEFAULT_MAX_TOKENS, Chunk, chunk_text
 from phiscrub.synth.features import (
     CUE_WORDS,
+    CUE_WORDS_ES,
     ROLES,
     STOPWORDS,
     LetterFeatures,
@@ -23,6 +24,7 @@ from phiscrub.synth.features import (
     Word,
     extract_features,
     load_medical_lexicon,
+    load_stopwords,
     structure_ranges,
 )
 from phiscrub.synth.masking import (
@@ -35,7 +37,14 @@ from phiscrub.synth.masking import (
     parse_mix,
     select_masks,
 )
-from phiscrub.synth.pipeline import GENERIC_FILLS, SynthConfig, Synthesizer, SynthStats, synthesize
+from phiscrub.synth.pipeline import (
+    GENERIC_FILLS,
+    MASK_TOKEN,
+    SynthConfig,
+    Synthesizer,
+    SynthStats,
+    synthesize,
+)
 from phiscrub.synth.postprocess import SpellChecker, article_for, match_case
 from phiscrub.synth.refill import (
     HFMaskedLMRefiller,
@@ -51,9 +60,11 @@ from phiscrub.synth.refill import (
 __all__ = [
     "CATEGORIES",
     "CUE_WORDS",
+    "CUE_WORDS_ES",
     "DEFAULT_MAX_LINES",
     "DEFAULT_MAX_TOKENS",
     "GENERIC_FILLS",
+    "MASK_TOKEN",
     "PROFILES",
     "ROLES",
     "STOPWORDS",
@@ -81,6 +92,7 @@ __all__ = [
     "is_valid_word",
     "load_medical_lexicon",
     "load_refiller",
+    "load_stopwords",
     "match_case",
     "parse_mix",
     "select_masks",

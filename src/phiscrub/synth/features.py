@@ -20,8 +20,11 @@ masking strategy may pick) or the reason it is kept as it is. Following the pape
 * ``blank``: de-identification blanks (``___``, ``[**...**]``), refilled in post-processing.
 
 Words also carry a part of speech from the offline WordNet tagger
-(:func:`phiscrub.augment.context.pos_tag`: ``n`` ``v`` ``a`` ``r``, ``x`` for function words) and a
-stopword flag (an NLTK-style English list), which the POS and stopword strategies use.
+(:func:`phiscrub.augment.context.pos_tag`: ``n`` ``v`` ``a`` ``r``, ``x`` for function words; English
+only) and a stopword flag, which the POS and stopword strategies use: an NLTK-style English list, or
+the letter's language's bundled list (``resources/stopwords/<lang>.txt``, Spanish for now) via
+:func:`load_stopwords`. Spanish letters also keep Spanish negations, laterality and titles as cues
+(:data:`CUE_WORDS_ES`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from phiscrub.errors import ConfigError
 __all__ = [
     "BLANK_RE",
     "CUE_WORDS",
+    "CUE_WORDS_ES",
     "ROLES",
     "STOPWORDS",
     "LetterFeatures",
@@ -48,6 +52,7 @@ __all__ = [
     "Word",
     "extract_features",
     "load_medical_lexicon",
+    "load_stopwords",
     "structure_ranges",
 ]
 
@@ -230,6 +235,45 @@ CUE_WORDS: frozenset[str] = frozenset(
     ]
 )
 
+#: Spanish cues, added to :data:`CUE_WORDS` for Spanish letters: negations, laterality, titles.
+CUE_WORDS_ES: frozenset[str] = frozenset(
+    [
+        "no",
+        "ni",
+        "sin",
+        "nunca",
+        "nada",
+        "nadie",
+        "ninguno",
+        "ninguna",
+        "ningun",
+        "tampoco",
+        "niega",
+        "negaba",
+        "negativo",
+        "negativa",
+        "positivo",
+        "positiva",
+        "ausente",
+        "ausencia",
+        "izquierdo",
+        "izquierda",
+        "izquierdos",
+        "izquierdas",
+        "derecho",
+        "derecha",
+        "derechos",
+        "derechas",
+        "bilateral",
+        "bilaterales",
+        "dr",
+        "dra",
+        "sr",
+        "sra",
+        "srta",
+    ]
+)
+
 _WORD_RE = re.compile(r"\S+")
 _LEAD = "([{\"'*•‘“<"
 _TRAIL = ")]}\"',.;:!?*’”>"
@@ -251,7 +295,7 @@ class Word:
         text: the core text.
         role: one of :data:`ROLES`.
         pos: ``n``, ``v``, ``a``, ``r`` (content words), ``x`` (function word) or ``""``.
-        stopword: whether the lower-cased word is in :data:`STOPWORDS`.
+        stopword: whether the lower-cased word is a stopword of the letter's language.
     """
 
     start: int
@@ -361,6 +405,27 @@ def load_medical_lexicon() -> MedicalLexicon:
     return MedicalLexicon(frozenset(terms), frozenset(abbrevs))
 
 
+@cache
+def load_stopwords(lang: str = "en") -> frozenset[str]:
+    """The stopwords of a language: :data:`STOPWORDS` for English, else the bundled list.
+
+    Args:
+        lang: language code (``en``, ``es``, ...). A language without a bundled list
+            (``resources/stopwords/<lang>.txt``) gets the English list.
+
+    Returns:
+        Lower-case stopwords.
+    """
+    if lang == "en" or not re.fullmatch(r"[a-z]{2,3}", lang):
+        return STOPWORDS
+    path = resources.files("phiscrub.resources").joinpath("stopwords", f"{lang}.txt")
+    if not path.is_file():
+        return STOPWORDS
+    return frozenset(
+        line.strip().lower() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    )
+
+
 def _upper_line(text: str, start: int, end: int) -> bool:
     letters = [c for c in text[start:end] if c.isalpha()]
     return len(letters) >= 3 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
@@ -442,6 +507,7 @@ def extract_features(
     *,
     lexicon: MedicalLexicon | None = None,
     blanks: bool = True,
+    lang: str = "en",
 ) -> LetterFeatures:
     """Give every word of ``text`` its role, part of speech and stopword flag.
 
@@ -451,11 +517,15 @@ def extract_features(
         entities: gold clinical entity spans to keep (role ``entity``).
         lexicon: the medical lexicon; the bundled one when None.
         blanks: find de-identification blanks (role ``blank``); when False they are ``pattern``.
+        lang: the letter's language: picks the stopword list (:func:`load_stopwords`) and, for
+            ``es``, adds the Spanish cues (:data:`CUE_WORDS_ES`).
 
     Returns:
         The letter's :class:`LetterFeatures`.
     """
     lex = lexicon if lexicon is not None else load_medical_lexicon()
+    stopwords = load_stopwords(lang)
+    cues = CUE_WORDS | CUE_WORDS_ES if lang == "es" else CUE_WORDS
     blank_ranges = [(m.start(), m.end()) for m in BLANK_RE.finditer(text)] if blanks else []
     structure = structure_ranges(text)
     clinical = lex.find(text)
@@ -488,9 +558,9 @@ def extract_features(
             role = "pattern"
         elif clin_idx.hits(start, end) or _abbreviation_like(core, text, start):
             role = "clinical"
-        elif low in CUE_WORDS:
+        elif low in cues:
             role = "cue"
         else:
             role = "eligible"
-        words.append(Word(start, end, core, role, tags.get((start, end), ""), plain and low in STOPWORDS))
+        words.append(Word(start, end, core, role, tags.get((start, end), ""), plain and low in stopwords))
     return LetterFeatures(tuple(words), tuple(blank_ranges), tuple(structure), tuple(clinical))

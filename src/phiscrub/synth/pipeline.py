@@ -52,7 +52,7 @@ from phiscrub.synth.refill import Refiller, RefillRequest, default_refiller, is_
 from phiscrub.transform.fill import detect_lang, draw_surrogate
 from phiscrub.transform.rewrite import apply_edits
 
-__all__ = ["GENERIC_FILLS", "SynthConfig", "SynthStats", "Synthesizer", "synthesize"]
+__all__ = ["GENERIC_FILLS", "MASK_TOKEN", "SynthConfig", "SynthStats", "Synthesizer", "synthesize"]
 
 PhiMode = Literal["surrogate", "refill"]
 DetectPolicy = Literal["auto", "always", "never"]
@@ -67,6 +67,8 @@ GENERIC_FILLS: dict[str, str] = {
     "CONTACT": "number",
     "PROFESSION": "worker",
 }
+#: The mask token of masked letters (:meth:`Synthesizer.synthesize_pair`); ``synth-eval`` knows it.
+MASK_TOKEN = "[MASK]"
 _FILL_LANGS = ("en", "es", "ca", "zh")
 _ENTITY = "synth:entity"
 _ENTITY_META = "synth:entity-meta"
@@ -352,7 +354,16 @@ class Synthesizer:
 
     # -- API ------------------------------------------------------------------------------------------
     def synthesize(self, doc: Document, labelled: bool | None = None) -> Document:
-        """Synthesize one letter.
+        """Synthesize one letter (see :meth:`synthesize_pair`, whose first item this returns).
+
+        Args:
+            doc: the letter.
+            labelled: whether the letter comes with gold PHI.
+        """
+        return self.synthesize_pair(doc, labelled)[0]
+
+    def synthesize_pair(self, doc: Document, labelled: bool | None = None) -> tuple[Document, Document]:
+        """Synthesize one letter and give the masked letter the refiller saw as well.
 
         Args:
             doc: the letter; its spans with PHI labels are gold PHI, spans with other labels and
@@ -361,10 +372,13 @@ class Synthesizer:
                 defaults to ``bool(doc.spans)``.
 
         Returns:
-            The synthetic letter: same id, its PHI spans on the surrogates, entity spans moved, and
-            ``metadata["synth"]``: strategy, seed, PHI mode, counts, and ``changes``, the
-            ``[old_start, old_end, new_start, new_end]`` offsets of every replaced range (PHI and
-            refilled words), which map the input text onto the output text.
+            ``(synthetic, masked)``. The synthetic letter: same id, its PHI spans on the surrogates,
+            entity spans moved, and ``metadata["synth"]``: strategy, seed, PHI mode, counts, and
+            ``changes``, the ``[old_start, old_end, new_start, new_end]`` offsets of every replaced
+            range (PHI and refilled words), which map the input text onto the output text. The masked
+            letter (the generator's input, the baseline of ``phiscrub synth-eval --masked``): same id,
+            PHI already replaced by the same surrogates, every slot (masked word, blank, PHI to
+            refill) written as :data:`MASK_TOKEN`, spans moved accordingly.
         """
         t0 = time.perf_counter()
         cfg = self.config
@@ -394,7 +408,9 @@ class Synthesizer:
         phi1 = [s for s in doc1.spans if not s.source.startswith((_ENTITY, _REFILL))]
         refill1 = [s for s in doc1.spans if s.source.startswith(_REFILL)]
         ent1 = [s for s in doc1.spans if s.source.startswith(_ENTITY)]
-        feats = extract_features(doc1.text, phi=phi1 + refill1, entities=ent1, blanks=cfg.fill_blanks)
+        feats = extract_features(
+            doc1.text, phi=phi1 + refill1, entities=ent1, blanks=cfg.fill_blanks, lang=lang
+        )
         chosen = select_masks(feats.words, cfg.strategy, rng)
         slots = self._slots(doc1, feats, chosen, refill1)
         fills = self._refill(doc1.text, slots, forbidden, rng)
@@ -428,7 +444,22 @@ class Synthesizer:
         st.phi_refilled += n_ref
         st.phi_leaks += leaks
         st.seconds += time.perf_counter() - t0
-        return Document(doc.id, text, tuple(spans), metadata).validate()
+        synthetic = Document(doc.id, text, tuple(spans), metadata).validate()
+        return synthetic, self._masked_letter(doc, doc1, slots, cfg.strategy.describe())
+
+    def _masked_letter(
+        self, doc: Document, stage1: Document, slots: Sequence[_Slot], strategy: str
+    ) -> Document:
+        """The letter with surrogates and every slot written as :data:`MASK_TOKEN`."""
+        masked = apply_edits(stage1, [(s.start, s.end, MASK_TOKEN) for s in slots])
+        spans = [self._restore(s) for s in masked.spans if not s.source.startswith((_REFILL, _ENTITY_META))]
+        metadata = dict(doc.metadata)
+        if "entities" in doc.metadata:
+            metadata["entities"] = [
+                [s.start, s.end, s.label] for s in masked.spans if s.source == _ENTITY_META
+            ]
+        metadata["synth"] = {"strategy": strategy, "seed": self.config.seed, "masked_letter": True}
+        return Document(doc.id, masked.text, tuple(spans), metadata).validate()
 
     def synthesize_many(
         self, docs: Iterable[Document], labelled: bool | None = None, progress: bool = False
@@ -448,6 +479,25 @@ class Synthesizer:
             items = tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
         for doc in items:
             yield self.synthesize(doc, labelled)
+
+    def synthesize_pairs(
+        self, docs: Iterable[Document], labelled: bool | None = None, progress: bool = False
+    ) -> Iterator[tuple[Document, Document]]:
+        """Like :meth:`synthesize_many`, yielding ``(synthetic, masked)`` pairs (:meth:`synthesize_pair`).
+
+        Args:
+            docs: the letters.
+            labelled: see :meth:`synthesize`.
+            progress: show a tqdm progress bar on stderr (counts only).
+        """
+        items: Iterable[Document] = docs
+        if progress:
+            from tqdm import tqdm
+
+            total = len(docs) if isinstance(docs, Sequence) else None
+            items = tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
+        for doc in items:
+            yield self.synthesize_pair(doc, labelled)
 
     # -- steps ----------------------------------------------------------------------------------------
     def _language(self, doc: Document) -> str:
