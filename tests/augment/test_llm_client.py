@@ -15,7 +15,14 @@ from click.testing import CliRunner
 from llm_server import free_port, llama_server
 
 from phiscrub.augment.llm import LeakGuard, build_prompt
-from phiscrub.augment.llm_client import ChatClient, LLMSettings, LLMStats, guard_scrub, llm_augment
+from phiscrub.augment.llm_client import (
+    ChatClient,
+    LLMSettings,
+    LLMStats,
+    echoes_prompt,
+    guard_scrub,
+    llm_augment,
+)
 from phiscrub.cli.app import cli
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LeakGuardError, LLMError
@@ -194,7 +201,13 @@ def test_zero_shot_cli_end_to_end_writes_a_corpus_train_accepts(server: str, tmp
     assert problems == []
     generated = [d for d in docs if "#llm" in d.id]
     originals = [d for d in docs if "#llm" not in d.id]
-    assert len(originals) == 4 and 1 <= len(generated) <= 4
+    # The tiny base model often copies the prompt; such replies are dropped and retried, so the
+    # generated count varies, but every source note is accounted for: generated + missing == 4.
+    import re
+
+    m = re.search(r"(\d+) notes generated \((\d+) missing\)", result.output)
+    assert m is not None and int(m.group(1)) + int(m.group(2)) == 4
+    assert len(originals) == 4 and len(generated) == int(m.group(1))
     for doc in docs:
         doc.validate()
     # the labelled corpus is accepted by `phiscrub train` (tiny encoder: seconds)
@@ -211,3 +224,15 @@ def test_zero_shot_cli_end_to_end_writes_a_corpus_train_accepts(server: str, tmp
     )  # fmt: skip
     assert trained.exit_code == 0, trained.output
     assert (model_dir / "config.json").exists()
+
+
+def test_a_reply_that_copies_the_prompt_is_recognised() -> None:
+    messages = build_prompt("zero-shot")
+    copied = messages[1]["content"][:900]
+    assert echoes_prompt(copied, messages)
+    fresh = (
+        "[PATIENT] is a [AGE]-year-old woman admitted to [HOSPITAL] on [DATE] with fever, productive "
+        "cough and pleuritic chest pain. Chest radiograph showed a right lower lobe consolidation; she "
+        "was started on ceftriaxone and azithromycin and improved over three days."
+    )
+    assert not echoes_prompt(fresh, messages)

@@ -62,6 +62,7 @@ __all__ = [
     "LLMSettings",
     "LLMStats",
     "OnLeak",
+    "echoes_prompt",
     "guard_scrub",
     "llm_augment",
 ]
@@ -533,6 +534,10 @@ def llm_augment(
             with lock:
                 stats.requests += 1
                 stats.mapped += sum(parsed.mapped.values())
+            if parsed.text is not None and echoes_prompt(parsed.text, messages):
+                with lock:
+                    stats.replies_dropped["echoes the prompt"] += 1
+                continue
             if parsed.dropped or parsed.text is None:
                 reason = _reply_reason(sum(parsed.unknown.values()), sum(parsed.placeholders.values()))
                 with lock:
@@ -582,6 +587,25 @@ def llm_augment(
                 for part in parts:
                     stats.documents_out += 1
                     yield part
+
+
+def echoes_prompt(reply: str, messages: Sequence[Mapping[str, str]], n: int = 6, limit: float = 0.3) -> bool:
+    """True when more than ``limit`` of the reply's word ``n``-grams occur in the prompt.
+
+    Small models often copy the guidelines or the one-shot sample instead of writing a new note;
+    such a reply teaches nothing new (and a copied sample is not "a different patient and context").
+    """
+
+    def grams(text: str) -> list[tuple[str, ...]]:
+        words = re.findall(r"\w+|\[[A-Z_]+\]", text.lower())
+        return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
+
+    reply_grams = grams(reply)
+    if not reply_grams:
+        return False
+    prompt_grams = set(grams("\n".join(m.get("content", "") for m in messages)))
+    shared = sum(1 for g in reply_grams if g in prompt_grams)
+    return shared / len(reply_grams) > limit
 
 
 def _placeholders_in(text: str) -> list[str]:
