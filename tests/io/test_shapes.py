@@ -129,6 +129,23 @@ def test_jsonl_replaces_only_the_text_field(tmp_path: Path) -> None:
     assert [list(r) for r in back] == [list(r) for r in records]  # key order kept
 
 
+def test_jsonl_output_drops_gold_annotations_of_the_original_text(tmp_path: Path) -> None:
+    path = tmp_path / "gold.jsonl"
+    record = {
+        "id": "d1",
+        "text": "Seen by Alan Grant.",
+        "spans": [{"start": 8, "end": 18, "label": "DOCTOR", "text": "Alan Grant"}],
+        "entities": [[8, 18, "DOCTOR"]],
+        "site": "north",
+    }
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (out,) = _roundtrip(open_source(path, id_field="id"), tmp_path / "out")
+    raw = out.read_text(encoding="utf-8")
+    assert "Alan" not in raw and "Grant" not in raw
+    back = json.loads(raw)
+    assert set(back) == {"id", "text", "site"} and back["site"] == "north"
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -299,8 +299,14 @@ class TextFolderSource(Source):
         return written
 
 
+#: Record fields dropped from redacted JSONL output: annotations of the original text (their offsets
+#: no longer match, and they may hold the PHI strings themselves).
+ANNOTATION_FIELDS: tuple[str, ...] = ("spans", "entities", "annotations")
+
+
 class JsonlSource(Source):
-    """A JSONL file of records holding the note in ``text_field``; other fields are left alone.
+    """A JSONL file of records holding the note in ``text_field``; other fields are left alone, except
+    the annotation fields of :data:`ANNOTATION_FIELDS`, which are dropped on output.
 
     Args:
         path: the input file.
@@ -370,6 +376,9 @@ class JsonlSource(Source):
                 doc = align.take(doc_id)
                 if not (record[self.text_field] is None and doc.text == ""):
                     record[self.text_field] = doc.text
+                for key in ANNOTATION_FIELDS:
+                    # Gold annotations point into the original text and may carry PHI surfaces.
+                    record.pop(key, None)
                 ending = b"\r\n" if raw.endswith(b"\r\n") else b"\n" if raw.endswith(b"\n") else b""
                 fh.write(dumps_line(record).encode("utf-8") + ending)
             align.finish()

@@ -1,0 +1,564 @@
+"""Few-shot cross-lingual transfer experiments (Amin et al. 2022, Table 3) on this project's data.
+
+Source M: MEDDOCAN train (Spanish, BRAT). Targets (surrogate-filled zero-shot notes):
+
+* ``k``: Catalan/Spanish notes ``zeroshot-notes/k``; pool k-001..k-028 (fill seed 11), dev
+  k-029..k-035 (fill seed 12);
+* ``en``: English notes ``zeroshot-notes/a`` .. ``j``; pool 001-030 of each folder (seed 11), dev
+  031-035 of each folder (seed 12; also held out from the bundled model).
+
+Few-shot corpora F: ``phiscrub fewshot-sample POOL -k K --seed 1`` for K = 50 and 100 sentences.
+
+Rows per (target, K): source only (the MEDDOCAN model on the target dev), finetune (F only),
+source-then-target (``--recipe finetune --init-from`` the MEDDOCAN model), multitask (M + F),
+multitask-then-target (``--recipe finetune --init-from`` the multitask model). Backbones: BiLSTM-CRF
+(all rows) and MiniLM (source only, finetune, source-then-target from ``build/meddocan-model``).
+MiniLM ``en`` rows at K = 50 are left out (:data:`DROPPED`, CPU budget). Also: the BiLSTM-CRF on
+MEDDOCAN dev, a Chinese BiLSTM-CRF on ``zeroshot-notes/l`` with a ``phiscrub redact --lang zh`` pass
+whose offsets are checked (:func:`check_zh_redaction`), and the per-label figure
+``docs/img/crosslingual-per-label.png`` of the best ``k`` run. Results: ``docs/crosslingual.md``.
+
+Every step is the ``phiscrub`` command printed before it runs (executed in this process, one torch
+thread). Each run writes ``OUT/<run>/result.json`` (scores, training summary, CPU and wall seconds,
+the commands) and is skipped when that file exists; ``OUT/table.md`` is rewritten at the end.
+Run it with ``nice -n 10`` on a shared machine.
+
+Usage:
+    OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE nice -n 10 python scripts/crosslingual_experiments.py \
+        [--out build/crosslingual] [--only REGEX] [--list]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import argparse
+import json
+import re
+import resource
+import shlex
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+NOTES = DATA / "zeroshot-notes"
+MEDDOCAN_TRAIN = DATA / "meddocan" / "train"
+MEDDOCAN_DEV = DATA / "meddocan" / "dev"
+MINILM_MEDDOCAN = ROOT / "build" / "meddocan-model"
+MINILM_MEDDOCAN_EVAL = ROOT / "build" / "meddocan-eval.json"
+
+POOL_SEED = 11
+DEV_SEED = 12
+FEWSHOT_SEED = 1
+KS = (50, 100)
+TARGETS = ("k", "en")
+#: Epochs: BiLSTM on MEDDOCAN alone, BiLSTM multi-task stage (M + F), BiLSTM stages on F alone,
+#: MiniLM stages on F alone, the Chinese BiLSTM.
+BILSTM_SOURCE_EPOCHS = 10
+BILSTM_MULTITASK_EPOCHS = 5
+BILSTM_TARGET_EPOCHS = 25
+#: MiniLM stages on F: the paper's 25 epochs on ``k``; 10 on ``en``, whose 50-note dev set makes each
+#: epoch's dev pass about 3x dearer (CPU budget of the study).
+MINILM_TARGET_EPOCHS = {"k": 25, "en": 10}
+ZH_EPOCHS = 30
+ZH_TRAIN_SEEDS = (11, 21, 31)
+THREADS = 1
+#: Runs left out to keep the study under ~35 CPU minutes on the shared 2-core machine.
+DROPPED = frozenset({"minilm-en-k50-finetune", "minilm-en-k50-source-then-target"})
+
+__all__ = ["Run", "main", "plan"]
+
+
+@dataclass
+class Run:
+    """One row of the results: commands to run, then the dev corpus to score.
+
+    Args:
+        name: folder name under the output folder.
+        commands: ``phiscrub`` argument lists, run in order.
+        gold: gold dev corpus to score ``pred`` against (None: no scoring).
+        model: model folder whose ``training.json`` / ``recipe.json`` is summarised (optional).
+        info: fields copied into ``result.json`` (backbone, target, K, recipe ...).
+        after: extra Python step run after the commands (gets the run folder), e.g. checks.
+    """
+
+    name: str
+    commands: list[list[str]]
+    gold: Path | None = None
+    model: Path | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+    after: Callable[[Path], dict[str, Any]] | None = None
+
+
+def rel(path: Path) -> str:
+    """``path`` relative to the repository root when inside it (for printed commands)."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return os.path.relpath(path.resolve(), ROOT)
+
+
+def stage_notes(out: Path) -> dict[str, Path]:
+    """Copy the placeholder notes of every split into ``out/notes/<split>/`` (idempotent)."""
+
+    def number(p: Path) -> int:
+        m = re.search(r"-(\d+)$", p.stem)
+        return int(m.group(1)) if m else -1
+
+    splits: dict[str, list[Path]] = {
+        "k-pool": [p for p in sorted((NOTES / "k").glob("*.txt")) if 1 <= number(p) <= 28],
+        "k-dev": [p for p in sorted((NOTES / "k").glob("*.txt")) if 29 <= number(p) <= 35],
+        "en-pool": [
+            p for f in "abcdefghij" for p in sorted((NOTES / f).glob("*.txt")) if 1 <= number(p) <= 30
+        ],
+        "en-dev": [
+            p for f in "abcdefghij" for p in sorted((NOTES / f).glob("*.txt")) if 31 <= number(p) <= 35
+        ],
+        "zh-train": [p for p in sorted((NOTES / "l").glob("*.txt")) if 1 <= number(p) <= 28],
+        "zh-dev": [p for p in sorted((NOTES / "l").glob("*.txt")) if 29 <= number(p) <= 35],
+    }
+    folders: dict[str, Path] = {}
+    for split, paths in splits.items():
+        folder = out / "notes" / split
+        folder.mkdir(parents=True, exist_ok=True)
+        for p in paths:
+            dst = folder / p.name
+            if not dst.exists():
+                shutil.copyfile(p, dst)
+        folders[split] = folder
+    return folders
+
+
+def write_target_config(out: Path) -> Path:
+    """``OUT/config-target-stage.json``: the TrainConfig of every stage trained on F alone.
+
+    The paper's learning rate and warm-up (used by MiniLM; a BiLSTM-CRF trains at ``bilstm_lr``)
+    and ``patience`` equal to the target epochs, so that a stage on F runs all its epochs (the
+    paper's 25) and keeps the epoch with the best dev token F1: with patience 3 a BiLSTM-CRF trained
+    from scratch on 50 sentences stops at epoch 4, before it predicts any PHI.
+    """
+    path = out / "config-target-stage.json"
+    config = {
+        "lr": 3e-5,
+        "warmup_ratio": 0.1,
+        "patience": max(BILSTM_TARGET_EPOCHS, *MINILM_TARGET_EPOCHS.values()),
+    }
+    path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def _convert(src: Path, dst: Path, seed: int) -> list[str]:
+    return ["convert", rel(src), rel(dst), "--from", "placeholder", "--to", "jsonl", "--seed", str(seed)]
+
+
+def plan(out: Path) -> list[Run]:
+    """Every run, in dependency order."""
+    notes = out / "notes"
+    data = out / "data"
+    thr = ["--threads", str(THREADS)]
+    target_config = out / "config-target-stage.json"
+
+    def jl(name: str) -> Path:
+        return data / f"{name}.jsonl"
+
+    def scored(
+        name: str,
+        model: Path,
+        gold: Path,
+        train_cmds: list[list[str]],
+        info: dict[str, Any],
+        lang: str | None = None,
+        train_counts: Path | None = None,
+    ) -> Run:
+        d = out / name
+        pred = d / "pred.jsonl"
+        predict = ["predict", rel(gold), "--model", rel(model), "--no-rules", "--no-propagate"]
+        predict += [*(["--lang", lang] if lang else []), "-o", rel(pred)]
+        evaluate = [
+            "evaluate",
+            "--gold",
+            rel(gold),
+            "--pred",
+            rel(pred),
+            "--labels",
+            "coarse",
+            "-o",
+            rel(d / "eval"),
+        ]
+        if train_counts is not None:
+            evaluate += ["--train", rel(train_counts)]
+        return Run(name, [*train_cmds, predict, evaluate], gold=gold, model=model, info=info)
+
+    # -- data: filled pools and dev sets, few-shot samples, Chinese train (3 fills) and dev
+    cmds: list[list[str]] = []
+    for target in TARGETS:
+        cmds.append(_convert(notes / f"{target}-pool", jl(f"{target}-pool"), POOL_SEED))
+        cmds.append(_convert(notes / f"{target}-dev", jl(f"{target}-dev"), DEV_SEED))
+        for k in KS:
+            cmds.append(
+                ["fewshot-sample", rel(jl(f"{target}-pool")), "-k", str(k)]
+                + ["-o", rel(jl(f"{target}-fewshot-{k}")), "--seed", str(FEWSHOT_SEED)]
+            )
+    for seed in ZH_TRAIN_SEEDS:
+        cmds.append(_convert(notes / "zh-train", jl(f"zh-train-s{seed}"), seed))
+    cmds.append(_convert(notes / "zh-dev", jl("zh-dev"), DEV_SEED))
+    runs: list[Run] = [Run("data", cmds)]
+
+    # -- BiLSTM-CRF on full MEDDOCAN train (early stopping on MEDDOCAN dev), scored on MEDDOCAN dev
+    src = out / "bilstm-meddocan" / "model"
+    train_src = [
+        "train",
+        "--train",
+        rel(MEDDOCAN_TRAIN),
+        "--dev",
+        rel(MEDDOCAN_DEV),
+        "--encoder",
+        "bilstm-crf",
+    ]
+    train_src += ["--labels", "coarse", "--epochs", str(BILSTM_SOURCE_EPOCHS), *thr, "-o", rel(src)]
+    info: dict[str, Any] = {"backbone": "bilstm-crf", "target": "meddocan", "K": None, "recipe": "source (M)"}
+    runs.append(scored("bilstm-meddocan", src, MEDDOCAN_DEV, [train_src], info, lang="es"))
+
+    for target in TARGETS:
+        dev = jl(f"{target}-dev")
+        # source only (zero-shot transfer): the MEDDOCAN models on the target dev
+        for backbone, model in (("bilstm-crf", src), ("minilm", MINILM_MEDDOCAN)):
+            info = {"backbone": backbone, "target": target, "K": 0, "recipe": "source only"}
+            runs.append(scored(f"{backbone.split('-')[0]}-{target}-source-only", model, dev, [], info))
+        for k in KS:
+            few = jl(f"{target}-fewshot-{k}")
+            base = f"{target}-k{k}"
+            common = ["--target", rel(few), "--dev", rel(dev), "--labels", "coarse", *thr]
+            # stages on F alone: fixed epochs, best dev epoch kept (patience = epochs)
+            on_f = [*common, "--config", rel(target_config)]
+            bilstm_f = [*on_f, "--target-epochs", str(BILSTM_TARGET_EPOCHS)]
+            minilm_f = [*on_f, "--target-epochs", str(MINILM_TARGET_EPOCHS[target])]
+            mt = out / f"bilstm-{base}-multitask" / "model"
+            multitask = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), "--encoder", "bilstm-crf"]
+            multitask += [*common, "--source-epochs", str(BILSTM_MULTITASK_EPOCHS)]
+            specs: list[tuple[str, str, str, list[str]]] = [
+                (
+                    "bilstm",
+                    "finetune",
+                    "finetune (F)",
+                    ["--recipe", "finetune", "--encoder", "bilstm-crf", *bilstm_f],
+                ),
+                (
+                    "bilstm",
+                    "source-then-target",
+                    "source (M) -> finetune (F)",
+                    ["--recipe", "finetune", "--init-from", rel(src), *bilstm_f],
+                ),
+                ("bilstm", "multitask", "multitask (M + F)", multitask),
+                (
+                    "bilstm",
+                    "multitask-then-target",
+                    "multitask (M + F) -> finetune (F)",
+                    ["--recipe", "finetune", "--init-from", rel(mt), *bilstm_f],
+                ),
+                ("minilm", "finetune", "finetune (F)", ["--recipe", "finetune", *minilm_f]),
+                (
+                    "minilm",
+                    "source-then-target",
+                    "source (M) -> finetune (F)",
+                    ["--recipe", "finetune", "--init-from", rel(MINILM_MEDDOCAN), *minilm_f],
+                ),
+            ]
+            for backbone, slug, recipe, train_args in specs:
+                name = f"{backbone}-{base}-{slug}"
+                model = out / name / "model"
+                info = {
+                    "backbone": "bilstm-crf" if backbone == "bilstm" else "minilm",
+                    "target": target,
+                    "K": k,
+                    "recipe": recipe,
+                }
+                train = ["train", *train_args, "-o", rel(model)]
+                runs.append(scored(name, model, dev, [train], info, train_counts=few))
+
+    # -- Chinese notes end to end (BiLSTM-CRF on 3 surrogate fills of l-001..l-028), then redact
+    zh = out / "bilstm-zh" / "model"
+    zh_train = ["train", *[a for s in ZH_TRAIN_SEEDS for a in ("--train", rel(jl(f"zh-train-s{s}")))]]
+    zh_train += ["--dev", rel(jl("zh-dev")), "--encoder", "bilstm-crf", "--labels", "coarse"]
+    zh_train += ["--epochs", str(ZH_EPOCHS), *thr, "-o", rel(zh)]
+    info = {"backbone": "bilstm-crf", "target": "zh", "K": None, "recipe": "train on l-001..l-028 (3 fills)"}
+    zh_run = scored(
+        "bilstm-zh", zh, jl("zh-dev"), [zh_train], info, lang="zh", train_counts=jl(f"zh-train-s{POOL_SEED}")
+    )
+    runs.append(zh_run)
+    redact = [
+        "redact",
+        rel(jl("zh-dev")),
+        "-o",
+        rel(out / "bilstm-zh-redact" / "redacted"),
+        "--model",
+        rel(zh),
+    ]
+    redact += ["--id-field", "id", "--lang", "zh", "--mode", "placeholder", "--labels", "coarse"]
+    runs.append(Run("bilstm-zh-redact", [redact], info={"target": "zh"}, after=check_zh_redaction))
+    return [r for r in runs if r.name not in DROPPED]
+
+
+def check_zh_redaction(run_dir: Path) -> dict[str, Any]:
+    """Check the ``redact`` output of the Chinese dev notes: offsets, placeholders, gold PHI left.
+
+    For every line of ``phi_spans.jsonl``: the original offsets lie inside the original note, on
+    token boundaries, the output offsets hold ``[LABEL]`` in the redacted note, and the text between
+    replaced spans is unchanged (the redacted note is rebuilt from the original note and the spans
+    and compared). Also counts the gold PHI strings still present verbatim in the redacted notes.
+    """
+    from phiscrub.io import read_corpus
+    from phiscrub.text import tokenize
+
+    gold_docs, _ = read_corpus(run_dir.parent / "data" / "zh-dev.jsonl")
+    red_dir = run_dir / "redacted"
+    red_file = next(p for p in sorted(red_dir.glob("*.jsonl")) if p.name != "phi_spans.jsonl")
+    redacted: dict[str, str] = {}
+    with red_file.open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            redacted[str(rec["id"])] = str(rec["text"])
+    spans: dict[str, list[dict[str, Any]]] = {}
+    with (red_dir / "phi_spans.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            spans.setdefault(str(rec["id"]), []).append(rec)
+    n_spans = bad_offsets = off_boundary = bad_placeholder = rebuild_mismatch = leaks = gold_phi = 0
+    for doc in gold_docs:
+        red = redacted[doc.id]
+        recs = sorted(spans.get(doc.id, []), key=lambda r: int(r["start"]))
+        n_spans += len(recs)
+        toks = tokenize(doc.text)
+        starts, ends = {t.start for t in toks}, {t.end for t in toks}
+        pieces: list[str] = []
+        last = 0
+        for r in recs:
+            s, e, os_, oe = int(r["start"]), int(r["end"]), int(r["out_start"]), int(r["out_end"])
+            if not (0 <= s < e <= len(doc.text)) or s < last:
+                bad_offsets += 1
+                continue
+            if s not in starts or e not in ends:
+                off_boundary += 1
+            if red[os_:oe] != f"[{r['label']}]":
+                bad_placeholder += 1
+            pieces.append(doc.text[last:s])
+            pieces.append(red[os_:oe])
+            last = e
+        pieces.append(doc.text[last:])
+        if "".join(pieces) != red:
+            rebuild_mismatch += 1
+        for g in doc.spans:
+            gold_phi += 1
+            if doc.text[g.start : g.end] in red:
+                leaks += 1
+    return {
+        "redact_check": {
+            "docs": len(gold_docs),
+            "replaced_spans": n_spans,
+            "spans_with_bad_offsets": bad_offsets,
+            "spans_not_on_token_boundaries": off_boundary,
+            "spans_without_their_placeholder": bad_placeholder,
+            "docs_not_rebuilt_from_spans": rebuild_mismatch,
+            "gold_phi": gold_phi,
+            "gold_phi_strings_left_verbatim": leaks,
+        }
+    }
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def run_cli(args: list[str]) -> None:
+    """Run one ``phiscrub`` command in this process; a non-zero exit is an error."""
+    from phiscrub.cli.app import cli
+
+    print("$ phiscrub " + shlex.join(args), flush=True)
+    try:
+        cli.main(args=args, prog_name="phiscrub", standalone_mode=False)
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise RuntimeError(f"phiscrub {args[0]} exited with {exc.code}") from None
+
+
+def summarise_training(model: Path) -> dict[str, Any] | None:
+    """Best epoch, epochs run and training seconds of a model folder trained by this run."""
+    out: dict[str, Any] = {}
+    recipe = model / "recipe.json"
+    if recipe.is_file():
+        data = json.loads(recipe.read_text(encoding="utf-8"))
+        out["stages"] = [
+            {
+                k: s[k]
+                for k in (
+                    "name",
+                    "n_docs",
+                    "epochs",
+                    "best_epoch",
+                    "epochs_run",
+                    "best_dev_f1",
+                    "stop_reason",
+                    "seconds",
+                    "init_from",
+                )
+            }
+            for s in data["stages"]
+        ]
+        return out
+    training = model / "training.json"
+    if training.is_file():
+        data = json.loads(training.read_text(encoding="utf-8"))
+        out = {k: data.get(k) for k in ("best_epoch", "epochs_run", "best_dev_f1", "stop_reason", "seconds")}
+        return out
+    return None
+
+
+def scores(eval_json: Path) -> dict[str, Any]:
+    """Binary / token / entity P, R, F1 from an ``evaluate`` JSON report."""
+    res = json.loads(eval_json.read_text(encoding="utf-8"))["result"]
+    return {m: {k: res[m][k] for k in ("precision", "recall", "f1")} for m in ("binary", "token", "entity")}
+
+
+def execute(run: Run, out: Path) -> dict[str, Any]:
+    """Run one :class:`Run` unless its ``result.json`` exists; return its result."""
+    d = out / run.name
+    result_path = d / "result.json"
+    if result_path.is_file():
+        print(f"[skip] {run.name}: {rel(result_path)} exists", flush=True)
+        return dict(json.loads(result_path.read_text(encoding="utf-8")))
+    print(f"[run] {run.name}", flush=True)
+    d.mkdir(parents=True, exist_ok=True)
+    cpu0, wall0 = _cpu(), time.monotonic()
+    trained_here = any(c[0] == "train" for c in run.commands)
+    for cmd in run.commands:
+        run_cli(cmd)
+    result: dict[str, Any] = {"run": run.name, **run.info}
+    if run.gold is not None:
+        result["scores"] = scores(d / "eval.json")
+    if run.model is not None and trained_here:
+        result["training"] = summarise_training(run.model)
+    if run.after is not None:
+        result.update(run.after(d))
+    result["cpu_s"] = round(_cpu() - cpu0, 1)
+    result["wall_s"] = round(time.monotonic() - wall0, 1)
+    result["commands"] = ["phiscrub " + shlex.join(c) for c in run.commands]
+    result_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"[done] {run.name}: cpu {result['cpu_s']} s, wall {result['wall_s']} s", flush=True)
+    return result
+
+
+def minilm_meddocan_result() -> dict[str, Any] | None:
+    """The existing MiniLM MEDDOCAN dev figure (``build/meddocan-eval.json``, docs/model.md)."""
+    if not MINILM_MEDDOCAN_EVAL.is_file():
+        return None
+    return {
+        "run": "minilm-meddocan (existing)",
+        "backbone": "minilm",
+        "target": "meddocan",
+        "K": None,
+        "recipe": "source (M)",
+        "scores": scores(MINILM_MEDDOCAN_EVAL),
+        "cpu_s": None,
+    }
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """Markdown table: one row per run with B/T/E F1 (and entity P/R), CPU seconds."""
+    lines = [
+        "| run | backbone | target | K | recipe | binary F1 | token F1 | entity F1 | entity P | entity R | CPU s |",
+        "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        if "scores" not in r:
+            continue
+        s = r["scores"]
+        cpu = "" if r.get("cpu_s") is None else f"{r['cpu_s']:.0f}"
+        k = "" if r.get("K") is None else str(r["K"])
+        lines.append(
+            f"| {r['run']} | {r['backbone']} | {r['target']} | {k} | {r['recipe']} | {s['binary']['f1']:.3f} | "
+            f"{s['token']['f1']:.3f} | {s['entity']['f1']:.3f} | {s['entity']['precision']:.3f} | "
+            f"{s['entity']['recall']:.3f} | {cpu} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def figure(out: Path, results: list[dict[str, Any]]) -> None:
+    """Per-label report + PNG (Amin et al. Fig. 4) of the best ``k`` run by dev entity F1.
+
+    Re-runs ``phiscrub evaluate`` on that run's predictions with ``--train`` (few-shot corpus) and
+    ``--plot docs/img/crosslingual-per-label.png``; skipped when ``OUT/figure/result.json`` exists.
+    """
+    done = out / "figure" / "result.json"
+    candidates = [r for r in results if r.get("target") == "k" and r.get("K") and "scores" in r]
+    if done.is_file() or not candidates:
+        return
+    best = max(candidates, key=lambda r: r["scores"]["entity"]["f1"])
+    run_dir = out / best["run"]
+    few = out / "data" / f"k-fewshot-{best['K']}.jsonl"
+    png = ROOT / "docs" / "img" / "crosslingual-per-label.png"
+    png.parent.mkdir(parents=True, exist_ok=True)
+    cmd = ["evaluate", "--gold", rel(out / "data" / "k-dev.jsonl"), "--pred", rel(run_dir / "pred.jsonl")]
+    cmd += ["--labels", "coarse", "--train", rel(few), "-o", rel(out / "figure" / "eval"), "--plot", rel(png)]
+    done.parent.mkdir(parents=True, exist_ok=True)
+    run_cli(cmd)
+    info = {
+        "run": "figure",
+        "best": best["run"],
+        "png": rel(png),
+        "commands": ["phiscrub " + shlex.join(cmd)],
+    }
+    done.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "crosslingual")
+    parser.add_argument("--only", default=None, help="regex: run only the runs whose name matches")
+    parser.add_argument("--list", action="store_true", help="print the runs and their commands, run nothing")
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    stage_notes(out)
+    write_target_config(out)
+    runs = plan(out)
+    if args.list:
+        for r in runs:
+            print(f"# {r.name}")
+            for c in r.commands:
+                print("phiscrub " + shlex.join(c))
+        return
+    import torch
+
+    torch.set_num_threads(THREADS)
+    results: list[dict[str, Any]] = []
+    existing = minilm_meddocan_result()
+    if existing is not None:
+        results.append(existing)
+    for r in runs:
+        if args.only and not re.search(args.only, r.name):
+            p = out / r.name / "result.json"
+            if p.is_file():
+                results.append(json.loads(p.read_text(encoding="utf-8")))
+            continue
+        results.append(execute(r, out))
+    figure(out, results)
+    (out / "table.md").write_text(table(results), encoding="utf-8")
+    total = sum(r.get("cpu_s") or 0 for r in results)
+    print(f"table: {rel(out / 'table.md')}; CPU seconds of the recorded runs: {total:.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
