@@ -318,11 +318,14 @@ def test_cli_trains_and_predicts_with_the_bilstm(tmp_path: Path) -> None:
         "24",
         "--threads",
         "1",
+        "--patience",
+        "7",
     ]
     result = runner.invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     saved = TrainConfig.from_json(model / "config.json")
     assert (saved.backbone, saved.bilstm_lr, saved.bilstm_window) == ("bilstm-crf", 0.01, 24)
+    assert saved.patience == 7
     pred = tmp_path / "pred.jsonl"
     args = ["predict", str(notes), "--format", "placeholder", "-o", str(pred), "--model", str(model)]
     result = runner.invoke(cli, [*args, "--no-rules"], catch_exceptions=False)

@@ -91,6 +91,12 @@ def read_inputs(
 )
 @click.option("--epochs", type=int, default=None, help="Maximum epochs (with --recipe: of every stage).")
 @click.option(
+    "--patience",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Epochs without dev improvement before stopping (default 3; few-shot runs want more).",
+)
+@click.option(
     "--source-epochs", type=int, default=None, help="Recipe: epochs of a stage that sees M (paper: 3)."
 )
 @click.option(
@@ -140,6 +146,7 @@ def train_cmd(
     corpus: str | None,
     config_path: Path | None,
     epochs: int | None,
+    patience: int | None,
     source_epochs: int | None,
     target_epochs: int | None,
     target_repeat: int,
@@ -201,6 +208,7 @@ def train_cmd(
         "use_crf": crf,
         "granularity": labels,
         "epochs": epochs,
+        "patience": patience,
         "bilstm_lr" if bilstm else "lr": lr,
         "head_lr": head_lr,
         "batch_size": batch_size,
