@@ -53,7 +53,7 @@ from torch import nn
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.labels import labels_of
-from phiscrub.text import TOKENIZER_NAME, Token, tokenize
+from phiscrub.text import Token, tokenize
 from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
 from phiscrub.train.crf import CRF, constraint_scores
 from phiscrub.train.dataset import (
@@ -67,10 +67,12 @@ from phiscrub.train.dataset import (
 )
 from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS, word_features
 from phiscrub.train.model import (
+    FORMAT_VERSION,
     WEIGHTS_FILE,
     WordEmissions,
     _quantize_dynamic,
     read_weights,
+    write_model_files,
     write_weights,
 )
 
@@ -93,7 +95,6 @@ __all__ = [
     "word_windows",
 ]
 
-FORMAT_VERSION = 1
 VOCAB_FILE = "vocab.json"
 #: Index of padding in both vocabularies.
 PAD_ID = 0
@@ -646,24 +647,13 @@ class BiLstmTagger(nn.Module):
         (folder / VOCAB_FILE).write_text(
             json.dumps(self.vocab.to_dict(), ensure_ascii=False), encoding="utf-8"
         )
-        self.config.to_json(folder / "config.json")
-        labels = {
-            "granularity": self.config.granularity,
-            "tags": list(self.tags),
-            "labels": list(self.labels),
-        }
-        (folder / "labels.json").write_text(json.dumps(labels, indent=2) + "\n", encoding="utf-8")
         meta = {
-            "format_version": FORMAT_VERSION,
             "backbone": BILSTM_ENCODER,
-            "weights": WEIGHTS_FILE,
-            "dtype": dtype or self.config.save_dtype,
-            "word_tokenizer": TOKENIZER_NAME,
             "vocab_size": len(self.vocab.words),
             "n_chars": len(self.vocab.chars),
             **(extra_meta or {}),
         }
-        (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        write_model_files(folder, self.config, self.tags, self.labels, dtype or self.config.save_dtype, meta)
         return folder
 
     @classmethod

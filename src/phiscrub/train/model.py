@@ -324,22 +324,8 @@ class PhiTagger(nn.Module):
         encoder_dir.mkdir(exist_ok=True)
         self.encoder.config.save_pretrained(encoder_dir)
         self.tokenizer.save_pretrained(encoder_dir)
-        self.config.to_json(folder / "config.json")
-        labels = {
-            "granularity": self.config.granularity,
-            "tags": list(self.tags),
-            "labels": list(self.labels),
-        }
-        (folder / "labels.json").write_text(json.dumps(labels, indent=2) + "\n", encoding="utf-8")
-        meta = {
-            "format_version": FORMAT_VERSION,
-            "weights": WEIGHTS_FILE,
-            "dtype": dtype,
-            "encoder_model_type": getattr(self.encoder.config, "model_type", None),
-            "word_tokenizer": TOKENIZER_NAME,
-            **(extra_meta or {}),
-        }
-        (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        meta = {"encoder_model_type": getattr(self.encoder.config, "model_type", None), **(extra_meta or {})}
+        write_model_files(folder, self.config, self.tags, self.labels, dtype, meta)
         return folder
 
     @classmethod
@@ -419,6 +405,31 @@ def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = Fal
 
         return BiLstmTagger.load(folder, device=device, quantize=quantize)
     return PhiTagger.load(folder, device=device, quantize=quantize)
+
+
+def write_model_files(
+    folder: Path,
+    config: TrainConfig,
+    tags: Sequence[str],
+    labels: Sequence[str],
+    dtype: str,
+    meta: dict[str, Any],
+) -> None:
+    """Write the descriptors every model folder has: ``config.json``, ``labels.json``, ``meta.json``.
+
+    ``meta.json`` gets the format version, weights file name, dtype and word tokenizer, then ``meta``.
+    """
+    config.to_json(folder / "config.json")
+    label_info = {"granularity": config.granularity, "tags": list(tags), "labels": list(labels)}
+    (folder / "labels.json").write_text(json.dumps(label_info, indent=2) + "\n", encoding="utf-8")
+    full = {
+        "format_version": FORMAT_VERSION,
+        "weights": WEIGHTS_FILE,
+        "dtype": dtype,
+        "word_tokenizer": TOKENIZER_NAME,
+        **meta,
+    }
+    (folder / "meta.json").write_text(json.dumps(full, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def write_weights(model: nn.Module, folder: Path, dtype: str) -> None:
