@@ -11,7 +11,10 @@ from tqdm import tqdm
 from phiscrub.document import Document
 from phiscrub.io.base import Problem
 
-__all__ = ["read_with_problems"]
+__all__ = ["CORPUS_OUT_FORMATS", "read_with_problems"]
+
+#: Formats a labelled corpus can be written in by ``augment`` and ``synth`` (``--to``).
+CORPUS_OUT_FORMATS: list[str] = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
 
 
 def read_with_problems(

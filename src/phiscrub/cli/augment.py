@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import click
 from tqdm import tqdm
 
-from phiscrub.cli._common import read_with_problems
+from phiscrub.cli._common import CORPUS_OUT_FORMATS, read_with_problems
 from phiscrub.labels import Granularity
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["augment"]
 
 _IN_FORMATS = ["brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"]
-_OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
+_OUT_FORMATS = CORPUS_OUT_FORMATS
 
 
 @click.command("augment")

@@ -13,12 +13,12 @@ from typing import cast
 
 import click
 
-from phiscrub.cli._common import read_with_problems
+from phiscrub.cli._common import CORPUS_OUT_FORMATS, read_with_problems
 
 __all__ = ["synth"]
 
 _IN_FORMATS = ["txt", "brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"]
-_OUT_FORMATS = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
+_OUT_FORMATS = CORPUS_OUT_FORMATS
 
 
 @click.command("synth")
