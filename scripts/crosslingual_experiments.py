@@ -69,6 +69,8 @@ BILSTM_TARGET_EPOCHS = 25
 #: MiniLM stages on F: the paper's 25 epochs; MiniLM stages that see M: the paper's 3.
 MINILM_TARGET_EPOCHS = {"k": 25, "en": 25}
 MINILM_MULTITASK_EPOCHS = 3
+#: Training seeds of the BiLSTM-CRF few-shot rows (seed 1: the run without a suffix; others: ``-seedN``).
+BILSTM_SEEDS = (1, 2, 3)
 ZH_EPOCHS = 30
 ZH_TRAIN_SEEDS = (11, 21, 31)
 THREADS = 1
@@ -291,9 +293,59 @@ def plan(out: Path) -> list[Run]:
                     "target": target,
                     "K": k,
                     "recipe": recipe,
+                    "seed": 1,
                 }
                 train = ["train", *train_args, "-o", rel(model)]
                 runs.append(scored(name, model, dev, [train], info, train_counts=few))
+            # more training seeds of the BiLSTM-CRF rows (the source model stays the seed-1 one;
+            # multitask-then-target continues from the multitask model of the same seed)
+            for seed in BILSTM_SEEDS[1:]:
+                sfx = f"-seed{seed}"
+                mt_s = out / f"bilstm-{base}-multitask{sfx}" / "model"
+                seeded: list[tuple[str, str, list[str]]] = [
+                    (
+                        "finetune",
+                        "finetune (F)",
+                        ["--recipe", "finetune", "--encoder", "bilstm-crf", *bilstm_f],
+                    ),
+                    (
+                        "source-then-target",
+                        "source (M) -> finetune (F)",
+                        ["--recipe", "finetune", "--init-from", rel(src), *bilstm_f],
+                    ),
+                    ("multitask", "multitask (M + F)", multitask),
+                    (
+                        "multitask-then-target",
+                        "multitask (M + F) -> finetune (F)",
+                        ["--recipe", "finetune", "--init-from", rel(mt_s), *bilstm_f],
+                    ),
+                ]
+                for slug, recipe, train_args in seeded:
+                    name = f"bilstm-{base}-{slug}{sfx}"
+                    model = out / name / "model"
+                    info = {
+                        "backbone": "bilstm-crf",
+                        "target": target,
+                        "K": k,
+                        "recipe": recipe,
+                        "seed": seed,
+                    }
+                    train = ["train", *train_args, "--seed", str(seed), "-o", rel(model)]
+                    runs.append(scored(name, model, dev, [train], info, train_counts=few))
+            # the recipe's own two stages (source stage selected on the target dev), BiLSTM-CRF
+            name = f"bilstm-{base}-source-then-target-recipe"
+            model = out / name / "model"
+            own = ["train", "--recipe", "source-then-target", "--source", rel(MEDDOCAN_TRAIN)]
+            own += ["--encoder", "bilstm-crf", *on_f, "--source-epochs", str(BILSTM_SOURCE_EPOCHS)]
+            own += ["--target-epochs", str(BILSTM_TARGET_EPOCHS), "-o", rel(model)]
+            info = {
+                "backbone": "bilstm-crf",
+                "target": target,
+                "K": k,
+                "recipe": "source (M) -> finetune (F), one recipe run",
+                "seed": 1,
+            }
+            runs.append(scored(name, model, dev, [own], info, train_counts=few))
 
     # -- Chinese notes end to end (BiLSTM-CRF on 3 surrogate fills of l-001..l-028), then redact
     zh = out / "bilstm-zh" / "model"
@@ -507,6 +559,31 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def seed_table(results: list[dict[str, Any]]) -> str:
+    """Markdown table: mean and sample standard deviation over the training seeds of each
+    (backbone, target, K, recipe) that has more than one seed."""
+    groups: dict[tuple[str, str, int, str], list[dict[str, Any]]] = {}
+    for r in results:
+        if "scores" in r and r.get("K"):
+            groups.setdefault((r["backbone"], r["target"], r["K"], r["recipe"]), []).append(r)
+    lines = [
+        "| backbone | target | K | recipe | seeds | binary F1 | token F1 | entity F1 |",
+        "|---|---|---:|---|---:|---:|---:|---:|",
+    ]
+
+    def cell(values: list[float]) -> str:
+        mean = sum(values) / len(values)
+        sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+        return f"{mean:.3f} ± {sd:.3f}"
+
+    for (backbone, target, k, recipe), rs in groups.items():
+        if len(rs) < 2:
+            continue
+        cells = [cell([r["scores"][m]["f1"] for r in rs]) for m in ("binary", "token", "entity")]
+        lines.append(f"| {backbone} | {target} | {k} | {recipe} | {len(rs)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def figure(out: Path, results: list[dict[str, Any]]) -> None:
     """Per-label report + PNG (Amin et al. Fig. 4) of the best ``k`` run by dev entity F1.
 
@@ -571,6 +648,7 @@ def main() -> None:
         results.append(execute(r, out))
     figure(out, results)
     (out / "table.md").write_text(table(results), encoding="utf-8")
+    (out / "table-seeds.md").write_text(seed_table(results), encoding="utf-8")
     total = sum(r.get("cpu_s") or 0 for r in results)
     print(f"table: {rel(out / 'table.md')}; CPU seconds of the recorded runs: {total:.0f}", flush=True)
 
