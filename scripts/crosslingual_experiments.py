@@ -461,7 +461,7 @@ def summarise_training(model: Path) -> dict[str, Any] | None:
         data = json.loads(recipe.read_text(encoding="utf-8"))
         out["stages"] = [
             {
-                k: s[k]
+                k: s.get(k)
                 for k in (
                     "name",
                     "n_docs",
@@ -469,6 +469,7 @@ def summarise_training(model: Path) -> dict[str, Any] | None:
                     "best_epoch",
                     "epochs_run",
                     "best_dev_f1",
+                    "saved_model_dev",
                     "stop_reason",
                     "seconds",
                     "init_from",
@@ -480,7 +481,8 @@ def summarise_training(model: Path) -> dict[str, Any] | None:
     training = model / "training.json"
     if training.is_file():
         data = json.loads(training.read_text(encoding="utf-8"))
-        out = {k: data.get(k) for k in ("best_epoch", "epochs_run", "best_dev_f1", "stop_reason", "seconds")}
+        keys = ("best_epoch", "epochs_run", "best_dev_f1", "saved_model_dev", "stop_reason", "seconds")
+        out = {k: data.get(k) for k in keys}
         return out
     return None
 
@@ -584,6 +586,62 @@ def seed_table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Rows of the paper-shaped tables: (recipe of ``result.json``, label in the table).
+PAPER_ROWS = (
+    ("source only", "FINE-TUNE (M): source only, zero-shot"),
+    ("finetune (F)", "FINE-TUNE (F)"),
+    ("source (M) -> finetune (F)", "FINE-TUNE (M) -> FINE-TUNE (F)"),
+    ("multitask (M + F)", "MULTI-TASK (M + F)"),
+    ("multitask (M + F) -> finetune (F)", "MULTI-TASK (M + F) -> FINE-TUNE (F)"),
+)
+
+
+def paper_tables(results: list[dict[str, Any]]) -> str:
+    """One Table-3-shaped markdown table per target: B/T/E and entity P/R of the seed-1 run of each
+    backbone, plus the BiLSTM-CRF entity F1 mean ± sd over its training seeds ("—": not run)."""
+    seed1: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    seeds: dict[tuple[str, str, int, str], list[float]] = {}
+    for r in results:
+        if "scores" not in r or r.get("K") is None:
+            continue
+        key = (r["backbone"], r["target"], r["K"], r["recipe"])
+        seeds.setdefault(key, []).append(r["scores"]["entity"]["f1"])
+        if r.get("seed", 1) == 1:
+            seed1[key] = r
+    head = (
+        "| recipe | K | BiLSTM B | BiLSTM T | BiLSTM E | BiLSTM E P/R | BiLSTM E, seeds 1-3 | "
+        "MiniLM B | MiniLM T | MiniLM E | MiniLM E P/R |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    )
+    parts: list[str] = []
+    for target in TARGETS:
+        lines = [f"#### target `{target}`\n", head]
+        for k in (0, *KS):
+            for recipe, label in PAPER_ROWS:
+                if (recipe == "source only") != (k == 0):
+                    continue
+                cells: list[str] = []
+                for backbone in ("bilstm-crf", "minilm"):
+                    r = seed1.get((backbone, target, k, recipe))
+                    if r is None:
+                        cells += ["—"] * 4
+                    else:
+                        sc = r["scores"]
+                        cells += [f"{sc[m]['f1']:.3f}" for m in ("binary", "token", "entity")]
+                        cells.append(f"{sc['entity']['precision']:.2f}/{sc['entity']['recall']:.2f}")
+                    if backbone == "bilstm-crf":
+                        vals = seeds.get((backbone, target, k, recipe), [])
+                        if len(vals) > 1:
+                            mean = sum(vals) / len(vals)
+                            sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
+                            cells.append(f"{mean:.3f} ± {sd:.3f} ({len(vals)})")
+                        else:
+                            cells.append("—")
+                lines.append(f"| {label} | {k} | " + " | ".join(cells) + " |\n")
+        parts.append("".join(lines))
+    return "\n".join(parts)
+
+
 def figure(out: Path, results: list[dict[str, Any]]) -> None:
     """Per-label report + PNG (Amin et al. Fig. 4) of the best ``k`` run by dev entity F1.
 
@@ -649,6 +707,7 @@ def main() -> None:
     figure(out, results)
     (out / "table.md").write_text(table(results), encoding="utf-8")
     (out / "table-seeds.md").write_text(seed_table(results), encoding="utf-8")
+    (out / "table3.md").write_text(paper_tables(results), encoding="utf-8")
     total = sum(r.get("cpu_s") or 0 for r in results)
     print(f"table: {rel(out / 'table.md')}; CPU seconds of the recorded runs: {total:.0f}", flush=True)
 

@@ -145,6 +145,7 @@ class StageResult:
             "epochs": r.config.epochs,
             "init_from": r.config.init_from,
             "best_dev_f1": r.best_dev_f1,
+            "saved_model_dev": r.saved_model_dev,
             "best_epoch": r.best_epoch,
             "epochs_run": r.epochs_run,
             "steps": r.steps,
