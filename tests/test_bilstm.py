@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import torch
 from click.testing import CliRunner
 
+from corpora import Part, generate_docs, make_doc, tiny_bilstm_config
 from phiscrub.cli.app import cli
 from phiscrub.detect.tagger import TaggerDetector, load_model_detector
 from phiscrub.document import Document, Span
@@ -36,78 +36,38 @@ FIRST = ("José", "Núria", "Ælfric", "Zoë", "Ångel", "Çelik", "Îsa", "Øyv
 LAST = ("Ñúñez", "Gârcia", "Löwe", "Þórsson", "Dvořák", "Ünal", "Éclair", "Šimek")
 CITIES = ("Sévilla", "Müllerdorf", "Łódźka", "Årvik")
 CJK_NAMES = ("王小明", "李华", "张伟", "陈静")
-SMALL = {
-    "bilstm_word_dim": 16,
-    "bilstm_char_dim": 8,
-    "bilstm_char_hidden": 8,
-    "bilstm_hidden": 16,
-    "bilstm_dropout": 0.1,
-    "bilstm_lr": 2e-2,
-    "bilstm_window": 16,
-    "bilstm_overlap": 4,
-    "batch_size": 4,
-    "warmup_ratio": 0.0,
-    "num_threads": 1,
-}
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
-def make_doc(doc_id: str, parts: list[tuple[str, str | None]]) -> Document:
-    """A document from (text, label) pieces; labelled pieces become gold spans."""
-    text, spans = "", []
-    for piece, label in parts:
-        if label is not None:
-            spans.append(Span(len(text), len(text) + len(piece), label))
-        text += piece
-    return Document(doc_id, text, tuple(spans))
+def _accented_parts(rng: random.Random) -> list[Part]:
+    return [
+        ("Paciente ", None),
+        (f"{rng.choice(FIRST)} {rng.choice(LAST)}", "PATIENT"),
+        (" ingresó el ", None),
+        (f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}/20{rng.randint(10, 24)}", "DATE"),
+        (" en ", None),
+        (rng.choice(CITIES), "CITY"),
+        (". Control en dos semanas.", None),
+    ]
+
+
+def _cjk_parts(rng: random.Random) -> list[Part]:
+    return [
+        ("患者", None),
+        (rng.choice(CJK_NAMES), "PATIENT"),
+        ("于", None),
+        (f"20{rng.randint(10, 24)}年{rng.randint(1, 12)}月", "DATE"),
+        ("入院。", None),
+    ]
 
 
 def accented_docs(n: int, seed: int) -> list[Document]:
-    rng = random.Random(seed)
-    return [
-        make_doc(
-            f"acc{seed}-{i}",
-            [
-                ("Paciente ", None),
-                (f"{rng.choice(FIRST)} {rng.choice(LAST)}", "PATIENT"),
-                (" ingresó el ", None),
-                (f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}/20{rng.randint(10, 24)}", "DATE"),
-                (" en ", None),
-                (rng.choice(CITIES), "CITY"),
-                (". Control en dos semanas.", None),
-            ],
-        )
-        for i in range(n)
-    ]
+    return generate_docs([f"acc{seed}-{i}" for i in range(n)], seed, _accented_parts)
 
 
 def cjk_docs(n: int, seed: int) -> list[Document]:
-    rng = random.Random(seed)
-    return [
-        make_doc(
-            f"cjk{seed}-{i}",
-            [
-                ("患者", None),
-                (rng.choice(CJK_NAMES), "PATIENT"),
-                ("于", None),
-                (f"20{rng.randint(10, 24)}年{rng.randint(1, 12)}月", "DATE"),
-                ("入院。", None),
-            ],
-        )
-        for i in range(n)
-    ]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def one_thread() -> Iterator[None]:
-    """Small LSTMs run fastest on one thread (and a shared machine stays responsive)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-def config(**changes: object) -> TrainConfig:
-    return TrainConfig(encoder="bilstm-crf").replace(**{**SMALL, **changes})
+    return generate_docs([f"cjk{seed}-{i}" for i in range(n)], seed, _cjk_parts)
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +78,7 @@ def corpus() -> list[Document]:
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory: pytest.TempPathFactory, corpus: list[Document]) -> Path:
     out = tmp_path_factory.mktemp("bilstm") / "model"
-    result = train(corpus, corpus, config(epochs=40, patience=6), out, progress=False)
+    result = train(corpus, corpus, tiny_bilstm_config(epochs=40, patience=6), out, progress=False)
     assert result.best_dev_f1 == 1.0
     return out
 
@@ -215,7 +175,10 @@ def test_a_long_note_is_tagged_whole_across_windows(model_dir: Path) -> None:
 
 
 def test_training_is_deterministic_for_a_seed(corpus: list[Document], tmp_path: Path) -> None:
-    runs = [train(corpus, [], config(max_steps=3), tmp_path / str(i), progress=False) for i in range(2)]
+    runs = [
+        train(corpus, [], tiny_bilstm_config(max_steps=3), tmp_path / str(i), progress=False)
+        for i in range(2)
+    ]
     assert runs[0].history[0].train_loss == runs[1].history[0].train_loss
     a, b = (load_tagger(tmp_path / str(i)) for i in range(2))
     assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
@@ -233,7 +196,7 @@ def test_windows_cover_every_word_once_as_owner(corpus: list[Document]) -> None:
 
 
 def test_training_windows_start_with_a_valid_bio_tag(corpus: list[Document]) -> None:
-    model = BiLstmTagger.from_documents(config(bilstm_window=8, bilstm_overlap=3), corpus)
+    model = BiLstmTagger.from_documents(tiny_bilstm_config(bilstm_window=8, bilstm_overlap=3), corpus)
     examples = build_word_examples(corpus, model)
     assert len(examples) > len(corpus)
     for ex in examples:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from corpora import FIRST, HOSPITALS, LAST, TINY_TRANSFORMER, Part, generate_docs
 from phiscrub.cli.app import cli
-from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.experiment import (
     AugmentOptions,
@@ -26,49 +26,30 @@ from phiscrub.experiment import (
 from phiscrub.io import JsonlWriter
 from phiscrub.train.tiny import make_tiny_encoder
 
-# Made-up people, places and dates (synthetic PHI only).
-_FIRST = ("Alma", "Boris", "Celia", "Dario", "Edna", "Fabio", "Greta", "Hugo")
-_LAST = ("Quill", "Ranter", "Sovik", "Tamber", "Ulvane", "Varga", "Wexley", "Yorn")
-_PLACES = ("Larkspur General", "Oakmere Clinic", "Fenwick Memorial")
 _PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def _doc(doc_id: str, rng: random.Random) -> Document:
-    parts: list[tuple[str, str | None]] = [
+def _note_parts(rng: random.Random) -> list[Part]:
+    """A note with a patient, a date, a hospital and a doctor (made-up PHI only)."""
+    return [
         ("Patient ", None),
-        (f"{rng.choice(_FIRST)} {rng.choice(_LAST)}", "PATIENT"),
+        (f"{rng.choice(FIRST[:8])} {rng.choice(LAST[:8])}", "PATIENT"),
         (" was seen on ", None),
         (f"{rng.randint(1, 12):02d}/{rng.randint(1, 28):02d}/20{rng.randint(10, 24)}", "DATE"),
         (" at ", None),
-        (rng.choice(_PLACES), "HOSPITAL"),
+        (rng.choice(HOSPITALS), "HOSPITAL"),
         (". Follow up in two weeks.\nCall Dr ", None),
-        (rng.choice(_LAST), "DOCTOR"),
+        (rng.choice(LAST[:8]), "DOCTOR"),
         (" if needed.", None),
     ]
-    text, spans = "", []
-    for piece, label in parts:
-        if label is not None:
-            spans.append(Span(len(text), len(text) + len(piece), label))
-        text += piece
-    return Document(doc_id, text, tuple(spans))
 
 
 def _corpus(path: Path, prefix: str, n: int, seed: int) -> Path:
-    rng = random.Random(seed)
-    JsonlWriter().write([_doc(f"{prefix}-{i:02d}", rng) for i in range(n)], path)
+    JsonlWriter().write(generate_docs([f"{prefix}-{i:02d}" for i in range(n)], seed, _note_parts), path)
     return path
 
 
-_TRAIN = {
-    "max_length": 32,
-    "overlap": 4,
-    "batch_size": 4,
-    "epochs": 1,
-    "lr": 3e-3,
-    "head_lr": 1e-2,
-    "warmup_ratio": 0.0,
-    "num_threads": 1,
-}
+_TRAIN = {**TINY_TRANSFORMER, "epochs": 1, "num_threads": 1}
 
 
 def _config_dict(data: Path, encoder: Path, **grid: Any) -> dict[str, Any]:
@@ -261,8 +242,7 @@ def test_dry_run_plans_without_training(data_dir: Path, encoder: Path, tmp_path:
 
 
 def test_split_is_seeded_and_the_same_whatever_the_input_order() -> None:
-    rng = random.Random(0)
-    docs = [_doc(f"d{i:02d}", rng) for i in range(20)]
+    docs = generate_docs([f"d{i:02d}" for i in range(20)], 0, _note_parts)
     train, dev = split_train(docs, 0.5, seed=3, held_out=0.1)
     again = split_train(list(reversed(docs)), 0.5, seed=3, held_out=0.1)
     assert ([d.id for d in train], [d.id for d in dev]) == (
@@ -277,8 +257,7 @@ def test_split_is_seeded_and_the_same_whatever_the_input_order() -> None:
 
 
 def test_union_adds_each_components_copies_of_the_subset() -> None:
-    rng = random.Random(1)
-    subset = [_doc(f"s{i}", rng) for i in range(6)]
+    subset = generate_docs([f"s{i}" for i in range(6)], 1, _note_parts)
     options = AugmentOptions(daga={"epochs": 1, "embed_dim": 8, "hidden": 16})
     mr, mr_stats = augment_train(subset, "mr", 2, seed=1, options=options)
     union, stats = augment_train(subset, "mr+daga", 2, seed=1, options=options)

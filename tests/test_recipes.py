@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import torch
 from click.testing import CliRunner
 
+from corpora import Part, generate_docs, tiny_bilstm_config, tiny_transformer_config
 from phiscrub.cli.app import cli
-from phiscrub.document import Document, Span
+from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.evaluate.metrics import evaluate
 from phiscrub.io import get_writer
@@ -31,73 +30,38 @@ from phiscrub.train.tiny import make_tiny_encoder
 # Made-up names, dates and places only (synthetic PHI).
 NAMES = ("Alma Quill", "Boris Ranter", "Celia Sovik", "Dario Tamber", "Edna Ulvane", "Hugo Varga")
 PLACES = ("Larkspur", "Oakmere", "Fenwick", "Brindle")
-BILSTM: dict[str, Any] = {
-    "encoder": "bilstm-crf",
-    "bilstm_word_dim": 16,
-    "bilstm_char_dim": 8,
-    "bilstm_char_hidden": 8,
-    "bilstm_hidden": 16,
-    "bilstm_dropout": 0.1,
-    "bilstm_lr": 2e-2,
-    "bilstm_window": 16,
-    "bilstm_overlap": 4,
-    "batch_size": 4,
-    "warmup_ratio": 0.0,
-    "num_threads": 1,
-}
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
-def _doc(doc_id: str, parts: list[tuple[str, str | None]]) -> Document:
-    text, spans = "", []
-    for piece, label in parts:
-        if label is not None:
-            spans.append(Span(len(text), len(text) + len(piece), label))
-        text += piece
-    return Document(doc_id, text, tuple(spans))
+def _source_parts(rng: random.Random) -> list[Part]:
+    return [
+        ("Paciente ", None),
+        (rng.choice(NAMES), "PATIENT"),
+        (" ingresó el ", None),
+        (f"{rng.randint(1, 28)}/{rng.randint(1, 12)}/20{rng.randint(10, 24)}", "DATE"),
+        (".", None),
+    ]
+
+
+def _target_parts(rng: random.Random) -> list[Part]:
+    return [
+        ("La pacient ", None),
+        (rng.choice(NAMES), "PATIENT"),
+        (" va ingressar a ", None),
+        (rng.choice(PLACES), "CITY"),
+        (" dimarts.", None),
+    ]
 
 
 def source_docs(n: int, seed: int = 0) -> list[Document]:
     """Source-style notes (Spanish template)."""
-    rng = random.Random(seed)
-    return [
-        _doc(
-            f"src{i}",
-            [
-                ("Paciente ", None),
-                (rng.choice(NAMES), "PATIENT"),
-                (" ingresó el ", None),
-                (f"{rng.randint(1, 28)}/{rng.randint(1, 12)}/20{rng.randint(10, 24)}", "DATE"),
-                (".", None),
-            ],
-        )
-        for i in range(n)
-    ]
+    return generate_docs([f"src{i}" for i in range(n)], seed, _source_parts)
 
 
 def target_docs(n: int, seed: int = 1) -> list[Document]:
     """Target-style notes (Catalan template, a label the source never shows: CITY)."""
-    rng = random.Random(seed)
-    return [
-        _doc(
-            f"tgt{seed}-{i}",
-            [
-                ("La pacient ", None),
-                (rng.choice(NAMES), "PATIENT"),
-                (" va ingressar a ", None),
-                (rng.choice(PLACES), "CITY"),
-                (" dimarts.", None),
-            ],
-        )
-        for i in range(n)
-    ]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def one_thread() -> Iterator[None]:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    return generate_docs([f"tgt{seed}-{i}" for i in range(n)], seed, _target_parts)
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +70,7 @@ def tiny_bert(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _tiny_transformer(encoder: Path, **changes: object) -> TrainConfig:
-    fast = {"max_length": 32, "overlap": 4, "batch_size": 4, "lr": 3e-3, "head_lr": 1e-2, "warmup_ratio": 0.0}
-    return TrainConfig(encoder=str(encoder), num_threads=1).replace(**{**fast, **changes})
+    return tiny_transformer_config(encoder, num_threads=1, **changes)
 
 
 def test_paper_defaults() -> None:
@@ -149,7 +112,7 @@ def test_bad_recipes_are_config_errors(recipe: str, m: int, f: int, changes: dic
 
 def test_source_then_target_with_the_bilstm(tmp_path: Path) -> None:
     dev = target_docs(4, seed=9)
-    config = TrainConfig.from_dict(BILSTM)
+    config = tiny_bilstm_config()
     result = run_recipe(
         "source-then-target",
         target_docs(6),
@@ -181,7 +144,7 @@ def test_multitask_pools_source_and_repeated_target(tmp_path: Path) -> None:
         "multitask",
         target_docs(2),
         [],
-        TrainConfig.from_dict(BILSTM),
+        tiny_bilstm_config(),
         tmp_path,
         source_docs=source_docs(5),
         source_epochs=1,
@@ -217,7 +180,7 @@ def test_multitask_then_target_with_a_tiny_transformer(tiny_bert: Path, tmp_path
 @pytest.mark.parametrize("backbone", ["transformer", "bilstm"])
 def test_init_from_continues_from_the_saved_weights(backbone: str, tiny_bert: Path, tmp_path: Path) -> None:
     if backbone == "bilstm":
-        config = TrainConfig.from_dict(BILSTM)
+        config = tiny_bilstm_config()
         frozen = {"bilstm_lr": 1e-12}
     else:
         config = _tiny_transformer(tiny_bert)
@@ -240,14 +203,12 @@ def test_init_from_continues_from_the_saved_weights(backbone: str, tiny_bert: Pa
 
 
 def test_init_from_refuses_another_granularity_or_backbone(tiny_bert: Path, tmp_path: Path) -> None:
-    train(
-        source_docs(4), [], TrainConfig.from_dict(BILSTM).replace(max_steps=1), tmp_path / "a", progress=False
-    )
+    train(source_docs(4), [], tiny_bilstm_config().replace(max_steps=1), tmp_path / "a", progress=False)
     with pytest.raises(ConfigError, match="granularity|labels"):
         train(
             target_docs(2),
             [],
-            TrainConfig.from_dict(BILSTM).replace(init_from=str(tmp_path / "a"), granularity="fine"),
+            tiny_bilstm_config().replace(init_from=str(tmp_path / "a"), granularity="fine"),
             tmp_path / "b",
             progress=False,
         )

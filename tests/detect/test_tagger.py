@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from corpora import Part, make_doc, tiny_transformer_config
 from phiscrub.detect import tagger as tagger_module
 from phiscrub.detect.base import Detector
 from phiscrub.detect.tagger import TaggerDetector, load_model_detector
-from phiscrub.document import Document, Span
+from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.text import tokenize
-from phiscrub.train.config import TrainConfig
 from phiscrub.train.dataset import is_valid_bio
 from phiscrub.train.model import default_encoder_path
 from phiscrub.train.tiny import make_tiny_encoder
@@ -27,28 +27,25 @@ from phiscrub.train.trainer import train
 NAMES = ("Alma Quill", "Boris Sovik", "Celia Tamber", "Dario Wexley", "Edna Zabel", "Fabio Pryce")
 
 
-def _sentence(rng: random.Random) -> tuple[str, list[tuple[int, int, str]]]:
+def _sentence(rng: random.Random) -> list[Part]:
     name = rng.choice(NAMES)
     date = f"{rng.randint(1, 12):02d}/{rng.randint(1, 28):02d}/20{rng.randint(10, 24)}"
     filler = rng.choice(["", "Stable. ", "Vitals normal. ", "No fever. "])
-    text = f"{filler}Patient {name} was seen on {date}. Plan: rest."
-    return text, [
-        (text.index(name), text.index(name) + len(name), "PATIENT"),
-        (text.index(date), text.index(date) + len(date), "DATE"),
+    return [
+        (f"{filler}Patient ", None),
+        (name, "PATIENT"),
+        (" was seen on ", None),
+        (date, "DATE"),
+        (". Plan: rest.", None),
     ]
 
 
 def _note(i: int, rng: random.Random, n_sentences: int) -> Document:
     """Sentences joined by newlines, so that names occur at many window positions."""
-    text = ""
-    spans: list[Span] = []
-    for _ in range(n_sentences):
-        sentence, offsets = _sentence(rng)
-        if text:
-            text += "\n"
-        spans += [Span(len(text) + s, len(text) + e, label) for s, e, label in offsets]
-        text += sentence
-    return Document(f"note-{i}", text, tuple(spans))
+    parts: list[Part] = []
+    for k in range(n_sentences):
+        parts += ([("\n", None)] if k else []) + _sentence(rng)
+    return make_doc(f"note-{i}", parts)
 
 
 @pytest.fixture(scope="module")
@@ -61,17 +58,7 @@ def docs() -> list[Document]:
 def model_dir(tmp_path_factory: pytest.TempPathFactory, docs: list[Document]) -> Path:
     root = tmp_path_factory.mktemp("tagger")
     encoder = make_tiny_encoder(root / "encoder", tokenizer_dir=default_encoder_path())
-    config = TrainConfig(
-        encoder=str(encoder),
-        epochs=30,
-        patience=5,
-        batch_size=4,
-        lr=3e-3,
-        head_lr=1e-2,
-        max_length=32,
-        overlap=4,
-        warmup_ratio=0.0,
-    )
+    config = tiny_transformer_config(encoder, epochs=30, patience=5)
     result = train(docs, docs, config, root / "model", progress=False)
     assert result.best_dev_f1 == 1.0
     return root / "model"

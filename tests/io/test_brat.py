@@ -22,51 +22,48 @@ def _surfaces(doc: Document) -> list[tuple[str, str]]:
     return [(s.label, doc.text[s.start : s.end]) for s in doc.spans]
 
 
-def test_reads_crlf_text_with_exact_offsets(tmp_path: Path) -> None:
-    ann = (
-        "T1\tNOMBRE_SUJETO_ASISTENCIA 10 30\tMarisol Ébano Túrrez\n"
-        "T2\tFECHAS 39 49\t12/05/2030\n"
-        "T3\tTERRITORIO 59 69\tVillaquesa\n"
-    )
-    _write_pair(tmp_path, "n1", TEXT_CRLF, ann)
-    reader = BratReader(corpus="meddocan")
-    (doc,) = reader.read(tmp_path)
-    assert not reader.problems
-    assert doc.id == "n1" and doc.text == TEXT_CRLF
-    assert _surfaces(doc) == [
-        ("PATIENT", "Marisol Ébano Túrrez"),
-        ("DATE", "12/05/2030"),
-        ("LOCATION", "Villaquesa"),
-    ]
-
-
-def test_discontinuous_annotation_gives_one_span_per_fragment(tmp_path: Path) -> None:
-    text = "Dra. Quenwick y Dra. Rambla Ortiz"
-    _write_pair(tmp_path, "n1", text, "T1\tNOMBRE_PERSONAL_SANITARIO 5 13;21 33\tQuenwick Rambla Ortiz\n")
-    reader = BratReader()
-    (doc,) = reader.read(tmp_path)
-    assert not reader.problems
-    assert _surfaces(doc) == [
-        ("NOMBRE_PERSONAL_SANITARIO", "Quenwick"),
-        ("NOMBRE_PERSONAL_SANITARIO", "Rambla Ortiz"),
-    ]
-
-
-def test_non_text_bound_lines_are_ignored(tmp_path: Path) -> None:
-    text = "Zorblat visitó Ñandú."
-    ann = (
-        "T1\tNOMBRE_SUJETO_ASISTENCIA 0 7\tZorblat\n"
-        "#1\tAnnotatorNotes T1\tnota libre\n"
-        "A1\tNegation T1\n"
-        "R1\tRel Arg1:T1 Arg2:T2\n"
-        "\n"
-        "T2\tTERRITORIO 15 20\tÑandú\r\n"
-    )
+@pytest.mark.parametrize(
+    ("text", "ann", "corpus", "expected"),
+    [
+        pytest.param(
+            TEXT_CRLF,
+            "T1\tNOMBRE_SUJETO_ASISTENCIA 10 30\tMarisol Ébano Túrrez\n"
+            "T2\tFECHAS 39 49\t12/05/2030\n"
+            "T3\tTERRITORIO 59 69\tVillaquesa\n",
+            "meddocan",
+            [("PATIENT", "Marisol Ébano Túrrez"), ("DATE", "12/05/2030"), ("LOCATION", "Villaquesa")],
+            id="crlf-text-exact-offsets",
+        ),
+        pytest.param(
+            "Dra. Quenwick y Dra. Rambla Ortiz",
+            "T1\tNOMBRE_PERSONAL_SANITARIO 5 13;21 33\tQuenwick Rambla Ortiz\n",
+            None,
+            [("NOMBRE_PERSONAL_SANITARIO", "Quenwick"), ("NOMBRE_PERSONAL_SANITARIO", "Rambla Ortiz")],
+            id="discontinuous-one-span-per-fragment",
+        ),
+        pytest.param(
+            "Zorblat visitó Ñandú.",
+            "T1\tNOMBRE_SUJETO_ASISTENCIA 0 7\tZorblat\n"
+            "#1\tAnnotatorNotes T1\tnota libre\n"
+            "A1\tNegation T1\n"
+            "R1\tRel Arg1:T1 Arg2:T2\n"
+            "\n"
+            "T2\tTERRITORIO 15 20\tÑandú\r\n",
+            "meddocan",
+            [("PATIENT", "Zorblat"), ("LOCATION", "Ñandú")],
+            id="non-text-bound-lines-ignored",
+        ),
+    ],
+)
+def test_reads_annotations_with_exact_offsets(
+    tmp_path: Path, text: str, ann: str, corpus: str | None, expected: list[tuple[str, str]]
+) -> None:
     _write_pair(tmp_path, "n1", text, ann)
-    reader = BratReader(corpus="meddocan")
+    reader = BratReader(corpus=corpus)
     (doc,) = reader.read(tmp_path)
     assert not reader.problems
-    assert _surfaces(doc) == [("PATIENT", "Zorblat"), ("LOCATION", "Ñandú")]
+    assert doc.id == "n1" and doc.text == text
+    assert _surfaces(doc) == expected
 
 
 @pytest.mark.parametrize(
