@@ -311,6 +311,21 @@ def _upper_context(text: str, start: int) -> bool:
     return len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.8 * len(letters)
 
 
+def _with_progress(docs: Iterable[Document], progress: bool) -> Iterable[Document]:
+    """The letters as given, or wrapped in a tqdm progress bar on stderr (counts only).
+
+    Args:
+        docs: the letters.
+        progress: show the bar (its total is known when ``docs`` is a sequence).
+    """
+    if not progress:
+        return docs
+    from tqdm import tqdm
+
+    total = len(docs) if isinstance(docs, Sequence) else None
+    return tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
+
+
 class Synthesizer:
     """Turn letters into synthetic letters that keep their clinical story and structure.
 
@@ -470,14 +485,11 @@ class Synthesizer:
             docs: the letters.
             labelled: see :meth:`synthesize`.
             progress: show a tqdm progress bar on stderr (counts only).
-        """
-        items: Iterable[Document] = docs
-        if progress:
-            from tqdm import tqdm
 
-            total = len(docs) if isinstance(docs, Sequence) else None
-            items = tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
-        for doc in items:
+        Yields:
+            Each synthetic letter (:meth:`synthesize`).
+        """
+        for doc in _with_progress(docs, progress):
             yield self.synthesize(doc, labelled)
 
     def synthesize_pairs(
@@ -489,14 +501,11 @@ class Synthesizer:
             docs: the letters.
             labelled: see :meth:`synthesize`.
             progress: show a tqdm progress bar on stderr (counts only).
-        """
-        items: Iterable[Document] = docs
-        if progress:
-            from tqdm import tqdm
 
-            total = len(docs) if isinstance(docs, Sequence) else None
-            items = tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
-        for doc in items:
+        Yields:
+            Per letter, the synthetic letter and the same letter with every slot masked.
+        """
+        for doc in _with_progress(docs, progress):
             yield self.synthesize_pair(doc, labelled)
 
     # -- steps ----------------------------------------------------------------------------------------

@@ -52,10 +52,9 @@ from torch import nn
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.labels import labels_of
 from phiscrub.text import Token, tokenize
 from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
-from phiscrub.train.crf import CRF, constraint_scores
+from phiscrub.train.crf import CRF
 from phiscrub.train.dataset import (
     IGNORE_INDEX,
     EncodedDocument,
@@ -65,15 +64,15 @@ from phiscrub.train.dataset import (
     tag_set,
     window_owners,
 )
-from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS, word_features
+from phiscrub.train.features import word_features
 from phiscrub.train.model import (
     FORMAT_VERSION,
-    WEIGHTS_FILE,
+    TaggerBase,
     WordEmissions,
-    _quantize_dynamic,
-    read_weights,
-    write_model_files,
-    write_weights,
+    check_model_labels,
+    load_weights_into,
+    read_model_config,
+    shape_embeddings,
 )
 
 __all__ = [
@@ -497,7 +496,7 @@ def _uniform_(weight: torch.Tensor) -> None:
     nn.init.uniform_(weight, -bound, bound)
 
 
-class BiLstmTagger(nn.Module):
+class BiLstmTagger(TaggerBase):
     """Character + word BiLSTM with a linear head and an optional CRF.
 
     Build one with :meth:`from_documents` (new model, vocabulary from training documents) or
@@ -525,13 +524,9 @@ class BiLstmTagger(nn.Module):
                 _uniform_(emb.weight)
                 emb.weight[PAD_ID].zero_()
         self.char_lstm = PaddedBiLSTM(config.bilstm_char_dim, config.bilstm_char_hidden)
-        extra = 0
-        self.shape_emb: nn.Embedding | None = None
-        self.length_emb: nn.Embedding | None = None
-        if config.shape_features:
-            self.shape_emb = nn.Embedding(N_SHAPE_IDS, config.shape_dim, padding_idx=0)
-            self.length_emb = nn.Embedding(N_LENGTH_IDS, config.length_dim, padding_idx=0)
-            extra = config.shape_dim + config.length_dim
+        shape_emb, length_emb, extra = shape_embeddings(config)
+        self.shape_emb: nn.Embedding | None = shape_emb
+        self.length_emb: nn.Embedding | None = length_emb
         self.dropout = nn.Dropout(config.bilstm_dropout)
         self.word_lstm = PaddedBiLSTM(
             config.bilstm_word_dim + 2 * config.bilstm_char_hidden + extra, config.bilstm_hidden
@@ -576,11 +571,6 @@ class BiLstmTagger(nn.Module):
         model.load_state_dict(state)
         return model.to(next(self.parameters()).device)
 
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The PHI labels this tagger predicts (at its granularity)."""
-        return labels_of(self.config.granularity)
-
     # ------------------------------------------------------------------ forward / loss
 
     def collate(self, examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
@@ -607,54 +597,18 @@ class BiLstmTagger(nn.Module):
         hidden = self.word_lstm(inputs, batch["lengths"])
         return WordEmissions(self.head(self.dropout(hidden)), batch["word_mask"])
 
-    def loss(self, out: WordEmissions, labels: torch.Tensor) -> torch.Tensor:
-        """CRF negative log-likelihood, or token cross-entropy without a CRF (mean over the batch)."""
-        if self.crf is not None:
-            return self.crf.nll(out.emissions, labels, out.word_mask)
-        return nn.functional.cross_entropy(
-            out.emissions[out.word_mask].float(), labels[out.word_mask], ignore_index=IGNORE_INDEX
-        )
-
-    def log_scores(self, emissions: torch.Tensor) -> torch.Tensor:
-        """Per-word scores for decoding: CRF emissions as they are, else softmax log-probabilities."""
-        if self.crf is not None:
-            return emissions.float()
-        return torch.log_softmax(emissions.float(), dim=-1)
-
-    def transition_scores(self) -> tuple[Any, Any, Any]:
-        """Transition, start and end scores (numpy) for :func:`~phiscrub.train.crf.viterbi_decode`."""
-        if self.crf is not None:
-            return self.crf.numpy_scores()
-        return constraint_scores(self.tags)
-
     # ------------------------------------------------------------------ save / load
 
-    def save(
-        self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None
-    ) -> Path:
-        """Write a self-contained model folder (see the module docstring).
-
-        Args:
-            model_dir: target folder (created; existing model files are overwritten).
-            dtype: ``float32``, ``float16`` or ``int8`` weights (default: ``config.save_dtype``).
-            extra_meta: more JSON-ready facts for ``meta.json``.
-
-        Returns:
-            The folder.
-        """
-        folder = Path(model_dir)
-        write_weights(self, folder, dtype or self.config.save_dtype)
+    def _write_backbone_files(self, folder: Path) -> dict[str, Any]:
+        """Write ``vocab.json`` (see :meth:`~phiscrub.train.model.TaggerBase.save`)."""
         (folder / VOCAB_FILE).write_text(
             json.dumps(self.vocab.to_dict(), ensure_ascii=False), encoding="utf-8"
         )
-        meta = {
+        return {
             "backbone": BILSTM_ENCODER,
             "vocab_size": len(self.vocab.words),
             "n_chars": len(self.vocab.chars),
-            **(extra_meta or {}),
         }
-        write_model_files(folder, self.config, self.tags, self.labels, dtype or self.config.save_dtype, meta)
-        return folder
 
     @classmethod
     def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> BiLstmTagger:
@@ -669,36 +623,16 @@ class BiLstmTagger(nn.Module):
             ModelError: missing or inconsistent files, or quantization on a non-CPU device.
         """
         folder = Path(model_dir)
-        for name in ("config.json", "labels.json", WEIGHTS_FILE, VOCAB_FILE):
-            if not (folder / name).is_file():
-                raise ModelError(f"model folder {folder} has no {name}")
-        config = TrainConfig.from_json(folder / "config.json")
+        config = read_model_config(folder, (VOCAB_FILE,))
         if config.backbone != BILSTM_ENCODER:
             raise ModelError(f"{folder} does not hold a {BILSTM_ENCODER} model")
-        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-        if labels.get("tags") != list(tag_set(config.granularity)):
-            raise ModelError(f"labels.json in {folder} does not match granularity {config.granularity}")
+        check_model_labels(folder, config)
         try:
             vocab_data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise ModelError(f"cannot read {VOCAB_FILE} of {folder}") from exc
         model = cls(Vocab.from_dict(vocab_data), config)
-        state = read_weights(folder)
-        try:
-            result = model.load_state_dict(state, strict=False)
-        except RuntimeError as exc:  # shape mismatch
-            raise ModelError(f"weights in {folder} do not fit the model") from exc
-        if result.missing_keys or result.unexpected_keys:
-            raise ModelError(
-                f"weights in {folder} do not fit the model: {len(result.missing_keys)} missing, "
-                f"{len(result.unexpected_keys)} unexpected keys"
-            )
-        model.eval()
-        if quantize:
-            if torch.device(device).type != "cpu":
-                raise ModelError("dynamic int8 quantization is for CPU inference only")
-            model = _quantize_dynamic(model, {nn.Linear, nn.LSTM})
-        return model.to(device)
+        return load_weights_into(model, folder, device, quantize, {nn.Linear, nn.LSTM})
 
 
 def word_scores(

@@ -31,7 +31,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import torch
 from torch import nn
@@ -41,7 +41,7 @@ from phiscrub.labels import labels_of
 from phiscrub.text import TOKENIZER_NAME
 from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
 from phiscrub.train.crf import CRF, constraint_scores
-from phiscrub.train.dataset import WindowExample, collate, tag_set
+from phiscrub.train.dataset import IGNORE_INDEX, WindowExample, collate, tag_set
 from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ __all__ = [
     "FORMAT_VERSION",
     "PhiTagger",
     "Tagger",
+    "TaggerBase",
     "WordEmissions",
     "count_parameters",
     "default_encoder_path",
@@ -73,6 +74,7 @@ _PREFIX_SPACE_TYPES = frozenset({"roberta", "longformer", "deberta", "bart", "gp
 
 #: Either kind of trained tagger (same interface: forward, loss, collate, save ...).
 Tagger: TypeAlias = "PhiTagger | BiLstmTagger"
+_ModuleT = TypeVar("_ModuleT", bound=nn.Module)
 
 
 def default_encoder_path() -> Path:
@@ -181,7 +183,108 @@ class WordEmissions:
     word_mask: torch.Tensor
 
 
-class PhiTagger(nn.Module):
+def shape_embeddings(config: TrainConfig) -> tuple[nn.Embedding | None, nn.Embedding | None, int]:
+    """Word-shape and word-length embeddings of a tagger, when ``config.shape_features`` is on.
+
+    Args:
+        config: the training config (``shape_features``, ``shape_dim``, ``length_dim``).
+
+    Returns:
+        ``(shape embedding, length embedding, their total width)``; ``(None, None, 0)`` when off.
+    """
+    if not config.shape_features:
+        return None, None, 0
+    shape_emb = nn.Embedding(N_SHAPE_IDS, config.shape_dim, padding_idx=0)
+    length_emb = nn.Embedding(N_LENGTH_IDS, config.length_dim, padding_idx=0)
+    return shape_emb, length_emb, config.shape_dim + config.length_dim
+
+
+class TaggerBase(nn.Module):
+    """What :class:`PhiTagger` and the BiLSTM-CRF tagger share: labels, loss, decoding scores, ``save``.
+
+    A subclass sets ``config``, ``tags`` (:func:`~phiscrub.train.dataset.tag_set` of
+    ``config.granularity``) and ``crf`` (a :class:`~phiscrub.train.crf.CRF` or None), and writes its
+    own extra files in :meth:`_write_backbone_files`.
+    """
+
+    config: TrainConfig
+    tags: tuple[str, ...]
+    crf: CRF | None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The PHI labels this tagger predicts (at its granularity)."""
+        return labels_of(self.config.granularity)
+
+    def loss(self, out: WordEmissions, labels: torch.Tensor) -> torch.Tensor:
+        """CRF negative log-likelihood, or token cross-entropy without a CRF (mean over the batch).
+
+        Args:
+            out: the forward output.
+            labels: ``(B, W)`` gold tag ids, :data:`~phiscrub.train.dataset.IGNORE_INDEX` where unlabelled.
+        """
+        if self.crf is not None:
+            return self.crf.nll(out.emissions, labels, out.word_mask)
+        return nn.functional.cross_entropy(
+            out.emissions[out.word_mask].float(), labels[out.word_mask], ignore_index=IGNORE_INDEX
+        )
+
+    def log_scores(self, emissions: torch.Tensor) -> torch.Tensor:
+        """Per-word scores for decoding: CRF emissions as they are, else softmax log-probabilities.
+
+        Args:
+            emissions: ``(..., T)`` tag scores.
+        """
+        if self.crf is not None:
+            return emissions.float()
+        return torch.log_softmax(emissions.float(), dim=-1)
+
+    def transition_scores(self) -> tuple[Any, Any, Any]:
+        """Transition, start and end scores (numpy float64) for :func:`~phiscrub.train.crf.viterbi_decode`.
+
+        With a CRF: its learned scores with invalid BIO moves at minus infinity; without: 0 for
+        allowed moves and minus infinity for invalid BIO moves.
+        """
+        if self.crf is not None:
+            return self.crf.numpy_scores()
+        return constraint_scores(self.tags)
+
+    def save(
+        self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None
+    ) -> Path:
+        """Write a self-contained model folder (see the module docstring of the tagger's kind).
+
+        Args:
+            model_dir: target folder (created; existing model files are overwritten).
+            dtype: ``float32``, ``float16`` or ``int8`` weights (default: ``config.save_dtype``).
+                ``int8`` stores every large matrix as int8 with one float16 scale per row
+                (symmetric, per-row absmax) and the rest as float16: about a quarter of the
+                float32 size, which is how the bundled model fits the package.
+            extra_meta: more JSON-ready facts for ``meta.json`` (e.g. training scores).
+
+        Returns:
+            The folder.
+        """
+        dtype = dtype or self.config.save_dtype
+        folder = Path(model_dir)
+        write_weights(self, folder, dtype)
+        meta = {**self._write_backbone_files(folder), **(extra_meta or {})}
+        write_model_files(folder, self.config, self.tags, self.labels, dtype, meta)
+        return folder
+
+    def _write_backbone_files(self, folder: Path) -> dict[str, Any]:
+        """Write the files only this kind of tagger has (after the weights, before ``config.json``).
+
+        Args:
+            folder: the model folder (it exists).
+
+        Returns:
+            Facts about the backbone for ``meta.json``.
+        """
+        raise NotImplementedError
+
+
+class PhiTagger(TaggerBase):
     """Encoder + word pooling + shape features + linear head + optional CRF.
 
     Build one with :meth:`from_encoder` (pretrained local encoder) or :meth:`load` (a saved model
@@ -200,13 +303,9 @@ class PhiTagger(nn.Module):
         self.config = config
         self.tags: tuple[str, ...] = tag_set(config.granularity)
         hidden = int(encoder.config.hidden_size)
-        extra = 0
-        self.shape_emb: nn.Embedding | None = None
-        self.length_emb: nn.Embedding | None = None
-        if config.shape_features:
-            self.shape_emb = nn.Embedding(N_SHAPE_IDS, config.shape_dim, padding_idx=0)
-            self.length_emb = nn.Embedding(N_LENGTH_IDS, config.length_dim, padding_idx=0)
-            extra = config.shape_dim + config.length_dim
+        shape_emb, length_emb, extra = shape_embeddings(config)
+        self.shape_emb: nn.Embedding | None = shape_emb
+        self.length_emb: nn.Embedding | None = length_emb
         self.dropout = nn.Dropout(config.dropout)
         self.head = nn.Linear(hidden + extra, len(self.tags))
         self.crf: CRF | None = CRF(self.tags) if config.use_crf else None
@@ -231,11 +330,6 @@ class PhiTagger(nn.Module):
         encoder, tokenizer = load_encoder(path)
         torch.manual_seed(config.seed if seed is None else seed)
         return cls(encoder, tokenizer, config)
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The PHI labels this tagger predicts (at its granularity)."""
-        return labels_of(self.config.granularity)
 
     @property
     def pad_id(self) -> int:
@@ -275,58 +369,15 @@ class PhiTagger(nn.Module):
         features = self.dropout(torch.cat(parts, dim=-1))
         return WordEmissions(self.head(features), batch["word_mask"])
 
-    def loss(self, out: WordEmissions, labels: torch.Tensor) -> torch.Tensor:
-        """CRF negative log-likelihood, or token cross-entropy without a CRF (mean over the batch)."""
-        if self.crf is not None:
-            return self.crf.nll(out.emissions, labels, out.word_mask)
-        return nn.functional.cross_entropy(
-            out.emissions[out.word_mask].float(), labels[out.word_mask], ignore_index=-100
-        )
-
-    def log_scores(self, emissions: torch.Tensor) -> torch.Tensor:
-        """Per-word scores for decoding: CRF emissions as they are, else softmax log-probabilities."""
-        if self.crf is not None:
-            return emissions.float()
-        return torch.log_softmax(emissions.float(), dim=-1)
-
-    def transition_scores(self) -> tuple[Any, Any, Any]:
-        """Transition, start and end scores (numpy float64) for :func:`~phiscrub.train.crf.viterbi_decode`.
-
-        With a CRF: its learned scores with invalid BIO moves at minus infinity; without: 0 for
-        allowed moves and minus infinity for invalid BIO moves.
-        """
-        if self.crf is not None:
-            return self.crf.numpy_scores()
-        return constraint_scores(self.tags)
-
     # ------------------------------------------------------------------ save / load
 
-    def save(
-        self, model_dir: str | Path, dtype: str | None = None, extra_meta: dict[str, Any] | None = None
-    ) -> Path:
-        """Write a self-contained model folder.
-
-        Args:
-            model_dir: target folder (created; existing model files are overwritten).
-            dtype: ``float32``, ``float16`` or ``int8`` weights (default: ``config.save_dtype``).
-                ``int8`` stores every large matrix as int8 with one float16 scale per row
-                (symmetric, per-row absmax) and the rest as float16: about a quarter of the
-                float32 size, which is how the bundled model fits the package.
-            extra_meta: more JSON-ready facts for ``meta.json`` (e.g. training scores).
-
-        Returns:
-            The folder.
-        """
-        dtype = dtype or self.config.save_dtype
-        folder = Path(model_dir)
-        write_weights(self, folder, dtype)
+    def _write_backbone_files(self, folder: Path) -> dict[str, Any]:
+        """Write the encoder's config and tokenizer files to ``folder/encoder`` (see :meth:`save`)."""
         encoder_dir = folder / ENCODER_DIR
         encoder_dir.mkdir(exist_ok=True)
         self.encoder.config.save_pretrained(encoder_dir)
         self.tokenizer.save_pretrained(encoder_dir)
-        meta = {"encoder_model_type": getattr(self.encoder.config, "model_type", None), **(extra_meta or {})}
-        write_model_files(folder, self.config, self.tags, self.labels, dtype, meta)
-        return folder
+        return {"encoder_model_type": getattr(self.encoder.config, "model_type", None)}
 
     @classmethod
     def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> PhiTagger:
@@ -346,18 +397,12 @@ class PhiTagger(nn.Module):
         from transformers import AutoConfig, AutoModel
 
         folder = Path(model_dir)
-        for name in ("config.json", "labels.json", WEIGHTS_FILE):
-            if not (folder / name).is_file():
-                raise ModelError(f"model folder {folder} has no {name}")
-        config = TrainConfig.from_json(folder / "config.json")
+        config = read_model_config(folder)
         if config.backbone == BILSTM_ENCODER:
             raise ModelError(f"{folder} holds a {BILSTM_ENCODER} model; load it with load_tagger")
         if not (folder / ENCODER_DIR / "config.json").is_file():
             raise ModelError(f"model folder {folder} has no {ENCODER_DIR}/config.json")
-        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
-        expected = list(tag_set(config.granularity))
-        if labels.get("tags") != expected:
-            raise ModelError(f"labels.json in {folder} does not match granularity {config.granularity}")
+        check_model_labels(folder, config)
         tokenizer = load_tokenizer(folder / ENCODER_DIR)
         try:
             with _quiet_transformers():
@@ -365,19 +410,7 @@ class PhiTagger(nn.Module):
                 encoder = AutoModel.from_config(encoder_config)
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot build the encoder of {folder}: {exc.__class__.__name__}") from exc
-        model = cls(encoder, tokenizer, config)
-        result = model.load_state_dict(read_weights(folder), strict=False)
-        if result.missing_keys or result.unexpected_keys:
-            raise ModelError(
-                f"weights in {folder} do not fit the model: {len(result.missing_keys)} missing, "
-                f"{len(result.unexpected_keys)} unexpected keys"
-            )
-        model.eval()
-        if quantize:
-            if torch.device(device).type != "cpu":
-                raise ModelError("dynamic int8 quantization is for CPU inference only")
-            model = _quantize_dynamic(model)
-        return model.to(device)
+        return load_weights_into(cls(encoder, tokenizer, config), folder, device, quantize)
 
 
 def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> Tagger:
@@ -405,6 +438,75 @@ def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = Fal
 
         return BiLstmTagger.load(folder, device=device, quantize=quantize)
     return PhiTagger.load(folder, device=device, quantize=quantize)
+
+
+def read_model_config(folder: Path, extra_files: Sequence[str] = ()) -> TrainConfig:
+    """The config of a model folder, after checking that every file a model folder needs is there.
+
+    Args:
+        folder: the model folder.
+        extra_files: files this kind of model needs beyond ``config.json``, ``labels.json`` and
+            the weights file (e.g. ``vocab.json``).
+
+    Raises:
+        ModelError: a file is missing.
+        ConfigError: an invalid ``config.json``.
+    """
+    for name in ("config.json", "labels.json", WEIGHTS_FILE, *extra_files):
+        if not (folder / name).is_file():
+            raise ModelError(f"model folder {folder} has no {name}")
+    return TrainConfig.from_json(folder / "config.json")
+
+
+def check_model_labels(folder: Path, config: TrainConfig) -> None:
+    """Check that ``labels.json`` of a model folder lists the tags of ``config.granularity``.
+
+    Args:
+        folder: the model folder.
+        config: its config (:func:`read_model_config`).
+
+    Raises:
+        ModelError: the tags differ.
+    """
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+    if labels.get("tags") != list(tag_set(config.granularity)):
+        raise ModelError(f"labels.json in {folder} does not match granularity {config.granularity}")
+
+
+def load_weights_into(
+    model: _ModuleT,
+    folder: Path,
+    device: str = "cpu",
+    quantize: bool = False,
+    layers: set[type[nn.Module]] | None = None,
+) -> _ModuleT:
+    """Fill a freshly built tagger with the weights of ``folder``, in eval mode, on ``device``.
+
+    Args:
+        model: the tagger, built from the folder's config.
+        folder: the model folder (its weights file).
+        device: torch device to put the model on.
+        quantize: dynamic int8 quantization (CPU inference only).
+        layers: the module types to quantize (default: ``nn.Linear``).
+
+    Raises:
+        ModelError: the weights do not fit the model, or quantization on a non-CPU device.
+    """
+    try:
+        result = model.load_state_dict(read_weights(folder), strict=False)
+    except RuntimeError as exc:  # shape mismatch
+        raise ModelError(f"weights in {folder} do not fit the model") from exc
+    if result.missing_keys or result.unexpected_keys:
+        raise ModelError(
+            f"weights in {folder} do not fit the model: {len(result.missing_keys)} missing, "
+            f"{len(result.unexpected_keys)} unexpected keys"
+        )
+    model.eval()
+    if quantize:
+        if torch.device(device).type != "cpu":
+            raise ModelError("dynamic int8 quantization is for CPU inference only")
+        model = _quantize_dynamic(model, layers)
+    return model.to(device)
 
 
 def write_model_files(
