@@ -642,6 +642,25 @@ def paper_tables(results: list[dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
+def timings(results: list[dict[str, Any]]) -> str:
+    """Markdown table: CPU seconds per (backbone, target, recipe) group of runs, from ``result.json``."""
+    groups: dict[tuple[str, str, str], list[float]] = {}
+    for r in results:
+        if r.get("cpu_s") is None or "backbone" not in r:
+            continue
+        key = (r["backbone"], str(r.get("target")), r["recipe"])
+        groups.setdefault(key, []).append(float(r["cpu_s"]))
+    lines = ["| backbone | target | recipe | runs | CPU s | per run |", "|---|---|---|---:|---:|---:|"]
+    for (backbone, target, recipe), vals in sorted(groups.items()):
+        lines.append(
+            f"| {backbone} | {target} | {recipe} | {len(vals)} | {sum(vals):.0f} | "
+            f"{min(vals):.0f}-{max(vals):.0f} |"
+        )
+    total = sum(sum(v) for v in groups.values())
+    lines.append(f"| **total** | | | {sum(len(v) for v in groups.values())} | **{total:.0f}** | |")
+    return "\n".join(lines) + "\n"
+
+
 def figure(out: Path, results: list[dict[str, Any]]) -> None:
     """Per-label report + PNG (Amin et al. Fig. 4) of the best ``k`` run by dev entity F1.
 
@@ -708,6 +727,7 @@ def main() -> None:
     (out / "table.md").write_text(table(results), encoding="utf-8")
     (out / "table-seeds.md").write_text(seed_table(results), encoding="utf-8")
     (out / "table3.md").write_text(paper_tables(results), encoding="utf-8")
+    (out / "timings.md").write_text(timings(results), encoding="utf-8")
     total = sum(r.get("cpu_s") or 0 for r in results)
     print(f"table: {rel(out / 'table.md')}; CPU seconds of the recorded runs: {total:.0f}", flush=True)
 

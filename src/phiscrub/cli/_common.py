@@ -1,9 +1,16 @@
-"""Shared pieces of the CLI commands."""
+"""Shared pieces of the CLI commands: reading with problem reports, and the options several commands take.
+
+Each option decorator declares one option (names, type, default, help) once; a command states only what
+differs (its own help text, a default). Attributes left at ``None`` (but ``default``) are not passed to
+click, so each option is exactly what the plain ``click.option`` it replaces gave.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 from tqdm import tqdm
@@ -11,16 +18,269 @@ from tqdm import tqdm
 from phiscrub.document import Document
 from phiscrub.io.base import Problem
 
-__all__ = ["CORPUS_OUT_FORMATS", "read_with_problems"]
+__all__ = [
+    "CORPUS_HELP",
+    "CORPUS_OUTPUT_HELP",
+    "CORPUS_OUT_FORMATS",
+    "LABEL_GRANULARITIES",
+    "SURROGATE_LANGS",
+    "batch_size_option",
+    "corpus_option",
+    "corpus_out_format_option",
+    "draws_option",
+    "existing_path_option",
+    "input_argument",
+    "input_format_option",
+    "labels_option",
+    "lexicon_option",
+    "model_option",
+    "output_option",
+    "propagate_option",
+    "read_with_problems",
+    "rules_lang_option",
+    "seed_option",
+    "surrogate_lang_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: Formats a labelled corpus can be written in by ``augment`` and ``synth`` (``--to``).
 CORPUS_OUT_FORMATS: list[str] = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
+
+#: Label granularities of ``--labels`` (coarse: the 7 PHI types).
+LABEL_GRANULARITIES: list[str] = ["coarse", "fine", "phicon5"]
+
+#: Surrogate languages of ``augment`` and ``synth`` (``--lang``); ``auto`` detects per document.
+SURROGATE_LANGS: list[str] = ["auto", "en", "es", "ca", "zh"]
+
+#: Help of ``-o/--output`` for a labelled corpus written in the ``--to`` format.
+CORPUS_OUTPUT_HELP = "Output file (jsonl, csv, parquet) or folder (brat, i2b2, conll)."
+
+#: Help of ``--corpus`` where the command reads one input corpus.
+CORPUS_HELP = "Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ..."
+
+
+def _option(*param_decls: str, **attrs: Any) -> Callable[[F], F]:
+    """``click.option`` without the attributes that are ``None`` (click's own "not given"), but ``default``.
+
+    A ``default`` that is passed is kept even when ``None``: a ``--flag/--no-flag`` with ``default=None``
+    gives ``None`` when not given, whereas one without a default gives ``False``.
+
+    Args:
+        param_decls: Option names and, optionally, the parameter name.
+        attrs: ``click.Option`` attributes; those set to ``None``, ``default`` excepted, are dropped.
+    """
+    return click.option(*param_decls, **{k: v for k, v in attrs.items() if v is not None or k == "default"})
+
+
+def input_argument(name: str = "input_path", metavar: str | None = "INPUT") -> Callable[[F], F]:
+    """The input corpus argument: an existing file or folder.
+
+    Args:
+        name: Parameter name passed to the command function.
+        metavar: Name shown in the usage line (``None``: the upper-cased ``name``).
+    """
+    return click.argument(name, metavar=metavar, type=click.Path(exists=True, path_type=Path))
+
+
+def existing_path_option(
+    *param_decls: str,
+    help: str | None = None,
+    required: bool = False,
+    multiple: bool = False,
+    file_okay: bool = True,
+    dir_okay: bool = True,
+) -> Callable[[F], F]:
+    """An option naming an existing file or folder (a corpus, a model, a config).
+
+    Args:
+        param_decls: Option names and, optionally, the parameter name.
+        help: Help text.
+        required: Whether the option must be given.
+        multiple: Whether the option is repeatable (the value is then a tuple).
+        file_okay: Whether a file is accepted.
+        dir_okay: Whether a folder is accepted.
+    """
+    path = click.Path(exists=True, file_okay=file_okay, dir_okay=dir_okay, path_type=Path)
+    # An optional single path defaults to None; a required or repeatable one has no default.
+    default: dict[str, Any] = {} if required or multiple else {"default": None}
+    return _option(*param_decls, type=path, help=help, required=required, multiple=multiple, **default)
+
+
+def output_option(
+    dest: str = "output_path",
+    help: str = CORPUS_OUTPUT_HELP,
+    *,
+    required: bool = True,
+    default: Path | None = None,
+    folder: bool = False,
+) -> Callable[[F], F]:
+    """``-o/--output``: where the command writes its result.
+
+    Args:
+        dest: Parameter name passed to the command function.
+        help: Help text (what is written there).
+        required: Whether the option must be given.
+        default: Default path when not required, shown in the help (``None``: none).
+        folder: Whether only a folder (not a file) is accepted.
+    """
+    given: dict[str, Any] = {} if required else {"default": default}
+    return _option(
+        "-o",
+        "--output",
+        dest,
+        required=required,
+        type=click.Path(file_okay=not folder, path_type=Path),
+        show_default=True if default is not None else None,
+        help=help,
+        **given,
+    )
+
+
+def input_format_option(
+    *param_decls: str, help: str = "Input format (default: guess).", choices: Sequence[str] | None = None
+) -> Callable[[F], F]:
+    """The format of an input corpus; not given: guessed from the path.
+
+    Args:
+        param_decls: Option names and parameter name (default ``--format``, passed as ``fmt``).
+        help: Help text.
+        choices: Accepted format names (``None``: any name; the reader registry checks it).
+    """
+    return _option(
+        *(param_decls or ("--format", "fmt")),
+        type=click.Choice(list(choices)) if choices is not None else None,
+        default=None,
+        help=help,
+    )
+
+
+def corpus_option(*param_decls: str, help: str = CORPUS_HELP) -> Callable[[F], F]:
+    """The label mapping of an input corpus (``meddocan``, ``i2b2-2014``, ...).
+
+    Args:
+        param_decls: Option names and parameter name (default ``--corpus``).
+        help: Help text.
+    """
+    return _option(*(param_decls or ("--corpus",)), default=None, help=help)
+
+
+def labels_option(help: str | None = None, *, default: str | None = "coarse") -> Callable[[F], F]:
+    """``--labels``: the label granularity (coarse, fine, phicon5).
+
+    Args:
+        help: Help text (``None``: none).
+        default: Default granularity, shown in the help (``None``: no default).
+    """
+    return _option(
+        "--labels",
+        type=click.Choice(LABEL_GRANULARITIES),
+        default=default,
+        show_default=True if default is not None else None,
+        help=help,
+    )
+
+
+def seed_option(help: str | None = None, *, default: int | None = 0) -> Callable[[F], F]:
+    """``--seed``: the base seed of a run.
+
+    Args:
+        help: Help text (what the seed drives; ``None``: none).
+        default: Default seed, shown in the help (``None``: no default).
+    """
+    return _option(
+        "--seed",
+        type=int,
+        default=default,
+        show_default=True if default is not None else None,
+        help=help,
+    )
+
+
+def draws_option() -> Callable[[F], F]:
+    """``--draws``: surrogate draws per note when the input is placeholder notes."""
+    return click.option(
+        "--draws", default=1, show_default=True, help="Surrogate draws per note for placeholder input."
+    )
+
+
+def corpus_out_format_option() -> Callable[[F], F]:
+    """``--to``: the format a labelled corpus is written in (one of :data:`CORPUS_OUT_FORMATS`)."""
+    return click.option(
+        "--to", "dst_fmt", type=click.Choice(CORPUS_OUT_FORMATS), default="jsonl", show_default=True
+    )
+
+
+def surrogate_lang_option(help: str) -> Callable[[F], F]:
+    """``--lang``: the surrogate language (one of :data:`SURROGATE_LANGS`, default ``auto``).
+
+    Args:
+        help: Help text.
+    """
+    return click.option(
+        "--lang", type=click.Choice(SURROGATE_LANGS), default="auto", show_default=True, help=help
+    )
+
+
+def rules_lang_option(help: str | None = None) -> Callable[[F], F]:
+    """``--lang``: the language of the rule detectors (default ``en``).
+
+    Args:
+        help: Help text (``None``: none).
+    """
+    return _option("--lang", default="en", show_default=True, help=help)
+
+
+def model_option(help: str) -> Callable[[F], F]:
+    """``--model``: the tagger model folder, or ``default`` for the bundled model.
+
+    Args:
+        help: Help text.
+    """
+    return click.option("--model", default="default", show_default=True, help=help)
+
+
+def lexicon_option(help: str, *, default: bool | None = False) -> Callable[[F], F]:
+    """``--lexicon/--no-lexicon``: add the lexicon detector.
+
+    Args:
+        help: Help text.
+        default: Default, shown in the help (``None``: not given, the command's config decides).
+    """
+    return _option(
+        "--lexicon/--no-lexicon",
+        default=default,
+        show_default=True if default is not None else None,
+        help=help,
+    )
+
+
+def propagate_option() -> Callable[[F], F]:
+    """``--propagate/--no-propagate``: tag other occurrences of detected names in the same note."""
+    return click.option(
+        "--propagate/--no-propagate",
+        default=True,
+        show_default=True,
+        help="Tag other occurrences of detected names in the same note.",
+    )
+
+
+def batch_size_option() -> Callable[[F], F]:
+    """``--batch-size``: documents per detection batch (default 16)."""
+    return click.option("--batch-size", default=16, show_default=True, type=int)
 
 
 def read_with_problems(
     path: Path, fmt: str | None, corpus: str | None = None, seed: int = 0, draws: int = 1
 ) -> tuple[list[Document], list[Problem], str]:
     """Read one corpus with a progress bar; print each reading problem (ids and offsets only).
+
+    Args:
+        path: Corpus file or folder.
+        fmt: Reader name (``None``: guessed from the path).
+        corpus: Label mapping of the corpus.
+        seed: Seed of the surrogate fill (placeholder input).
+        draws: Surrogate draws per note (placeholder input).
 
     Returns:
         The documents, the problems, and the format actually used.

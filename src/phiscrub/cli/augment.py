@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, cast
 import click
 from tqdm import tqdm
 
-from phiscrub.cli._common import CORPUS_OUT_FORMATS, read_with_problems
+from phiscrub.cli._common import (
+    corpus_option,
+    corpus_out_format_option,
+    input_argument,
+    input_format_option,
+    output_option,
+    read_with_problems,
+    seed_option,
+    surrogate_lang_option,
+)
 from phiscrub.labels import Granularity
 
 if TYPE_CHECKING:
@@ -25,19 +34,11 @@ if TYPE_CHECKING:
 __all__ = ["augment"]
 
 _IN_FORMATS = ["brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"]
-_OUT_FORMATS = CORPUS_OUT_FORMATS
 
 
 @click.command("augment")
-@click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "output_path",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Output file (jsonl, csv, parquet) or folder (brat, i2b2, conll).",
-)
+@input_argument()
+@output_option()
 @click.option(
     "--method",
     type=click.Choice(["phi", "context", "phicon", "mr", "daga", "llm-oneshot", "llm-zeroshot"]),
@@ -54,26 +55,11 @@ _OUT_FORMATS = CORPUS_OUT_FORMATS
     show_default=True,
     help="Copies per document (daga: samples per input sentence with PHI; llm: notes per source note).",
 )
-@click.option("--seed", default=0, show_default=True, help="Base seed (each copy gets its own stream).")
-@click.option(
-    "--format",
-    "--from",
-    "src_fmt",
-    type=click.Choice(_IN_FORMATS),
-    default=None,
-    help="Input format (default: guess).",
-)
-@click.option(
-    "--corpus", default=None, help="Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ..."
-)
-@click.option("--to", "dst_fmt", type=click.Choice(_OUT_FORMATS), default="jsonl", show_default=True)
-@click.option(
-    "--lang",
-    type=click.Choice(["auto", "en", "es", "ca", "zh"]),
-    default="auto",
-    show_default=True,
-    help="Surrogate language (phi); context augmentation edits English notes only.",
-)
+@seed_option("Base seed (each copy gets its own stream).")
+@input_format_option("--format", "--from", "src_fmt", choices=_IN_FORMATS)
+@corpus_option()
+@corpus_out_format_option()
+@surrogate_lang_option("Surrogate language (phi); context augmentation edits English notes only.")
 @click.option(
     "--sr", "p_sr", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Synonym share."
 )

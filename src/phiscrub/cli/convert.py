@@ -6,7 +6,13 @@ from pathlib import Path
 
 import click
 
-from phiscrub.cli._common import read_with_problems
+from phiscrub.cli._common import (
+    corpus_option,
+    input_argument,
+    input_format_option,
+    read_with_problems,
+    seed_option,
+)
 
 __all__ = ["convert"]
 
@@ -14,16 +20,12 @@ FORMATS = ["brat", "i2b2", "conll", "jsonl", "txt", "placeholder"]
 
 
 @click.command()
-@click.argument("input_path", metavar="IN", type=click.Path(exists=True, path_type=Path))
+@input_argument(metavar="IN")
 @click.argument("output_path", metavar="OUT", type=click.Path(path_type=Path))
-@click.option(
-    "--from", "src_fmt", type=click.Choice(FORMATS), default=None, help="Input format (default: guess)."
-)
+@input_format_option("--from", "src_fmt", choices=FORMATS)
 @click.option("--to", "dst_fmt", type=click.Choice([f for f in FORMATS if f != "placeholder"]), required=True)
-@click.option(
-    "--corpus", default=None, help="Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ..."
-)
-@click.option("--seed", default=0, show_default=True, help="Seed for surrogate filling (placeholder input).")
+@corpus_option()
+@seed_option("Seed for surrogate filling (placeholder input).")
 def convert(
     input_path: Path, output_path: Path, src_fmt: str | None, dst_fmt: str, corpus: str | None, seed: int
 ) -> None:

@@ -9,6 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
+from phiscrub.cli._common import (
+    corpus_option,
+    existing_path_option,
+    input_format_option,
+    labels_option,
+    output_option,
+)
+
 if TYPE_CHECKING:
     from phiscrub.io.base import Problem
 
@@ -16,32 +24,23 @@ __all__ = ["evaluate_cmd"]
 
 
 @click.command("evaluate")
-@click.option("--gold", required=True, type=click.Path(exists=True, path_type=Path), help="Gold corpus.")
-@click.option("--pred", required=True, type=click.Path(exists=True, path_type=Path), help="Predicted corpus.")
-@click.option(
-    "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default="coarse", show_default=True
+@existing_path_option("--gold", required=True, help="Gold corpus.")
+@existing_path_option("--pred", required=True, help="Predicted corpus.")
+@labels_option()
+@input_format_option("--gold-format", help="Format of --gold (default: guess).")
+@input_format_option("--pred-format", help="Format of --pred (default: guess).")
+@corpus_option("--gold-corpus", help="Label mapping of the gold corpus (e.g. meddocan).")
+@corpus_option("--pred-corpus", help="Label mapping of the predicted corpus.")
+@output_option(
+    "out", "Report prefix: writes PREFIX.json and PREFIX.md (default: ./evaluation).", required=False
 )
-@click.option("--gold-format", default=None, help="Format of --gold (default: guess).")
-@click.option("--pred-format", default=None, help="Format of --pred (default: guess).")
-@click.option("--gold-corpus", default=None, help="Label mapping of the gold corpus (e.g. meddocan).")
-@click.option("--pred-corpus", default=None, help="Label mapping of the predicted corpus.")
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    default=None,
-    type=click.Path(path_type=Path),
-    help="Report prefix: writes PREFIX.json and PREFIX.md (default: ./evaluation).",
-)
-@click.option(
+@existing_path_option(
     "--train",
     "train_path",
-    default=None,
-    type=click.Path(exists=True, path_type=Path),
     help="(Few-shot) training corpus: adds per-label dev/train entity frequencies to the report.",
 )
-@click.option("--train-format", default=None, help="Format of --train (default: guess).")
-@click.option("--train-corpus", default=None, help="Label mapping of the --train corpus.")
+@input_format_option("--train-format", help="Format of --train (default: guess).")
+@corpus_option("--train-corpus", help="Label mapping of the --train corpus.")
 @click.option(
     "--plot",
     default=None,

@@ -6,19 +6,14 @@ from pathlib import Path
 
 import click
 
+from phiscrub.cli._common import output_option
+
 __all__ = ["experiment"]
 
 
 @click.command("experiment")
 @click.argument("config_path", metavar="CONFIG", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "out_dir",
-    default=None,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Results folder (default: runs/experiments/<name>).",
-)
+@output_option("out_dir", "Results folder (default: runs/experiments/<name>).", required=False, folder=True)
 @click.option(
     "--resume/--no-resume",
     default=True,

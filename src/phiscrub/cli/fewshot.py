@@ -7,31 +7,30 @@ from pathlib import Path
 
 import click
 
-from phiscrub.cli._common import read_with_problems
+from phiscrub.cli._common import (
+    corpus_option,
+    draws_option,
+    input_argument,
+    input_format_option,
+    labels_option,
+    output_option,
+    read_with_problems,
+    seed_option,
+)
 from phiscrub.labels import Granularity
 
 __all__ = ["fewshot_sample_cmd"]
 
 
 @click.command("fewshot-sample")
-@click.argument("corpus_path", metavar="CORPUS", type=click.Path(exists=True, path_type=Path))
+@input_argument("corpus_path", metavar="CORPUS")
 @click.option("-k", "k", required=True, type=int, help="Number of sentences to draw.")
-@click.option(
-    "-o", "--output", "out", required=True, type=click.Path(path_type=Path), help="Output JSONL file."
-)
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the tie-breaks and the fill.")
-@click.option(
-    "--labels",
-    type=click.Choice(["coarse", "fine", "phicon5"]),
-    default="coarse",
-    show_default=True,
-    help="Label granularity of the sample (coarse: the 7 PHI types; MEDDOCAN's OTHER becomes O).",
-)
-@click.option("--format", "fmt", default=None, help="Input format (default: guess).")
-@click.option(
-    "--corpus", default=None, help="Label mapping of the input (meddocan, wang2022, i2b2-2014 ...)."
-)
-@click.option("--draws", default=1, show_default=True, help="Surrogate draws per note for placeholder input.")
+@output_option("out", "Output JSONL file.")
+@seed_option("Seed of the tie-breaks and the fill.")
+@labels_option("Label granularity of the sample (coarse: the 7 PHI types; MEDDOCAN's OTHER becomes O).")
+@input_format_option()
+@corpus_option(help="Label mapping of the input (meddocan, wang2022, i2b2-2014 ...).")
+@draws_option()
 @click.option("--phi-only", is_flag=True, help="Fill only with sentences that hold PHI.")
 def fewshot_sample_cmd(
     corpus_path: Path,

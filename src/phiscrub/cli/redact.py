@@ -14,6 +14,16 @@ import click
 from tqdm import tqdm
 from typing_extensions import Self
 
+from phiscrub.cli._common import (
+    batch_size_option,
+    input_argument,
+    labels_option,
+    lexicon_option,
+    model_option,
+    output_option,
+    propagate_option,
+    rules_lang_option,
+)
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched
 from phiscrub.document import Document
 from phiscrub.errors import PhiscrubError
@@ -24,23 +34,15 @@ log = logging.getLogger(__name__)
 
 
 @click.command()
-@click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder."
-)
+@input_argument()
+@output_option("out_dir", "Output folder.")
 @click.option(
     "--mode",
     type=click.Choice(["placeholder", "mask", "surrogate"]),
     default="placeholder",
     show_default=True,
 )
-@click.option(
-    "--labels",
-    type=click.Choice(["coarse", "fine", "phicon5"]),
-    default="coarse",
-    show_default=True,
-    help="Label granularity of placeholders and of the standoff output.",
-)
+@labels_option("Label granularity of placeholders and of the standoff output.")
 @click.option("--key", envvar=KEY_ENV_VAR, default=None, help=f"Surrogate secret (or ${KEY_ENV_VAR}).")
 @click.option("--text-field", default="text", show_default=True, help="JSONL field holding the note.")
 @click.option("--text-column", default="text", show_default=True, help="CSV/Parquet column holding the note.")
@@ -48,37 +50,18 @@ log = logging.getLogger(__name__)
     "--id-field", default=None, help="JSONL field / column with the document id (default: position)."
 )
 @click.option("--patient-field", default=None, help="Field / column grouping notes of one patient.")
-@click.option(
-    "--model",
-    "model",
-    default="default",
-    show_default=True,
-    help="Tagger model folder, or 'default' for the model bundled with phiscrub.",
-)
+@model_option("Tagger model folder, or 'default' for the model bundled with phiscrub.")
 @click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
-@click.option(
-    "--lexicon/--no-lexicon",
-    default=False,
-    show_default=True,
-    help="Add the lexicon detector (bundled name and city lists).",
-)
-@click.option(
-    "--propagate/--no-propagate",
-    default=True,
-    show_default=True,
-    help="Tag other occurrences of detected names in the same note.",
-)
+@lexicon_option("Add the lexicon detector (bundled name and city lists).")
+@propagate_option()
 @click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
 @click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    help="Language of the rules: en, es, ca, de, fr, nl, zh, or auto (detected per document; "
-    "other codes get the language-neutral rules only).",
+@rules_lang_option(
+    "Language of the rules: en, es, ca, de, fr, nl, zh, or auto (detected per document; "
+    "other codes get the language-neutral rules only)."
 )
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
-@click.option("--batch-size", default=16, show_default=True, type=int)
+@batch_size_option()
 def redact(
     input_path: Path,
     out_dir: Path,

@@ -13,24 +13,27 @@ from typing import cast
 
 import click
 
-from phiscrub.cli._common import CORPUS_OUT_FORMATS, read_with_problems
+from phiscrub.cli._common import (
+    corpus_option,
+    corpus_out_format_option,
+    existing_path_option,
+    input_argument,
+    input_format_option,
+    lexicon_option,
+    output_option,
+    read_with_problems,
+    seed_option,
+    surrogate_lang_option,
+)
 
 __all__ = ["synth"]
 
 _IN_FORMATS = ["txt", "brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"]
-_OUT_FORMATS = CORPUS_OUT_FORMATS
 
 
 @click.command("synth")
-@click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "output_path",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Output file (jsonl, csv, parquet) or folder (brat, i2b2, conll).",
-)
+@input_argument()
+@output_option()
 @click.option(
     "--strategy",
     type=click.Choice(["random", "stopwords", "nouns", "verbs", "hybrid"]),
@@ -50,11 +53,9 @@ _OUT_FORMATS = CORPUS_OUT_FORMATS
     default=None,
     help="Priority preset (Ren et al. 2025, Table 11); --strategy/--ratio/--mix override its masking.",
 )
-@click.option(
+@existing_path_option(
     "--mlm",
     "mlm_path",
-    type=click.Path(exists=True, path_type=Path),
-    default=None,
     help="Refill model: a Hugging Face masked-LM folder or a .gguf file (default: bundled Gemma 3 270M GGUF).",
 )
 @click.option(
@@ -77,7 +78,7 @@ _OUT_FORMATS = CORPUS_OUT_FORMATS
     default=None,
     help="Detector tagger: a model folder or 'default' (bundled); rules only when not given.",
 )
-@click.option("--lexicon/--no-lexicon", default=None, help="Add the name/place lexicon detector.")
+@lexicon_option("Add the name/place lexicon detector.", default=None)
 @click.option(
     "--fill-blanks/--keep-blanks", default=True, show_default=True, help="Refill ___ and [**...**]."
 )
@@ -89,19 +90,10 @@ _OUT_FORMATS = CORPUS_OUT_FORMATS
 @click.option(
     "--max-tokens", type=click.IntRange(min=1), default=256, show_default=True, help="Tokens per chunk."
 )
-@click.option("--seed", default=0, show_default=True, help="Base seed (each letter gets its own stream).")
-@click.option(
-    "--format",
-    "--from",
-    "src_fmt",
-    type=click.Choice(_IN_FORMATS),
-    default=None,
-    help="Input format (default: guess).",
-)
-@click.option(
-    "--corpus", default=None, help="Label mapping of the input: meddocan, i2b2-2006, i2b2-2014, ..."
-)
-@click.option("--to", "dst_fmt", type=click.Choice(_OUT_FORMATS), default="jsonl", show_default=True)
+@seed_option("Base seed (each letter gets its own stream).")
+@input_format_option("--format", "--from", "src_fmt", choices=_IN_FORMATS)
+@corpus_option()
+@corpus_out_format_option()
 @click.option(
     "--write-masked",
     "masked_path",
@@ -110,13 +102,7 @@ _OUT_FORMATS = CORPUS_OUT_FORMATS
     help="Also write the masked letters (surrogates in, every slot as [MASK]) here, in the --to format: "
     "the baseline of synth-eval --masked.",
 )
-@click.option(
-    "--lang",
-    type=click.Choice(["auto", "en", "es", "ca", "zh"]),
-    default="auto",
-    show_default=True,
-    help="Surrogate language.",
-)
+@surrogate_lang_option("Surrogate language.")
 def synth(
     input_path: Path,
     output_path: Path,

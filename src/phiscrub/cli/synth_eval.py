@@ -10,6 +10,15 @@ from typing import TYPE_CHECKING
 
 import click
 
+from phiscrub.cli._common import (
+    corpus_option,
+    existing_path_option,
+    input_argument,
+    input_format_option,
+    output_option,
+    read_with_problems,
+)
+
 if TYPE_CHECKING:
     from phiscrub.document import Document, Span
 
@@ -17,38 +26,31 @@ __all__ = ["synth_eval"]
 
 
 @click.command("synth-eval")
-@click.argument("original", type=click.Path(exists=True, path_type=Path))
-@click.argument("synthetic", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--masked",
-    type=click.Path(exists=True, path_type=Path),
-    default=None,
-    help="Masked letters (the generator's input): scored against the originals as the baseline.",
+@input_argument("original", metavar=None)
+@input_argument("synthetic", metavar=None)
+@existing_path_option(
+    "--masked", help="Masked letters (the generator's input): scored against the originals as the baseline."
 )
-@click.option(
-    "-o",
-    "--output",
+@output_option(
     "out",
-    type=click.Path(file_okay=False, path_type=Path),
+    "Report folder: report.json and report.md are written there.",
+    required=False,
     default=Path("synth-eval"),
-    show_default=True,
-    help="Report folder: report.json and report.md are written there.",
+    folder=True,
 )
-@click.option(
+@existing_path_option(
     "--encoder",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
+    file_okay=False,
     help="Local Hugging Face encoder folder for BERTScore (default: bundled all-MiniLM-L6-v2).",
 )
 @click.option("--no-bertscore", is_flag=True, help="Skip the embedding similarity (no encoder is loaded).")
-@click.option("--format", "fmt", default=None, help="Format of ORIGINAL (default: guess).")
-@click.option("--synthetic-format", default=None, help="Format of SYNTHETIC (default: guess).")
-@click.option("--masked-format", default=None, help="Format of --masked (default: guess).")
-@click.option("--corpus", default=None, help="Label mapping of the originals (e.g. meddocan).")
-@click.option(
+@input_format_option(help="Format of ORIGINAL (default: guess).")
+@input_format_option("--synthetic-format", help="Format of SYNTHETIC (default: guess).")
+@input_format_option("--masked-format", help="Format of --masked (default: guess).")
+@corpus_option(help="Label mapping of the originals (e.g. meddocan).")
+@existing_path_option(
     "--stats",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
+    dir_okay=False,
     help="Generator stats.json (default: stats.json in/next to SYNTHETIC, when present).",
 )
 @click.option(
@@ -91,7 +93,6 @@ def synth_eval(
     Prints a Markdown table of corpus averages; report.json adds per-letter values. Only ids and
     numbers are written, never letter text.
     """
-    from phiscrub.cli._common import read_with_problems
     from phiscrub.synth.metrics import (
         DEFAULT_MASK_PATTERN,
         EmbeddingScorer,

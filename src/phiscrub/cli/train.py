@@ -7,7 +7,22 @@ from pathlib import Path
 
 import click
 
-from phiscrub.cli._common import read_with_problems
+from phiscrub.cli._common import (
+    batch_size_option,
+    corpus_option,
+    draws_option,
+    existing_path_option,
+    input_argument,
+    input_format_option,
+    labels_option,
+    lexicon_option,
+    model_option,
+    output_option,
+    propagate_option,
+    read_with_problems,
+    rules_lang_option,
+    seed_option,
+)
 from phiscrub.document import Document
 
 __all__ = ["predict", "train_cmd"]
@@ -26,11 +41,10 @@ def read_inputs(
 
 
 @click.command("train")
-@click.option(
+@existing_path_option(
     "--train",
     "train_paths",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
     help="Training corpus (repeatable: original + augmented copies). Not with --recipe.",
 )
 @click.option(
@@ -39,56 +53,31 @@ def read_inputs(
     default=None,
     help="Few-shot transfer recipe (Amin et al. 2022) on --source and --target instead of --train.",
 )
-@click.option(
-    "--source",
-    "source_paths",
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    help="Source corpus M of a recipe (repeatable).",
+@existing_path_option(
+    "--source", "source_paths", multiple=True, help="Source corpus M of a recipe (repeatable)."
 )
-@click.option(
-    "--target",
-    "target_paths",
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    help="Few-shot target corpus F of a recipe (repeatable).",
+@existing_path_option(
+    "--target", "target_paths", multiple=True, help="Few-shot target corpus F of a recipe (repeatable)."
 )
-@click.option(
-    "--dev",
-    "dev_path",
-    default=None,
-    type=click.Path(exists=True, path_type=Path),
-    help="Dev corpus for early stopping (token micro F1, patience 3).",
-)
-@click.option(
-    "-o", "--output", "out_dir", required=True, type=click.Path(path_type=Path), help="Model folder."
-)
+@existing_path_option("--dev", "dev_path", help="Dev corpus for early stopping (token micro F1, patience 3).")
+@output_option("out_dir", "Model folder.")
 @click.option(
     "--encoder",
     default=None,
     help="Local Hugging Face encoder folder (default: bundled MiniLM), or 'bilstm-crf' for the "
     "character + word BiLSTM-CRF trained from scratch (no pretrained weights).",
 )
-@click.option(
+@existing_path_option(
     "--init-from",
     "init_from",
-    default=None,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    file_okay=False,
     help="Continue training a saved model folder (with --recipe: its first stage).",
 )
 @click.option("--crf/--no-crf", default=None, help="CRF output layer (default: from config, on).")
-@click.option(
-    "--labels", type=click.Choice(["coarse", "fine", "phicon5"]), default=None, help="Label granularity."
-)
-@click.option("--format", "fmt", default=None, help="Input format of every corpus (default: guess).")
-@click.option("--corpus", default=None, help="Label mapping of the inputs (meddocan, i2b2-2014 ...).")
-@click.option(
-    "--config",
-    "config_path",
-    default=None,
-    type=click.Path(exists=True, path_type=Path),
-    help="TrainConfig JSON; command-line options override it.",
-)
+@labels_option("Label granularity.", default=None)
+@input_format_option(help="Input format of every corpus (default: guess).")
+@corpus_option(help="Label mapping of the inputs (meddocan, i2b2-2014 ...).")
+@existing_path_option("--config", "config_path", help="TrainConfig JSON; command-line options override it.")
 @click.option("--epochs", type=int, default=None, help="Maximum epochs (with --recipe: of every stage).")
 @click.option(
     "--patience",
@@ -120,7 +109,7 @@ def read_inputs(
     default=None,
     help="Subword tokens per window (default 192); for bilstm-crf, words per window (default 64).",
 )
-@click.option("--seed", type=int, default=None)
+@seed_option(default=None)
 @click.option(
     "--time-budget",
     "time_budget_s",
@@ -129,7 +118,7 @@ def read_inputs(
     help="Stop training after N seconds (with --recipe: per stage).",
 )
 @click.option("--threads", "num_threads", type=int, default=None, help="torch threads.")
-@click.option("--draws", default=1, show_default=True, help="Surrogate draws per note for placeholder input.")
+@draws_option()
 @click.option("--save-dtype", type=click.Choice(["float32", "float16"]), default=None)
 def train_cmd(
     train_paths: tuple[Path, ...],
@@ -254,31 +243,19 @@ def train_cmd(
 
 
 @click.command()
-@click.argument("input_path", metavar="INPUT", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Output corpus (format from --to).",
-)
+@input_argument()
+@output_option("out", "Output corpus (format from --to).")
 @click.option(
     "--to", "dst_fmt", default="jsonl", show_default=True, help="Output format (jsonl, brat, conll, i2b2)."
 )
-@click.option("--model", default="default", show_default=True, help="Model folder or 'default'.")
+@model_option("Model folder or 'default'.")
 @click.option("--rules/--no-rules", default=True, show_default=True, help="Add the rule detectors.")
-@click.option("--lexicon/--no-lexicon", default=False, show_default=True, help="Add the lexicon detector.")
-@click.option(
-    "--propagate/--no-propagate",
-    default=True,
-    show_default=True,
-    help="Tag other occurrences of detected names in the same note.",
-)
-@click.option("--format", "fmt", default=None, help="Input format (default: guess).")
-@click.option("--corpus", default=None, help="Label mapping of the input.")
-@click.option("--lang", default="en", show_default=True)
-@click.option("--batch-size", default=16, show_default=True)
+@lexicon_option("Add the lexicon detector.")
+@propagate_option()
+@input_format_option()
+@corpus_option(help="Label mapping of the input.")
+@rules_lang_option()
+@batch_size_option()
 def predict(
     input_path: Path,
     out: Path,
