@@ -561,6 +561,13 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def mean_sd(values: list[float]) -> str:
+    """``mean ± sd`` (sample standard deviation) of two or more values, 3 decimals."""
+    mean = sum(values) / len(values)
+    sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+    return f"{mean:.3f} ± {sd:.3f}"
+
+
 def seed_table(results: list[dict[str, Any]]) -> str:
     """Markdown table: mean and sample standard deviation over the training seeds of each
     (backbone, target, K, recipe) that has more than one seed."""
@@ -573,15 +580,10 @@ def seed_table(results: list[dict[str, Any]]) -> str:
         "|---|---|---:|---|---:|---:|---:|---:|",
     ]
 
-    def cell(values: list[float]) -> str:
-        mean = sum(values) / len(values)
-        sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-        return f"{mean:.3f} ± {sd:.3f}"
-
     for (backbone, target, k, recipe), rs in groups.items():
         if len(rs) < 2:
             continue
-        cells = [cell([r["scores"][m]["f1"] for r in rs]) for m in ("binary", "token", "entity")]
+        cells = [mean_sd([r["scores"][m]["f1"] for r in rs]) for m in ("binary", "token", "entity")]
         lines.append(f"| {backbone} | {target} | {k} | {recipe} | {len(rs)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -631,12 +633,7 @@ def paper_tables(results: list[dict[str, Any]]) -> str:
                         cells.append(f"{sc['entity']['precision']:.2f}/{sc['entity']['recall']:.2f}")
                     if backbone == "bilstm-crf":
                         vals = seeds.get((backbone, target, k, recipe), [])
-                        if len(vals) > 1:
-                            mean = sum(vals) / len(vals)
-                            sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
-                            cells.append(f"{mean:.3f} ± {sd:.3f} ({len(vals)})")
-                        else:
-                            cells.append("—")
+                        cells.append(f"{mean_sd(vals)} ({len(vals)})" if len(vals) > 1 else "—")
                 lines.append(f"| {label} | {k} | " + " | ".join(cells) + " |\n")
         parts.append("".join(lines))
     return "\n".join(parts)
