@@ -162,6 +162,34 @@ def _convert(src: Path, dst: Path, seed: int) -> list[str]:
     return ["convert", rel(src), rel(dst), "--from", "placeholder", "--to", "jsonl", "--seed", str(seed)]
 
 
+def recipe_specs(
+    scratch: list[str], source: Path, multitask: list[str], multitask_model: Path, on_f: list[str]
+) -> list[tuple[str, str, list[str]]]:
+    """``(slug, recipe, train args)`` of the four few-shot recipes of one backbone.
+
+    Args:
+        scratch: flags of a model trained from scratch (``--encoder bilstm-crf``, or none).
+        source: the source model that ``source-then-target`` continues from.
+        multitask: the full arguments of the multitask run.
+        multitask_model: the multitask model that ``multitask-then-target`` continues from.
+        on_f: arguments of every stage on F alone.
+    """
+    return [
+        ("finetune", "finetune (F)", ["--recipe", "finetune", *scratch, *on_f]),
+        (
+            "source-then-target",
+            "source (M) -> finetune (F)",
+            ["--recipe", "finetune", "--init-from", rel(source), *on_f],
+        ),
+        ("multitask", "multitask (M + F)", multitask),
+        (
+            "multitask-then-target",
+            "multitask (M + F) -> finetune (F)",
+            ["--recipe", "finetune", "--init-from", rel(multitask_model), *on_f],
+        ),
+    ]
+
+
 def plan(out: Path) -> list[Run]:
     """Every run, in dependency order."""
     notes = out / "notes"
@@ -244,93 +272,34 @@ def plan(out: Path) -> list[Run]:
             on_f = [*common, "--config", rel(target_config)]
             bilstm_f = [*on_f, "--target-epochs", str(BILSTM_TARGET_EPOCHS)]
             minilm_f = [*on_f, "--target-epochs", str(MINILM_TARGET_EPOCHS[target])]
-            mt = out / f"bilstm-{base}-multitask" / "model"
-            multitask = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), "--encoder", "bilstm-crf"]
-            multitask += [*common, "--source-epochs", str(BILSTM_MULTITASK_EPOCHS)]
-            minilm_mt = out / f"minilm-{base}-multitask" / "model"
-            minilm_multitask = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), *common]
-            minilm_multitask += ["--source-epochs", str(MINILM_MULTITASK_EPOCHS)]
-            specs: list[tuple[str, str, str, list[str]]] = [
-                (
-                    "bilstm",
-                    "finetune",
-                    "finetune (F)",
-                    ["--recipe", "finetune", "--encoder", "bilstm-crf", *bilstm_f],
-                ),
-                (
-                    "bilstm",
-                    "source-then-target",
-                    "source (M) -> finetune (F)",
-                    ["--recipe", "finetune", "--init-from", rel(src), *bilstm_f],
-                ),
-                ("bilstm", "multitask", "multitask (M + F)", multitask),
-                (
-                    "bilstm",
-                    "multitask-then-target",
-                    "multitask (M + F) -> finetune (F)",
-                    ["--recipe", "finetune", "--init-from", rel(mt), *bilstm_f],
-                ),
-                ("minilm", "finetune", "finetune (F)", ["--recipe", "finetune", *minilm_f]),
-                (
-                    "minilm",
-                    "source-then-target",
-                    "source (M) -> finetune (F)",
-                    ["--recipe", "finetune", "--init-from", rel(MINILM_MEDDOCAN), *minilm_f],
-                ),
-                ("minilm", "multitask", "multitask (M + F)", minilm_multitask),
-                (
-                    "minilm",
-                    "multitask-then-target",
-                    "multitask (M + F) -> finetune (F)",
-                    ["--recipe", "finetune", "--init-from", rel(minilm_mt), *minilm_f],
-                ),
-            ]
-            for backbone, slug, recipe, train_args in specs:
-                name = f"{backbone}-{base}-{slug}"
-                model = out / name / "model"
-                info = {
-                    "backbone": "bilstm-crf" if backbone == "bilstm" else "minilm",
-                    "target": target,
-                    "K": k,
-                    "recipe": recipe,
-                    "seed": 1,
-                }
-                train = ["train", *train_args, "-o", rel(model)]
-                runs.append(scored(name, model, dev, [train], info, train_counts=few))
-            # more training seeds of the BiLSTM-CRF rows (the source model stays the seed-1 one;
-            # multitask-then-target continues from the multitask model of the same seed)
-            for seed in BILSTM_SEEDS[1:]:
-                sfx = f"-seed{seed}"
-                mt_s = out / f"bilstm-{base}-multitask{sfx}" / "model"
-                seeded: list[tuple[str, str, list[str]]] = [
-                    (
-                        "finetune",
-                        "finetune (F)",
-                        ["--recipe", "finetune", "--encoder", "bilstm-crf", *bilstm_f],
-                    ),
-                    (
-                        "source-then-target",
-                        "source (M) -> finetune (F)",
-                        ["--recipe", "finetune", "--init-from", rel(src), *bilstm_f],
-                    ),
-                    ("multitask", "multitask (M + F)", multitask),
-                    (
-                        "multitask-then-target",
-                        "multitask (M + F) -> finetune (F)",
-                        ["--recipe", "finetune", "--init-from", rel(mt_s), *bilstm_f],
-                    ),
-                ]
-                for slug, recipe, train_args in seeded:
-                    name = f"bilstm-{base}-{slug}{sfx}"
+            bilstm_mt = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), "--encoder", "bilstm-crf"]
+            bilstm_mt += [*common, "--source-epochs", str(BILSTM_MULTITASK_EPOCHS)]
+            minilm_mt = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), *common]
+            minilm_mt += ["--source-epochs", str(MINILM_MULTITASK_EPOCHS)]
+            # (backbone, scratch flags, source model, multitask args, F-stage args) per backbone
+            backbones = {
+                "bilstm": (["--encoder", "bilstm-crf"], src, bilstm_mt, bilstm_f),
+                "minilm": ([], MINILM_MEDDOCAN, minilm_mt, minilm_f),
+            }
+            # seed 1 of both backbones, then more training seeds of the BiLSTM-CRF rows (the source
+            # model stays the seed-1 one; multitask-then-target continues from the multitask model
+            # of the same seed)
+            for backbone, seed in [("bilstm", 1), ("minilm", 1), *(("bilstm", s) for s in BILSTM_SEEDS[1:])]:
+                scratch, source, multitask, f_args = backbones[backbone]
+                sfx = "" if seed == 1 else f"-seed{seed}"
+                seed_args = [] if seed == 1 else ["--seed", str(seed)]
+                mt_model = out / f"{backbone}-{base}-multitask{sfx}" / "model"
+                for slug, recipe, train_args in recipe_specs(scratch, source, multitask, mt_model, f_args):
+                    name = f"{backbone}-{base}-{slug}{sfx}"
                     model = out / name / "model"
                     info = {
-                        "backbone": "bilstm-crf",
+                        "backbone": "bilstm-crf" if backbone == "bilstm" else "minilm",
                         "target": target,
                         "K": k,
                         "recipe": recipe,
                         "seed": seed,
                     }
-                    train = ["train", *train_args, "--seed", str(seed), "-o", rel(model)]
+                    train = ["train", *train_args, *seed_args, "-o", rel(model)]
                     runs.append(scored(name, model, dev, [train], info, train_counts=few))
             # the recipe's own two stages (source stage selected on the target dev), BiLSTM-CRF
             name = f"bilstm-{base}-source-then-target-recipe"
