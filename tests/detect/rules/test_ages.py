@@ -63,5 +63,61 @@ def test_age_rules_skip_durations_temperatures_and_sizes(found: Found, text: str
     assert found(EN, text) == []
 
 
-def test_age_rules_exist_only_for_english() -> None:
-    assert age_rules("es") == ()
+@pytest.mark.parametrize(
+    ("text", "surface"),
+    [
+        ("Age: newborn", "newborn"),
+        ("AGE: 3 wks  SEX: F", "3"),
+        ("Infant 3 weeks old, seen today", "3"),
+        ("a 45 day old infant", "45"),
+        ("14 month old boy", "14"),
+    ],
+)
+def test_age_rules_take_ages_not_in_years_in_english(found: Found, text: str, surface: str) -> None:
+    assert (surface, "AGE") in found(EN, text)
+
+
+ES = age_detector("es")
+
+
+@pytest.mark.parametrize(
+    ("text", "surface"),
+    [
+        ("Paciente de 14 meses de edad.", "14 meses"),
+        ("Lactante de 45 días con fiebre.", "45 días"),
+        ("Edad: recién nacida. Sexo: M.", "recién nacida"),
+        ("Niño de 3 semanas de vida.", "3 semanas"),
+        ("Mujer de 45 años que acude.", "45 años"),
+        ("Edad: 45 años Sexo: H.", "45 años"),
+        ("Edad: 34 Sexo: M.", "34"),
+        ("Varón de sesenta y tres años.", "sesenta y tres años"),
+        ("niña de un año y cinco meses", "un año y cinco meses"),
+        ("Actualmente tiene 3 años y medio.", "3 años y medio"),
+        ("Varón, de 2,5 años.", "2,5 años"),
+        ("Se trata de una recién nacida a término.", "recién nacida"),
+        ("Dona de 83 anys.", "83 anys"),
+    ],
+)
+def test_age_rules_take_spanish_and_catalan_ages_with_their_unit(
+    found: Found, text: str, surface: str
+) -> None:
+    assert (surface, "AGE") in found(ES, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hace 3 años presentó un cuadro similar.",
+        "A los 3 años del diagnóstico recidivó.",
+        "Cuadro de 2 meses de evolución.",
+        "Tras 6 meses de seguimiento, sin recidiva.",
+        "Tratamiento durante 14 días.",
+    ],
+)
+def test_age_rules_skip_spanish_durations(found: Found, text: str) -> None:
+    assert found(ES, text) == []
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "nl", "zh", "xx"])
+def test_age_rules_exist_only_for_english_spanish_and_catalan(lang: str) -> None:
+    assert age_rules(lang) == ()

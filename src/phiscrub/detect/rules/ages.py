@@ -2,7 +2,8 @@
 
 Covered: ``54 yo``, ``54yo``, ``54 y/o``, ``54 y.o.``, ``54-year-old``, ``54 years old``,
 ``aged 54``, ``age 54``, ``Age: 54``, ``Age/Sex: 54/F``, ``54M`` / ``54 F`` (age-sex shorthand),
-``54Y M``, ``(54 yrs)``, ``3 months old``, ``18-month-old``, ``in her 60s``. Durations
+``54Y M``, ``(54 yrs)``, ``3 months old``, ``18-month-old``, ``in her 60s``, and ages without a
+number after an age cue (``Age: newborn``, ``age: 3 wks``). Durations
 (``for 3 years``, ``x 2 years``), temperatures (``101 F``), catheter sizes (``16F Foley``) and
 gestational ages (``gestational age 34 weeks``) are not ages.
 """
@@ -165,9 +166,73 @@ AGE_RULES_EN: tuple[PatternRule, ...] = (
 )
 
 
+# Spanish and Catalan (MEDDOCAN convention: the span holds the number *and* its unit, "45 años",
+# "14 meses", "recién nacida"). A bare "3 años" is usually a duration ("hace 3 años", "a los 3 años
+# del diagnóstico"), so a cue must come first: a person noun + "de" ("varón de", "niña de"),
+# "edad:", "tiene/tenía", or "de edad" right after.
+_ES_NUMBER_WORDS = (
+    r"un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince"
+    r"|dieciséis|dieciseis|diecisiete|dieciocho|diecinueve|veinte|veinti\w+|treinta|cuarenta|cincuenta"
+    r"|sesenta|setenta|ochenta|noventa|cien|ciento|"
+    # Catalan
+    r"quatre|cinc|sis|set|vuit|nou|deu|onze|dotze|tretze|catorze|quinze|setze|disset|divuit|dinou|vint"
+    r"|trenta|quaranta|cinquanta|seixanta|setanta|vuitanta|noranta"
+)
+_ES_QTY = rf"(?:\d{{1,3}}(?:[.,]5)?|(?:{_ES_NUMBER_WORDS})(?:\s+y\s+(?:{_ES_NUMBER_WORDS}))?)"
+_ES_UNIT = r"(?:años|año|anys|any|a\.?|meses|mes|mesos|semanas|semana|setmanes|setmana|días|dias|día|dia|dies)"
+_ES_AGE = rf"{_ES_QTY}\s*{_ES_UNIT}(?:\s+y\s+(?:medio|{_ES_QTY}\s*{_ES_UNIT}))?"
+_ES_NEWBORN = r"(?:recién|recien|nou)\s+nacid[oa]s?|nounat|nounada|neonato|neonata"
+_ES_PERSON = (
+    r"varón|varon|mujer|hombre|paciente|niña|niño|nena|nen|noi|noia|home|dona|lactante|joven|adolescente"
+    r"|anciano|anciana|señor|señora|sra\.?|sr\.?|femenin[oa]|masculin[oa]|caucasian[oa]|gestante"
+    r"|primigesta|secundigesta|multípara|multipara|bebé|bebe"
+)
+_AGE_ES_RE = re.compile(
+    # varón de 45 años / mujer, de 3 meses / paciente de 14 meses de edad
+    rf"(?i:\b(?:{_ES_PERSON})\b,?\s+(?:de|d'|con)\s+)(?P<a>{_ES_AGE})(?![\w])"
+    # Edad: 45 años / Edat: 45 / Edad: recién nacida
+    rf"|(?i:\b(?:edad|edat)\s*:?\s*)(?P<b>{_ES_AGE}|\d{{1,3}}(?![\d.,/:])|{_ES_NEWBORN})(?![\w])"
+    # tiene 45 años / tenía 3 meses / cumplió 80 años
+    rf"|(?i:\b(?:tiene|tenía|tenia|té|tenia|cumplió|cumplio|cumple|contaba\s+con)\s+)(?P<c>{_ES_AGE})(?![\w])"
+    # 45 años de edad / 3 meses de vida
+    rf"|(?P<d>{_ES_AGE})(?=\s+(?i:de\s+edad|d'edat|de\s+vida)\b)"
+    # a recién nacido as the subject: "Recién nacida a término" at the start of a sentence / after a cue
+    rf"|(?i:\b(?:paciente|se\s+trata\s+de\s+una?|ingresa\s+una?)\s+)(?P<e>{_ES_NEWBORN})\b",
+)
+
+AGE_RULES_ES: tuple[PatternRule, ...] = (
+    PatternRule(
+        "AGE",
+        _AGE_ES_RE,
+        group=("a", "b", "c", "d", "e"),
+        not_after=r"[\w]",
+        score=0.9,
+        name="age_es",
+    ),
+)
+
+# English ages without a number, after an explicit age cue only ("Age: newborn", "age: 3 wks").
+_AGE_EN_NONUMERIC_RE = re.compile(
+    r"(?<![\w])(?i:age)\s*:\s*(?:(?P<w>(?i:newborn|neonate))\b|(?P<n>\d{1,3})\s*(?i:months?|mos?|weeks?|wks?|days?|d)\b)"
+)
+AGE_RULES_EN = AGE_RULES_EN + (
+    PatternRule(
+        "AGE",
+        _AGE_EN_NONUMERIC_RE,
+        group=("w", "n"),
+        anchor=re.compile(r"[Aa][Gg][Ee]"),
+        reach=(2, 24),
+        score=0.8,
+        name="age_cue_no_years",
+    ),
+)
+
+_AGE_RULES: dict[str, tuple[PatternRule, ...]] = {"en": AGE_RULES_EN, "es": AGE_RULES_ES, "ca": AGE_RULES_ES}
+
+
 def age_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The AGE rules for ``lang`` (English; other languages get none for now)."""
-    return AGE_RULES_EN if lang == "en" else ()
+    """The AGE rules for ``lang`` (English, Spanish and Catalan; other languages get none for now)."""
+    return _AGE_RULES.get(lang, ())
 
 
 def age_detector(lang: str = "en") -> RuleDetector:
