@@ -263,3 +263,139 @@ def test_reader_is_available_from_the_io_registry(notes: Path) -> None:
     reader = get_reader("placeholder", seed=4, corpus="i2b2-2014")
     assert isinstance(reader, PlaceholderReader) and reader.seed == 4
     assert len(list(reader.read(notes / "a"))) == 1
+
+
+# -- real-note forms (issue 11): what real US notes write and our fills used to miss -------------------
+
+REAL_NOTE = (
+    "NURSING NOTE 0700-1900\n"
+    "Neuro: a&ox3. plan per [DOCTOR] in am, d/w [DOCTOR] re: abx.\n"
+    "Social: daughter [RELATIVE] at bedside, son [RELATIVE] called. Pt resides at [HOSPITAL] LTC.\n"
+    "ID: BCx from [DATE] NGTD, ucx sent on [DATE]; on vanc since [DATE].\n"
+    "PMH:\n- CABG [DATE]\n- CVA [DATE]\n- breast ca dx [DATE]\n"
+    "Dispo: transfer to [ROOM] vs [HOSPITAL] once bed available; f/u at [HOSPITAL] Cancer Center.\n"
+    "pt seen by dr [DOCTOR] today, wife [RELATIVE] aware, to [DEPARTMENT] after cath\n"
+)
+
+
+def _surfaces(template: str, n: int, seed: int = 0, lang: str = "en") -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        text, spans = fill_text(template, rng, lang)
+        out.extend(text[s.start : s.end] for s in spans)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_real_note_fills_keep_spans_valid(seed: int) -> None:
+    text, spans = fill_text(REAL_NOTE, random.Random(seed), "en")
+    assert PLACEHOLDER_RE.search(text) is None
+    assert len(spans) == len(PLACEHOLDER_RE.findall(REAL_NOTE))
+    _check(text, spans)
+    doc = Document("r", text, tuple(spans))
+    doc.validate()
+    assert all(doc.text[s.start : s.end] == doc.surface(s) for s in doc.spans)
+
+
+def _share(surfaces: list[str], pattern: str) -> float:
+    return sum(bool(re.fullmatch(pattern, s)) for s in surfaces) / len(surfaces)
+
+
+@pytest.mark.parametrize(
+    ("template", "pattern", "low", "high"),
+    [
+        # initial + surname in capitals after a role cue ("per K. JONES", "d/w J SMITH")
+        ("Plan per [DOCTOR] in am.", r"[A-Z]\.? [A-Z][A-Z'-]+", 0.15, 0.5),
+        ("Discussed with [DOCTOR] today.", r"[A-Z]\.? [A-Z][A-Z'-]+", 0.15, 0.5),
+        # lower-case first names of relatives in mixed-case notes
+        ("Pt's daughter [RELATIVE] at bedside.", r"[a-z][a-z'-]+", 0.08, 0.35),
+        # month/day dates in running text
+        ("BCx from [DATE] pending.", r"\d{1,2}/\d{1,2}", 0.1, 0.4),
+        ("Seen on [DATE] in clinic.", r"(?:[a-z]{3}|[A-Z][a-z]{2}) \d{1,2}(?:st|nd|rd|th)?", 0.03, 0.3),
+        ("On vanc since [DATE].", r"(?:\d{1,2}/\d{1,2}|[A-Za-z]{3,9}\.? \d{1,2}(?:st|nd|rd|th)?)", 0.03, 0.4),
+        # month/two-digit-year and bare years after a diagnosis in a history list
+        ("PMH: HTN, CABG [DATE], DM2.", r"\d{1,2}/\d{2}", 0.05, 0.3),
+        ("- s/p CVA [DATE]", r"(?:19|20)\d\d", 0.15, 0.6),
+        # facility names made of common words and their abbreviations
+        ("Seen at [HOSPITAL] last week.", r"(?:St\.?|Saint) [A-Z][a-z]+(?:'s)?(?: [A-Z].*)?", 0.04, 0.3),
+        ("Seen at [HOSPITAL] last week.", r"[A-Z]{2,5}", 0.04, 0.4),
+        ("Seen at [HOSPITAL] last week.", r".+ Rehab(?:ilitation)?(?: [A-Z][a-z]+)*", 0.01, 0.2),
+        ("Seen at [HOSPITAL] last week.", r"University of .+", 0.005, 0.15),
+        (
+            "Seen at [HOSPITAL] last week.",
+            r".+ (?:Nursing Home|Manor|Senior Living|Care Center)",
+            0.005,
+            0.15,
+        ),
+        (
+            "Seen at [HOSPITAL] last week.",
+            r"(?:Good Samaritan|Mercy|Sacred Heart|Holy Cross|Providence).*",
+            0.01,
+            0.2,
+        ),
+        # named wards
+        (
+            "Placed in [ROOM] overnight.",
+            r"[A-Z][a-z'A-Z]+[ -]\d{1,2}[A-D]?(?: (?:North|South|East|West))?",
+            0.1,
+            0.5,
+        ),
+        (
+            "Transferred to [DEPARTMENT] after cath.",
+            r"[A-Z][a-z'A-Z]+[ -]\d{1,2}[A-D]?(?: (?:North|South|East|West))?",
+            0.1,
+            0.5,
+        ),
+    ],
+)
+def test_real_note_forms_appear_at_realistic_rates(
+    template: str, pattern: str, low: float, high: float
+) -> None:
+    share = _share(_surfaces(template, 600, seed=5), pattern)
+    assert low <= share <= high, share
+
+
+def test_facility_names_stand_alone_before_a_service_word() -> None:
+    suffix = r".+ (?:Hospital|Medical Center|Health|Health Center)"
+    before_ed = _share(_surfaces("Presented to [HOSPITAL] ED with CP.", 400, seed=2), suffix)
+    plain = _share(_surfaces("Presented to [HOSPITAL] with CP.", 400, seed=2), suffix)
+    assert before_ed < plain - 0.15
+
+
+def test_fills_never_draw_care_units_as_facilities_or_departments() -> None:
+    from phiscrub.transform.fill import _NOT_FACILITY_ACRONYMS
+
+    hospitals = _surfaces("Seen at [HOSPITAL] today.", 1500, seed=9)
+    departments = _surfaces("Admitted to the [DEPARTMENT] today.", 500, seed=9)
+    units = set(_NOT_FACILITY_ACRONYMS)
+    assert not units & set(hospitals)
+    assert not units & set(departments)
+
+
+def test_all_lower_case_lines_mostly_get_lower_case_fills() -> None:
+    surfaces = _surfaces("pt seen at [HOSPITAL] by dr [DOCTOR] today, plan to call back\n", 100, seed=3)
+    lower = [s for s in surfaces if s == s.lower()]
+    assert 0.6 <= len(lower) / len(surfaces) < 1.0
+
+
+@pytest.mark.parametrize(("text", "lang"), [(ES_NOTE, "es"), (CA_NOTE, "ca"), (ZH_NOTE, "zh")])
+def test_real_note_forms_stay_out_of_other_languages(text: str, lang: str) -> None:
+    for seed in range(30):
+        filled, spans = fill_text(text.replace("[HOSPITAL]", "[HOSPITAL] [ROOM]"), random.Random(seed), lang)
+        for span in spans:
+            surface = filled[span.start : span.end]
+            assert not re.fullmatch(r"(?:St\.?|Saint) .*|.* Nursing Home|University of .*", surface)
+            assert not re.fullmatch(r"[A-Z]\.? [A-Z]{2,}", surface)
+
+
+def test_real_note_forms_parse_as_dates_or_get_a_surrogate() -> None:
+    from phiscrub.transform import build_transformer
+
+    transformer = build_transformer("surrogate", "fine", key="fill-test")
+    for seed in range(20):
+        filled, spans = fill_text(REAL_NOTE, random.Random(seed), "en")
+        doc = Document(f"n{seed}", filled, tuple(spans), {"lang": "en"})
+        new = transformer.apply(doc, doc.spans)
+        new.validate()
+        assert [s.label for s in new.spans] == [s.label for s in doc.spans]

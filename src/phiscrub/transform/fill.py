@@ -7,6 +7,16 @@ Because a tagger learns the surface forms it sees, the fills vary on purpose: da
 title, "J. Smith", "Smith, John", ALL CAPS on upper-case lines), phones and identifiers in realistic
 shapes, ages as numbers (sometimes over 89, in months where the note says "months old").
 
+English fills also write what real US notes write and tidy LLM notes never do (issue 11): the
+commonest US names; initial + surname in capitals after role cues ("per K. JONES", "d/w J SMITH");
+lower-case first names after kinship words ("daughter mary") and lower-case fills on all-lower-case
+lines; facility names made of common words ("St. Mary's", "Good Samaritan", "Lakeside Nursing Home",
+"X Rehab", "University of X Medical Center") and their initials ("SJH", "BMC"), bare before "ED" /
+"LTC"; named wards ("Ellison 4", "Blake 7") for rooms, departments and units; month/day dates in
+running text ("BCx 3/14", "since 4/7", "jan 3", "Mar 14th"); month/two-digit-year and bare years
+after a diagnosis or in a history list ("CABG 2004", "CVA 3/98"). Care-unit abbreviations (ICU, ED,
+PACU) are never drawn as gold PHI: real notes do not treat them as PHI.
+
 Fills are seeded random draws (:class:`random.Random`), not keyed: the values are invented, not
 derived from any real PHI. Within a note the patient is one invented person and dates cluster
 around one invented admission date, so notes stay coherent.
@@ -68,6 +78,41 @@ _FEMALE_KIN = re.compile(
 )
 _KIN = re.compile(_MALE_KIN.pattern + "|" + _FEMALE_KIN.pattern, re.IGNORECASE)
 _CREDENTIAL_AFTER = re.compile(r"^,?\s*(?:MD|DO|RN|NP|PA|PhD|MBBS|DDS)\b")
+# English real-note habits (issue 11): who writes "per J. SMITH", "daughter mary", "cx from 3/14".
+_ROLE_CUE_BEFORE = re.compile(
+    r"\b(?:as per|per|d/w|dw|discussed with|spoke (?:with|to)|talked to|paged|called|notified|informed|"
+    r"seen by|covering|cross[- ]?cover|attending|resident|fellow|intern|surgeon|RN|NP|PA|MD|pcp)\s*:?\s*$",
+    re.IGNORECASE,
+)
+_KIN_BEFORE = re.compile(r"(?:" + _KIN.pattern + r"|\b(?:dtr|wife's|husband's|hcp|fob|mom|dad|gf|bf|partner))"
+                         r"\W{0,3}$", re.IGNORECASE)  # fmt: skip
+_PROSE_DATE_BEFORE = re.compile(
+    r"\b(?:on|since|from|until|till|thru|through|of|after|before|dated|drawn|sent|started|stopped|placed|"
+    r"removed|changed|d/c'?d|dc'?d|s/p|cx|bcx|ucx|cultures?|cxr|ct|mri|echo|tte|tee|egd|ekg|ecg|labs?|"
+    r"admitted|discharged|seen|last|started on|due)\s*$",
+    re.IGNORECASE,
+)
+_HISTORY_BEFORE = re.compile(
+    r"(?:\bs/p|\bstatus post|\bhx(?: of)?|\bh/o|\bdx(?:'d)?|\bdiagnosed(?: in)?|\bcabg(?: x\s?\d)?|\bpci|\bmi|"
+    r"\bn?stemi|\bcva|\btia|\bstroke|\bstent|\bicd|\bppm|\bturp|ectomy|otomy|plasty|\brepair|\bfx|"
+    r"\bfracture|\bsurgery|\bplaced|\breplacement|\btransplant|\bdvt|\bpe|\bcancer|\bca|\bchemo|\bxrt|"
+    r"\bsmoker|\bsobriety|\bsober)\s*[(,-]?\s*$",
+    re.IGNORECASE,
+)
+_OPEN_ENDED_BEFORE = re.compile(r"\b(?:since|from|until|by)\s*$", re.IGNORECASE)
+_LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|#\d*)\s")
+_SHORT_FACILITY_AFTER = re.compile(
+    r"^\s+(?:ED|ER|LTC|SNF|ICU|MICU|SICU|CCU|NICU|Cancer Center|Medical Practice|Inpatient|Emergency|"
+    r"Rehab|Clinic|campus|Heart|Hospital|Medical Center|Dialysis|Lab|Radiology|Pharmacy|Wound)\b",
+    re.IGNORECASE,
+)
+_ROOM_CUE_BEFORE = re.compile(r"(?:\broom|\brm|\bbed|\bsuite|\bbay|#|\bno\.?)\W{0,3}$", re.IGNORECASE)
+_UNIT_CUE = re.compile(
+    r"\b(?:unit|floor|ward|transfer(?:red)?|to|from|on|accepting|receiving|sending)\b", re.IGNORECASE
+)
+#: Labels whose fill follows an all-lower-case line ("pt seen at st marys by dr smith").
+_CASE_FOLLOWING = frozenset({"PATIENT", "DOCTOR", "RELATIVE", "HOSPITAL", "ORGANIZATION", "DEPARTMENT", "CITY",
+                             "STATE", "COUNTRY", "STREET", "LOCATION", "DATE", "PROFESSION", "ROOM", "USERNAME"})  # fmt: skip
 
 # Date templates by language, with weights. Variety here is what a tagger learns from.
 _DATE_FORMATS: dict[str, list[tuple[str, int]]] = {
@@ -97,9 +142,21 @@ _DATE_FORMATS: dict[str, list[tuple[str, int]]] = {
         ("{YYYY}年{MM}月{DD}日", 10), ("{M}月{D}日", 5), ("{YYYY}/{MM}/{DD}", 4),
     ],
 }  # fmt: skip
+#: Dates without a year, as running text writes them ("BCx 3/14", "since 4/7", "jan 3", "Mar 14th").
+_EN_MONTH_DAY: list[tuple[str, int]] = [
+    ("{M}/{D}", 40), ("{MM}/{DD}", 5), ("{Mon} {D}", 12), ("{mon} {D}", 6), ("{Mon} {Do}", 6), ("{Month} {D}", 8),
+    ("{Month} {Do}", 3), ("{M}-{D}", 3), ("{Mon}. {D}", 3), ("{MON} {D}", 1), ("{mon} {Do}", 2),
+]  # fmt: skip
+#: Dates after a diagnosis or procedure in a history list ("CABG 2004", "CVA 3/98", "dx'd 11/2019").
+_EN_HISTORY_FORMATS: list[tuple[str, int]] = [
+    ("{YYYY}", 50), ("{M}/{YY}", 15), ("{MM}/{YY}", 4), ("{M}/{YYYY}", 10), ("{Month} {YYYY}", 8),
+    ("{Mon} {YYYY}", 5), ("'{YY}", 4), ("{M}/{D}/{YY}", 4),
+]  # fmt: skip
 _YEARISH_FORMATS: dict[str, list[tuple[str, int]]] = {
     "en": [
-        ("{YYYY}", 45),
+        ("{YYYY}", 50),
+        ("{M}/{YY}", 6),
+        ("{MM}/{YY}", 2),
         ("{Month} {YYYY}", 16),
         ("{M}/{YYYY}", 8),
         ("{MM}/{YYYY}", 4),
@@ -195,6 +252,83 @@ _ROOM_SHAPES = {"en": ["###", "####", "#%", "##-#", "%-###", "###%", "##", "###-
 _EN_STREET_SUFFIX = [("Street", "St"), ("Avenue", "Ave"), ("Road", "Rd"), ("Drive", "Dr"), ("Lane", "Ln"),
                      ("Boulevard", "Blvd"), ("Court", "Ct"), ("Place", "Pl"), ("Way", "Way"), ("Terrace", "Ter"),
                      ("Circle", "Cir"), ("Parkway", "Pkwy")]  # fmt: skip
+
+# The commonest US given names and surnames: real US notes are full of them ("daughter mary", "per
+# J. SMITH"), and a tagger trained only on the 29-locale lists rarely sees a plain "Mary" or "Smith".
+_US_FEMALE = ("Mary", "Patricia", "Jennifer", "Linda", "Elizabeth", "Barbara", "Susan", "Jessica", "Sarah", "Karen",
+              "Lisa", "Nancy", "Betty", "Sandra", "Margaret", "Ashley", "Kimberly", "Emily", "Donna", "Michelle",
+              "Carol", "Amanda", "Melissa", "Deborah", "Stephanie", "Dorothy", "Rebecca", "Sharon", "Laura",
+              "Cynthia", "Amy", "Kathleen", "Angela", "Shirley", "Brenda", "Emma", "Anna", "Pamela", "Nicole",
+              "Ruth", "Katherine", "Christine", "Debra", "Rachel", "Carolyn", "Janet", "Maria", "Heather", "Diane",
+              "Julie", "Joyce", "Evelyn", "Frances", "Joan", "Alice", "Jean", "Judy", "Gloria", "Rose", "Ann")  # fmt: skip
+_US_MALE = ("James", "Robert", "John", "Michael", "David", "William", "Richard", "Joseph", "Thomas", "Christopher",
+            "Charles", "Daniel", "Matthew", "Anthony", "Mark", "Donald", "Steven", "Andrew", "Paul", "Joshua",
+            "Kenneth", "Kevin", "Brian", "George", "Timothy", "Ronald", "Jason", "Edward", "Jeffrey", "Ryan",
+            "Jacob", "Gary", "Nicholas", "Eric", "Jonathan", "Stephen", "Larry", "Justin", "Scott", "Brandon",
+            "Benjamin", "Samuel", "Gregory", "Frank", "Raymond", "Patrick", "Jack", "Dennis", "Jerry", "Tyler",
+            "Walter", "Peter", "Harold", "Douglas", "Henry", "Carl", "Arthur", "Roger", "Joe", "Bill")  # fmt: skip
+_US_LAST = ("Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez",
+            "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin",
+            "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez", "Lewis", "Robinson",
+            "Walker", "Young", "Allen", "King", "Wright", "Scott", "Torres", "Nguyen", "Hill", "Flores", "Green",
+            "Adams", "Nelson", "Baker", "Hall", "Rivera", "Campbell", "Mitchell", "Carter", "Roberts", "Murphy",
+            "Kelly", "Sullivan", "O'Brien", "Walsh", "McCarthy", "Doyle", "Ryan", "Cohen", "Patel", "Kim", "Chen",
+            "Shah", "Reilly", "Fitzgerald", "Brennan", "Gallagher", "Quinn", "Burke", "Lynch")  # fmt: skip
+#: Share of English person names drawn from the common-US lists above.
+_US_NAME_SHARE = 0.45
+
+# Facility names built from common words: what real US notes call their hospitals and homes.
+_SAINTS = ["Mary", "Joseph", "Luke", "Elizabeth", "Francis", "Vincent", "Anne", "John", "Mark", "Peter", "Paul",
+           "Michael", "Jude", "Catherine", "Agnes", "Anthony", "Clare", "Margaret", "Patrick", "Rose", "Theresa",
+           "Raphael", "Barnabas", "Cloud", "Charles", "Dominic", "Helena", "Monica", "Thomas", "Bernard"]  # fmt: skip
+_VIRTUE_NAMES = ["Good Samaritan", "Mercy", "Sacred Heart", "Holy Cross", "Providence", "Baptist", "Methodist",
+                 "Presbyterian", "Beth Israel", "Holy Family", "Our Lady of Lourdes", "Hope", "Grace", "Trinity",
+                 "Good Shepherd", "Covenant", "Christ", "Bethany", "Resurrection", "Shriners", "Genesis",
+                 "Advent", "Faith", "Charity", "Harmony", "Unity", "Liberty", "Heritage", "Pilgrim"]  # fmt: skip
+_PLACE_WORDS = ["Lakeside", "Riverside", "Hillcrest", "Fairview", "Parkview", "Bayview", "Brookside", "Meadowbrook",
+                "Cedar Ridge", "Pine Ridge", "Oak Hill", "Maple Grove", "Sunrise", "Valley", "Mountain View",
+                "Highland", "Westwood", "Northside", "Seaside", "Harbor", "Spring Hill", "Green Meadows",
+                "Evergreen", "Willow Creek", "Lakeview", "Rivercrest", "Brookhaven", "Pleasant Valley", "Sunnyside",
+                "Crestview", "Elmwood", "Golden Valley", "Silver Lake", "Twin Rivers", "Bay State", "Cape Cod",
+                "North Shore", "South Shore", "Eastside", "Parkside", "Woodland", "Summit", "Pinewood", "Clearwater",
+                "Stonebridge", "Autumn Ridge", "Briarwood", "Fox Run", "Heather Hill", "Rolling Hills"]  # fmt: skip
+_HOSPITAL_SUFFIXES = [("Hospital", 30), ("Medical Center", 25), ("Regional Medical Center", 8), ("Health", 5),
+                      ("Memorial Hospital", 6), ("Community Hospital", 6), ("Health Center", 5), ("", 15)]  # fmt: skip
+_HOME_SUFFIXES = ["Nursing Home", "Nursing and Rehab", "Rehab and Nursing Center", "Manor", "Senior Living",
+                  "Skilled Nursing Facility", "Care Center", "Healthcare Center", "Assisted Living", "House",
+                  "Rehabilitation and Nursing", "Gardens", "Village", "Hospice House"]  # fmt: skip
+_REHAB_SUFFIXES = ["Rehab", "Rehab", "Rehabilitation Hospital", "Rehab Center", "Rehabilitation Center",
+                   "Rehabilitation Institute"]  # fmt: skip
+# Care units and services that must never be drawn as a facility acronym (they are not PHI).
+_NOT_FACILITY_ACRONYMS = frozenset({
+    "ICU", "CCU", "MICU", "SICU", "NICU", "PICU", "CICU", "CVICU", "TICU", "ED", "ER", "OR", "PACU", "SNF", "LTC",
+    "LTAC", "LTACH", "IRF", "ALF", "ACU", "ECU", "EMU", "PCU", "IMC", "IMU", "MSU", "CDU", "ICN", "SCN", "L&D",
+    "GI", "ENT", "OB", "PT", "OT", "RN", "MD", "NP", "PA", "DO", "CT", "MRI", "EKG", "ECG", "EEG", "EMS", "VNA",
+    "DME", "PCP", "HCP", "DNR", "DNI", "MOLST", "POLST", "IV", "PO", "PRN", "ADL", "CHF", "COPD", "CAD", "HTN",
+    "CKD", "ESRD", "AKI", "UTI", "MI", "CVA", "TIA", "PE", "DVT", "BMP", "CBC", "ABG", "VBG", "CMP", "LFT", "INR",
+    "PTT", "TSH", "UA", "CXR", "KUB", "TTE", "TEE", "EGD", "ERCP", "PEG", "NGT", "OGT", "ETT", "TLC", "PICC",
+    "CVC", "VAC", "SCD", "NSR", "SVT", "VT", "VF", "RVR", "AFIB", "SOB", "CP", "HA", "LOC", "AMS", "GCS", "CAM",
+    "BPH", "BID", "TID", "QID", "QHS", "NPO", "DM", "HLD", "OSA", "BMI", "CPR", "ACLS", "BLS", "MVC", "GSW",
+})  # fmt: skip
+_CLINICAL_TERMS: frozenset[str] | None = None
+
+
+def _clinical_acronyms() -> frozenset[str]:
+    """Upper-case clinical abbreviations of the bundled medical lexicon (read once)."""
+    global _CLINICAL_TERMS
+    if _CLINICAL_TERMS is None:
+        from importlib import resources
+
+        path = resources.files("phiscrub.resources").joinpath("medical", "abbreviations.txt")
+        words = path.read_text(encoding="utf-8").split() if path.is_file() else []
+        _CLINICAL_TERMS = frozenset(w for w in words if w.isupper()) | _NOT_FACILITY_ACRONYMS
+    return _CLINICAL_TERMS
+
+
+def _acronym(name: str) -> str:
+    """ "St. Joseph's Hospital" -> "SJH", "Bay State Medical Center" -> "BSMC" (stop words dropped)."""
+    words = [w for w in re.findall(r"[A-Za-z]+", name) if w.lower() not in ("of", "the", "and", "s", "at")]
+    return "".join(w[0].upper() for w in words)
 
 
 #: Catalan notes draw from the hand-written Catalan lists (``lexicons/es/<name>_ca.txt``) with these
@@ -412,6 +546,9 @@ class _Filler:
         gender = gender or rng.choice("fm")
         firsts = self._lexicon("first_names_female" if gender == "f" else "first_names_male")
         lasts = self._lexicon("last_names")
+        if self.lang == "en" and rng.random() < _US_NAME_SHARE:
+            firsts = _US_FEMALE if gender == "f" else _US_MALE
+            lasts = _US_LAST
         person = _Person(rng.choice(firsts), surname or rng.choice(lasts), gender)
         if self.lang != "zh":
             if rng.random() < 0.2:
@@ -447,6 +584,15 @@ class _Filler:
                 if self.rng.random() < 0.6
                 else f"{p.first[0]}.{p.last[0]}."
             )
+        if form == "initial_caps":  # "per J. SMITH", "K JONES"
+            sep = ". " if self.rng.random() < 0.6 else " "
+            return f"{p.first[0].upper()}{sep}{p.last.upper()}"
+        if form == "caps_last":
+            return p.last.upper()
+        if form == "lower_first":  # "daughter mary"
+            return p.first.lower()
+        if form == "lower_full":
+            return f"{p.first} {p.last}".lower()
         raise ValueError(form)
 
     # -- names -----------------------------------------------------------------------------------
@@ -459,6 +605,21 @@ class _Filler:
         titled = bool(_TITLE_BEFORE.search(before))
         if titled:
             form = self.rng.choices(["last", "full", "initial"], [70, 25, 5])[0]
+        elif self.lang == "en":
+            form = self.rng.choices(
+                [
+                    "full",
+                    "comma",
+                    "middle",
+                    "last",
+                    "first",
+                    "initial",
+                    "initials",
+                    "lower_first",
+                    "initial_caps",
+                ],
+                [45, 12, 10, 10, 8, 8, 7, 3, 2],
+            )[0]
         else:
             form = self.rng.choices(
                 ["full", "comma", "middle", "last", "first", "initial", "initials"], [45, 12, 10, 10, 8, 8, 7]
@@ -472,12 +633,24 @@ class _Filler:
         else:
             person = self._person()
             st.doctors.append(person)
+        en = self.lang == "en"
         if _TITLE_BEFORE.search(before):
-            form = self.rng.choices(["last", "full", "initial"], [60, 30, 10])[0]
+            form = self.rng.choices(["last", "full", "initial", "caps_last"], [60, 30, 10, 4 if en else 0])[0]
         elif _CREDENTIAL_AFTER.search(after):
-            form = self.rng.choices(["full", "middle", "initial"], [60, 25, 15])[0]
+            form = self.rng.choices(
+                ["full", "middle", "initial", "initial_caps"], [60, 25, 15, 5 if en else 0]
+            )[0]
+        elif en and _ROLE_CUE_BEFORE.search(before):
+            # "per K. JONES", "d/w J SMITH", "paged Smith": initial + surname in capitals is common here.
+            form = self.rng.choices(
+                ["initial_caps", "full", "last", "initial", "caps_last", "lower_full"],
+                [30, 25, 15, 15, 10, 5],
+            )[0]
         else:
-            form = self.rng.choices(["full", "last", "initial", "comma", "middle"], [50, 15, 15, 10, 10])[0]
+            form = self.rng.choices(
+                ["full", "last", "initial", "comma", "middle", "initial_caps"],
+                [50, 15, 15, 10, 10, 6 if en else 0],
+            )[0]
         return self._render_person(person, form)
 
     def relative(self, before: str, after: str) -> str:
@@ -495,7 +668,12 @@ class _Filler:
             st.relatives.append(person)
         if _TITLE_BEFORE.search(before):
             return self._render_person(person, "last")
-        form = self.rng.choices(["first", "full", "last", "initial"], [40, 45, 10, 5])[0]
+        if self.lang == "en" and _KIN_BEFORE.search(before):
+            # "daughter mary", "son John", "wife Ann Lee": real notes drop the capital often.
+            form = self.rng.choices(["first", "full", "last", "initial", "lower_first", "lower_full"],
+                                    [40, 30, 8, 4, 15, 3])[0]  # fmt: skip
+        else:
+            form = self.rng.choices(["first", "full", "last", "initial"], [40, 45, 10, 5])[0]
         if person.last != (st.patient.last if st.patient else None) and form == "last":
             form = "full"
         return self._render_person(person, form)
@@ -533,9 +711,23 @@ class _Filler:
             day = self.state.base - dt.timedelta(days=years_back)
             formats = [f for f in _DATE_FORMATS[lang] if "Y" in f[0]]
             return format_date(day, _weighted(rng, formats))
-        if not timed and _YEARISH_BEFORE.search(before) and rng.random() < 0.75:
+        # English running text writes "since 4/7", "from 3/14" as often as "since 2004".
+        open_ended = lang == "en" and _OPEN_ENDED_BEFORE.search(before) is not None
+        yearish_p = 0.45 if open_ended else 0.75
+        if not timed and _YEARISH_BEFORE.search(before) and rng.random() < yearish_p:
             day = self.state.base - dt.timedelta(days=rng.randint(60, 365 * 30))
             return format_date(day, _weighted(rng, _YEARISH_FORMATS[lang]))
+        line = before[before.rfind("\n") + 1 :]
+        if lang == "en" and not timed:
+            if _HISTORY_BEFORE.search(line) or (_LIST_LINE.match(line) and re.search(r"[A-Za-z]\s*$", line)):
+                # Past history: "CABG 2004", "CVA 3/98", "breast ca dx 11/2019".
+                if rng.random() < 0.6:
+                    day = self.state.base - dt.timedelta(days=rng.randint(180, 365 * 30))
+                    return format_date(day, _weighted(rng, _EN_HISTORY_FORMATS))
+            elif _PROSE_DATE_BEFORE.search(line) and rng.random() < 0.45:
+                # Running text drops the year: "BCx 3/14 NGTD", "since 4/7", "seen jan 3", "on Mar 14th".
+                day = self.state.base + dt.timedelta(days=int(rng.triangular(-120, 30, -3)))
+                return format_date(day, _weighted(rng, _EN_MONTH_DAY))
         delta = int(rng.triangular(-400, 120, -5)) if rng.random() < 0.9 else rng.randint(-3000, 400)
         day = self.state.base + dt.timedelta(days=delta)
         if rng.random() < 0.5:
@@ -693,9 +885,105 @@ class _Filler:
         return st.last_city
 
     def department(self, before: str, after: str) -> str:
+        # English care-unit abbreviations (ICU, ED, PACU) are not drawn: they are not PHI in real notes,
+        # and gold spans on them teach a tagger false positives. Named wards ("Ellison 4") are.
         if self.lang == "en" and self.rng.random() < 0.25:
-            return self.rng.choice(load_lexicon("department_abbreviations"))
+            return self._ward()
         return self.pick("departments", before)
+
+    def _ward(self) -> str:
+        """A named ward: a surname and a floor, as big hospitals name them ("Ellison 4", "Blake 7")."""
+        rng = self.rng
+        surname = "Blake"
+        for _ in range(20):
+            cand = rng.choice(load_lexicon("last_names"))
+            if cand.isascii() and cand.isalpha() and 3 <= len(cand) <= 9:
+                surname = cand
+                break
+        n = rng.randint(1, 22)
+        form = rng.choices(["plain", "letter", "side", "dash"], [70, 10, 12, 8])[0]
+        if form == "letter":
+            return f"{surname} {n}{rng.choice('ABCD')}"
+        if form == "side":
+            return f"{surname} {n} {rng.choice(['North', 'South', 'East', 'West'])}"
+        if form == "dash":
+            return f"{surname}-{n}"
+        return f"{surname} {n}"
+
+    def hospital(self, before: str, after: str) -> str:
+        """A hospital or care-home name; in English often one made of common words ("St. Mary's",
+        "Good Samaritan", "Lakeside Nursing Home", "University of Ohio Medical Center", "SJH")."""
+        if self.lang != "en":
+            return self.pick("hospitals", before)
+        rng = self.rng
+        if rng.random() < 0.4:
+            return self.pick("hospitals", before)
+        # Before "ED", "LTC", "Cancer Center" the name stands alone ("Mercy ED", "St. Luke's LTC").
+        bare = bool(_SHORT_FACILITY_AFTER.match(after))
+        kind = rng.choices(
+            ["saint", "virtue", "place", "rehab", "university", "home", "acronym"],
+            [22, 16, 14, 10, 8, 12, 18],
+        )[0]
+        if kind == "acronym":
+            return self._facility_acronym()
+        if kind == "rehab" and not bare:
+            stem = rng.choice([rng.choice(_PLACE_WORDS), self._town(), self._surname()])
+            return f"{stem} {rng.choice(_REHAB_SUFFIXES)}"
+        if kind == "university" and not bare:
+            where = rng.choice(load_lexicon("states")) if rng.random() < 0.6 else self._town()
+            return rng.choice(
+                [
+                    f"University of {where} Medical Center",
+                    f"University of {where} Hospital",
+                    f"{where} University Hospital",
+                    f"University of {where} Health",
+                ]
+            )
+        if kind == "home" and not bare:
+            stem = rng.choice(_PLACE_WORDS) if rng.random() < 0.7 else self._surname()
+            return f"{stem} {rng.choice(_HOME_SUFFIXES)}"
+        stem = self._saint() if kind == "saint" else rng.choice(_VIRTUE_NAMES) if kind == "virtue" else ""
+        stem = stem or rng.choice(_PLACE_WORDS)
+        suffix = "" if bare else _weighted(rng, _HOSPITAL_SUFFIXES)
+        return f"{stem} {suffix}" if suffix else stem
+
+    def _saint(self) -> str:
+        rng = self.rng
+        prefix = rng.choice(["St.", "St.", "St.", "St", "Saint"])
+        name = rng.choice(_SAINTS)
+        return f"{prefix} {name}{chr(39) + 's' if rng.random() < 0.55 else ''}"
+
+    def _town(self) -> str:
+        for _ in range(20):
+            town = self.rng.choice(load_lexicon("cities"))
+            if town.isascii() and len(town.split()) <= 2:
+                return town
+        return "Springfield"
+
+    def _surname(self) -> str:
+        for _ in range(20):
+            name = self.rng.choice(load_lexicon("last_names"))
+            if name.isascii() and name.isalpha():
+                return name
+        return "Lahey"
+
+    def _facility_acronym(self) -> str:
+        """Initials of a facility name ("BMC", "SJH", "GSMC"); never a care-unit or clinical acronym."""
+        rng = self.rng
+        clinical = _clinical_acronyms()
+        for _ in range(20):
+            stem = rng.choice(
+                [self._saint(), rng.choice(_VIRTUE_NAMES), rng.choice(_PLACE_WORDS), self._town()]
+            )
+            suffix = rng.choice(["Hospital", "Medical Center", "Medical Center", "General Hospital", "Health",
+                                 "Memorial Hospital", "Regional Hospital"])  # fmt: skip
+            acro = _acronym(f"{stem} {suffix}")
+            if not 2 <= len(acro) <= 5 or acro in _NOT_FACILITY_ACRONYMS:
+                continue
+            if acro in clinical and not acro.endswith(("H", "MC")):
+                continue
+            return acro
+        return "SJH"
 
     def profession(self, before: str, after: str) -> str:
         job = self.pick("professions", before)
@@ -706,6 +994,8 @@ class _Filler:
 
     def room(self, before: str, after: str) -> str:
         key = "en" if self.lang == "en" else "zh" if self.lang == "zh" else "es"
+        if key == "en" and not _ROOM_CUE_BEFORE.search(before) and self.rng.random() < 0.3:
+            return self._ward()  # "placed in Blake 7", "transferred to Ellison 12"
         return _shape(self.rng, self.rng.choice(_ROOM_SHAPES[key]))
 
     def street(self, before: str, after: str) -> str:
@@ -763,6 +1053,9 @@ class _Filler:
             return rng.choice(
                 [town, f"Parque de {town}", f"Plaza de {town}", f"Playa de {town}", f"Estación de {town}"]
             )
+        unit_context = bool(_UNIT_CUE.search(before[-30:]))
+        if rng.random() < (0.35 if unit_context else 0.08):
+            return self._ward()
         surname = rng.choice(load_lexicon("last_names"))
         town = self.pick("cities")
         return rng.choice([
@@ -786,6 +1079,14 @@ class _Filler:
             and label not in ("EMAIL", "URL")
         ):
             value = value.upper()
+        elif (
+            self.lang == "en"
+            and len(letters) >= 12
+            and not any(c.isupper() for c in letters)
+            and label in _CASE_FOLLOWING
+            and self.rng.random() < 0.8
+        ):
+            value = value.lower()  # an all-lower-case line: "pt seen at st marys, dtr mary at bedside"
         return value
 
     def _fill(self, label: str, before: str, after: str) -> str:
@@ -827,8 +1128,9 @@ class _Filler:
             return self.location(before, after)
         if label == "CITY":
             return self.city(before, after)
+        if label == "HOSPITAL":
+            return self.hospital(before, after)
         lexicon = {
-            "HOSPITAL": "hospitals",
             "ORGANIZATION": "companies",
             "COUNTRY": "countries",
         }
