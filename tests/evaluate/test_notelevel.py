@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.evaluate._builders import make_doc
 
 from phiscrub.document import Document
 from phiscrub.errors import InputFormatError
 from phiscrub.evaluate.notelevel import NoteLevelScores, note_level_scores
+
+from ._builders import make_doc
 
 TEXT_A = "Seen by Dr. Alan Grant on 03/12/2019 at Isla Nublar Hospital."
 TEXT_B = "Pt resting comfortably, HR 80s, no events overnight."
