@@ -90,3 +90,50 @@ def test_apply_edits_refuses_cutting_into_a_span(edit: tuple[int, int, str]) -> 
     doc = Document("x", "Dr. Ann Lee saw pt.", (Span(4, 11, "DOCTOR"),))
     with pytest.raises(ValueError, match="cuts into span"):
         apply_edits(doc, [edit])
+
+
+TEXT2 = "Plan per Alan Grant. Daughter Lex at bedside. Cultures sent on 03/14/2019; CVA 3/1998, CABG 2004."
+
+
+def _doc2() -> Document:
+    def sp(surface: str, label: str) -> Span:
+        i = TEXT2.index(surface)
+        return Span(i, i + len(surface), label)
+
+    return Document(
+        "d2",
+        TEXT2,
+        (sp("Alan Grant", "DOCTOR"), sp("Lex", "RELATIVE"), sp("03/14/2019", "DATE"), sp("3/1998", "DATE"),
+         sp("2004", "DATE")),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_realistic_variant_keeps_new_forms_valid(seed: int) -> None:
+    out = realistic_variant(_doc2(), random.Random(seed))
+    out.validate()
+    assert _labels(out) == _labels(_doc2())
+    for s in out.spans:
+        surface = out.text[s.start : s.end]
+        assert surface and surface == surface.strip()
+
+
+@pytest.mark.parametrize(
+    ("index", "pattern"),
+    [
+        (0, r"[A-Z]\.? [A-Z]{2,}"),  # "per A. GRANT"
+        (1, r"lex"),  # "daughter lex" in a mixed-case note
+        (2, r"3/14"),  # running text drops the year
+        (3, r"3/98"),  # month / two-digit year
+    ],
+)
+def test_realistic_variant_writes_real_note_dates_and_names(index: int, pattern: str) -> None:
+    import re
+
+    hits = 0
+    for seed in range(400):
+        out = realistic_variant(_doc2(), random.Random(seed))
+        if out.text != out.text.lower() and out.text != out.text.upper():
+            span = out.spans[index]
+            hits += bool(re.fullmatch(pattern, out.text[span.start : span.end]))
+    assert 0 < hits < 200

@@ -10,7 +10,11 @@ a random subset of what real notes do:
 * names as last name alone, initial + last name ("J. Smith"), "Smith, John", all caps;
 * ages in shorthand ("58yo", "58 y/o", "58 y.o.", "58M");
 * institution abbreviations ("Mercy General Hospital" -> "MGH");
-* two-digit and apostrophe years ("'92") for year-only dates.
+* two-digit and apostrophe years ("'92") for year-only dates;
+* clinicians as initial + surname in capitals ("J. SMITH", "K JONES");
+* relatives' first names in lower case ("daughter mary");
+* dates in running text without their year ("on 03/14/2019" -> "on 3/14"), month/year dates with a
+  two-digit year ("3/1998" -> "3/98").
 """
 
 from __future__ import annotations
@@ -54,11 +58,15 @@ def abbreviate(name: str) -> str:
     return "".join(w[0].upper() for w in words) if len(words) >= 2 else name
 
 
-def _name_variant(surface: str, rng: random.Random) -> str:
+def _name_variant(surface: str, rng: random.Random, label: str = "PATIENT") -> str:
     parts = surface.split()
+    if label == "RELATIVE" and len(parts) == 1 and surface.isalpha() and surface[:1].isupper():
+        return surface.lower() if rng.random() < 0.4 else surface  # "daughter mary"
     if len(parts) != 2 or not all(p[:1].isalpha() for p in parts):
         return surface
     first, last = parts
+    if label == "DOCTOR" and rng.random() < 0.2:
+        return f"{first[0].upper()}{rng.choice(['. ', ' '])}{last.upper()}"  # "per J. SMITH"
     choice = rng.random()
     if choice < 0.35:
         return last
@@ -71,6 +79,22 @@ def _name_variant(surface: str, rng: random.Random) -> str:
     if choice < 0.85:
         return surface.upper()
     return surface
+
+
+_NUMERIC_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/((?:19|20)?\d\d)")
+_MONTH_YEAR = re.compile(r"(\d{1,2})/((?:19|20)\d\d)")
+_PROSE_BEFORE = re.compile(r"[a-z][a-z/']*\s+$")
+
+
+def _date_variant(surface: str, before: str, rng: random.Random, p: float) -> str | None:
+    """A shorter date as running text writes it, or None to keep ``surface``."""
+    m = _NUMERIC_DATE.fullmatch(surface)
+    if m and _PROSE_BEFORE.search(before) and rng.random() < 0.25 * p:
+        return f"{int(m.group(1))}/{int(m.group(2))}"  # "on 03/14/2019" -> "on 3/14"
+    m = _MONTH_YEAR.fullmatch(surface)
+    if m and rng.random() < 0.4 * p:
+        return f"{int(m.group(1))}/{m.group(2)[2:]}"  # "3/1998" -> "3/98"
+    return None
 
 
 def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) -> Document:
@@ -104,7 +128,7 @@ def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) 
     for (start, end), span in span_at.items():
         surface = text[start:end]
         if span.label in _NAME_LABELS and rng.random() < name_p:
-            new = _name_variant(surface, rng)
+            new = _name_variant(surface, rng, span.label)
             if new != surface:
                 edits.append((start, end, new))
         elif span.label in _ORG_LABELS and rng.random() < org_p:
@@ -113,6 +137,10 @@ def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) 
                 edits.append((start, end, new))
         elif span.label == "DATE" and re.fullmatch(r"(19|20)\d\d", surface) and rng.random() < 0.3 * p:
             edits.append((start, end, "'" + surface[2:]))
+        elif span.label == "DATE" and (
+            short := _date_variant(surface, text[max(0, start - 20) : start], rng, p)
+        ):
+            edits.append((start, end, short))
         elif span.label == "AGE" and age_style is not None:
             tail = _AGE_TAIL_RE.match(text[end:])
             if tail and outside(end, end + tail.end()):
