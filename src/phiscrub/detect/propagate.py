@@ -1,28 +1,64 @@
 """Document-level propagation: a name found once is a name everywhere in the same note.
 
 When "John Smith" is detected, a later bare "Smith" in the same note is the same person even if no
-detector proposed it (no title, no context). :func:`propagate_names` adds a span for every other
-whole-word occurrence, in the same case or in capitals, of each token of a detected person name. Tokens that are also
-common words ("Will", "Mark", "May": the WordNet-derived ``ambiguous_names`` list and function words)
-and tokens shorter than 3 letters are never propagated, so "Will Smith" does not turn every "will"
-into a name.
+detector proposed it (no title, no context). :func:`propagate_names` does three things, in one pass
+over the note's words (linear in the note's length; a dict lookup per word, a binary search per hit):
+
+1. **Name tokens.** Every word of a detected person name (PATIENT, DOCTOR, RELATIVE, NAME) that is
+   capitalized, at least 3 letters long and not a common word becomes a name token of the note, with
+   the label of the first name it was found in. Tokens that are also common words ("Will", "Mark",
+   "May": the WordNet-derived ``ambiguous_names`` list, function words and clinical eponyms) are
+   never name tokens, so "Will Smith" does not turn every "will" into a name.
+2. **Relabel.** A span labelled as a place or an organization (LOCATION, ORGANIZATION, CITY, ...)
+   whose words are all name tokens of the note takes the name's label ("smith" tagged LOCATION after
+   "John Smith" becomes PATIENT), and so does one that reads as a person name by the bundled name
+   lists: a first name first, a surname (or a name token) last, e.g. "Anne-Marie Smith-Jones" tagged
+   ORGANIZATION. A place or organization span that runs across a line break is cut at the break when
+   one of its lines is such a name. Whole bundled place and company names are never relabelled.
+3. **Propagate.** Every other whole-word occurrence of a name token, in any case ("Smith", "SMITH",
+   "smith", "Smith's"), not already inside a span, gets a span with the token's label, score 0.5 and
+   source ``propagate``. A lower-case occurrence is only taken when the word is no English word in
+   use (a WordNet lemma with corpus counts, like "brown" or "fields") and no clinical term ("walker"),
+   so "smith" is a name but "seen with walker" is not.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
 from phiscrub.document import Document, Span
+from phiscrub.progress import CHUNK_CHARS, ProgressCallback, report, wants_progress
 
-__all__ = ["NAME_LABELS", "propagate_names"]
+__all__ = ["NAME_LABELS", "RELABEL_LABELS", "name_tokens", "propagate_names"]
 
 #: Labels whose surfaces are propagated (fine labels and the coarse NAME).
 NAME_LABELS = frozenset({"PATIENT", "DOCTOR", "RELATIVE", "NAME"})
 
+#: Labels a span may lose to a person-name label when its words are names (see the module doc).
+RELABEL_LABELS = frozenset({"LOCATION", "ORGANIZATION", "CITY", "STATE", "COUNTRY", "HOSPITAL", "DEPARTMENT"})
+
+#: The label given to a span relabelled on name-list evidence alone (no name token of the note in it).
+DEFAULT_NAME_LABEL = "PATIENT"
+
+# A word: letters, with inner apostrophes/hyphens/digits, starting and ending with a letter.
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*[^\W\d_]")
+_BEFORE = re.compile(r"[\w'’-]")  # a name token may not follow these ...
+_AFTER = re.compile(r"[\w-]")  # ... nor be followed by these ("Smith's" is fine, "Smith-Jones" is not)
+_POSSESSIVE = re.compile(r"['’][sS]$")
+_LINE_BREAK = re.compile(r"[\r\n]")
+_LINE = re.compile(r"[^\r\n]+")
+_PIECE_TRIM = " \t.,;:"
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*(?:-[^\W\d_]+(?:['’][^\W\d_]+)*)*\.?")
+_NOT_NAME_TEXT = re.compile(r"[^\w\s,.'’-]|[\d_]")
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "mx", "prof", "sr", "jr"})
+
+
+def _key(word: str) -> str:
+    return word.replace("’", "'").casefold()
 
 
 @lru_cache(maxsize=1)
@@ -36,35 +72,199 @@ def _common_words() -> frozenset[str]:
     return frozenset(words | EPONYMS)
 
 
-def propagate_names(doc: Document, spans: Sequence[Span]) -> list[Span]:
-    """Return ``spans`` plus spans for the other occurrences of detected name tokens in ``doc``.
+@lru_cache(maxsize=1)
+def _lowercase_blocked() -> frozenset[str]:
+    """Words that are never taken as names when written in lower case.
 
-    New spans get the label of the span the token came from, score 0.5 and source ``propagate``.
-    They may overlap existing spans; the resolve step merges them.
+    WordNet lemmas with a non-zero sense-tagged corpus count (words in actual use: "brown", "field",
+    "page"; "smith" has count 0 and stays a possible name), and every word of the bundled clinical
+    terms, drugs, abbreviations and units ("walker", "cane").
+    """
+    words: set[str] = set()
+    root = resources.files("phiscrub.resources")
+    for line in root.joinpath("wordnet", "lexicon.tsv").read_text(encoding="utf-8").splitlines():
+        lemma, _, counts = line.partition("\t")
+        if any(int(c.rpartition(":")[2] or 0) > 0 for c in counts.split()):
+            words.add(lemma.casefold())
+    for name in ("terms", "drugs", "abbreviations", "units"):
+        text = root.joinpath("medical", f"{name}.txt").read_text(encoding="utf-8")
+        words.update(w.casefold() for w in re.findall(r"[^\W\d_]+", text))
+    return frozenset(words)
+
+
+def _lowercase_ok(key: str) -> bool:
+    """A lower-case occurrence of the name token ``key`` may be taken as the name."""
+    blocked = _lowercase_blocked()
+    if key in blocked:
+        return False
+    # plural or possessive of a word in use: "fields", "banks", "bushes"
+    for suffix in ("'s", "es", "s"):
+        if key.endswith(suffix) and key[: -len(suffix)] in blocked:
+            return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _name_lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Casefolded first names, surnames, and whole place/company names of the bundled lexicons."""
+    from phiscrub.resources import load_lexicon
+
+    first = {_key(n) for n in (*load_lexicon("first_names_female"), *load_lexicon("first_names_male"))}
+    last = {_key(n) for n in load_lexicon("last_names")}
+    places: set[str] = set()
+    for name in ("cities", "states", "countries", "companies", "hospitals"):
+        places.update(_key(n) for n in load_lexicon(name))
+    return frozenset(first), frozenset(last), frozenset(places)
+
+
+def name_tokens(doc: Document, spans: Sequence[Span]) -> dict[str, str]:
+    """Name tokens of ``doc``: casefolded word -> label of the first name span it occurs in.
+
+    Only capitalized words of at least 3 letters that are no common word count (see the module doc).
     """
     common = _common_words()
     tokens: dict[str, str] = {}
-    for s in spans:
+    for s in sorted(spans):
         if s.label not in NAME_LABELS:
             continue
         for m in _TOKEN.finditer(doc.text, s.start, s.end):
             tok = m.group()
-            if len(tok) >= 3 and tok.lower() not in common and tok[0].isupper():
-                # the same case, and the all-caps form used in headers and signatures
-                tokens.setdefault(tok, s.label)
-                tokens.setdefault(tok.upper(), s.label)
+            key = _key(tok)
+            if len(tok) >= 3 and key not in common and tok[0].isupper():
+                tokens.setdefault(key, s.label)
+    return tokens
+
+
+def _person_label(text: str, tokens: dict[str, str]) -> str | None:
+    """The name label ``text`` should carry when it reads as a person's name, else None.
+
+    ``text`` qualifies when all its words are name tokens of the note (titles allowed), or when it is
+    2-4 capitalized words, the first a listed first name, the last a listed surname or a name token,
+    the others names or initials, and the whole is no listed place or company.
+    """
+    if _NOT_NAME_TEXT.search(text) or not text.strip():
+        return None
+    words = [m.group().rstrip(".") for m in _NAME_WORD.finditer(text)]
+    words = [w for w in words if _key(w) not in _TITLES] if len(words) > 1 else words
+    if not words or len(words) > 4:
+        return None
+    parts = [[_key(p) for p in w.split("-")] for w in words]
+    known = [tokens[k] for w, ps in zip(words, parts) for k in (_key(w), *ps) if k in tokens]
+    if all(_key(w) in tokens or all(p in tokens for p in ps) for w, ps in zip(words, parts)):
+        return known[0]
+    if len(words) < 2 or not all(w[:1].isupper() for w in words):
+        return None
+    first, last, places = _name_lists()
+    common = _common_words()
+    if _key(" ".join(words)) in places or _key(text.strip()) in places:
+        return None
+    if not all(p in first and p not in common for p in parts[0]):
+        return None
+    if not all((p in last or p in tokens) and p not in common for p in parts[-1]):
+        return None
+    for ps in parts[1:-1]:
+        if not all(len(p) == 1 or p in first or p in last for p in ps):
+            return None
+    return known[0] if known else DEFAULT_NAME_LABEL
+
+
+def _relabel(doc: Document, span: Span, tokens: dict[str, str]) -> list[Span]:
+    """``span`` as person-name span(s) when it reads as a name (whole, or line by line), else as is."""
+    text = doc.text[span.start : span.end]
+    source = f"{span.source}+relabel"
+    if not _LINE_BREAK.search(text):
+        label = _person_label(text, tokens)
+        return [span] if label is None else [Span(span.start, span.end, label, span.score, source)]
+    pieces: list[tuple[int, int, str | None]] = []
+    for line in _LINE.finditer(text):
+        piece = line.group()
+        start = span.start + line.start() + len(piece) - len(piece.lstrip(_PIECE_TRIM))
+        end = span.start + line.start() + len(piece.rstrip(_PIECE_TRIM))
+        if start < end:
+            pieces.append((start, end, _person_label(doc.text[start:end], tokens)))
+    if all(label is None for _, _, label in pieces):
+        return [span]
+    return [
+        Span(s, e, label, span.score, source) if label else Span(s, e, span.label, span.score, span.source)
+        for s, e, label in pieces
+    ]
+
+
+def _covered_index(spans: Sequence[Span]) -> tuple[list[int], list[int]]:
+    """Sorted, merged (start, end) intervals of ``spans`` as two lists, for binary search."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for s in sorted(spans, key=lambda s: (s.start, s.end)):
+        if starts and s.start < ends[-1]:
+            ends[-1] = max(ends[-1], s.end)
+        else:
+            starts.append(s.start)
+            ends.append(s.end)
+    return starts, ends
+
+
+def propagate_names(
+    doc: Document, spans: Sequence[Span], *, progress: ProgressCallback | None = None
+) -> list[Span]:
+    """Return ``spans``, relabelled where they are names, plus spans for other name occurrences.
+
+    See the module docstring for the rules. New spans get the label of the name token, score 0.5 and
+    source ``propagate``; relabelled spans keep their offsets and score (a place/organization span
+    cut at line breaks becomes one span per line) and get ``+relabel`` appended to their source.
+    New spans may overlap existing ones only partially; the resolve step merges them.
+
+    Args:
+        doc: the note.
+        spans: detected spans (resolved or not).
+        progress: called as ``progress("propagate", chars_done, chars_total)`` about once per
+            megabyte; by default notes of a megabyte or more report to :mod:`phiscrub.progress`.
+
+    Returns:
+        The spans, in their order with relabelled ones in place, then the new ones in text order.
+    """
+    text = doc.text
+    tokens = name_tokens(doc, spans)
+    out: list[Span] = []
+    for s in spans:
+        out.extend(_relabel(doc, s, tokens) if s.label in RELABEL_LABELS else [s])
     if not tokens:
-        return list(spans)
-    covered = sorted((s.start, s.end) for s in spans)
-    pattern = re.compile(
-        r"(?<![\w'’-])("
-        + "|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True))
-        + r")(?![\w-])"
-    )
-    out = list(spans)
-    for m in pattern.finditer(doc.text):
+        return out
+    if progress is None and wants_progress(len(text)):
+        progress = report
+    starts, ends = _covered_index(out)
+    lower_ok: dict[str, bool] = {}
+    n = len(text)
+    next_report = CHUNK_CHARS
+    for m in _TOKEN.finditer(text):
         start, end = m.span()
-        if any(a <= start and end <= b for a, b in covered):
+        if progress is not None and start >= next_report:
+            progress("propagate", start, n)
+            next_report = start + CHUNK_CHARS
+        word = m.group()
+        key = _key(word)
+        if key not in tokens:
+            possessive = _POSSESSIVE.search(word)
+            if possessive is None:
+                continue
+            end -= 2
+            word = word[:-2]
+            key = key[:-2]
+            if key not in tokens:
+                continue
+        elif end < n and _AFTER.match(text, end):
             continue
-        out.append(Span(start, end, tokens[m.group()], 0.5, "propagate"))
+        if start > 0 and _BEFORE.match(text, start - 1):
+            continue
+        if word.islower():
+            ok = lower_ok.get(key)
+            if ok is None:
+                ok = lower_ok[key] = _lowercase_ok(key)
+            if not ok:
+                continue
+        i = bisect_right(starts, start) - 1
+        if i >= 0 and end <= ends[i]:
+            continue
+        out.append(Span(start, end, tokens[key], 0.5, "propagate"))
+    if progress is not None:
+        progress("propagate", n, n)
     return out

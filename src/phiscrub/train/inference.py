@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from phiscrub.document import Document, Span
+from phiscrub.progress import report, wants_progress
 from phiscrub.text import Token
 from phiscrub.train.bilstm import BiLstmTagger, word_scores
 from phiscrub.train.crf import marginals, viterbi_decode
@@ -145,6 +146,7 @@ def _window_scores(
     device = _device_of(model)
     # Sorting by length keeps padding small; the order is restored through doc/window indices.
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].input_ids))
+    loud = wants_progress(max((len(d.text) for d in docs), default=0))  # long notes: counts only
     with torch.inference_mode():
         for b in range(0, len(order), batch_size):
             chunk = [examples[i] for i in order[b : b + batch_size]]
@@ -158,4 +160,6 @@ def _window_scores(
                 for slot, w in enumerate(ex.words):
                     if own[w] == ex.window_index:
                         scores[ex.doc_index][w] = window_scores[row, slot]
+            if loud:
+                report("model windows", min(b + batch_size, len(order)), len(order))
     return [(enc.tokens, doc_scores) for enc, doc_scores in zip(encoded, scores)]
