@@ -2,62 +2,97 @@
 
 Steps (all seeded, all offline):
 
-1. Split the English zero-shot notes (``shared/data/zeroshot-notes/a`` .. ``j``): notes numbered
-   001-030 of each folder train, 031-035 are the held-out dev set (never trained on).
-2. Fill the placeholders with surrogates (``PlaceholderReader``): ``--draws`` draws per training note,
-   each followed by a realism rewrite (:func:`phiscrub.augment.realism.realistic_variant`: upper/lower
-   case notes, "dr smith", initials, last names alone, "58yo", "'92", "MGH" ...). Dev gets 2 draws with
-   the same rewrite under other seeds.
-3. Write ``OUT/train.jsonl`` and ``OUT/dev.jsonl`` and train the tagger on them
-   (``phiscrub.train.trainer.train``), saving to ``OUT/model``.
+1. Split the notes. English zero-shot notes (``shared/data/zeroshot-notes/a`` .. ``j``): 001-030 of
+   each folder train, 031-035 are the in-family dev set
+   (:func:`phiscrub.evaluate.splits.split_zeroshot`). Real-world-style notes
+   (``shared/data/realworld-notes/r0`` .. ``r8``, and any batch added later): a fixed hash of each
+   note's relative path puts ~60% in train, ~10% in dev and ~30% in the **out-of-distribution test**
+   (:func:`phiscrub.evaluate.splits.split_folder`). The OOD test is never read here: not for
+   training, not for model selection (the script asserts it).
+2. Fill the placeholders with surrogates (``PlaceholderReader``): ``--draws`` draws per zero-shot
+   training note and ``--realworld-draws`` per real-world training note (the real-world notes are
+   shorter and fewer, and half of them hold no PHI: their PHI-free text is what teaches precision),
+   each followed by a realism rewrite (:func:`phiscrub.augment.realism.realistic_variant`; strength
+   ``--realism`` for zero-shot notes, ``--realworld-realism`` for the already messy real-world
+   notes). Dev: 2 draws of both dev parts under other seeds.
+3. Write ``OUT/train.jsonl``, ``OUT/dev.jsonl`` and ``OUT/data.json`` (counts: notes, documents,
+   PHI spans per document, share of PHI-free documents, per source) and train the tagger on them
+   (``phiscrub.train.trainer.train``), saving to ``OUT/model``. ``--init-from default`` continues
+   from the bundled model (much cheaper than training from the encoder); ``--time-budget`` caps the
+   training seconds.
 4. With ``--install``, save the best model with int8 weights (per-row scales) into the package folder
    ``src/phiscrub/resources/model`` (about 23 MB). ``--install-only`` does just that for a trained model.
+   Install a new model only when ``scripts/eval_realnotes.py`` shows it better on the OOD test.
 
 Usage:
-    python scripts/build_default_model.py --out build/default-model --draws 3 --epochs 4 --time-budget 2700 --install
+    python scripts/build_default_model.py --out build/default-model --data-only
+    python scripts/build_default_model.py --out build/default-model --draws 3 --realworld-draws 4 \
+        --init-from default --epochs 3 --time-budget 2700
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
-import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from phiscrub.augment.realism import realistic_variant
 from phiscrub.document import Document
+from phiscrub.evaluate.splits import split_folder, split_zeroshot
 from phiscrub.io.jsonl import JsonlReader, JsonlWriter
 from phiscrub.transform.fill import PlaceholderReader
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT.parent / "shared" / "data" / "zeroshot-notes"
-FOLDERS = "abcdefghij"
-DEV_NUMBERS = range(31, 36)
+REALWORLD = ROOT.parent / "shared" / "data" / "realworld-notes"
 
 
 def split_notes(notes: Path = NOTES) -> tuple[list[Path], list[Path]]:
-    """English notes split into (train, dev) by their number."""
-    train: list[Path] = []
-    dev: list[Path] = []
-    for folder in FOLDERS:
-        for path in sorted((notes / folder).glob("*.txt")):
-            m = re.search(r"-(\d+)$", path.stem)
-            if m is None:
-                continue
-            (dev if int(m.group(1)) in DEV_NUMBERS else train).append(path)
-    return train, dev
+    """English zero-shot notes split into (train, dev) by their number."""
+    parts = split_zeroshot(notes)
+    return parts["train"], parts["dev"]
 
 
-def fill(paths: list[Path], draws: int, seed: int, realism: float) -> list[Document]:
-    """Surrogate-filled (and realism-rewritten) documents for ``paths``."""
+def split_realworld(notes: Path = REALWORLD) -> tuple[list[Path], list[Path], list[Path]]:
+    """Real-world-style notes split into (train, dev, test) by the fixed path hash."""
+    parts = split_folder(notes)
+    return parts["train"], parts["dev"], parts["test"]
+
+
+def fill(paths: Iterable[Path], draws: int, seed: int, realism: float, source: str = "") -> list[Document]:
+    """Surrogate-filled (and realism-rewritten) documents for ``paths``.
+
+    Ids are ``<folder>/<stem>#<draw>``; ``metadata["source"]`` is ``source`` when given (used for
+    the per-source counts), else the file path.
+    """
     docs: list[Document] = []
     for path in paths:
         reader = PlaceholderReader(seed=seed, draws=draws, lang="en")
         for doc in reader.read(path):
-            doc = Document(f"{path.parent.name}/{doc.id}", doc.text, doc.spans, dict(doc.metadata))
+            meta = dict(doc.metadata)
+            if source:
+                meta["corpus"] = source
+            doc = Document(f"{path.parent.name}/{doc.id}", doc.text, doc.spans, meta)
             rng = random.Random(f"{seed}:{doc.id}")
             docs.append(realistic_variant(doc, rng, strength=realism) if realism > 0 else doc)
     return docs
+
+
+def data_counts(notes: Sequence[Path], docs: Sequence[Document]) -> dict[str, Any]:
+    """Notes, documents, PHI spans per document and the share of PHI-free documents (no text)."""
+    n = len(docs)
+    spans = sum(len(d.spans) for d in docs)
+    return {
+        "notes": len(notes),
+        "documents": n,
+        "phi_spans": spans,
+        "phi_spans_per_document": round(spans / n, 2) if n else 0.0,
+        "phi_free_share": round(sum(not d.spans for d in docs) / n, 3) if n else 0.0,
+        "words": sum(len(d.text.split()) for d in docs),
+    }
 
 
 def main() -> None:
@@ -65,15 +100,34 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "default-model")
-    parser.add_argument("--draws", type=int, default=4)
-    parser.add_argument("--realism", type=float, default=1.0)
+    parser.add_argument("--draws", type=int, default=3, help="surrogate draws per zero-shot training note")
+    parser.add_argument("--realism", type=float, default=1.0, help="realism strength, zero-shot notes")
+    parser.add_argument(
+        "--realworld-draws",
+        type=int,
+        default=4,
+        help="surrogate draws per real-world training note (0: none)",
+    )
+    parser.add_argument(
+        "--realworld-realism", type=float, default=0.5, help="realism strength, real-world notes"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument(
+        "--lr", type=float, default=None, help="encoder learning rate (default: TrainConfig's)"
+    )
     parser.add_argument("--labels", default="fine")
     parser.add_argument("--crf", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--shape-features", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--time-budget", type=float, default=None, help="seconds of training at most")
-    parser.add_argument("--data-only", action="store_true")
+    parser.add_argument(
+        "--init-from",
+        default=None,
+        help="continue training a saved model: a model folder, or 'default' for the bundled model",
+    )
+    parser.add_argument(
+        "--data-only", action="store_true", help="write the data and its counts, do not train"
+    )
     parser.add_argument(
         "--install", action="store_true", help="copy the trained model into the package (int8)"
     )
@@ -85,19 +139,61 @@ def main() -> None:
 
     args.out.mkdir(parents=True, exist_ok=True)
     train_paths, dev_paths = split_notes()
-    train_docs = fill(train_paths, args.draws, args.seed, args.realism)
-    dev_docs = fill(dev_paths, 2, args.seed + 1000, args.realism)
+    rw_train, rw_dev, rw_test = split_realworld()
+    held_out = set(rw_test)
+    # The OOD test must never reach training or model selection.
+    assert not held_out & (set(rw_train) | set(rw_dev)), "OOD test notes in train/dev"
+    zs_train = fill(train_paths, args.draws, args.seed, args.realism, "zeroshot")
+    zs_dev = fill(dev_paths, 2, args.seed + 1000, args.realism, "zeroshot")
+    rw_train_docs = (
+        fill(rw_train, args.realworld_draws, args.seed + 2000, args.realworld_realism, "realworld")
+        if args.realworld_draws > 0
+        else []
+    )
+    rw_dev_docs = (
+        fill(rw_dev, 2, args.seed + 3000, args.realworld_realism, "realworld") if args.realworld_draws else []
+    )
+    train_docs = zs_train + rw_train_docs
+    dev_docs = zs_dev + rw_dev_docs
     JsonlWriter().write(train_docs, args.out / "train.jsonl")
     JsonlWriter().write(dev_docs, args.out / "dev.jsonl")
-    print(
-        f"train: {len(train_paths)} notes -> {len(train_docs)} documents; dev: {len(dev_paths)} notes -> "
-        f"{len(dev_docs)} documents"
-    )
+    counts: dict[str, Any] = {
+        "train": {
+            "zeroshot": data_counts(train_paths, zs_train),
+            "realworld": data_counts(rw_train if args.realworld_draws else [], rw_train_docs),
+            "all": data_counts([*train_paths, *(rw_train if args.realworld_draws else [])], train_docs),
+        },
+        "dev": {
+            "zeroshot": data_counts(dev_paths, zs_dev),
+            "realworld": data_counts(rw_dev if args.realworld_draws else [], rw_dev_docs),
+            "all": data_counts([*dev_paths, *(rw_dev if args.realworld_draws else [])], dev_docs),
+        },
+        "ood_test_notes_held_out": len(rw_test),
+        "options": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+    }
+    (args.out / "data.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
+    for part in ("train", "dev"):
+        for source, c in counts[part].items():
+            print(
+                f"{part:5s} {source:9s}: {c['notes']:4d} notes -> {c['documents']:5d} documents, "
+                f"{c['phi_spans_per_document']:5.2f} PHI spans/document, {c['phi_free_share']:.1%} PHI-free, "
+                f"{c['words']} words"
+            )
+    print(f"OOD test: {len(rw_test)} real-world notes held out (never read here)")
     if args.data_only:
         return
     from phiscrub.train.config import TrainConfig
     from phiscrub.train.trainer import train
 
+    init_from = args.init_from
+    if init_from == "default":
+        from phiscrub.detect.tagger import bundled_model_path
+
+        bundled = bundled_model_path()
+        if bundled is None:
+            raise SystemExit("no bundled model to continue from")
+        init_from = str(bundled)
+    extra: dict[str, Any] = {"lr": args.lr} if args.lr is not None else {}
     config = TrainConfig(
         granularity=args.labels,
         use_crf=args.crf,
@@ -105,6 +201,8 @@ def main() -> None:
         epochs=args.epochs,
         seed=args.seed,
         time_budget_s=args.time_budget,
+        init_from=init_from,
+        **extra,
     )
     result = train(
         list(JsonlReader().read(args.out / "train.jsonl")),
