@@ -6,7 +6,7 @@ import pytest
 
 from phiscrub.document import Document
 from phiscrub.errors import InputFormatError
-from phiscrub.evaluate.notelevel import NoteLevelScores, note_level_scores
+from phiscrub.evaluate.notelevel import NoteLevelScores, binary_recall_by_gold_label, note_level_scores
 
 from ._builders import make_doc
 
@@ -97,3 +97,17 @@ def test_empty_corpus_and_to_dict() -> None:
     assert empty.missed_note_share == empty.missed_phi_note_share == empty.fp_per_1000 == 0.0
     d = note_level_scores(_gold(), _gold()).to_dict()
     assert {"fp_per_1000_non_phi", "missed_note_share", "missed_phi_note_share", "n_notes"} <= set(d)
+
+
+def test_binary_recall_by_gold_label_counts_any_phi_label_as_found() -> None:
+    pred = [
+        make_doc("a", TEXT_A, ("Alan Grant", "PATIENT"), ("Nublar Hospital", "CITY")),
+        make_doc("c", TEXT_C),
+    ]
+    by_label = binary_recall_by_gold_label(_gold(), pred)
+    assert by_label == {"DATE": (0, 5), "DOCTOR": (2, 2), "HOSPITAL": (2, 3), "RELATIVE": (0, 1)}
+    assert binary_recall_by_gold_label(_gold(), pred, "coarse") == {
+        "DATE": (0, 1),
+        "LOCATION": (2, 3),
+        "NAME": (2, 3),
+    }

@@ -25,7 +25,7 @@ from phiscrub.errors import InputFormatError
 from phiscrub.evaluate.metrics import token_labels
 from phiscrub.labels import Granularity
 
-__all__ = ["NoteLevelScores", "note_level_scores"]
+__all__ = ["NoteLevelScores", "binary_recall_by_gold_label", "note_level_scores"]
 
 
 @dataclass(frozen=True)
@@ -127,3 +127,36 @@ def note_level_scores(
     if preds:
         raise InputFormatError("predicted document without gold", doc_id=next(iter(preds)))
     return NoteLevelScores(n, with_phi, with_miss, with_fp, phi, non_phi, fp, missed)
+
+
+def binary_recall_by_gold_label(
+    gold: Iterable[Document], pred: Iterable[Document], granularity: Granularity = "fine"
+) -> dict[str, tuple[int, int]]:
+    """For each gold label, ``(tokens predicted as any PHI, gold tokens)``: which kinds of PHI leak.
+
+    Gold labels are folded to ``granularity`` (``fine`` tells HOSPITAL from CITY); predictions count
+    as PHI whatever their label (folded to ``coarse`` so that non-PHI labels such as OTHER drop out).
+
+    Raises:
+        InputFormatError: duplicate predicted ids or a paired text that differs.
+        ConfigError: unknown granularity.
+    """
+    preds: dict[str, Document] = {}
+    for doc in pred:
+        if doc.id in preds:
+            raise InputFormatError("duplicate document id among predicted documents", doc_id=doc.id)
+        preds[doc.id] = doc
+    found: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for gdoc in gold:
+        pdoc = preds.get(gdoc.id)
+        if pdoc is not None and pdoc.text != gdoc.text:
+            raise InputFormatError("gold and predicted texts differ", doc_id=gdoc.id)
+        g_labels = token_labels(gdoc, granularity)
+        p_labels = token_labels(pdoc, "coarse") if pdoc is not None else [None] * len(g_labels)
+        for g, p in zip(g_labels, p_labels):
+            if g is None:
+                continue
+            total[g] = total.get(g, 0) + 1
+            found[g] = found.get(g, 0) + (p is not None)
+    return {label: (found[label], total[label]) for label in sorted(total)}
