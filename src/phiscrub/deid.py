@@ -59,7 +59,7 @@ class Deidentifier:
         mode: ``placeholder`` (``[NAME]``), ``mask`` (``***``) or ``surrogate`` (realistic, keyed).
         labels: label granularity of placeholders and output spans: ``coarse``, ``fine`` or ``phicon5``.
         key: secret for surrogates (str or bytes); falls back to ``$PHISCRUB_KEY``. Required for
-            ``surrogate`` mode.
+            ``surrogate`` mode; an empty or blank key is a :class:`~phiscrub.errors.ConfigError`.
         model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
             for no model. ``"default"`` without a bundled model logs a warning and runs without one.
         detectors: explicit detectors; replaces the default rules and lexicon (the model is still
@@ -99,7 +99,13 @@ class Deidentifier:
             raise ConfigError(f"unknown mode {self.mode!r}; use placeholder, mask or surrogate")
         if self.labels not in ("coarse", "fine", "phicon5"):
             raise ConfigError(f"unknown label granularity {self.labels!r}; use coarse, fine or phicon5")
-        if self.mode == "surrogate" and resolve_key(self.key) is None:
+        secret = resolve_key(self.key)
+        if secret is not None and not secret.strip():
+            # An empty secret would make every surrogate guessable (and failed each note later on).
+            raise ConfigError(
+                f"the surrogate key is empty or blank: pass a non-empty key= / --key or ${KEY_ENV_VAR}"
+            )
+        if self.mode == "surrogate" and secret is None:
             raise ConfigError(f"surrogate mode needs a secret: pass key= / --key, or set ${KEY_ENV_VAR}")
 
     # -- lazy parts: nothing heavy is loaded in the constructor ------------------------------------
@@ -137,6 +143,23 @@ class Deidentifier:
                 self.mode, granularity=self.labels, key=resolve_key(self.key), age_over_89=self.age_over_89
             )
         return self._transformer
+
+    def load(self) -> Deidentifier:
+        """Build the detectors and the transformer now, loading the model if any.
+
+        Call it before writing any output, so that a broken model folder or option fails the run
+        at start-up rather than every note one by one.
+
+        Returns:
+            ``self``.
+
+        Raises:
+            ModelError: the model folder is missing files or does not load.
+            ConfigError: invalid options of a detector or of the transformer.
+        """
+        _ = self.active_detectors
+        _ = self.transformer
+        return self
 
     # -- API ---------------------------------------------------------------------------------------
     def detect(self, doc: Document | str) -> list[Span]:

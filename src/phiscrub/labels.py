@@ -14,6 +14,7 @@ placeholders) are first mapped to fine labels by :func:`to_fine`, then folded by
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Literal
 
@@ -28,6 +29,7 @@ __all__ = [
     "PLACEHOLDER_LABELS",
     "Granularity",
     "fold",
+    "label_digest",
     "labels_of",
     "to_fine",
 ]
@@ -153,6 +155,16 @@ def _canon(label: str) -> str:
     return label.strip().upper().replace(" ", "_")
 
 
+def label_digest(label: str) -> str:
+    """A stand-in for a label read from user data, for messages: ``sha256:`` and 8 hex digits.
+
+    Labels come from user files (an annotation column, a ``.ann`` file) and may hold anything, a
+    name typed in the wrong column included, so errors and problem reports show this digest, never
+    the label. ``printf %s 'LABEL' | sha256sum`` finds which label it was.
+    """
+    return "sha256:" + hashlib.sha256(label.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
 def to_fine(label: str, corpus: str | None = None) -> str:
     """Map a corpus-native label to a fine label (coarse labels pass through unchanged).
 
@@ -161,7 +173,7 @@ def to_fine(label: str, corpus: str | None = None) -> str:
         corpus: a key of :data:`CORPUS_MAPPINGS`, or None to accept any known label.
 
     Raises:
-        LabelError: the label is unknown (the error names the label, which is never PHI).
+        LabelError: the label is unknown (the error gives its :func:`label_digest`, never the label).
     """
     key = _canon(label)
     if corpus is not None:
@@ -172,7 +184,7 @@ def to_fine(label: str, corpus: str | None = None) -> str:
             return mapping[key]
     if key in _ANY:
         return _ANY[key]
-    raise LabelError(f"unknown PHI label {label!r}")
+    raise LabelError(f"unknown PHI label ({label_digest(label)})")
 
 
 def fold(label: str, granularity: Granularity = "fine") -> str | None:

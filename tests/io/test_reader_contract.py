@@ -21,6 +21,7 @@ from phiscrub.io.base import (
     input_files,
     surfaces_match,
 )
+from phiscrub.labels import label_digest
 
 TEXT = "Pt Zorblat Quenwick\r\nseen 03/04/2031\tin Ñandú."
 
@@ -118,11 +119,13 @@ def test_labels_are_mapped_to_fine_only_with_a_corpus(corpus: str | None, label:
     assert not reader.problems
 
 
-def test_unknown_label_problem_names_the_label() -> None:
+def test_unknown_label_problem_gives_a_digest_not_the_label() -> None:
+    # The label comes from the user's file and may hold PHI (issue 18).
     reader = _ListReader([(3, 19, "WIDGET", None)], corpus="meddocan")
     list(reader.read("d1"))
     (problem,) = reader.problems
-    assert problem.kind == "unknown_label" and "WIDGET" in problem.message
+    assert problem.kind == "unknown_label" and "WIDGET" not in problem.message
+    assert label_digest("WIDGET") in problem.message
     assert (problem.start, problem.end) == (3, 19)
 
 

@@ -1,14 +1,29 @@
-"""``phiscrub redact``: de-identify a file, a folder, a JSONL, CSV or Parquet file."""
+"""``phiscrub redact``: de-identify a file, a folder, a JSONL, CSV or Parquet file.
+
+A run has two phases. At start-up every option, the input, the output folder and the model are
+checked (the model is loaded) before anything is written; a problem there exits with
+:data:`EXIT_USAGE`. The run then writes everything into a hidden staging folder inside OUTDIR and
+moves the files into place only once all of them are complete, so a run stopped by an I/O error
+(a full disk) leaves nothing of its own behind (:data:`EXIT_FATAL`). A document that cannot be read
+or redacted is written empty, never in clear, and listed in ``OUTDIR/errors.jsonl``
+(:data:`EXIT_DOC_ERRORS`).
+"""
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
+import re
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 from tqdm import tqdm
@@ -26,16 +41,69 @@ from phiscrub.cli._common import (
 )
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched
 from phiscrub.document import Document
-from phiscrub.errors import PhiscrubError
+from phiscrub.errors import ModelError, PhiscrubError
+from phiscrub.progress import stage_bars
 
-__all__ = ["redact"]
+if TYPE_CHECKING:
+    from phiscrub.io.shapes import Source
+
+__all__ = [
+    "ERRORS_NAME",
+    "EXIT_DOC_ERRORS",
+    "EXIT_FATAL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "STANDOFF_NAME",
+    "ErrorLog",
+    "StandoffWriter",
+    "redact",
+]
 
 log = logging.getLogger(__name__)
 
+#: Every document was redacted.
+EXIT_OK = 0
+#: Some documents failed (each written empty and listed in ``errors.jsonl``); the rest were written.
+EXIT_DOC_ERRORS = 1
+#: A usage or start-up error (options, input, output folder, model): nothing was written.
+EXIT_USAGE = 2
+#: The run stopped part-way (an I/O error such as a full disk): nothing of this run was kept.
+EXIT_FATAL = 3
 
-@click.command()
+#: The standoff file of replaced spans in OUTDIR.
+STANDOFF_NAME = "phi_spans.jsonl"
+#: The list of failed documents in OUTDIR (id, stage, error code or type; never text).
+ERRORS_NAME = "errors.jsonl"
+#: Prefix of the staging folder a run writes into before moving its files into OUTDIR.
+STAGING_PREFIX = ".phiscrub-partial-"
+
+_CODE_RE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
+
+_EXIT_HELP = f"""\b
+Exit status:
+  {EXIT_OK}  every document redacted
+  {EXIT_DOC_ERRORS}  some documents failed: each is written empty (never in clear) and listed
+     in OUTDIR/{ERRORS_NAME}; the others are written
+  {EXIT_USAGE}  usage or start-up error (options, input, output folder, model); nothing written
+  {EXIT_FATAL}  the run stopped part-way (e.g. disk full); nothing of this run is left in OUTDIR
+"""
+
+
+class _StartupError(click.ClickException):
+    """A problem found before anything is written (exit :data:`EXIT_USAGE`)."""
+
+    exit_code = EXIT_USAGE
+
+
+class _FatalRunError(click.ClickException):
+    """The run stopped part-way; its partial output was removed (exit :data:`EXIT_FATAL`)."""
+
+    exit_code = EXIT_FATAL
+
+
+@click.command(epilog=_EXIT_HELP)
 @input_argument()
-@output_option("out_dir", "Output folder.")
+@output_option("out_dir", "Output folder (created if needed; must not be or hold the input).", folder=True)
 @click.option(
     "--mode",
     type=click.Choice(["placeholder", "mask", "surrogate"]),
@@ -86,80 +154,250 @@ def redact(
 
     The output keeps the input's shape; OUTDIR/phi_spans.jsonl lists what was replaced (doc id,
     offsets into the original text, label, source) without the PHI strings unless --audit-text.
+    OUTDIR/errors.jsonl lists the documents that failed (id, stage, error code; no text).
     """
-    from phiscrub.io.shapes import open_source
-
-    deid = Deidentifier(
-        mode=mode,  # type: ignore[arg-type]
-        labels=labels,  # type: ignore[arg-type]
-        key=key,
-        model=None if rules_only else model,
-        lexicon=lexicon and not rules_only,
-        propagate=propagate,
-        resolve=resolve_strategy,
-        age_over_89="keep" if keep_ages else "bucket",
-        lang=lang,
-    )
-    source = open_source(
-        input_path,
-        text_field=text_field,
-        text_column=text_column,
-        id_field=id_field,
-        patient_field=patient_field,
-    )
-    out_dir.mkdir(parents=True, exist_ok=True)
-    counts: Counter[str] = Counter()
-    stats = {"documents": 0, "errors": 0}
-    standoff = StandoffWriter(out_dir / "phi_spans.jsonl", audit_text=audit_text)
-    total = getattr(source, "count", None)
-
-    def transformed() -> Iterator[Document]:
-        docs = source.documents()
-        bar = tqdm(desc="redact", unit="doc", total=total, file=sys.stderr, delay=1.0, dynamic_ncols=True)
-        try:
-            for batch in batched(docs, batch_size):
-                for original, red in _redact_batch(deid, batch):
-                    stats["documents"] += 1
-                    if red is None:
-                        stats["errors"] += 1
-                        # Never fall back to the original text: a failed note is written empty.
-                        yield Document(original.id, "", (), dict(original.metadata))
-                    else:
-                        counts.update(s.label for s in red.spans)
-                        standoff.write(red)
-                        yield red.result
-                    bar.update(1)
-        finally:
-            bar.close()
-
-    with standoff:
-        written = source.write(out_dir, transformed())
-    per_label = ", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"
+    if key is not None and not key.strip():
+        raise _StartupError(f"--key (or ${KEY_ENV_VAR}) is empty or blank; give a non-empty secret")
+    if batch_size < 1:
+        raise _StartupError("--batch-size must be at least 1")
+    source = _open_input(input_path, text_field, text_column, id_field, patient_field)
+    _check_output(source, out_dir)
+    try:
+        deid = Deidentifier(
+            mode=mode,  # type: ignore[arg-type]
+            labels=labels,  # type: ignore[arg-type]
+            key=key,
+            model=None if rules_only else model,
+            lexicon=lexicon and not rules_only,
+            propagate=propagate,
+            resolve=resolve_strategy,
+            age_over_89="keep" if keep_ages else "bucket",
+            lang=lang,
+        ).load()
+    except ModelError as exc:
+        raise _StartupError(f"cannot load the model: {exc}") from None
+    except PhiscrubError as exc:
+        raise _StartupError(str(exc)) from None
+    staging = _make_staging(out_dir)
+    stats = _RunStats()
+    try:
+        _run(deid, source, staging, audit_text, batch_size, stats)
+        _commit(staging, out_dir)
+    except Exception as exc:  # OSError (disk full), a source that stops, or anything unexpected
+        raise _FatalRunError(
+            f"the run stopped after {stats.documents} documents: {_describe(exc, staging, out_dir)}; "
+            f"no file of this run was kept in {out_dir}"
+        ) from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    per_label = ", ".join(f"{k}={v}" for k, v in sorted(stats.spans.items())) or "none"
     click.echo(
-        f"redacted {stats['documents']} documents into {out_dir} ({len(written)} files); "
-        f"spans: {sum(counts.values())} ({per_label}); errors: {stats['errors']}",
+        f"redacted {stats.documents - stats.failed} documents into {out_dir} "
+        f"({stats.files} files); spans: {sum(stats.spans.values())} ({per_label}); errors: {stats.failed} "
+        f"(unreadable: {stats.read_errors}, redaction failed: {stats.redact_errors})"
+        + (f"; failed ids in {out_dir / ERRORS_NAME}" if stats.failed else ""),
         err=True,
     )
-    if stats["errors"]:
-        sys.exit(1)
+    if stats.failed:
+        sys.exit(EXIT_DOC_ERRORS)
 
 
-def _redact_batch(deid: Deidentifier, batch: list[Document]) -> Iterator[tuple[Document, Redaction | None]]:
-    """Redact a batch; on failure retry one by one so one bad note does not sink the batch."""
+@dataclass
+class _RunStats:
+    """What a run did so far: documents seen, failures by stage, spans per label, files written."""
+
+    documents: int = 0
+    read_errors: int = 0
+    redact_errors: int = 0
+    spans: Counter[str] = field(default_factory=Counter)
+    files: int = 0
+
+    @property
+    def failed(self) -> int:
+        """Documents written empty."""
+        return self.read_errors + self.redact_errors
+
+
+def _open_input(
+    input_path: Path, text_field: str, text_column: str, id_field: str | None, patient_field: str | None
+) -> Source:
+    """Open the input and list it (a folder's entries, a table's columns), or fail at start-up."""
+    from phiscrub.io.shapes import open_source
+
+    try:
+        source = open_source(
+            input_path,
+            text_field=text_field,
+            text_column=text_column,
+            id_field=id_field,
+            patient_field=patient_field,
+        )
+        _ = source.count  # lists a folder now: duplicate ids or an unlistable folder fail here
+    except PhiscrubError as exc:
+        raise _StartupError(str(exc)) from None
+    except OSError as exc:
+        raise _StartupError(f"cannot read {input_path}: {_os_error(exc)}") from None
+    return source
+
+
+def _check_output(source: Source, out_dir: Path) -> None:
+    """Refuse an output folder that is a file, is or holds the input, or sits inside it.
+
+    Raises:
+        _StartupError: with what is wrong; nothing has been written.
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise _StartupError(f"output {out_dir} exists and is not a folder")
+    out = out_dir.resolve()
+    src = source.path.resolve()
+    if source.path.is_dir():
+        if out == src:
+            raise _StartupError(f"output folder {out_dir} is the input folder; choose another one")
+        if src in out.parents:
+            raise _StartupError(f"output folder {out_dir} is inside the input folder; choose another one")
+        if out in src.parents:
+            raise _StartupError(
+                f"input folder {source.path} is inside the output folder {out_dir}; choose another one"
+            )
+        return
+    target = source.output_path(out_dir)
+    if target.name in (STANDOFF_NAME, ERRORS_NAME):
+        raise _StartupError(
+            f"the output {target} would clash with OUTDIR/{target.name}; rename the input file"
+        )
+    for path in (target, out_dir / STANDOFF_NAME, out_dir / ERRORS_NAME):
+        if path.resolve() == src:
+            raise _StartupError(f"output {path} would overwrite the input; choose another output folder")
+
+
+def _make_staging(out_dir: Path) -> Path:
+    """Create OUTDIR (if needed) and a fresh hidden staging folder in it."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out_dir))
+    except OSError as exc:
+        raise _StartupError(f"cannot create the output folder {out_dir}: {_os_error(exc)}") from None
+
+
+def _run(
+    deid: Deidentifier, source: Source, staging: Path, audit_text: bool, batch_size: int, stats: _RunStats
+) -> None:
+    """Redact every document of ``source`` into ``staging``, counting into ``stats`` as it goes."""
+    total = source.count
+
+    with (
+        StandoffWriter(staging / STANDOFF_NAME, audit_text=audit_text) as standoff,
+        ErrorLog(staging / ERRORS_NAME) as errors,
+    ):
+
+        def transformed() -> Iterator[Document]:
+            bar = tqdm(desc="redact", unit="doc", total=total, file=sys.stderr, delay=1.0, dynamic_ncols=True)
+            try:
+                for batch in batched(source.documents(), batch_size):
+                    readable = [d for d in batch if not d.metadata.get("read_error")]
+                    with stage_bars(sys.stderr):  # progress inside notes of 1 MB and more
+                        results = iter(list(_redact_batch(deid, readable)))
+                    for original in batch:
+                        stats.documents += 1
+                        red: Redaction | None = None
+                        if original.metadata.get("read_error"):
+                            stats.read_errors += 1
+                            code = _code(original.metadata["read_error"])
+                            log.error("document %s cannot be read: %s", original.id, code)
+                            errors.write(original, "read", code)
+                        else:
+                            _, red, error_type = next(results)
+                            if red is None:
+                                stats.redact_errors += 1
+                                errors.write(original, "redact", error_type or "Exception")
+                        if red is None:
+                            # Never fall back to the original text: a failed note is written empty.
+                            yield Document(original.id, "", (), dict(original.metadata))
+                        else:
+                            stats.spans.update(s.label for s in red.spans)
+                            standoff.write(red)
+                            yield red.result
+                        bar.update(1)
+            finally:
+                bar.close()
+
+        stats.files = len(source.write(staging, transformed()))
+
+
+def _commit(staging: Path, out_dir: Path) -> None:
+    """Move every file of ``staging`` to the same relative path under ``out_dir``.
+
+    Folders are created and clashes with existing folders are checked first, so that the renames,
+    which need no new space on the same file system, are all that is left to fail.
+    """
+    files = sorted(p for p in staging.rglob("*") if p.is_file())
+    for f in files:
+        dest = out_dir / f.relative_to(staging)
+        if dest.is_dir() and not dest.is_symlink():
+            raise OSError(errno.EISDIR, "an output is an existing folder", str(f))
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    # Data first, the standoff and error lists last: they describe a complete output.
+    last = [staging / STANDOFF_NAME, staging / ERRORS_NAME]
+    for f in [f for f in files if f not in last] + [f for f in last if f.exists()]:
+        os.replace(f, out_dir / f.relative_to(staging))
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError as ``Name [ECODE] strerror`` (paths are added by the caller, never text)."""
+    code = errno.errorcode.get(exc.errno or 0, "")
+    return (
+        f"{type(exc).__name__}"
+        + (f" [{code}]" if code else "")
+        + (f" {exc.strerror}" if exc.strerror else "")
+    )
+
+
+def _describe(exc: BaseException, staging: Path, out_dir: Path) -> str:
+    """What stopped a run, without text: an OSError with the path concerned, a phiscrub error's
+    message (ids, paths, line numbers), or the type of anything else (its message could hold text).
+    """
+    if isinstance(exc, OSError):
+        if exc.filename is None:
+            return f"{_os_error(exc)} while writing into {out_dir}"
+        return f"{_os_error(exc)} at " + str(exc.filename).replace(str(staging), str(out_dir), 1)
+    if isinstance(exc, PhiscrubError):
+        return str(exc)
+    return type(exc).__name__
+
+
+def _code(value: Any) -> str:
+    """A read-error marker as a short code; anything else (it could be a message) as ``read_error``."""
+    return value if isinstance(value, str) and _CODE_RE.match(value) else "read_error"
+
+
+def _redact_batch(
+    deid: Deidentifier, batch: list[Document]
+) -> Iterator[tuple[Document, Redaction | None, str | None]]:
+    """Redact a batch; on failure retry one by one so one bad note does not sink the batch.
+
+    Yields:
+        ``(document, redaction, None)``, or ``(document, None, exception type name)`` for a
+        document that failed (any exception: a note is never passed through unredacted).
+    """
+    if not batch:
+        return
     try:
         results = list(deid.redact_many(batch, batch_size=len(batch)))
-    except (PhiscrubError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - any failure: retry one by one, the type alone is logged
         log.warning("batch failed (%s); retrying documents one by one", type(exc).__name__)
     else:
-        yield from zip(batch, results)
+        for doc, red in zip(batch, results):
+            yield doc, red, None
         return
     for doc in batch:
         try:
-            yield doc, deid.redact_one(doc)
-        except (PhiscrubError, ValueError) as exc:
+            red = deid.redact_one(doc)
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the note is written empty, never in clear
             # Only the exception type: its message could, in a third-party library, hold text.
             log.error("document %s failed: %s", doc.id, type(exc).__name__)
-            yield doc, None
+            yield doc, None, type(exc).__name__
+        else:
+            yield doc, red, None
 
 
 class StandoffWriter:
@@ -196,3 +434,34 @@ class StandoffWriter:
             if self.audit_text:
                 row["text"] = red.original.text[span.start : span.end]
             self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+class ErrorLog:
+    """Writes OUTDIR/errors.jsonl: one line per failed document, never its text.
+
+    Each line is ``{"id": ..., "position": ..., "stage": "read" | "redact", "error": ...}``, where
+    ``error`` is a read-error code (``decode_error``, ``dangling_symlink``, ...) or the type of the
+    exception that stopped the redaction (``ModelError``, ...). ``position`` is the 0-based place of
+    the document in the input, when the source records it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fh: IO[str] | None = None
+
+    def __enter__(self) -> Self:
+        self._fh = self.path.open("w", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+    def write(self, doc: Document, stage: str, error: str) -> None:
+        """Record that ``doc`` failed at ``stage`` with ``error`` (a code or an exception type)."""
+        assert self._fh is not None, "use ErrorLog as a context manager"
+        row: dict[str, object] = {"id": doc.id}
+        if isinstance(doc.metadata.get("position"), int):
+            row["position"] = doc.metadata["position"]
+        row.update({"stage": stage, "error": error})
+        self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -13,19 +13,26 @@ without the ``model`` extra.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError, ModelError
+from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 
 if TYPE_CHECKING:
     from phiscrub.train.inference import WordPrediction
     from phiscrub.train.model import Tagger
 
-__all__ = ["BUNDLED_MODEL_DIR", "TaggerDetector", "bundled_model_path", "load_model_detector"]
+__all__ = [
+    "BUNDLED_MODEL_DIR",
+    "TaggerDetector",
+    "bundled_model_path",
+    "check_model_folder",
+    "load_model_detector",
+]
 
 #: Folder of the package (``phiscrub/resources/model``) where a trained tagger can be bundled.
 BUNDLED_MODEL_DIR = "model"
@@ -73,6 +80,43 @@ def load_model_detector(
     return TaggerDetector.load(
         model, device=device, quantize=quantize, batch_size=batch_size, precision=precision
     )
+
+
+def check_model_folder(model_dir: str | Path) -> None:
+    """Check the files of a model folder before loading it, naming what is wrong.
+
+    Checks that the folder exists, that ``config.json`` and ``labels.json`` are JSON objects, and
+    that the weights file has a readable safetensors header. Weights that do not fit the model are
+    found when loading (:func:`phiscrub.train.model.load_tagger`).
+
+    Raises:
+        ModelError: the folder is missing, a file is missing, or a file cannot be parsed.
+    """
+    folder = Path(model_dir)
+    if not folder.is_dir():
+        raise ModelError(f"model folder {folder} does not exist or is not a folder")
+    for name in ("config.json", "labels.json"):
+        path = folder / name
+        if not path.is_file():
+            raise ModelError(f"model folder {folder} has no {name}")
+        try:
+            data = json.loads(path.read_bytes())
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"{path} cannot be read as JSON ({type(exc).__name__})") from None
+        if not isinstance(data, dict):
+            raise ModelError(f"{path} is not a JSON object")
+    weights = folder / _REQUIRED[2]
+    if not weights.is_file():
+        raise ModelError(f"model folder {folder} has no {weights.name}")
+    try:
+        from safetensors import SafetensorError, safe_open
+    except ImportError as exc:
+        raise ModelError("the tagger needs safetensors: pip install phiscrub[model]") from exc
+    try:
+        with safe_open(str(weights), framework="pt") as fh:
+            fh.keys()
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise ModelError(f"{weights} is not a readable safetensors file ({type(exc).__name__})") from None
 
 
 class TaggerDetector:
@@ -128,7 +172,13 @@ class TaggerDetector:
             torch.set_num_threads(num_threads)
         if precision not in ("auto", "float32", "bfloat16"):
             raise ConfigError(f"unknown precision {precision!r}; use auto, float32 or bfloat16")
-        model = load_tagger(model_dir, device=device, quantize=quantize)
+        check_model_folder(model_dir)
+        try:
+            model = load_tagger(model_dir, device=device, quantize=quantize)
+        except PhiscrubError:
+            raise
+        except Exception as exc:  # a third-party loader failed: name the folder and the error type only
+            raise ModelError(f"model folder {model_dir} cannot be loaded ({type(exc).__name__})") from exc
         if precision == "auto":
             precision = (
                 "bfloat16" if device == "cpu" and not quantize and cpu_has_native_bf16() else "float32"

@@ -9,7 +9,8 @@ A :class:`Reader` yields good :class:`~phiscrub.document.Document` objects and c
 * a file or record that cannot be parsed (bad XML, bad JSON line) is skipped (``"malformed_file"``,
   ``"malformed_record"``, ``"malformed_line"``).
 
-Problem messages name documents, span ids, offsets, labels, line numbers and paths, never note text.
+Problem messages name documents, span ids, offsets, line numbers and paths, never note text; an
+unknown label, read from the user's file, is shown as a digest (:func:`phiscrub.labels.label_digest`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, ClassVar
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError, LabelError
-from phiscrub.labels import CORPUS_MAPPINGS, to_fine
+from phiscrub.labels import CORPUS_MAPPINGS, label_digest, to_fine
 
 __all__ = [
     "PROBLEM_KINDS",
@@ -216,7 +217,10 @@ class Reader(ABC):
         try:
             fine = to_fine(label, self.corpus)
         except LabelError:
-            self.report(doc_id, "unknown_label", f"unknown label {label!r}", span_id, start, end)
+            # The label comes from the user's file and could hold anything: show a digest only.
+            self.report(
+                doc_id, "unknown_label", f"unknown label ({label_digest(label)})", span_id, start, end
+            )
             return None
         return fine if self.corpus is not None else label
 

@@ -41,7 +41,7 @@ from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import PathLike
 from phiscrub.io.jsonl import dumps_line
 from phiscrub.io.tabular import CsvLayout, allow_large_csv_fields, column_index, sniff_csv
-from phiscrub.io.text import iter_text_files
+from phiscrub.io.text import TextEntry, read_text_file, scan_text_entries
 
 __all__ = [
     "SHAPES",
@@ -78,6 +78,8 @@ def detect_shape(path: PathLike) -> str:
     if p.is_dir():
         return "dir"
     if not p.is_file():
+        if p.exists():
+            raise InputFormatError(f"{p} is not a regular file or folder (a fifo, socket or device)")
         raise InputFormatError(f"no such file or folder: {p}")
     shape = _SUFFIX_SHAPES.get(p.suffix.lower())
     if shape is None:
@@ -223,9 +225,23 @@ class Source(ABC):
 
 
 class TextFileSource(Source):
-    """One ``.txt`` file: one document with id ``<stem>``, read and written byte-exactly."""
+    """One ``.txt`` file: one document with id ``<stem>``, read and written byte-exactly.
+
+    The file is read when the source is opened, so a file that cannot be a note stops a run before
+    anything is written.
+
+    Raises:
+        InputFormatError: the path is not a regular file, cannot be read, or is not UTF-8.
+    """
 
     shape = "txt"
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        text, problem = read_text_file(self.path)
+        if text is None:
+            raise InputFormatError(f"{self.path} {_TEXT_PROBLEM_WORDS.get(problem or '', 'cannot be read')}")
+        self._text = text
 
     @property
     def count(self) -> int | None:
@@ -234,7 +250,7 @@ class TextFileSource(Source):
 
     def documents(self) -> Iterator[Document]:
         """Yield the file's note."""
-        yield Document(self.path.stem, _read_utf8(self.path), (), {"position": 0})
+        yield Document(self.path.stem, self._text, (), {"position": 0})
 
     def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
         """Write the transformed note to ``out_dir/<same name>``."""
@@ -247,29 +263,52 @@ class TextFileSource(Source):
 
 
 class TextFolderSource(Source):
-    """A folder of ``.txt`` files (recursive); ids are relative paths without ``.txt``."""
+    """A folder of ``.txt`` files (recursive); ids are relative paths without ``.txt``.
+
+    Every ``.txt`` entry listed by :func:`~phiscrub.io.text.scan_text_entries` is a document:
+    symbolic links to files are followed; an entry that cannot be read (dangling link, fifo,
+    unreadable, not UTF-8) is yielded with empty text and ``metadata["read_error"]`` set to its
+    :data:`~phiscrub.io.text.TEXT_ENTRY_PROBLEMS` code, so the run goes on and reports it.
+
+    Raises:
+        InputFormatError: (on listing, i.e. :attr:`count` or the first document) two entries would
+            get the same id (``a.txt`` and ``a.TXT``), or a folder cannot be listed.
+    """
 
     shape = "dir"
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
-        self._files: list[Path] | None = None
+        self._entries: list[TextEntry] | None = None
 
-    def _list(self) -> list[Path]:
+    def _list(self) -> list[TextEntry]:
         # Listed once, so files written during write() never join the input.
-        if self._files is None:
-            self._files = [f.relative_to(self.path) for f in iter_text_files(self.path)]
-        return self._files
+        if self._entries is None:
+            entries = scan_text_entries(self.path)
+            seen: dict[str, Path] = {}
+            for e in entries:
+                if e.doc_id in seen:
+                    raise InputFormatError(
+                        f"{self.path}: {seen[e.doc_id].as_posix()} and {e.rel.as_posix()} would get the "
+                        "same document id; rename one of them"
+                    )
+                seen[e.doc_id] = e.rel
+            self._entries = entries
+        return self._entries
 
     @property
     def count(self) -> int | None:
-        """The number of ``.txt`` files."""
+        """The number of ``.txt`` entries (those that cannot be read included)."""
         return len(self._list())
 
     def documents(self) -> Iterator[Document]:
-        """Yield one note per ``.txt`` file, sorted by relative path."""
-        for pos, rel in enumerate(self._list()):
-            yield Document(rel.with_suffix("").as_posix(), _read_utf8(self.path / rel), (), {"position": pos})
+        """Yield one note per ``.txt`` entry, sorted by relative path."""
+        for pos, entry in enumerate(self._list()):
+            text, problem = (None, entry.problem) if entry.problem else read_text_file(entry.path)
+            meta: dict[str, Any] = {"position": pos}
+            if text is None:
+                meta["read_error"] = problem
+            yield Document(entry.doc_id, text or "", (), meta)
 
     def output_path(self, out_dir: PathLike) -> Path:
         """The output folder itself."""
@@ -286,12 +325,12 @@ class TextFolderSource(Source):
         dst = out_root.resolve()
         if dst == src or src in dst.parents:
             raise ConfigError(f"output folder {out_root} is inside the input folder; choose another one")
-        files = self._list()
+        entries = self._list()
         align = _Aligner(transformed, self.path)
         written: list[Path] = []
-        for rel in files:
-            doc = align.take(rel.with_suffix("").as_posix())
-            out = out_root / rel
+        for entry in entries:
+            doc = align.take(entry.doc_id)
+            out = out_root / entry.rel
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(doc.text.encode("utf-8"))
             written.append(out)
@@ -586,8 +625,10 @@ def _compression(pf: Any) -> str:
     return codec if codec in ("snappy", "gzip", "brotli", "zstd", "lz4", "none") else "snappy"
 
 
-def _read_utf8(path: Path) -> str:
-    try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputFormatError(f"{path} is not UTF-8 (byte {err.start})") from None
+#: How a :data:`~phiscrub.io.text.TEXT_ENTRY_PROBLEMS` code reads in an error message.
+_TEXT_PROBLEM_WORDS: dict[str, str] = {
+    "dangling_symlink": "is a symbolic link to nothing",
+    "not_regular_file": "is not a regular file (a fifo, socket, device or folder)",
+    "unreadable": "cannot be read",
+    "decode_error": "is not UTF-8",
+}
