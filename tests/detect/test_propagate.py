@@ -179,3 +179,9 @@ def test_places_and_organizations_that_are_no_person_keep_their_label(surface: s
     text = f"Pt John Smith. Went to {surface} last week."
     out = propagate_names(Document("d", text), _spans(text, [("John Smith", "PATIENT"), (surface, label)]))
     assert (surface, label) in _table(text, out)
+
+
+def test_case4_hyphenated_word_with_a_known_surname_is_propagated_whole() -> None:
+    text = "Patient: John Smith. Anne-Marie Smith-Jones visited."
+    out = propagate_names(Document("d", text), _spans(text, [("John Smith", "PATIENT")]))
+    assert ("Smith-Jones", "PATIENT") in _table(text, out)

@@ -206,3 +206,30 @@ def test_formatted_dates_parse_back_to_the_same_template(template: str) -> None:
         parsed = parse_date(format_date(day, template))
         assert parsed is not None and parsed.template == template
         assert parsed.month == day.month and parsed.day == day.day
+
+
+# -- issue 18, case 4: impossible days are read as the month's last day -------------------------
+
+
+@pytest.mark.parametrize(
+    ("surface", "year", "month", "day", "shifted"),
+    [
+        ("02/30/2019", 2019, 2, 28, "02/21/2019"),
+        ("31/04/2019", 2019, 4, 30, "23/04/2019"),
+        ("April 31, 2019", 2019, 4, 30, "April 23, 2019"),
+        ("Feb 29 2019", 2019, 2, 28, "Feb 21 2019"),
+        ("Feb 29 2020", 2020, 2, 29, "Feb 22 2020"),  # a real leap day is kept
+    ],
+)
+def test_case4_invalid_day_is_read_as_the_last_day_of_its_month(
+    surface: str, year: int, month: int, day: int, shifted: str
+) -> None:
+    parsed = parse_date(surface)
+    assert parsed is not None
+    assert (parsed.year, parsed.month, parsed.day) == (year, month, day)
+    assert parsed.shift(-7) == shifted
+
+
+@pytest.mark.parametrize("surface", ["13/45/2019", "02/32/2019", "00/12/2019"])
+def test_days_and_months_out_of_any_range_are_still_no_date(surface: str) -> None:
+    assert parse_date(surface) is None

@@ -177,3 +177,55 @@ def test_transformer_records_offsets_when_asked() -> None:
 def test_transformer_rejects_overlapping_spans() -> None:
     with pytest.raises(ValueError):
         build_transformer("placeholder").apply(DOC, [Span(0, 10, "PATIENT"), Span(4, 14, "DOCTOR")])
+
+
+# -- issue 18, case 4: one surrogate person per note, whatever the case or form ------------------
+
+
+def _surrogates_of(text: str, surfaces: list[str]) -> list[str]:
+    from phiscrub.document import Document
+
+    spans, pos = [], 0
+    for surface in surfaces:
+        i = text.index(surface, pos)
+        spans.append(Span(i, i + len(surface), "PATIENT"))
+        pos = i + len(surface)
+    out = build_transformer("surrogate", "fine", key="k").apply(Document("d", text), spans)
+    return [out.text[s.start : s.end] for s in out.spans]
+
+
+def test_case4_lowercase_surname_gets_same_surrogate() -> None:
+    text = "John SMITH. Mr. Smith seen. Plan discussed with smith."
+    full, title_case, lower = _surrogates_of(text, ["John SMITH", "Smith", "smith"])
+    last = full.split(" ")[1]
+    assert last == title_case.upper()  # "SMITH" and "Smith": one surrogate, in each one's case
+    assert lower == title_case.lower()  # "smith" too
+    assert "smith" not in (full + title_case + lower).lower()
+
+
+def test_case4_lone_first_name_maps_like_the_first_name_of_the_full_name() -> None:
+    text = "Patient: John Smith.\nMR. SMITH returned.\nSigned: SMITH, JOHN\n"
+    full, smith, comma, john = _surrogates_of(text, ["John Smith", "SMITH", "SMITH,", "JOHN"])
+    first, last = full.split(" ")
+    assert smith == last.upper()
+    assert comma.rstrip(",") == last.upper()
+    assert john == first.upper()
+
+
+def test_surrogate_transformer_computes_each_repeated_surface_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from phiscrub.document import Document
+    from phiscrub.transform.surrogates import SurrogateGenerator
+
+    calls: list[str] = []
+    original = SurrogateGenerator.surrogate
+
+    def counting(self: SurrogateGenerator, label: str, surface: str, **kw: object) -> str:
+        calls.append(label)
+        return original(self, label, surface, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SurrogateGenerator, "surrogate", counting)
+    text = "Smith seen. " * 50
+    spans = [Span(12 * k, 12 * k + 5, "PATIENT") for k in range(50)]
+    out = build_transformer("surrogate", "fine", key="k").apply(Document("d", text), spans)
+    assert len(calls) == 1
+    assert len({out.text[s.start : s.end] for s in out.spans}) == 1

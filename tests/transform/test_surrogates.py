@@ -418,3 +418,48 @@ def test_coarse_labels_are_handled_by_form() -> None:
     assert gen.surrogate("CONTACT", "10.1.2.3").count(".") == 3
     assert _shape(gen.surrogate("ID", "AB-1234")) == "AA-9999"
     assert gen.surrogate("NAME", "John Smith") == gen.name("John Smith")
+
+
+# -- issue 18, case 4: case- and form-insensitive name keys --------------------------------------
+
+
+@pytest.mark.parametrize("surface", ["John", "JOHN", "john"])
+def test_case4_lone_first_name_in_any_case_maps_like_the_full_name(
+    gen: SurrogateGenerator, surface: str
+) -> None:
+    roles = gen.name_roles("John Smith")
+    first, _ = gen.name("John Smith", patient_id="p1").split(" ")
+    got = gen.name(surface, patient_id="p1", roles=roles)
+    assert got.casefold() == first.casefold()
+    assert got == {"John": first, "JOHN": first.upper(), "john": first.lower()}[surface]
+
+
+def test_case4_name_roles_come_from_full_names_only(gen: SurrogateGenerator) -> None:
+    assert gen.name_roles("John Smith") == {"john": "first", "smith": "last"}
+    assert gen.name_roles("SMITH, JOHN") == {"smith": "last", "john": "first"}
+    assert gen.name_roles("Anne-Marie Smith-Jones") == {
+        "anne": "first",
+        "marie": "first",
+        "smith": "last",
+        "jones": "last",
+    }
+    assert gen.name_roles("Smith") == {}
+    assert gen.name_roles("Dr. Smith") == {}
+
+
+def test_case4_comma_form_and_full_name_map_token_by_token(gen: SurrogateGenerator) -> None:
+    first, last = gen.name("John Smith", patient_id="p1").split(" ")
+    assert gen.name("SMITH, JOHN", patient_id="p1") == f"{last.upper()}, {first.upper()}"
+
+
+def test_case4_hyphenated_names_get_per_part_consistent_surrogates(gen: SurrogateGenerator) -> None:
+    anne, smith = gen.name("Anne Smith", patient_id="p1").split(" ")
+    marie, jones = gen.name("Marie Jones", patient_id="p1").split(" ")
+    assert gen.name("Anne-Marie Smith-Jones", patient_id="p1") == f"{anne}-{marie} {smith}-{jones}"
+    assert gen.name("ANNE-MARIE SMITH-JONES", patient_id="p1") == f"{anne}-{marie} {smith}-{jones}".upper()
+
+
+def test_case4_invalid_date_is_shifted_like_the_months_last_day(gen: SurrogateGenerator) -> None:
+    clamped = gen.date("02/28/2019", patient_id="p1")
+    assert gen.date("02/30/2019", patient_id="p1") == clamped
+    assert parse_date(clamped) is not None

@@ -16,7 +16,8 @@ over the note's words (linear in the note's length; a dict lookup per word, a bi
    ORGANIZATION. A place or organization span that runs across a line break is cut at the break when
    one of its lines is such a name. Whole bundled place and company names are never relabelled.
 3. **Propagate.** Every other whole-word occurrence of a name token, in any case ("Smith", "SMITH",
-   "smith", "Smith's"), not already inside a span, gets a span with the token's label, score 0.5 and
+   "smith", "Smith's"), or a hyphenated word with a name token as a part ("Smith-Jones": the
+   whole word), not already inside a span, gets a span with the token's label, score 0.5 and
    source ``propagate``. A lower-case occurrence is only taken when the word is no English word in
    use (a WordNet lemma with corpus counts, like "brown" or "fields") and no clinical term ("walker"),
    so "smith" is a name but "seen with walker" is not.
@@ -242,29 +243,29 @@ def propagate_names(
             next_report = start + CHUNK_CHARS
         word = m.group()
         key = _key(word)
-        if key not in tokens:
-            possessive = _POSSESSIVE.search(word)
-            if possessive is None:
-                continue
-            end -= 2
-            word = word[:-2]
-            key = key[:-2]
-            if key not in tokens:
-                continue
+        if key not in tokens and _POSSESSIVE.search(word):
+            end -= 2  # "Smith's": the name without the 's
+            word, key = word[:-2], key[:-2]
         elif end < n and _AFTER.match(text, end):
             continue
+        hit = key
+        if hit not in tokens:
+            # "Smith-Jones" after "John Smith": the whole hyphenated name, labelled by its known part
+            hit = next((p for p in key.split("-") if p in tokens), "") if "-" in key else ""
+            if not hit:
+                continue
         if start > 0 and _BEFORE.match(text, start - 1):
             continue
         if word.islower():
-            ok = lower_ok.get(key)
+            ok = lower_ok.get(hit)
             if ok is None:
-                ok = lower_ok[key] = _lowercase_ok(key)
+                ok = lower_ok[hit] = _lowercase_ok(hit)
             if not ok:
                 continue
         i = bisect_right(starts, start) - 1
         if i >= 0 and end <= ends[i]:
             continue
-        out.append(Span(start, end, tokens[key], 0.5, "propagate"))
+        out.append(Span(start, end, tokens[hit], 0.5, "propagate"))
     if progress is not None:
         progress("propagate", n, n)
     return out

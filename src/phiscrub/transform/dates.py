@@ -22,7 +22,8 @@ Names take a language suffix for Spanish, Catalan, German, French and Dutch (``{
 ``{Season:ca}``, ``{Month:de}``, ``{month:fr}``, ``{month:nl}``; ``:uk`` writes "autumn" rather than
 "fall"); tags of the second date of a range end in ``#2``.
 
-Partial dates shift through a reference day: a year alone through 2 July of that year, a month and
+A day past the end of its month ("02/30/2019", "April 31") is read as the month's last day (the
+nearest valid date) and shifts from there. Partial dates shift through a reference day: a year alone through 2 July of that year, a month and
 year through the 15th, a season through its middle; a day and month without a year shift within a
 common year. Weekday names alone move by ``days % 7``.
 """
@@ -389,6 +390,20 @@ def _valid(year: int | None, month: int | None, day: int | None) -> bool:
     return True
 
 
+def _clamp_day(year: int | None, month: int | None, day: int | None) -> int | None:
+    """A day past the end of a real month (Feb 30, Apr 31, Feb 29 of 2019) -> the month's last day.
+
+    Typos like "02/30/2019" are still dates: read as the nearest valid date, they shift like any
+    other date instead of turning into keyed digits. Days outside 1-31 and months outside 1-12 are
+    left for :func:`_valid` to reject.
+    """
+    if day is None or month is None or not 1 <= month <= 12 or not 29 <= day <= 31:
+        return day
+    if year is not None and not 1000 <= year <= 2999:
+        return day
+    return min(day, calendar.monthrange(year if year is not None else 2000, month)[1])
+
+
 @dataclass
 class _Group:
     parts: list[_Part]
@@ -586,6 +601,7 @@ def _resolve(tokens: list[_Tok], hint: str | None, mode: str = "normal", group: 
         return None
     if day is not None and month is None and mode not in ("day_year", "day"):
         return None
+    day = _clamp_day(year, month, day)
     if not _valid(year, month, day):
         return None
 
@@ -698,6 +714,8 @@ def parse_date(surface: str, *, lang: str | None = None) -> ParsedDate | None:
             v1 = replace(v1, year=v2.year - 1 if back else v2.year)
         if v2.year is None and v1.year is not None:
             v2 = replace(v2, year=v1.year)
+        v1 = replace(v1, day=_clamp_day(v1.year, v1.month, v1.day))
+        v2 = replace(v2, day=_clamp_day(v2.year, v2.month, v2.day))
         if not (_valid(v1.year, v1.month, v1.day) and _valid(v2.year, v2.month, v2.day)):
             continue
         g1.value, g2.value = v1, v2

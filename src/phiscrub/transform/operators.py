@@ -16,7 +16,7 @@ from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import Granularity, fold, to_fine
 from phiscrub.transform.rewrite import rewrite
-from phiscrub.transform.surrogates import Scope, SurrogateGenerator
+from phiscrub.transform.surrogates import NAME_LABELS, Scope, SurrogateGenerator
 
 __all__ = [
     "KeepOperator",
@@ -44,6 +44,9 @@ class OperatorContext:
         patient_id: the patient the document belongs to, or None.
         surrogates: the shared generator (surrogate mode), or None.
         lang: the document's language hint (``metadata["lang"]``), or None.
+        name_roles: first/last roles of the name words of the document's full names
+            (:meth:`SurrogateGenerator.name_roles`), so a lone "JOHN" maps like the "John" of
+            "John Smith"; None outside surrogate mode.
     """
 
     doc_id: str
@@ -51,6 +54,7 @@ class OperatorContext:
     patient_id: str | None = None
     surrogates: SurrogateGenerator | None = None
     lang: str | None = None
+    name_roles: Mapping[str, str] | None = None
 
 
 @runtime_checkable
@@ -114,7 +118,12 @@ class SurrogateOperator:
         if ctx.surrogates is None:
             raise ConfigError("surrogate mode needs a key: use --key or the PHISCRUB_KEY env var")
         return ctx.surrogates.surrogate(
-            span.label, surface, patient_id=ctx.patient_id, doc_id=ctx.doc_id, lang=ctx.lang
+            span.label,
+            surface,
+            patient_id=ctx.patient_id,
+            doc_id=ctx.doc_id,
+            lang=ctx.lang,
+            name_roles=ctx.name_roles,
         )
 
 
@@ -193,13 +202,27 @@ class Transformer:
         if patient_id is None and doc.metadata.get("patient_id") is not None:
             patient_id = str(doc.metadata["patient_id"])
         lang = doc.metadata.get("lang") or doc.metadata.get("language")
-        ctx = OperatorContext(doc.id, doc.text, patient_id, self.surrogates, str(lang) if lang else None)
+        ordered = sorted(spans)
+        roles = self._name_roles(doc, ordered) if self.surrogates is not None else None
+        ctx = OperatorContext(
+            doc.id, doc.text, patient_id, self.surrogates, str(lang) if lang else None, roles
+        )
         replacements: list[tuple[Span, str]] = []
-        for span in sorted(spans):
+        # Surrogates depend on (label, surface) only within one note: compute each once (long notes
+        # repeat the same names and dates thousands of times).
+        memo: dict[tuple[str, str], str] = {}
+        for span in ordered:
             if fold(span.label, self.granularity) is None:
                 continue
             surface = doc.text[span.start : span.end]
-            replacements.append((span, self.operator_for(span.label).apply(surface, span, ctx)))
+            op = self.operator_for(span.label)
+            if isinstance(op, SurrogateOperator):
+                key = (span.label, surface)
+                if key not in memo:
+                    memo[key] = op.apply(surface, span, ctx)
+                replacements.append((span, memo[key]))
+            else:
+                replacements.append((span, op.apply(surface, span, ctx)))
         granularity = self.granularity
         return rewrite(
             doc,
@@ -207,6 +230,23 @@ class Transformer:
             label_map=lambda label: fold(label, granularity),
             record_offsets=self.record_offsets,
         )
+
+    def _name_roles(self, doc: Document, spans: Sequence[Span]) -> dict[str, str]:
+        """Roles of the name words of ``doc``'s full names, the first full name in the text winning."""
+        assert self.surrogates is not None
+        roles: dict[str, str] = {}
+        seen: set[str] = set()
+        for span in spans:
+            fine = to_fine(span.label)
+            if fine not in NAME_LABELS and fine != "USERNAME":
+                continue
+            surface = doc.text[span.start : span.end]
+            if surface in seen:
+                continue
+            seen.add(surface)
+            for part, role in self.surrogates.name_roles(surface).items():
+                roles.setdefault(part, role)
+        return roles
 
 
 def build_transformer(

@@ -30,7 +30,7 @@ import hmac
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -410,6 +410,7 @@ class SurrogateGenerator:
         patient_id: str | None = None,
         doc_id: str | None = None,
         lang: str | None = None,
+        name_roles: Mapping[str, str] | None = None,
     ) -> str:
         """A surrogate for ``surface`` of PHI type ``label`` (fine, coarse or corpus label).
 
@@ -419,15 +420,16 @@ class SurrogateGenerator:
             patient_id: the patient the note belongs to (consistency scope and date offset).
             doc_id: the document, for the date offset when there is no patient id.
             lang: language hint of the document (date order, word lists).
+            name_roles: roles of the note's name words (:meth:`name_roles`), for names.
         """
         fine = to_fine(label)
         if not surface.strip():
             return surface
         if fine in NAME_LABELS:
-            return self.name(surface, patient_id=patient_id, lang=lang)
+            return self.name(surface, patient_id=patient_id, lang=lang, roles=name_roles)
         if fine == "USERNAME":
             if re.search(r"[\s,]", surface.strip()) or _CJK.search(surface):
-                return self.name(surface, patient_id=patient_id, lang=lang)
+                return self.name(surface, patient_id=patient_id, lang=lang, roles=name_roles)
             return self.handle(surface, patient_id=patient_id)
         if fine == "DATE":
             return self.date(surface, patient_id=patient_id, doc_id=doc_id, lang=lang)
@@ -492,8 +494,18 @@ class SurrogateGenerator:
     def _initial(self, role: str, letter: str, scope: tuple[str, ...], lang: str | None) -> str:
         return self._letter(role, normalize_component(letter)[:1], scope, _name_lexicon(lang))
 
-    def name(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
+    def name(
+        self,
+        surface: str,
+        *,
+        patient_id: str | None = None,
+        lang: str | None = None,
+        roles: Mapping[str, str] | None = None,
+    ) -> str:
         """Surrogate for a person's name, component by component, in the original form.
+
+        Components are keyed by their case- and accent-folded form, so "John", "JOHN" and "john"
+        get one surrogate, written in each original's case; hyphenated parts are mapped one by one.
 
         Args:
             surface: the name as written ("John Smith", "SMITH, J.", "张伟").
@@ -501,12 +513,17 @@ class SurrogateGenerator:
             lang: document language; Spanish/Catalan documents (or a generator built with such a
                 ``lang``) draw from the Spanish/Catalan lists, Chinese names always from Chinese ones.
                 Consistency holds within one list, i.e. within one language.
+            roles: first/last roles of name words read from the note's other names
+                (:meth:`name_roles`): a lone word ("JOHN") takes the role it has in a full name of
+                the same note ("John Smith") instead of a guess from the name lists.
         """
         scope = self._scope(patient_id)
         if _CJK.search(surface):
             return self._zh_name(surface, scope)
         folder = self._lang_folder(surface, lang)
         words = self._read_name(surface)
+        if roles:
+            self._apply_roles(surface, words, roles)
         if not any(w.kind in ("name", "initial") for w in words):
             return self.shape(surface, patient_id=patient_id, label="NAME")
         out: dict[tuple[int, int], str] = {}
@@ -531,6 +548,38 @@ class SurrogateGenerator:
             pos = end
         pieces.append(surface[pos:])
         return "".join(pieces)
+
+    def name_roles(self, surface: str) -> dict[str, str]:
+        """First/last role of each name part of a full name: ``{"john": "first", "smith": "last"}``.
+
+        Only names of two or more name words (or the comma form) say something about roles; a
+        lone word, initials and CJK names give ``{}``. Keys are :func:`normalize_component` forms.
+        """
+        if _CJK.search(surface):
+            return {}
+        words = self._read_name(surface)
+        names = [w for w in words if w.kind == "name"]
+        if len([w for w in words if w.kind in ("name", "initial")]) < 2:
+            return {}
+        out: dict[str, str] = {}
+        for w in names:
+            for start, end in w.parts:
+                out.setdefault(normalize_component(re.sub(r"['’][sS]$", "", surface[start:end])), w.role)
+        return out
+
+    @staticmethod
+    def _apply_roles(surface: str, words: list[_NameWord], roles: Mapping[str, str]) -> None:
+        """Give a lone name word the role its parts have in the note's full names (all agreeing)."""
+        names = [w for w in words if w.kind in ("name", "initial")]
+        if len(names) != 1 or names[0].kind != "name":
+            return
+        found = {
+            roles.get(normalize_component(re.sub(r"['’][sS]$", "", surface[start:end])))
+            for start, end in names[0].parts
+        }
+        role = found.pop() if len(found) == 1 else None
+        if role is not None:
+            names[0].role = role
 
     def _read_name(self, surface: str) -> list[_NameWord]:
         """Split a name into words and decide each word's kind and role."""
