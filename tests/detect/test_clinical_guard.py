@@ -1,0 +1,204 @@
+"""The clinical-context guard: measurements and clinical vocabulary lose their PHI labels, PHI stays."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from phiscrub.deid import Deidentifier
+from phiscrub.detect.clinical import GUARD_REASONS, decide, guard, is_clinical_word, is_common_word
+from phiscrub.document import Document, Span
+
+_MARK = re.compile(r"\[\[(.+?)\]\]")
+
+
+def _doc(marked: str, label: str) -> tuple[Document, Span]:
+    """A document from text with one ``[[span]]`` marker, and that span with ``label``."""
+    m = _MARK.search(marked)
+    assert m is not None
+    text = marked[: m.start()] + m.group(1) + marked[m.end() :]
+    return Document("t", text), Span(m.start(), m.start() + len(m.group(1)), label, 0.9, "model")
+
+
+# (marked text, label, reason): the guard drops the span for that reason.
+DROPPED = [
+    # vital signs, their ranges and decades
+    ("cv: nsr 70s-80s, hr [[80s]] overnight", "AGE", "decade"),
+    ("sbp [[90-100s]] on levo", "DATE", "decade"),
+    ("bp to [[80's]] after propofol", "AGE", "decade"),
+    ("CV: NSR 60S W/ OCC PVCS. SBP [[100-120S]]. CP FREE", "IDNUM", "decade"),
+    ("HR [[88]] BP 132/78 RR 16", "AGE", "measurement"),
+    # labs and I/O
+    ("Plt 88 today ([[62]] last visit)", "AGE", "measurement"),
+    ("vanco trough 22.4 (goal [[15-20]]) drawn", "DATE", "range"),
+    ("Bladder: IC q6h, volumes [[300-450cc]]", "IDNUM", "unit"),
+    ("gu: voiding qs, [[1100cc]] since 1900", "IDNUM", "unit"),
+    ("heparin gtt @ [[1100]]u/hr, ptt 68", "IDNUM", "unit"),
+    ("K 3.4 -> repleted [[40]] meq", "AGE", "unit"),
+    ("INR [[2.8]] on warfarin", "DATE", "measurement"),
+    ("PT ABLE TO DO [[750-1000]] ON IS", "PHONE", "range"),
+    # doses and drips
+    ("NOW ON OXYCODONE [[5-10]] Q4 PRN", "DATE", "range"),
+    ("dilaudid [[2]] q3h prn pain", "AGE", "dose"),
+    ("levothyroxine 75 -> incr to [[88]]", "AGE", "dose"),
+    # scores and ratios
+    ("Mood: GDS [[6/15]]. Polypharmacy", "DATE", "ratio"),
+    ("MoCA 19/30 ([[24/30]] last yr)", "DATE", "ratio"),
+    ("on levaquin day [[3/7]]", "DATE", "ratio"),
+    ("motor [[5/5]] strength throughout", "DATE", "ratio"),
+    ("GCS [[3/15]] on arrival", "DATE", "ratio"),
+    # clock times and shift spans
+    ("NSG NOTE [[1900-0700]]", "IDNUM", "shift-span"),
+    ("NURSING NOTE [[7P-7A]] NEURO: SEDATED", "CITY", "shift-span"),
+    ("12 hr shift [[7a-7p]], pt stable", "DATE", "shift-span"),
+    ("ptt 68 @ [[0400]] - no change", "IDNUM", "clock-time"),
+    ("gu: voiding qs, 1100cc since [[1900]]", "DATE", "clock-time"),
+    ("pt c/o sob at [[1945]], rr 28", "DATE", "clock-time"),
+    ("CALL RCVD [[1412]]  ON SCENE 1421", "IDNUM", "clock-time"),
+    ("pain 6/10 at [[14:30]]", "DATE", "clock-time"),
+    # ages that are durations
+    ("1ppd x [[30]] yrs", "AGE", "duration"),
+    ("quit [[10]] yrs ago", "AGE", "duration"),
+    # obstetrics
+    ("OBSTETRIC TRIAGE [[G3P2002]] @ 34w5d", "IDNUM", "obstetric"),
+    # care units and services
+    ("Transferred to [[MICU]]. Family notified", "HOSPITAL", "care-unit"),
+    ("pt arrived to unit from [[PACU]] @ 1615", "HOSPITAL", "care-unit"),
+    ("call out to [[the floor]] if stable", "LOCATION", "care-unit"),
+    ("type and cross sent to [[blood bank]]", "ORGANIZATION", "care-unit"),
+    ("TAKEN BY AMBULANCE TO [[OSH]] WHERE EKG SHOWED", "HOSPITAL", "care-unit"),
+    ("pt seen by ortho, f/u [[geri clinic]]", "DEPARTMENT", "care-unit"),
+    ("Medical Center [[Family Medicine]]", "DEPARTMENT", "care-unit"),
+    # drugs, devices, EHR names, abbreviations
+    ("NEG. PER ID CONT [[CEFEPIME]], D/C VANC.", "PATIENT", "clinical-term"),
+    ("restarted at d/c. [[Glargine]] 12u added.", "PATIENT", "clinical-term"),
+    ("switch oxybutynin to [[mirabegron]], f/u", "PATIENT", "clinical-term"),
+    ("Pt w/ hx of afib on [[coumadin]], CVA", "CITY", "clinical-term"),
+    ("[[Foley]] in place, draining clear", "PATIENT", "clinical-term"),
+    ("No RWMA. Mild MR. [[Trace]] TR, RVSP 32.", "PATIENT", "clinical-term"),
+    ("lot # and exp documented in [[MAR]]. no reaction", "DATE", "clinical-term"),
+    ("crubesa46, MD [[PGY1]]", "DOCTOR", "clinical-term"),
+    ("ZOFRAN 4 GIVEN. [[ALDRETE]] 9 @ 1415.", "PATIENT", "clinical-term"),
+    # common words in ALL-CAPS or all-lower notes, lone initials
+    ("DISPATCH: UNRESPONSIVE PERSON [[FOUND]] 67 YO M", "PATIENT", "clinical-term"),
+    ("Working at [[warehouse]]. PDMP checked", "LOCATION", "common-word"),
+    ("SPECIMEN: [[A.]] Gallbladder.", "PATIENT", "lone-initial"),
+]
+
+# (marked text, label): real PHI the guard must keep.
+KEPT = [
+    ("Seen by Dr. [[Foley]] today", "DOCTOR"),
+    ("Dr. [[Foley]]'s office called", "DOCTOR"),
+    ("[[Foley]], MD, attending", "DOCTOR"),
+    ("pt was seen at [[Mercy]] last week", "HOSPITAL"),
+    ("PT WAS SEEN AT [[MERCY]] LAST WEEK", "HOSPITAL"),
+    ("TRANSFERRED FROM [[MERCY HOSPITAL]] S/P STEMI", "HOSPITAL"),
+    ("transferred from [[St. Mary's]] for cath", "HOSPITAL"),
+    ("DOB [[3/14/1950]]", "DATE"),
+    ("DOB: [[03/14/50]]", "DATE"),
+    ("MRN [[12345678]]", "MEDICALRECORD"),
+    ("MRN: [[4412]]", "MEDICALRECORD"),
+    ("Pt is [[95]] yo", "AGE"),
+    ("[[67]] YO M SLUMPED IN DRIVER SEAT", "AGE"),
+    ("a [[54]]-year-old man", "AGE"),
+    ("colonoscopy at age [[49]] w/ 1 polyp", "AGE"),
+    ("Mother had breast ca in her [[50s]].", "AGE"),
+    ("call [[617-555-0142]] with questions", "PHONE"),
+    ("pager [[555-1000]]", "PHONE"),
+    ("WBC 9.1 on [[2/06]].", "DATE"),
+    ("Last HbA1c ([[7/11]]): 7.9%", "DATE"),
+    ("blood cx from [[3/14]] NGTD", "DATE"),
+    ("s/p CABG [[2004]], MI 2010", "DATE"),
+    ("s/p appy ([[1998]])", "DATE"),
+    ("symptoms began around [[2022]]", "DATE"),
+    ("admitted [[March 3]] with CHF", "DATE"),
+    ("hospitalized in [[Mar]] for CHF", "DATE"),
+    ("HUSBAND [[ALF]] AT BEDSIDE", "RELATIVE"),
+    ("daughter [[mary]] called", "RELATIVE"),
+    ("with our social worker, [[Brown]], and", "DOCTOR"),
+    ("Consultant: [[Murphy]], BSN, RN", "DOCTOR"),
+    ("[[AD]], 48 F, end-stage", "PATIENT"),
+    ("unit [[M-12]] arrived", "VEHICLE"),
+    ("specimen [[I967-3396]]: 6.1", "IDNUM"),
+    ("sent log to [[hm725@straight.edu]] yesterday", "EMAIL"),
+    ("pt seen by [[I. Rodenas]] from ortho", "DOCTOR"),
+    ("Room [[14]], bed 2", "ROOM"),
+]
+
+
+@pytest.mark.parametrize(("marked", "label", "reason"), DROPPED)
+def test_guard_drops_clinical_reading(marked: str, label: str, reason: str) -> None:
+    doc, span = _doc(marked, label)
+    (decision,) = decide(doc, [span])
+    assert not decision.keep
+    assert decision.reason == reason
+
+
+@pytest.mark.parametrize(("marked", "label"), KEPT)
+def test_guard_keeps_phi(marked: str, label: str) -> None:
+    doc, span = _doc(marked, label)
+    (decision,) = decide(doc, [span])
+    assert decision.keep, decision.reason
+
+
+def test_guard_reasons_are_listed() -> None:
+    assert {reason for _, _, reason in DROPPED} <= set(GUARD_REASONS)
+
+
+def test_guard_counts_dropped_spans_by_reason_without_text() -> None:
+    doc = Document("t", "HR 88, seen by Dr. Foley; foley in place")
+    spans = [Span(3, 5, "AGE"), Span(19, 24, "DOCTOR"), Span(26, 31, "DOCTOR")]
+    counts: Counter[str] = Counter()
+    kept = guard(doc, spans, counts)
+    assert [doc.surface(s) for s in kept] == ["Foley"]
+    assert counts == Counter({"measurement": 1, "clinical-term": 1})
+    assert all(key in GUARD_REASONS for key in counts)
+
+
+def test_guard_trims_function_words_from_name_edges() -> None:
+    doc = Document("t", "hi dr wheeler its Herzog, Amadeus, i have")
+    start = doc.text.index("its")
+    end = doc.text.index(", i have")
+    (decision,) = decide(doc, [Span(start, end, "PATIENT")])
+    assert decision.keep and decision.reason == "edge-word"
+    assert doc.surface(decision.span) == "Herzog, Amadeus"
+
+
+@pytest.mark.parametrize(
+    ("word", "clinical", "common"),
+    [
+        ("MICU", True, False),
+        ("cefepime", True, False),
+        ("RVSP", True, False),
+        ("Rvsp", False, False),
+        ("warehouse", False, True),
+        ("Okonkwo", False, False),
+    ],
+)
+def test_vocabulary_lookups(word: str, clinical: bool, common: bool) -> None:
+    assert is_clinical_word(word) is clinical
+    assert is_common_word(word) is common
+
+
+def test_deidentifier_guard_is_on_by_default_and_switchable() -> None:
+    text = "Transferred to MICU. HR 80s. Seen by Dr. Foley on 3/14/2019."
+
+    class _Fixed:
+        name = "fixed"
+
+        def detect(self, doc: Document) -> list[Span]:
+            return [
+                Span(15, 19, "HOSPITAL", 0.9, "fixed"),
+                Span(24, 27, "AGE", 0.9, "fixed"),
+                Span(41, 46, "DOCTOR", 0.9, "fixed"),
+                Span(50, 59, "DATE", 0.9, "fixed"),
+            ]
+
+    on = Deidentifier(model=None, detectors=[_Fixed()], policy="i2b2", propagate=False)
+    off = Deidentifier(model=None, detectors=[_Fixed()], policy="i2b2", propagate=False, guard=False)
+    doc = Document("n", text)
+    assert [doc.surface(s) for s in on.detect(doc)] == ["Foley", "3/14/2019"]
+    assert [doc.surface(s) for s in off.detect(doc)] == ["MICU", "80s", "Foley", "3/14/2019"]
+    assert on.guard_counts == Counter({"care-unit": 1, "decade": 1})
