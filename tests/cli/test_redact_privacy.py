@@ -321,6 +321,19 @@ def test_input_file_written_over_itself_is_refused(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
 
 
+# -- messages that could echo user data -------------------------------------------------------------
+
+
+def test_csv_without_a_header_row_is_refused_without_echoing_its_first_row(tmp_path: Path) -> None:
+    src = tmp_path / "notes.csv"
+    src.write_text('1,"Zoltan Quenwick, MRN 0048-2231"\n2,"seen 03/12/2019"\n', encoding="utf-8")
+    r = _phiscrub("redact", src, "-o", tmp_path / "out", "--rules-only")
+    assert r.returncode == 2
+    assert "no column 'text' in the first row (2 columns)" in r.stderr
+    _assert_no_phi(r.stdout, r.stderr)
+    assert not (tmp_path / "out").exists()
+
+
 # -- case 10: a document whose redaction fails ---------------------------------------------------------
 
 

@@ -89,12 +89,15 @@ def column_index(header: list[str], name: str, path: Path) -> int:
     """Position of column ``name`` in ``header`` (the first one if repeated).
 
     Raises:
-        InputFormatError: there is no such column.
+        InputFormatError: there is no such column. The message gives the number of columns, not
+            their names: in a file without a header row the "names" are the first note's cells.
     """
     try:
         return header.index(name)
     except ValueError:
-        raise InputFormatError(f"{path}: no column {name!r}; columns are {header}") from None
+        raise InputFormatError(
+            f"{path}: no column {name!r} in the first row ({len(header)} columns); is the first row a header?"
+        ) from None
 
 
 def _cell(row: list[str], i: int | None) -> str | None:
