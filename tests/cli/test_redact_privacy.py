@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from phiscrub.cli.app import cli
 from phiscrub.deid import Deidentifier
+from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 
 # Synthetic PHI only.
@@ -364,6 +365,38 @@ def test_redaction_failure_is_counted_listed_and_exits_1(
     assert (out / "boom.txt").read_bytes() == b""
     assert "document boom failed: RuntimeError" in caplog.text
     _assert_no_phi(result.output, caplog.text, *_files(out).values())
+
+
+@pytest.mark.parametrize(
+    ("marker", "code"), [("malformed_json", "malformed_json"), ("line 2: 'Zoltan'", "read_error")]
+)
+def test_record_marked_with_a_read_error_is_written_empty_and_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str, code: str
+) -> None:
+    """The contract with the JSONL/CSV sources: ``metadata["read_error"]`` fails that record only;
+    a marker that is not a short code (it could be a message) is listed as ``read_error``."""
+    from phiscrub.io.shapes import JsonlSource
+
+    real_documents = JsonlSource.documents
+
+    def marking_documents(self: JsonlSource):  # type: ignore[no-untyped-def]
+        for doc in real_documents(self):
+            if doc.id == "n2":
+                doc = Document(doc.id, doc.text, (), {**doc.metadata, "read_error": marker})
+            yield doc
+
+    monkeypatch.setattr(JsonlSource, "documents", marking_documents)
+    src = tmp_path / "notes.jsonl"
+    rows = [{"id": f"n{i}", "text": PHI_NOTE} for i in (1, 2, 3)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["redact", str(src), "-o", str(out), "--rules-only", "--id-field", "id"])
+    assert result.exit_code == 1
+    assert _errors(out) == [{"id": "n2", "position": 1, "stage": "read", "error": code}]
+    got = [json.loads(line) for line in (out / "notes.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [g["text"] for g in got][1] == ""
+    assert "[NAME]" in got[0]["text"] and "[NAME]" in got[2]["text"]
+    _assert_no_phi(result.output, (out / "notes.jsonl").read_text(encoding="utf-8"))
 
 
 def test_clean_run_exits_0_with_an_empty_error_list(tmp_path: Path) -> None:
