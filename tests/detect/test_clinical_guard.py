@@ -71,6 +71,8 @@ DROPPED = [
     ("TAKEN BY AMBULANCE TO [[OSH]] WHERE EKG SHOWED", "HOSPITAL", "care-unit"),
     ("pt seen by ortho, f/u [[geri clinic]]", "DEPARTMENT", "care-unit"),
     ("Medical Center [[Family Medicine]]", "DEPARTMENT", "care-unit"),
+    ("Father deceased at 66 from [[MI]]. Brother", "STATE", "clinical-term"),
+    ("NPO SINCE [[MN]]. ID BAND ON.", "STATE", "clinical-term"),
     # drugs, devices, EHR names, abbreviations
     ("NEG. PER ID CONT [[CEFEPIME]], D/C VANC.", "PATIENT", "clinical-term"),
     ("restarted at d/c. [[Glargine]] 12u added.", "PATIENT", "clinical-term"),
@@ -125,6 +127,15 @@ KEPT = [
     ("sent log to [[hm725@straight.edu]] yesterday", "EMAIL"),
     ("pt seen by [[I. Rodenas]] from ortho", "DOCTOR"),
     ("Room [[14]], bed 2", "ROOM"),
+    ("Facility: Good Shepherd    OR: [[9H]]", "ROOM"),
+    ("washout and drain placement, Sat [[9/8]].", "DATE"),
+    ("last colonoscopy [[12/98]] showed polyps", "DATE"),
+    ("DOB: 6/14/1970 ([[45]] yrs)    MRN", "AGE"),
+    ("Date of service: [[8-20]]       Time seen", "DATE"),
+    ("Institution: [[CCH]], Division of Hematopathology", "HOSPITAL"),
+    ("is a 70-year-old retired [[truck driver]] who lives", "PROFESSION"),
+    ("home is in Bredsten, [[MI]] 64154 with 4 steps", "STATE"),
+    ("supporting gender marker change for [[Hawaii]] driver", "STATE"),
 ]
 
 
@@ -202,3 +213,11 @@ def test_deidentifier_guard_is_on_by_default_and_switchable() -> None:
     assert [doc.surface(s) for s in on.detect(doc)] == ["Foley", "3/14/2019"]
     assert [doc.surface(s) for s in off.detect(doc)] == ["MICU", "80s", "Foley", "3/14/2019"]
     assert on.guard_counts == Counter({"care-unit": 1, "decade": 1})
+
+
+def test_guard_keeps_generic_departments_when_asked() -> None:
+    doc, span = _doc("Unit: [[Cardiology]], room 12", "DEPARTMENT")
+    assert not decide(doc, [span])[0].keep
+    assert decide(doc, [span], keep_departments=True)[0].keep
+    doc, span = _doc("Transferred to [[MICU]].", "HOSPITAL")
+    assert not decide(doc, [span], keep_departments=True)[0].keep

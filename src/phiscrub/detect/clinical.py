@@ -46,13 +46,23 @@ from phiscrub.labels import fold
 
 __all__ = [
     "GUARD_REASONS",
+    "PROTECTED_LABELS",
     "GuardDecision",
     "clinical_vocabulary",
     "decide",
     "guard",
     "is_clinical_word",
     "is_common_word",
+    "measurement_before",
 ]
+
+#: Labels whose PHI status is the policy's call, not the guard's: professions are common words by
+#: nature (:mod:`phiscrub.policy` keeps or drops them). States and countries are only dropped as
+#: clinical abbreviations without an address around them ("from MI" yes, "Lansing, MI 48906" no).
+PROTECTED_LABELS = frozenset({"PROFESSION"})
+_REGION_LABELS = frozenset({"STATE", "COUNTRY"})
+_ADDRESS_BEFORE_RE = re.compile(r"[A-Za-z][A-Za-z.'\-]*,[ \t]*\Z")
+_ZIP_AFTER_RE = re.compile(r"[ \t,]*\d{5}")
 
 #: Every reason a span can be dropped for (the keys of the diagnostic counts).
 GUARD_REASONS: tuple[str, ...] = (
@@ -212,7 +222,7 @@ _MEASURE_WORDS = _words(
     gluc accucheck accuchecks fingerstick wt weight ht height bmi uop i/o io ins outs intake output net
     volume volumes residual residuals cvp pap icp cpp ef lvef rvsp peep fio2 tv vt ps psv ipap epap rate
     ac simv prvc ie etco2 pip plat ph pco2 po2 hco3 paco2 pao2 lactate lac abg vbg na k cl co2 bun cr creat
-    scr ca mg phos wbc hgb hb hct plt plts inr pt ptt aptt alt ast alk ap tbili bili dbili alb prealb
+    scr mg phos wbc hgb hb hct plt plts inr pt ptt aptt alt ast alk ap tbili bili dbili alb prealb
     albumin trop tropo troponin bnp ck cpk ldh lipase amylase a1c hba1c tsh ft4 t4 psa ammonia nh3 crp esr
     procal ferritin iron tibc b12 anc retic ddimer d-dimer fibrinogen cd4 egfr gfr osm uosm sosm trough
     peak level levels vanc vanco gent tobra dig lithium goal target range baseline score scale grade
@@ -223,7 +233,7 @@ _MEASURE_WORDS = _words(
     ua sg ketones protein hr's bp's sbps hrs's ntprobnp probnp hemoglobin platelets potassium sodium
     creatinine magnesium calcium phosphorus chloride bicarb cortisol cea ca125 afp beta hcg bhcg
     fhr fht fhts cx dilation dilated station effaced ctx ctxs contractions rom
-    is incentive spirometer spirometry iss
+    incentive spirometer spirometry ana titer titre rpr
     qtc qt qrs pr axis vent amp amps
     """
 )
@@ -277,7 +287,8 @@ _DATE_CUE_RE = re.compile(
     r"|expired|died|death|seen|visit|on|since|from|until|till|thru|through|last|next|dated|in|quit|dx"
     r"|diagnosed|s/p|hx|h/o|status\s+post|comparison|compared|prior|performed|done|placed|started|stopped"
     r"|scheduled|appt|appointment|f/u|follow[ -]?up|returns?|rtc|due|by|before|after|of|between|around"
-    r"|about|approx|approximately|circa|ca|early|late|mid|implanted|underwent|showed|shows|report|reported)"
+    r"|about|approx|approximately|circa|ca|early|late|mid|implanted|underwent|showed|shows|report|reported"
+    r"|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     r"[ \t:\-]*\Z|\([ \t]*\Z",
     re.IGNORECASE,
 )
@@ -286,7 +297,16 @@ _CONTACT_CUE_RE = re.compile(
     r"|contact|number|no|at|ext|x|#)[ \t:#.]*\Z",
     re.IGNORECASE,
 )
-_ROOM_CUE_RE = re.compile(r"\b(?:room|rm|bed|zip|apt|suite|ste|box|unit)\b[ \t:#.]*\Z", re.IGNORECASE)
+_ROOM_CUE_RE = re.compile(
+    r"\b(?:room|rm|bed|bedspace|bay|pod|cell|housing|or|zip|apt|suite|ste|box|unit|ward|floor)\b[ \t:#.]*\Z",
+    re.IGNORECASE,
+)
+# Cues strong enough to make any m/d or m-d shape a date, whatever label it was proposed with.
+_STRONG_DATE_CUE_RE = re.compile(
+    r"\b(?:date|dated|dos|dob|d\.o\.b|admitted|admit|adm|discharged|discharge|seen|on|service)[ \t:.#\-]*\Z",
+    re.IGNORECASE,
+)
+_CLOCK_AFTER_RE = re.compile(r"[ \t,]+(?:@[ \t]*)?(?:[01]?\d|2[0-3]):[0-5]\d")
 # Right before a clock time: "@ 1615", "at 1945", "RCVD 1412", "given 2000".
 _TIME_CUE_RE = re.compile(
     r"(?:@|~|\b(?:at|by|around|approx|approximately|until|till|starting|start|since|from|to|after|before"
@@ -325,6 +345,7 @@ _FIELD_BEFORE_RE = re.compile(
     r"\b(?:name|patient|pt|attending|pcp|surgeon|assist|assistant|anes|anesthesia|provider|physician"
     r"|consultant|consult|nurse|rn|np|pa|therapist|social\s+worker|case\s+manager|coordinator|contact"
     r"|caregiver|guardian|emergency\s+contact|next\s+of\s+kin|nok|spouse|mother|father|from|to"
+    r"|institution|facility|site|agency|practice|organization|company|sending|receiving|employer"
     r"|resident|fellow|intern|author|signed|by|to|cc|re|referring|ordering|hospital|facility|nursing\s+home"
     r"|snf|rehab|pharmacy|employer|school|address|city|town|lives\s+in|from)[ \t]*:[ \t]*\Z",
     re.IGNORECASE,
@@ -522,6 +543,15 @@ def _measure_before(text: str, start: int) -> bool:
     return False
 
 
+def measurement_before(text: str, start: int) -> bool:
+    """True when a measurement word (vital, lab, I/O, score, vent setting) leads up to ``text[start:]``.
+
+    Only numbers, units and glue words ("goal", "to", "from", "->") may lie between the word and
+    ``start`` on the same line: ``sbp 90-`` and ``trough 22.4 (goal `` lead up to a measurement.
+    """
+    return _measure_before(text, start)
+
+
 def _drug_before(text: str, start: int) -> bool:
     """A drug name within the two words before (``oxycodone 5-10``, ``levothyroxine 75 -> 88``)."""
     v = clinical_vocabulary()
@@ -571,6 +601,10 @@ def _number_reason(text: str, span: Span, coarse: str) -> str | None:
             return None
         if _AGE_BEFORE_RE.search(before):
             return None
+        if re.search(r"\([ \t]*\Z", before) and re.match(
+            r"[ \t]*(?:y|yo|yrs?|years?)[ \t]*\)", after, re.IGNORECASE
+        ):
+            return None  # "DOB 6/14/1970 (45 yrs)"
 
     if _OBSTETRIC_RE.match(chunk):
         return "obstetric"
@@ -602,7 +636,8 @@ def _number_reason(text: str, span: Span, coarse: str) -> str | None:
         return None
     if coarse == "DATE" and _DATE_CUE_RE.search(before) and not _measure_before(text, cs):
         return None
-    if _GLUED_UNIT_RE.search(chunk) or _UNIT_AFTER_RE.match(text, ce):
+    glued = _GLUED_UNIT_RE.search(chunk) is not None and (coarse != "LOCATION" or _measure_before(text, cs))
+    if glued or _UNIT_AFTER_RE.match(text, ce):
         if coarse == "AGE":
             return (
                 "duration" if _DURATION_BEFORE_RE.search(before) or _AGO_AFTER_RE.match(text, ce) else "unit"
@@ -614,8 +649,11 @@ def _number_reason(text: str, span: Span, coarse: str) -> str | None:
     if ratio:
         a, b = int(ratio.group("a")), int(ratio.group("b"))
         calendar = (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
+        calendar = calendar or (1 <= a <= 12 and 32 <= b <= 99)  # 12/98: month and two-digit year
         if not calendar or _SCORE_AFTER_RE.match(after):
             return "ratio"
+        if _STRONG_DATE_CUE_RE.search(before) or _CLOCK_AFTER_RE.match(text, ce):
+            return None
         if coarse == "DATE" and (
             _DATE_CUE_RE.search(before)
             or re.match(r"[ \t]*\)?[ \t]*:", after)
@@ -625,6 +663,9 @@ def _number_reason(text: str, span: Span, coarse: str) -> str | None:
         if _measure_before(text, cs):
             return "ratio"
     rng = _RANGE_RE.match(chunk)
+    month_day = rng is not None and re.fullmatch(r"(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])", chunk)
+    if month_day and (_STRONG_DATE_CUE_RE.search(before) or _CLOCK_AFTER_RE.match(text, ce)):
+        return None  # "Date of service: 8-20", "12-30 15:25"
     if rng:
         lo_v, hi_v = float(rng.group("a")), float(rng.group("b"))
         round_pair = lo_v % 10 == 0 and hi_v % 10 == 0
@@ -670,13 +711,20 @@ def _word_weight(tok: str, caseless: bool, sentence_start: bool) -> int:
     return 0
 
 
+def _alone_on_line(text: str, span: Span) -> bool:
+    lo, hi = _line_bounds(text, span.start, span.end)
+    return not text[lo : span.start].strip() and not text[span.end : hi].strip(" \t.,:;")
+
+
 def _sentence_start(text: str, start: int) -> bool:
     before = text[max(0, start - 6) : start]
     return start == 0 or re.search(r"(?:[.!?:;]\s+|\n\s*|^\s*|[-•*]\s+)\Z", before) is not None
 
 
-def _word_reason(text: str, span: Span, coarse: str) -> str | None:
+def _word_reason(text: str, span: Span, coarse: str, keep_departments: bool = False) -> str | None:
     """The clinical reason to drop a word span, or None to keep it."""
+    if span.label in PROTECTED_LABELS or coarse == "PROFESSION":
+        return None
     surface = text[span.start : span.end]
     before = _before(text, span.start, 40)
     caseless = _caseless(text, span.start, span.end)
@@ -739,10 +787,17 @@ def _word_reason(text: str, span: Span, coarse: str) -> str | None:
     # "in MAR" in a mixed-case line is the medication administration record, not March.
     if coarse == "DATE" and _DATE_WORD_CUE_RE.search(before) and (caseless or not surface.isupper()):
         evidence = max(evidence, 2)
+    if _alone_on_line(text, span):
+        evidence = max(evidence, 2)  # a letterhead or signature line: "PMC", "GH"
+    if span.label in _REGION_LABELS:
+        if _ADDRESS_BEFORE_RE.search(before) or _ZIP_AFTER_RE.match(text, span.end):
+            return None
+        if all(k == "common" for k in kinds):
+            return None  # "Georgia", "Hawaii": the policy decides about states and countries
     if strength <= evidence:
         return None
     if all(k == "care-unit" for k in kinds) or strength == 3:
-        return "care-unit"
+        return None if keep_departments and span.label == "DEPARTMENT" else "care-unit"
     if all(k == "common" for k in kinds):
         return "common-word"
     return "clinical-term"
@@ -778,7 +833,7 @@ def _stopwords() -> frozenset[str]:
     return frozenset(_read_lines("wordnet", "stopwords.txt"))
 
 
-def _reason(text: str, span: Span, coarse: str) -> str | None:
+def _reason(text: str, span: Span, coarse: str, keep_departments: bool = False) -> str | None:
     surface = text[span.start : span.end]
     if any(c.isdigit() for c in surface):
         if any(w in _MONTHS for w in re.findall(r"[a-z]+", surface.lower())):
@@ -795,12 +850,18 @@ def _reason(text: str, span: Span, coarse: str) -> str | None:
             return _number_reason(text, sub, coarse)
         return _number_reason(text, span, coarse)
     if any(c.isalpha() for c in surface):
-        return _word_reason(text, span, coarse)
+        return _word_reason(text, span, coarse, keep_departments)
     return None
 
 
-def decide(doc: Document, spans: Sequence[Span]) -> list[GuardDecision]:
+def decide(doc: Document, spans: Sequence[Span], *, keep_departments: bool = False) -> list[GuardDecision]:
     """Decide, for each span of ``doc``, whether it stays; the reason is set for dropped spans.
+
+    Args:
+        doc: the document the spans index.
+        spans: proposed PHI spans (fine or coarse labels).
+        keep_departments: keep ``DEPARTMENT`` spans that are generic service or unit names
+            ("Cardiology", "Coronary Care Unit"): i2b2 annotates them, real notes' gold does not.
 
     A kept name span may come back narrower: function words at its edges are cut
     (``its Herzog`` -> ``Herzog``) and counted under ``edge-word``.
@@ -812,27 +873,34 @@ def decide(doc: Document, spans: Sequence[Span]) -> list[GuardDecision]:
         if coarse == "NAME":
             trimmed = _trim_name(text, span)
             if trimmed is not span:
-                reason = _reason(text, trimmed, coarse)
+                reason = _reason(text, trimmed, coarse, keep_departments)
                 out.append(GuardDecision(trimmed, reason is None, reason or "edge-word"))
                 continue
-        reason = _reason(text, span, coarse)
+        reason = _reason(text, span, coarse, keep_departments)
         out.append(GuardDecision(span, reason is None, reason))
     return out
 
 
-def guard(doc: Document, spans: Sequence[Span], counts: Counter[str] | None = None) -> list[Span]:
+def guard(
+    doc: Document,
+    spans: Sequence[Span],
+    counts: Counter[str] | None = None,
+    *,
+    keep_departments: bool = False,
+) -> list[Span]:
     """Return the spans of ``doc`` that survive the clinical-context guard, in their order.
 
     Args:
         doc: the document the spans index.
         spans: proposed PHI spans (any labels, fine or coarse).
         counts: when given, incremented by one per dropped span under its reason (no text).
+        keep_departments: see :func:`decide`.
 
     Returns:
         The kept spans.
     """
     kept: list[Span] = []
-    for d in decide(doc, spans):
+    for d in decide(doc, spans, keep_departments=keep_departments):
         if d.keep:
             kept.append(d.span)
         if counts is not None and d.reason is not None:

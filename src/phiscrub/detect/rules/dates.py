@@ -182,14 +182,17 @@ _MD_CUE_RE = re.compile(
     r"|visit|appt|appointment|returns?|rtc|before|after|between|around|about|approx|week\s+of|dob|born"
     r"|death|died|expired|signed|received|drawn|collected|note|seen|called|and|to|&|birth|placed|done"
     r"|performed|removed|inserted|implanted|changed|given|obtained|completed|resolved|diagnosed|treated"
-    r"|transferred|surgery|procedure|repaired|replaced|drawn|sent|faxed|mailed|reviewed|updated)\b"
+    r"|transferred|surgery|procedure|repaired|replaced|drawn|sent|faxed|mailed|reviewed|updated"
+    # tests and procedures dated in running text: "CXR 5/6", "EGD 4/7 showed", "comparison: 3/2"
+    r"|cxr|ct|cta|mri|mra|echo|tte|tee|egd|colonoscopy|ekg|ecg|eeg|emg|us|u/s|xr|pet|scan|biopsy|bx|cath"
+    r"|lhc|rhc|pci|cabg|labs?|comparison|compared|prior|dated|s/p|study|exam|admitted|adm|hd|pod)\b"
     r"(?:[ \t/]+\w+)?[ \t]*:?[ \t]*"
     r"|\d{1,2}:\d{2}[ \t]+|[-–][ \t]*)\Z",
     re.IGNORECASE,
 )
 
 
-_LINE_END_RE = re.compile(r"[ \t]*(?:\n|\Z)")
+_LINE_END_RE = re.compile(r"[ \t]*[.;,]?[ \t]*(?:\n|\Z)")
 _TIME_AFTER_RE = re.compile(
     r"[ \t]*,?[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{4}\b(?![/.])|-\d{1,2}/\d{1,2}"
 )
@@ -492,6 +495,63 @@ def _month_day_hyphen_ok(m: re.Match[str]) -> bool:
     return not (followed_by_unit(text, m.end()) or _COUNT_AFTER_RE.match(text, m.end()))
 
 
+# 3/98, 06/87: month/two-digit year. Only years 32-99 (a day cannot be over 31, so "3/14" stays a
+# month/day); titers, dilutions, vision and scores are not dates.
+_MONTH_YEAR2_RE = re.compile(r"(?P<m>0?[1-9]|1[0-2])/(?P<y>3[2-9]|[4-9]\d)(?![\w/%]|[.,:]\d|[ \t]*-[ \t]*\d)")
+_NOT_MONTH_YEAR_BEFORE_RE = re.compile(
+    r"\b(?:titer|titre|ana|rpr|vdrl|dilution|dil|vision|acuity|va|visual|od|os|ou|ratio|score|scale"
+    r"|strength|grade|murmur|bp|pressure|sbp|dbp|map|peep|fio2|ps|psv|cpap|bipap|vent|tv|i:e|hr|rr|sats?"
+    r"|out\s+of|pain|moca|mmse|gcs|rass|nihss)\b[^\n.;]{0,12}\Z",
+    re.IGNORECASE,
+)
+
+
+def _month_year2_ok(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    if start and _MD_BEFORE_BAD_RE.search(text, max(0, start - 6), start):
+        return False  # glued to a word, a slash, a decimal point; or a mixed number
+    if followed_by_unit(text, m.end()) or _SCORE_AFTER_RE.match(text_after(m, 30)):
+        return False
+    from phiscrub.detect.clinical import measurement_before
+
+    scored = _NOT_MONTH_YEAR_BEFORE_RE.search(text, max(0, start - 30), start) is not None
+    return not scored and not measurement_before(text, start)
+
+
+# CABG 2004, MI 2010, appy 1998: a bare year right after a diagnosis or procedure in a history list.
+_HISTORY_YEAR_RE = re.compile(r"(?P<y>19[2-9]\d|20[0-3]\d)(?![\w/]|[.\-:]\d|[ \t]*(?:-|–|to)[ \t]*\d)")
+_HISTORY_TERM_BEFORE_RE = re.compile(
+    r"(?P<term>[A-Za-z][A-Za-z0-9/&'\-]*)(?:[ \t]+(?:x\d|[LRB]|left|right|bilat(?:eral)?|in|on|of|at))?"
+    r"[ \t]*[,:(\-–]?[ \t]*\Z"
+)
+_HISTORY_LINE_RE = re.compile(
+    r"(?:\b(?:pmh|psh|pshx|pmhx|hx|h/o|history|past|surgical|medical|s/p|status\s+post|problem|problems"
+    r"|dx|diagnosed|prior)\b|[,;]|^\s*(?:[-*•]|\d+[.)]))",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _history_year_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word, measurement_before
+
+    text, start = m.string, m.start()
+    if followed_by_unit(text, m.end()) or text[m.end() : m.end() + 1] == ":":
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - 40) : start]
+    cue = _HISTORY_TERM_BEFORE_RE.search(before)
+    if cue is None:
+        return False
+    term = cue.group("term").rstrip("'")
+    vocab = clinical_vocabulary()
+    if not is_clinical_word(term) or term.lower() in vocab.drugs or term.lower() in vocab.care_units:
+        return False
+    if measurement_before(text, start) or _TIME_CUE_RE.search(text, max(0, start - 20), start):
+        return False
+    # a history context on the line: "PMH:", "s/p", a list ("HTN, CABG 2004")
+    return _HISTORY_LINE_RE.search(text, line_start, start) is not None
+
+
 DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule(
         "DATE",
@@ -541,6 +601,25 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
         reach=(3, 4),
         score=0.6,
         name="month_day_hyphen",
+    ),
+    PatternRule(
+        "DATE",
+        _MONTH_YEAR2_RE,
+        validator=_month_year2_ok,
+        anchor=joined_runs("/", right_min=2),
+        reach=(3, 4),
+        score=0.7,
+        name="month_year2",
+    ),
+    PatternRule(
+        "DATE",
+        _HISTORY_YEAR_RE,
+        validator=_history_year_ok,
+        not_after=r"[\w/.#:\-]",
+        anchor=long_runs(4),
+        reach=(0, 0),
+        score=0.7,
+        name="history_year",
     ),
 )
 

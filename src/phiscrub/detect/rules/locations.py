@@ -9,6 +9,7 @@ outside the STREET span (as in the zero-shot notes: ``[STREET], Apt 3B``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from phiscrub.detect.rules._common import case_variants, followed_by_unit, long_runs
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
@@ -345,6 +346,443 @@ _STREET_ANCHOR_RE = re.compile(
     + r")(?![a-z])"
 )
 
+# --- facilities named with common words -----------------------------------------------------------
+# "St. Mary's Hospital", "Spaulding Rehab", "MERCY HOSPITAL", "University of Vermont Medical Center":
+# up to four capitalised words before a facility word; the name words must hold one that is neither
+# clinical vocabulary nor a generic modifier ("Cardiac Rehab", "Memory Clinic" are services).
+_FACILITY_SUFFIXES = (
+    "Hospital",
+    "Medical Center",
+    "Medical Centre",
+    "Med Ctr",
+    "Health Center",
+    "Health System",
+    "Health Systems",
+    "Healthcare",
+    "Health Care",
+    "Rehab",
+    "Rehab Center",
+    "Rehab Hospital",
+    "Rehabilitation",
+    "Rehabilitation Center",
+    "Rehabilitation Hospital",
+    "Infirmary",
+    "Clinic",
+    "Nursing Home",
+    "Nursing Center",
+    "Nursing and Rehabilitation",
+    "Care Center",
+    "Institute",
+    "Hospice",
+    "Manor",
+    "Medical Group",
+    "Surgery Center",
+    "Surgical Center",
+    "Behavioral Health",
+    "Memorial",
+    "Sanatorium",
+    "Assisted Living",
+    "Senior Living",
+    "Skilled Nursing Facility",
+    "Health",
+)
+_FAC_SUFFIX = (
+    "(?:"
+    + trie_pattern([w for x in _FACILITY_SUFFIXES for w in (x, x.upper())], ignore_case=False)
+    + r")(?![\w'’])"
+)
+_FAC_WORD = r"(?:St\.|ST\.|Mt\.|MT\.|[A-Z][a-z]*[A-Z]?[a-z'’\-]+(?:['’]s)?|[A-Z][A-Z'’\-]+|[A-Z]\.)"
+_FAC_JOIN = r"(?:[ \t]+(?:of|and|&|the|OF|AND|THE)[ \t]+|[ \t]+|-)"
+_FACILITY_RE = re.compile(
+    rf"(?<![\w'’.])(?P<fac>{_FAC_WORD}(?:{_FAC_JOIN}{_FAC_WORD}){{0,4}}?[ \t]+{_FAC_SUFFIX}"
+    rf"(?:[ \t]+(?:of|OF)[ \t]+{_FAC_WORD}(?:[ \t]+{_FAC_WORD})?)?)"
+    # "University of Vermont Medical Center", "Saint Joseph's"
+    rf"|(?<![\w'’.])(?P<saint>(?:St\.?|ST\.?|Saint|SAINT)[ \t]+[A-Z][A-Za-z]+['’][sS])(?![\w])"
+)
+_FACILITY_ANCHOR_RE = re.compile(
+    r"(?<![A-Za-z])(?:"
+    + trie_pattern(
+        [w for x in (*_FACILITY_SUFFIXES, "St", "Saint") for w in (x, x.upper())], ignore_case=False
+    )
+    + r")(?![a-z])"
+)
+# Modifiers that make "X Clinic" a service, not a name.
+_GENERIC_FACILITY_WORDS = frozenset(
+    [
+        "acute",
+        "subacute",
+        "inpatient",
+        "outpatient",
+        "cardiac",
+        "pulmonary",
+        "memory",
+        "wound",
+        "infusion",
+        "cancer",
+        "heart",
+        "lung",
+        "kidney",
+        "liver",
+        "stroke",
+        "spine",
+        "pain",
+        "sleep",
+        "diabetes",
+        "diabetic",
+        "weight",
+        "vascular",
+        "vein",
+        "eye",
+        "dental",
+        "women's",
+        "womens",
+        "men's",
+        "children's",
+        "childrens",
+        "pediatric",
+        "adult",
+        "senior",
+        "family",
+        "primary",
+        "urgent",
+        "walk-in",
+        "walk",
+        "general",
+        "community",
+        "regional",
+        "county",
+        "state",
+        "city",
+        "university",
+        "medical",
+        "health",
+        "care",
+        "nursing",
+        "home",
+        "skilled",
+        "assisted",
+        "long",
+        "short",
+        "term",
+        "behavioral",
+        "mental",
+        "psychiatric",
+        "addiction",
+        "recovery",
+        "substance",
+        "day",
+        "night",
+        "rehab",
+        "rehabilitation",
+        "physical",
+        "occupational",
+        "speech",
+        "therapy",
+        "sports",
+        "orthopedic",
+        "orthopaedic",
+        "surgical",
+        "surgery",
+        "specialty",
+        "main",
+        "north",
+        "south",
+        "east",
+        "west",
+        "central",
+        "new",
+        "old",
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "our",
+        "their",
+        "his",
+        "her",
+        "your",
+        "my",
+        "local",
+        "outside",
+        "another",
+        "other",
+        "same",
+        "nearest",
+        "veterans",
+        "affairs",
+        "va",
+        "hospital",
+        "clinic",
+        "center",
+        "centre",
+        "institute",
+        "ambulatory",
+        "transplant",
+        "dialysis",
+        "oncology",
+        "cardiology",
+        "neurology",
+        "the",
+        "of",
+        "and",
+        "our",
+        "inpt",
+        "outpt",
+        "anticoag",
+        "anticoagulation",
+        "coumadin",
+        "warfarin",
+        "lipid",
+        "hypertension",
+        "htn",
+        "chf",
+        "copd",
+        "gi",
+        "ent",
+        "ob",
+        "gyn",
+        "obgyn",
+        "ortho",
+        "derm",
+        "uro",
+        "onc",
+        "heme",
+        "neuro",
+        "psych",
+        "geri",
+        "geriatric",
+        "fracture",
+        "bone",
+        "joint",
+        "breast",
+        "prenatal",
+        "postpartum",
+        "well-child",
+        "well",
+        "child",
+        "teen",
+        "travel",
+        "hiv",
+        "std",
+        "sti",
+        "id",
+        "infectious",
+        "immunization",
+        "flu",
+        "vaccine",
+        "covid",
+        "resident",
+        "residents",
+        "fellows",
+        "student",
+        "students",
+        "free",
+        "charity",
+        "mobile",
+        "satellite",
+        "affiliated",
+        "affiliate",
+        "teaching",
+        "private",
+        "public",
+        "federal",
+        "tribal",
+        "failure",
+        "disease",
+        "diseases",
+        "disorder",
+        "disorders",
+        "allergy",
+        "asthma",
+        "arthritis",
+        "autism",
+        "bariatric",
+        "lipids",
+        "epilepsy",
+        "headache",
+        "movement",
+        "hepatology",
+        "hepatitis",
+        "gastroenterology",
+        "fertility",
+        "obesity",
+        "nutrition",
+        "hearing",
+        "audiology",
+        "podiatry",
+        "foot",
+        "hand",
+        "continence",
+        "incontinence",
+        "tb",
+        "smoking",
+        "cessation",
+        "lactation",
+    ]
+)
+
+
+def _facility_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical import is_clinical_word
+
+    if m.group("saint") is not None:
+        return True
+    words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", m.group("fac"))
+    suffix_words = {w.lower() for x in _FACILITY_SUFFIXES for w in x.split()}
+    names = [
+        w
+        for w in words
+        if w.lower() not in suffix_words and w.lower() not in ("of", "and", "the", "st", "mt")
+    ]
+    for w in names:
+        low = w.lower().removesuffix("'s").removesuffix("’s")
+        if low in _GENERIC_FACILITY_WORDS or low in NAME_STOPWORDS_LOCATION:
+            continue
+        if is_clinical_word(w) or is_clinical_word(low):
+            continue
+        return True
+    return False
+
+
+# Words that end a facility candidate on the left ("TRANSFERRED TO MERCY HOSPITAL").
+NAME_STOPWORDS_LOCATION = frozenset(
+    [
+        "to",
+        "from",
+        "at",
+        "in",
+        "on",
+        "by",
+        "for",
+        "with",
+        "via",
+        "into",
+        "pt",
+        "patient",
+        "transferred",
+        "transfer",
+        "admitted",
+        "admit",
+        "discharged",
+        "discharge",
+        "seen",
+        "sent",
+        "taken",
+        "brought",
+        "presented",
+        "presents",
+        "went",
+        "go",
+        "going",
+        "returned",
+        "return",
+        "arrived",
+        "transported",
+        "tx",
+        "d/c",
+        "dc",
+        "f/u",
+        "fu",
+        "follow",
+        "followed",
+        "called",
+        "call",
+        "per",
+        "and",
+        "or",
+        "the",
+        "a",
+        "an",
+        "of",
+        "was",
+        "is",
+        "were",
+        "be",
+        "been",
+        "has",
+        "had",
+        "have",
+        "ems",
+        "ambulance",
+        "bls",
+        "als",
+        "medic",
+    ]
+)
+
+
+def _trim_facility(text: str, start: int, end: int) -> int:
+    """Move ``start`` past leading words that are not part of the name ("TO", "ADMITTED")."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    cut = start
+    for w in words[:-1]:
+        if w.group().lower().strip(",.") in NAME_STOPWORDS_LOCATION:
+            cut = start + w.end()
+            while cut < end and text[cut] in " \t":
+                cut += 1
+        else:
+            break
+    return cut
+
+
+class _FacilityRule(PatternRule):
+    """The facility pattern, with leading cue words cut from the span."""
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        for start, end, label in super().find(text):
+            cut = _trim_facility(text, start, end)
+            if cut < end:
+                yield cut, end, label
+
+
+# "transferred from BMC", "f/u at UVM": a short capitalised name after a place cue; clinical
+# abbreviations, care units and states are not hospitals ("transferred to MICU", "seen in ED").
+_HOSP_ABBR_RE = re.compile(
+    r"\b(?i:transferred|transfer|tx|admitted|admit|discharged|d/c'?d|seen|presented|evaluated|followed|f/u"
+    r"|treated|hospitalized|hospitalised|came|sent|returned|went|taken|brought|transported|records)"
+    r"[ \t]+(?i:from|to|at|in|by)[ \t]+(?:the[ \t]+)?(?P<abbr>[A-Z][A-Za-z&]{1,5}[A-Z])(?![\w'’-])"
+)
+
+
+def _hosp_abbr_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    abbr = m.group("abbr")
+    if not abbr.isupper() or abbr in STATE_ABBREVIATIONS:
+        return False
+    low = abbr.lower()
+    vocab = clinical_vocabulary()
+    if is_clinical_word(abbr) or low in vocab.care_units or low in vocab.common or low in vocab.clinical:
+        return False
+    # In an ALL-CAPS line every word looks like an abbreviation: only listed-looking shapes pass.
+    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    line = m.string[line_start : m.end() + 40]
+    letters = [c for c in line if c.isalpha()]
+    upper_line = bool(letters) and sum(c.isupper() for c in letters) / len(letters) > 0.85
+    return not upper_line or len(abbr) <= 4
+
+
+# "transferred to Ellison 11", "on Blake 7", "to 4 West": a named ward after a move cue.
+_WARD_RE = re.compile(
+    r"\b(?i:transferred|transfer|tx|moved|admitted|admit|returned|back|arrived|bed|upgraded|downgraded)"
+    r"[ \t]+(?i:to|from|on)[ \t]+(?P<ward>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?|\d{1,2}[ \t]?"
+    r"(?:West|East|North|South|WEST|EAST|NORTH|SOUTH|W|E|N|S)(?![\w]))"
+)
+
+
+def _ward_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    ward = m.group("ward")
+    word = ward.split()[0] if not ward[0].isdigit() else ""
+    if not word:
+        return True
+    vocab = clinical_vocabulary()
+    low = word.lower()
+    return not (is_clinical_word(word) or low in vocab.common or low in vocab.care_units)
+
+
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule(
         "ZIP",
@@ -366,6 +804,20 @@ LOCATION_RULES_EN: tuple[PatternRule, ...] = (
         score=0.85,
         name="street",
     ),
+    _FacilityRule(
+        "HOSPITAL",
+        _FACILITY_RE,
+        group=("fac", "saint"),
+        validator=_facility_ok,
+        anchor=_FACILITY_ANCHOR_RE,
+        reach=(70, 40),
+        score=0.75,
+        name="facility",
+    ),
+    PatternRule(
+        "HOSPITAL", _HOSP_ABBR_RE, group="abbr", validator=_hosp_abbr_ok, score=0.6, name="hospital_abbr"
+    ),
+    PatternRule("DEPARTMENT", _WARD_RE, group="ward", validator=_ward_ok, score=0.6, name="ward"),
 )
 
 

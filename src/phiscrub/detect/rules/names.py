@@ -684,6 +684,105 @@ def _trigger_mode(m: re.Match[str]) -> NameMode | None:
     return None
 
 
+# Verb and role cues after which clinicians are named without a title: "per J. SMITH", "as per K
+# JONES", "d/w Tejedor", "paged Okafor", "spoke with Hinton", "signed out to Reyes".
+_CUE_PHRASES = (
+    "per",
+    "as per",
+    "d/w",
+    "dw",
+    "discussed with",
+    "discussed w/",
+    "spoke with",
+    "spoke w/",
+    "spoke to",
+    "talked to",
+    "talked with",
+    "paged",
+    "repaged",
+    "re-paged",
+    "notified",
+    "signed out to",
+    "s/o to",
+    "handed off to",
+    "endorsed to",
+    "report given to",
+    "report to",
+    "report from",
+    "report received from",
+    "reviewed with",
+    "d/w and seen by",
+    "covering",
+    "cross-covering",
+)
+_CUE_RE = re.compile(rf"(?<![\w/\-])(?P<w>{trie_pattern(_CUE_PHRASES)})(?![\w/\-])(?P<sep>[ \t]*:)?")
+# Kinship words after which a bare first name in lower case (or in an ALL-CAPS line) is taken when it
+# is on the bundled first-name list: "daughter mary called", "HUSBAND ALF AT BEDSIDE".
+_KIN_RE = re.compile(rf"(?<![\w\-])(?P<w>{trie_pattern(_KIN_WORDS)})(?:'s)?(?![\w\-])(?P<sep>[ \t]*[,:])?")
+_INITIAL_RE = re.compile(r"[A-Z]\.?\Z")
+
+
+def _cue_token_ok(tok: str) -> bool:
+    """A name token after a verb cue: an initial, a listed name, or an unknown capitalised word."""
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    if _INITIAL_RE.match(tok):
+        return True
+    low = tok.lower()
+    if low in NAME_STOPWORDS or low in _TRIGGER_KINDS:
+        return False
+    vocab = clinical_vocabulary()
+    if is_clinical_word(tok) or low in vocab.care_units:
+        return False
+    if low in vocab.names:
+        return low not in vocab.common or low in vocab.first_names and len(low) > 3
+    return low not in vocab.common
+
+
+@dataclass(frozen=True)
+class CueNameRule(PatternRule):
+    """Names after verb cues (``per``, ``d/w``, ``paged``) or, in lower case, after kinship words.
+
+    Args:
+        kinship: the pattern is a kinship trigger; the name is one token from the first-name list
+            (any case), which catches ``daughter mary`` where case carries no information.
+
+    Tokens after a verb cue must each be an initial, a listed name that is not a common word, or a
+    capitalised word that is neither a common English word nor clinical vocabulary (``per
+    protocol``, ``paged ortho``, ``d/w pt`` are not names); at least one must not be an initial.
+    """
+
+    kinship: bool = False
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Yield ``(start, end, label)`` of each name after a cue."""
+        from phiscrub.detect.clinical import clinical_vocabulary
+
+        for m, label in self.matches(text):
+            pos = m.end()
+            if self.kinship:
+                tm = _TOKEN_RE.match(text, pos)
+                if tm is None or text[pos : tm.start("tok")] not in (" ", "\t"):
+                    continue
+                tok = tm.group("tok")
+                vocab = clinical_vocabulary()
+                low = tok.lower()
+                if tok[:1].isupper() and not tok.isupper():
+                    continue  # Title case is the trigger rule's job
+                if low in vocab.first_names and low not in vocab.common and low not in NAME_STOPWORDS:
+                    yield tm.start("tok"), tm.end("tok"), label
+                continue
+            span = _scan_after(text, pos, lower_ok=False, upper_ok=True, max_tokens=3)
+            if span is None:
+                continue
+            toks = [t.group("tok") for t in _TOKEN_RE.finditer(text, span[0], span[1])]
+            if not toks or not all(_cue_token_ok(t) for t in toks):
+                continue
+            if all(_INITIAL_RE.match(t) for t in toks):
+                continue
+            yield span[0], span[1], label
+
+
 NAME_RULES_EN: tuple[PatternRule, ...] = (
     # Titles, field labels, signature phrases, role words, "Pt", kinship words: one pass.
     NameRule(
@@ -712,6 +811,8 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
         score=0.7,
         name="before_age",
     ),
+    CueNameRule("DOCTOR", _CUE_RE, score=0.7, name="verb_cue"),
+    CueNameRule("RELATIVE", _KIN_RE, kinship=True, score=0.7, name="kin_lower"),
 )
 
 
