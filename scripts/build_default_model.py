@@ -14,7 +14,9 @@ Steps (all seeded, all offline):
    shorter and fewer, and half of them hold no PHI: their PHI-free text is what teaches precision),
    each followed by a realism rewrite (:func:`phiscrub.augment.realism.realistic_variant`; strength
    ``--realism`` for zero-shot notes, ``--realworld-realism`` for the already messy real-world
-   notes). Dev: 2 draws of both dev parts under other seeds.
+   notes). Dev: 2 draws of both dev parts under other seeds. Every fill here draws names, towns and
+   hospitals from the ``train`` part of the surrogate lists (``vocab="train"``); the OOD test of
+   ``scripts/eval_realnotes.py`` draws from the disjoint ``test`` part.
 3. Write ``OUT/train.jsonl``, ``OUT/dev.jsonl`` and ``OUT/data.json`` (counts: notes, documents,
    PHI spans per document, share of PHI-free documents, per source) and train the tagger on them
    (``phiscrub.train.trainer.train``), saving to ``OUT/model``. ``--init-from default`` continues
@@ -62,15 +64,19 @@ def split_realworld(notes: Path = REALWORLD) -> tuple[list[Path], list[Path], li
     return parts["train"], parts["dev"], parts["test"]
 
 
-def fill(paths: Iterable[Path], draws: int, seed: int, realism: float, source: str = "") -> list[Document]:
+def fill(
+    paths: Iterable[Path], draws: int, seed: int, realism: float, source: str = "", vocab: str = "train"
+) -> list[Document]:
     """Surrogate-filled (and realism-rewritten) documents for ``paths``.
 
-    Ids are ``<folder>/<stem>#<draw>``; ``metadata["source"]`` is ``source`` when given (used for
-    the per-source counts), else the file path.
+    Ids are ``<folder>/<stem>#<draw>``; ``metadata["corpus"]`` is ``source`` when given. ``vocab``
+    is the part of the surrogate name lists drawn from: training and dev use ``train``; the
+    out-of-distribution test uses ``test`` (names the model never saw, see
+    :func:`phiscrub.transform.fill.vocab_part`).
     """
     docs: list[Document] = []
     for path in paths:
-        reader = PlaceholderReader(seed=seed, draws=draws, lang="en")
+        reader = PlaceholderReader(seed=seed, draws=draws, lang="en", vocab=vocab)
         for doc in reader.read(path):
             meta = dict(doc.metadata)
             if source:

@@ -8,10 +8,12 @@ One script writes every figure of ``docs/model.md`` "Evaluations that predict re
 (b) **out-of-distribution test**: the fixed ~30% hold-out of ``shared/data/realworld-notes``
     (:func:`phiscrub.evaluate.splits.split_folder`; every batch represented, never used for training
     or model selection), filled with ``--ood-draws`` surrogate draws under fixed seeds, no realism
-    rewrite (the notes are messy already).
+    rewrite (the notes are messy already), names, towns and hospitals drawn from the ``test`` part of
+    the surrogate lists (``vocab="test"``): like real notes, it holds no name the model trained on.
 (c) with ``--lofo``: **leave-one-family-out** over the zero-shot families a-j: a small BiLSTM-CRF is
     trained on nine families (notes 001-030 train, 031-035 early stopping) and tested on every note
-    of the tenth (2 draws, realism rewrite), ``--lofo-time-budget`` seconds per fold.
+    of the tenth (2 draws, realism rewrite, ``test`` vocabulary), ``--lofo-time-budget`` seconds per
+    fold.
 
 For every pipeline (rules only; rules + model; under each PHI policy when the installed
 :class:`~phiscrub.Deidentifier` has ``policy=``) and every gold view it reports binary token recall
@@ -74,9 +76,10 @@ def in_family_dev() -> list[Document]:
 
 
 def ood_test(draws: int, seed: int = OOD_SEED) -> list[Document]:
-    """The real-world hold-out, ``draws`` surrogate fills per note, no realism rewrite."""
+    """The real-world hold-out, ``draws`` surrogate fills per note, no realism rewrite, names from the
+    ``test`` part of the surrogate lists (never in training fills)."""
     _train, _dev, test = split_realworld()
-    return fill(test, draws, seed, 0.0, "realworld")
+    return fill(test, draws, seed, 0.0, "realworld", vocab="test")
 
 
 def _safe_harbor_fallback(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -229,7 +232,7 @@ def run_lofo(args: argparse.Namespace) -> list[dict[str, Any]]:
         held = split_zeroshot(NOTES, family)
         train_docs = fill(parts["train"], args.lofo_draws, LOFO_SEED, 1.0, "zeroshot")
         dev_docs = fill(parts["dev"], 1, LOFO_SEED + 1000, 1.0, "zeroshot")
-        test_docs = fill(held["train"] + held["dev"], 2, LOFO_SEED + 2000, 1.0, "zeroshot")
+        test_docs = fill(held["train"] + held["dev"], 2, LOFO_SEED + 2000, 1.0, "zeroshot", vocab="test")
         model_dir = args.out / "lofo" / family
         config = TrainConfig(
             encoder=args.lofo_encoder,
@@ -400,7 +403,10 @@ def main() -> None:
         "gold_views": {view: gold_filter(view)[1] for view in GOLD_VIEWS},
         "data": {
             "in-family dev": f"zero-shot a-j notes 031-035, 2 draws, seed {DEV_SEED}, realism 1.0",
-            "OOD test": f"realworld-notes hash hold-out, {args.ood_draws} draws, seed {OOD_SEED}, no realism",
+            "OOD test": (
+                f"realworld-notes hash hold-out, {args.ood_draws} draws, seed {OOD_SEED}, no realism, "
+                "test vocabulary"
+            ),
         },
         "rows": run_corpora(corpora, pipes),
     }

@@ -399,3 +399,39 @@ def test_real_note_forms_parse_as_dates_or_get_a_surrogate() -> None:
         new = transformer.apply(doc, doc.spans)
         new.validate()
         assert [s.label for s in new.spans] == [s.label for s in doc.spans]
+
+
+# -- fill vocabularies: a test fill never meets a name of the training fills -------------------------
+
+
+@pytest.mark.parametrize("vocab", ["train", "test"])
+def test_fills_draw_names_and_towns_from_their_vocabulary_part_only(vocab: str) -> None:
+    from phiscrub.transform.fill import vocab_part
+
+    rng = random.Random(1)
+    checked = 0
+    for _ in range(300):
+        text, spans = fill_text("Pt [PATIENT] of [CITY] seen.\n", rng, "en", vocab=vocab)
+        name, city = (text[s.start : s.end] for s in spans)
+        assert vocab_part(city) == vocab
+        m = re.fullmatch(r"([A-Z][a-z'-]+) ([A-Z][a-z'-]+)", name)
+        if m:
+            assert vocab_part(m.group(1)) == vocab and vocab_part(m.group(2)) == vocab
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ca", "zh"])
+def test_vocabulary_all_is_the_default_fill(lang: str) -> None:
+    text = {"en": NOTE, "es": ES_NOTE, "ca": CA_NOTE, "zh": ZH_NOTE}[lang]
+    for seed in range(3):
+        assert fill_text(text, random.Random(seed), lang) == fill_text(text, random.Random(seed), lang, "all")
+        filled, spans = fill_text(text, random.Random(seed), lang, "test")
+        _check(filled, spans)
+
+
+def test_unknown_vocabulary_is_a_config_error() -> None:
+    with pytest.raises(ConfigError):
+        fill_text("[PATIENT]", random.Random(0), "en", vocab="heldout")
+    with pytest.raises(ConfigError):
+        PlaceholderReader(vocab="heldout")

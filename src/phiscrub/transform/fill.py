@@ -17,6 +17,10 @@ running text ("BCx 3/14", "since 4/7", "jan 3", "Mar 14th"); month/two-digit-yea
 after a diagnosis or in a history list ("CABG 2004", "CVA 3/98"). Care-unit abbreviations (ICU, ED,
 PACU) are never drawn as gold PHI: real notes do not treat them as PHI.
 
+``vocab="train"`` / ``"test"`` restricts the open lists (names, towns, hospitals, companies, streets,
+facility words) to a fixed hash-defined part of their entries (:func:`vocab_part`, 80% / 20%), so
+that a test set filled from ``test`` holds only names a tagger trained on ``train`` fills never saw.
+
 Fills are seeded random draws (:class:`random.Random`), not keyed: the values are invented, not
 derived from any real PHI. Within a note the patient is one invented person and dates cluster
 around one invented admission date, so notes stay coherent.
@@ -28,6 +32,7 @@ notes and yields gold :class:`~phiscrub.document.Document` objects, one or sever
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
 import re
 import string
@@ -44,7 +49,17 @@ from phiscrub.labels import PLACEHOLDER_LABELS, to_fine
 from phiscrub.resources import load_lexicon
 from phiscrub.transform.dates import format_date
 
-__all__ = ["FILL_LANGS", "PLACEHOLDER_RE", "PlaceholderReader", "detect_lang", "draw_surrogate", "fill_text"]
+__all__ = [
+    "FILL_LANGS",
+    "PLACEHOLDER_RE",
+    "VOCABS",
+    "VOCAB_TEST_SHARE",
+    "PlaceholderReader",
+    "detect_lang",
+    "draw_surrogate",
+    "fill_text",
+    "vocab_part",
+]
 
 #: Languages with their own fill formats; ``auto`` detects one per note.
 FILL_LANGS: tuple[str, ...] = ("en", "es", "ca", "zh", "auto")
@@ -278,20 +293,20 @@ _US_LAST = ("Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller"
 _US_NAME_SHARE = 0.45
 
 # Facility names built from common words: what real US notes call their hospitals and homes.
-_SAINTS = ["Mary", "Joseph", "Luke", "Elizabeth", "Francis", "Vincent", "Anne", "John", "Mark", "Peter", "Paul",
+_SAINTS = ("Mary", "Joseph", "Luke", "Elizabeth", "Francis", "Vincent", "Anne", "John", "Mark", "Peter", "Paul",
            "Michael", "Jude", "Catherine", "Agnes", "Anthony", "Clare", "Margaret", "Patrick", "Rose", "Theresa",
-           "Raphael", "Barnabas", "Cloud", "Charles", "Dominic", "Helena", "Monica", "Thomas", "Bernard"]  # fmt: skip
-_VIRTUE_NAMES = ["Good Samaritan", "Mercy", "Sacred Heart", "Holy Cross", "Providence", "Baptist", "Methodist",
+           "Raphael", "Barnabas", "Cloud", "Charles", "Dominic", "Helena", "Monica", "Thomas", "Bernard")  # fmt: skip
+_VIRTUE_NAMES = ("Good Samaritan", "Mercy", "Sacred Heart", "Holy Cross", "Providence", "Baptist", "Methodist",
                  "Presbyterian", "Beth Israel", "Holy Family", "Our Lady of Lourdes", "Hope", "Grace", "Trinity",
                  "Good Shepherd", "Covenant", "Christ", "Bethany", "Resurrection", "Shriners", "Genesis",
-                 "Advent", "Faith", "Charity", "Harmony", "Unity", "Liberty", "Heritage", "Pilgrim"]  # fmt: skip
-_PLACE_WORDS = ["Lakeside", "Riverside", "Hillcrest", "Fairview", "Parkview", "Bayview", "Brookside", "Meadowbrook",
+                 "Advent", "Faith", "Charity", "Harmony", "Unity", "Liberty", "Heritage", "Pilgrim")  # fmt: skip
+_PLACE_WORDS = ("Lakeside", "Riverside", "Hillcrest", "Fairview", "Parkview", "Bayview", "Brookside", "Meadowbrook",
                 "Cedar Ridge", "Pine Ridge", "Oak Hill", "Maple Grove", "Sunrise", "Valley", "Mountain View",
                 "Highland", "Westwood", "Northside", "Seaside", "Harbor", "Spring Hill", "Green Meadows",
                 "Evergreen", "Willow Creek", "Lakeview", "Rivercrest", "Brookhaven", "Pleasant Valley", "Sunnyside",
                 "Crestview", "Elmwood", "Golden Valley", "Silver Lake", "Twin Rivers", "Bay State", "Cape Cod",
                 "North Shore", "South Shore", "Eastside", "Parkside", "Woodland", "Summit", "Pinewood", "Clearwater",
-                "Stonebridge", "Autumn Ridge", "Briarwood", "Fox Run", "Heather Hill", "Rolling Hills"]  # fmt: skip
+                "Stonebridge", "Autumn Ridge", "Briarwood", "Fox Run", "Heather Hill", "Rolling Hills")  # fmt: skip
 _HOSPITAL_SUFFIXES = [("Hospital", 30), ("Medical Center", 25), ("Regional Medical Center", 8), ("Health", 5),
                       ("Memorial Hospital", 6), ("Community Hospital", 6), ("Health Center", 5), ("", 15)]  # fmt: skip
 _HOME_SUFFIXES = ["Nursing Home", "Nursing and Rehab", "Rehab and Nursing Center", "Manor", "Senior Living",
@@ -323,6 +338,38 @@ def _clinical_acronyms() -> frozenset[str]:
         words = path.read_text(encoding="utf-8").split() if path.is_file() else []
         _CLINICAL_TERMS = frozenset(w for w in words if w.isupper()) | _NOT_FACILITY_ACRONYMS
     return _CLINICAL_TERMS
+
+
+#: Fill vocabularies: ``all`` entries, or a fixed ``train`` / ``test`` part of every open name list.
+VOCABS: tuple[str, ...] = ("all", "train", "test")
+#: Share of the entries of each open list (names, towns, hospitals, companies, streets, facility
+#: words) in the ``test`` vocabulary. A tagger trained on ``train`` fills and scored on ``test``
+#: fills meets only names it never saw, as on real notes.
+VOCAB_TEST_SHARE = 0.2
+_VOCAB_SALT = "phiscrub-vocab-v1"
+_VOCAB_CACHE: dict[tuple[int, int, str], tuple[str, ...]] = {}
+#: Open lists (bundled lexicon stems) that the vocabulary split applies to.
+_OPEN_LISTS = frozenset({"first_names_female", "first_names_male", "last_names", "cities", "hospitals", "companies",
+                         "street_names", "first_names_female_ca", "first_names_male_ca", "last_names_ca",
+                         "cities_ca", "hospitals_ca", "street_names_ca"})  # fmt: skip
+
+
+def vocab_part(entry: str) -> str:
+    """``test`` or ``train``: the fixed part of the fill vocabulary an entry belongs to (hash of it)."""
+    digest = hashlib.sha256(f"{_VOCAB_SALT}:{entry}".encode()).hexdigest()
+    return "test" if int(digest[:8], 16) / 16**8 < VOCAB_TEST_SHARE else "train"
+
+
+def _vocab_filter(entries: tuple[str, ...], vocab: str) -> tuple[str, ...]:
+    """The entries of ``vocab`` (all of them for ``all``, or when the part would be empty)."""
+    if vocab == "all":
+        return entries
+    key = (id(entries), len(entries), vocab)
+    cached = _VOCAB_CACHE.get(key)
+    if cached is None:
+        cached = tuple(e for e in entries if vocab_part(e) == vocab) or entries
+        _VOCAB_CACHE[key] = cached
+    return cached
 
 
 def _acronym(name: str) -> str:
@@ -500,7 +547,10 @@ class _NoteState:
 class _Filler:
     """Draws a fill for each placeholder of one note."""
 
-    def __init__(self, text: str, rng: random.Random, lang: str) -> None:
+    def __init__(self, text: str, rng: random.Random, lang: str, vocab: str = "all") -> None:
+        if vocab not in VOCABS:
+            raise ConfigError(f"unknown fill vocabulary {vocab!r}; use one of {', '.join(VOCABS)}")
+        self.vocab = vocab
         if lang == "auto":
             lang = detect_lang(text)
         if lang not in FILL_LANGS:
@@ -536,10 +586,20 @@ class _Filler:
 
     def _lexicon(self, name: str) -> tuple[str, ...]:
         if self.lang == "ca" and name in _CA_SHARE and self.rng.random() < _CA_SHARE[name]:
-            return load_lexicon(f"{name}_ca", "ca")
+            return self._part(load_lexicon(f"{name}_ca", "ca"), f"{name}_ca")
         if self.lang == "es" and name == "departments":
             return _spanish_departments()
-        return load_lexicon(name, self.lex)
+        return self._part(load_lexicon(name, self.lex), name)
+
+    def _part(self, entries: tuple[str, ...], name: str = "") -> tuple[str, ...]:
+        """``entries`` restricted to this filler's vocabulary part (open lists only)."""
+        if self.vocab == "all" or (name and name not in _OPEN_LISTS):
+            return entries
+        return _vocab_filter(entries, self.vocab)
+
+    def _en_list(self, name: str) -> tuple[str, ...]:
+        """A top-level (English, multi-locale) bundled list in this filler's vocabulary part."""
+        return self._part(load_lexicon(name), name)
 
     def _person(self, gender: str | None = None, surname: str | None = None) -> _Person:
         rng = self.rng
@@ -547,8 +607,8 @@ class _Filler:
         firsts = self._lexicon("first_names_female" if gender == "f" else "first_names_male")
         lasts = self._lexicon("last_names")
         if self.lang == "en" and rng.random() < _US_NAME_SHARE:
-            firsts = _US_FEMALE if gender == "f" else _US_MALE
-            lasts = _US_LAST
+            firsts = self._part(_US_FEMALE if gender == "f" else _US_MALE)
+            lasts = self._part(_US_LAST)
         person = _Person(rng.choice(firsts), surname or rng.choice(lasts), gender)
         if self.lang != "zh":
             if rng.random() < 0.2:
@@ -896,7 +956,7 @@ class _Filler:
         rng = self.rng
         surname = "Blake"
         for _ in range(20):
-            cand = rng.choice(load_lexicon("last_names"))
+            cand = rng.choice(self._en_list("last_names"))
             if cand.isascii() and cand.isalpha() and 3 <= len(cand) <= 9:
                 surname = cand
                 break
@@ -927,7 +987,7 @@ class _Filler:
         if kind == "acronym":
             return self._facility_acronym()
         if kind == "rehab" and not bare:
-            stem = rng.choice([rng.choice(_PLACE_WORDS), self._town(), self._surname()])
+            stem = rng.choice([rng.choice(self._part(_PLACE_WORDS)), self._town(), self._surname()])
             return f"{stem} {rng.choice(_REHAB_SUFFIXES)}"
         if kind == "university" and not bare:
             where = rng.choice(load_lexicon("states")) if rng.random() < 0.6 else self._town()
@@ -940,29 +1000,30 @@ class _Filler:
                 ]
             )
         if kind == "home" and not bare:
-            stem = rng.choice(_PLACE_WORDS) if rng.random() < 0.7 else self._surname()
+            stem = rng.choice(self._part(_PLACE_WORDS)) if rng.random() < 0.7 else self._surname()
             return f"{stem} {rng.choice(_HOME_SUFFIXES)}"
-        stem = self._saint() if kind == "saint" else rng.choice(_VIRTUE_NAMES) if kind == "virtue" else ""
-        stem = stem or rng.choice(_PLACE_WORDS)
+        virtues, places = self._part(_VIRTUE_NAMES), self._part(_PLACE_WORDS)
+        stem = self._saint() if kind == "saint" else rng.choice(virtues) if kind == "virtue" else ""
+        stem = stem or rng.choice(places)
         suffix = "" if bare else _weighted(rng, _HOSPITAL_SUFFIXES)
         return f"{stem} {suffix}" if suffix else stem
 
     def _saint(self) -> str:
         rng = self.rng
         prefix = rng.choice(["St.", "St.", "St.", "St", "Saint"])
-        name = rng.choice(_SAINTS)
+        name = rng.choice(self._part(_SAINTS))
         return f"{prefix} {name}{chr(39) + 's' if rng.random() < 0.55 else ''}"
 
     def _town(self) -> str:
         for _ in range(20):
-            town = self.rng.choice(load_lexicon("cities"))
+            town = self.rng.choice(self._en_list("cities"))
             if town.isascii() and len(town.split()) <= 2:
                 return town
         return "Springfield"
 
     def _surname(self) -> str:
         for _ in range(20):
-            name = self.rng.choice(load_lexicon("last_names"))
+            name = self.rng.choice(self._en_list("last_names"))
             if name.isascii() and name.isalpha():
                 return name
         return "Lahey"
@@ -973,7 +1034,12 @@ class _Filler:
         clinical = _clinical_acronyms()
         for _ in range(20):
             stem = rng.choice(
-                [self._saint(), rng.choice(_VIRTUE_NAMES), rng.choice(_PLACE_WORDS), self._town()]
+                [
+                    self._saint(),
+                    rng.choice(self._part(_VIRTUE_NAMES)),
+                    rng.choice(self._part(_PLACE_WORDS)),
+                    self._town(),
+                ]
             )
             suffix = rng.choice(["Hospital", "Medical Center", "Medical Center", "General Hospital", "Health",
                                  "Memorial Hospital", "Regional Hospital"])  # fmt: skip
@@ -1027,7 +1093,7 @@ class _Filler:
                 if rng.random() < 0.5
                 else f"{prefix} {name} {number}{tail}"
             )
-        name = rng.choice(load_lexicon("street_names"))
+        name = rng.choice(self._en_list("street_names"))
         full, abbr = rng.choice(_EN_STREET_SUFFIX)
         suffix = rng.choice([full, abbr, abbr + "."])
         direction = rng.choice(["", "", "", "", "N. ", "S. ", "East ", "W "])
@@ -1056,7 +1122,7 @@ class _Filler:
         unit_context = bool(_UNIT_CUE.search(before[-30:]))
         if rng.random() < (0.35 if unit_context else 0.08):
             return self._ward()
-        surname = rng.choice(load_lexicon("last_names"))
+        surname = rng.choice(self._en_list("last_names"))
         town = self.pick("cities")
         return rng.choice([
             town, f"Route {rng.randint(1, 299)}", f"I-{rng.randint(5, 99)}", f"{surname} Park", f"{town} Mall",
@@ -1139,9 +1205,11 @@ class _Filler:
         raise ConfigError(f"no filler for label {label}")
 
 
-def _fill(text: str, rng: random.Random, lang: str) -> tuple[str, list[Span], list[tuple[int, int]], str]:
+def _fill(
+    text: str, rng: random.Random, lang: str, vocab: str = "all"
+) -> tuple[str, list[Span], list[tuple[int, int]], str]:
     """Core of :func:`fill_text`; also returns unknown placeholders' output offsets and the language."""
-    filler = _Filler(text, rng, lang)
+    filler = _Filler(text, rng, lang, vocab)
     pieces: list[str] = []
     spans: list[Span] = []
     unknown: list[tuple[int, int]] = []
@@ -1170,22 +1238,25 @@ def _fill(text: str, rng: random.Random, lang: str) -> tuple[str, list[Span], li
     return "".join(pieces), spans, unknown, filler.lang
 
 
-def fill_text(text: str, rng: random.Random, lang: str = "en") -> tuple[str, list[Span]]:
+def fill_text(text: str, rng: random.Random, lang: str = "en", vocab: str = "all") -> tuple[str, list[Span]]:
     """Replace every known placeholder in ``text`` with a random surrogate of its type.
 
     Args:
         text: a note with ``[LABEL]`` placeholders (the zero-shot labels, Kim's ``[ID]``).
         rng: the random source (seed it for reproducible fills).
         lang: ``en``, ``es``, ``ca``, ``zh``, or ``auto`` (detected from the text).
+        vocab: ``all`` names, towns, hospitals ... of the bundled lists, or their fixed ``train`` or
+            ``test`` part (:func:`vocab_part`): fill training notes from ``train`` and test notes
+            from ``test`` so that a test never meets a name the tagger was trained on.
 
     Returns:
         The filled text and one fine-labelled span per filled placeholder, in order.
         Unknown ``[SOMETHING]`` tokens are left as they are, without a span.
 
     Raises:
-        ConfigError: unknown language.
+        ConfigError: unknown language or vocabulary.
     """
-    filled, spans, _unknown, _lang = _fill(text, rng, lang)
+    filled, spans, _unknown, _lang = _fill(text, rng, lang, vocab)
     return filled, spans
 
 
@@ -1240,27 +1311,33 @@ class PlaceholderReader(Reader):
         draws: surrogate draws per note; with more than one, ids become ``"<id>#<k>"`` (k from 0).
         lang: fill language, ``en``, ``es``, ``ca``, ``zh`` or ``auto`` (per note).
         encoding: file encoding.
+        vocab: ``all``, ``train`` or ``test`` part of the open name lists (see :func:`fill_text`).
 
     Attributes:
         problems: :class:`phiscrub.io.base.Problem` objects: unknown placeholders (``unknown_label``,
             with output offsets of the first draw) and undecodable files (``decode_error``).
 
     Raises:
-        ConfigError: ``draws`` < 1 or unknown language.
+        ConfigError: ``draws`` < 1, unknown language or vocabulary.
     """
 
     format_name = "placeholder"
 
-    def __init__(self, seed: int = 0, draws: int = 1, lang: str = "auto", encoding: str = "utf-8") -> None:
+    def __init__(
+        self, seed: int = 0, draws: int = 1, lang: str = "auto", encoding: str = "utf-8", vocab: str = "all"
+    ) -> None:
         super().__init__()
         if draws < 1:
             raise ConfigError("draws must be at least 1")
         if lang not in FILL_LANGS:
             raise ConfigError(f"unknown fill language {lang!r}; use one of {', '.join(FILL_LANGS)}")
+        if vocab not in VOCABS:
+            raise ConfigError(f"unknown fill vocabulary {vocab!r}; use one of {', '.join(VOCABS)}")
         self.seed = seed
         self.draws = draws
         self.lang = lang
         self.encoding = encoding
+        self.vocab = vocab
 
     def read(self, path: PathLike) -> Iterator[Document]:
         """Yield filled documents for a ``.txt`` file, or every ``.txt`` under a folder (sorted).
@@ -1285,7 +1362,7 @@ class PlaceholderReader(Reader):
             return
         for k in range(self.draws):
             rng = random.Random(f"{self.seed}:{doc_id}:{k}")
-            filled, spans, unknown, lang = _fill(text, rng, self.lang)
+            filled, spans, unknown, lang = _fill(text, rng, self.lang, self.vocab)
             if k == 0:
                 for start, end in unknown:
                     self.report(
