@@ -14,11 +14,20 @@ from phiscrub.detect.ensemble import resolve
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity, fold
+from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
 
 if TYPE_CHECKING:
     from phiscrub.transform.operators import Transformer
 
-__all__ = ["KEY_ENV_VAR", "Deidentifier", "RedactMode", "Redaction", "batched", "resolve_key"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "KEY_ENV_VAR",
+    "Deidentifier",
+    "RedactMode",
+    "Redaction",
+    "batched",
+    "resolve_key",
+]
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +35,10 @@ RedactMode = Literal["placeholder", "mask", "surrogate"]
 
 #: Environment variable read for the surrogate secret when no key is passed.
 KEY_ENV_VAR = "PHISCRUB_KEY"
+
+#: Default of :attr:`Deidentifier.threshold`: recall first, only the least likely proposals are
+#: dropped (see ``docs/model.md``, "The threshold knob").
+DEFAULT_THRESHOLD = 0.1
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,11 @@ class Deidentifier:
             ``auto`` to pick the rules per document (``doc.metadata["lang"]`` or a stop-word guess,
             see :class:`phiscrub.detect.rules.AutoLanguageRules`); other codes get the
             language-neutral rules only.
+        policy: what counts as PHI: ``safe-harbor``, ``i2b2`` or ``strict`` (:mod:`phiscrub.policy`,
+            ``docs/policy.md``). None: ``safe-harbor`` for English, ``i2b2`` for other languages
+            (with ``lang="auto"``, per document).
+        threshold: proposals whose (calibrated) score is below it are dropped before resolving;
+            higher means fewer, surer spans. Default :data:`DEFAULT_THRESHOLD` (recall first).
 
     Example:
         >>> from phiscrub import Deidentifier
@@ -91,6 +109,8 @@ class Deidentifier:
     resolve: str = "merge"
     age_over_89: Literal["bucket", "keep"] = "bucket"
     lang: str = "en"
+    policy: str | None = None
+    threshold: float = DEFAULT_THRESHOLD
     _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
 
@@ -107,6 +127,10 @@ class Deidentifier:
             )
         if self.mode == "surrogate" and secret is None:
             raise ConfigError(f"surrogate mode needs a secret: pass key= / --key, or set ${KEY_ENV_VAR}")
+        if self.policy is not None:
+            check_policy(self.policy)
+        if isinstance(self.threshold, bool) or not 0.0 <= self.threshold <= 1.0:
+            raise ConfigError(f"threshold must lie in [0, 1], got {self.threshold!r}")
 
     # -- lazy parts: nothing heavy is loaded in the constructor ------------------------------------
     @property
@@ -168,17 +192,54 @@ class Deidentifier:
 
     def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Detect PHI in a batch of documents (models run batched)."""
+        return [self.select(d, p) for d, p in zip(docs, self.propose_many(docs))]
+
+    def propose_many(self, docs: Sequence[Document]) -> list[list[Span]]:
+        """Every detector's proposals for a batch: unresolved, unfiltered, with their scores."""
         proposals: list[list[Span]] = [[] for _ in docs]
         for det in self.active_detectors:
             many = getattr(det, "detect_many", None)
             found = many(list(docs)) if many is not None else [det.detect(d) for d in docs]
             for acc, spans in zip(proposals, found):
                 acc.extend(spans)
+        return proposals
+
+    def select(self, doc: Document, proposals: Sequence[Span], threshold: float | None = None) -> list[Span]:
+        """The PHI spans of ``doc`` from its proposals: threshold, policy, propagation, resolve.
+
+        Proposals scoring below the threshold are dropped first, then those that are not PHI under
+        the document's policy; names among the rest are propagated and overlaps resolved. A higher
+        threshold keeps a subset of the proposals, so with the ``merge`` strategy (the default) it
+        never adds redacted characters.
+
+        Args:
+            doc: the document the proposals index.
+            proposals: spans from :meth:`propose_many`.
+            threshold: overrides :attr:`threshold` (e.g. to sweep it without detecting again).
+        """
+        cut = self.threshold if threshold is None else threshold
+        kept = apply_policy(doc.text, [s for s in proposals if s.score >= cut], self.policy_for(doc))
         if self.propagate:
             from phiscrub.detect.propagate import propagate_names
 
-            proposals = [propagate_names(d, resolve(p, self.resolve)) for d, p in zip(docs, proposals)]
-        return [resolve(p, self.resolve) for p in proposals]
+            # From the kept proposals themselves, not their resolved union: a name merged into a
+            # longer span of another label still propagates, and fewer proposals (a higher
+            # threshold) can only mean fewer propagated names.
+            kept = propagate_names(doc, kept)
+        return resolve(kept, self.resolve)
+
+    def policy_for(self, doc: Document) -> Policy:
+        """The PHI policy applied to ``doc``: :attr:`policy`, else the default of its language.
+
+        The language is :attr:`lang`; with ``lang="auto"`` it is the document's ``lang`` metadata
+        or a stop-word guess, as for the rules (:func:`phiscrub.policy.default_policy`).
+        """
+        if self.policy is not None:
+            return check_policy(self.policy)
+        lang: str | None = self.lang
+        if lang == "auto":
+            lang = _language_of(doc)
+        return default_policy(lang)
 
     def redact(self, doc: Document | str, patient_id: str | None = None) -> Document:
         """De-identify one note.
@@ -228,6 +289,16 @@ def batched(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:
             batch = []
     if batch:
         yield batch
+
+
+def _language_of(doc: Document) -> str:
+    """A document's language for the default policy: its ``lang`` metadata, else a guess."""
+    given = doc.metadata.get("lang") or doc.metadata.get("language")
+    if isinstance(given, str) and given:
+        return given
+    from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language
+
+    return detect_language(doc.text, LANGID_LANGUAGES, default="en")
 
 
 def _as_doc(doc: Document | str) -> Document:

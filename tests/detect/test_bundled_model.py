@@ -38,9 +38,12 @@ def test_default_deidentifier_removes_every_gold_phi_string_of_the_examples() ->
 
 
 def _kept_by_safe_harbor(label: str, surface: str) -> bool:
-    """Ages under 90, a year alone and a weekday may stay as they are (HIPAA Safe Harbor)."""
-    if label == "AGE":
-        return surface.isdigit() and int(surface) < 90
+    """Not PHI under the default policy (safe-harbor: ages under 90, states, countries, professions),
+    or a year alone or a weekday, which may stay as they are."""
+    from phiscrub.policy import is_phi
+
+    if not is_phi(label, "safe-harbor", surface):
+        return True
     return label == "DATE" and (re.fullmatch(r"(19|20)\d\d", surface) is not None or surface.endswith("day"))
 
 

@@ -35,11 +35,13 @@ __all__ = [
     "lexicon_option",
     "model_option",
     "output_option",
+    "policy_option",
     "propagate_option",
     "read_with_problems",
     "rules_lang_option",
     "seed_option",
     "surrogate_lang_option",
+    "threshold_option",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -262,6 +264,36 @@ def propagate_option() -> Callable[[F], F]:
         default=True,
         show_default=True,
         help="Tag other occurrences of detected names in the same note.",
+    )
+
+
+def policy_option(help: str | None = None) -> Callable[[F], F]:
+    """``--policy``: what counts as PHI (:mod:`phiscrub.policy`); not given: the language's default.
+
+    Args:
+        help: Help text (``None``: the standard one).
+    """
+    from phiscrub.policy import POLICIES
+
+    return click.option(
+        "--policy",
+        type=click.Choice(list(POLICIES)),
+        default=None,
+        help=help
+        or "What counts as PHI (docs/policy.md). Default: safe-harbor for English, i2b2 for other languages.",
+    )
+
+
+def threshold_option() -> Callable[[F], F]:
+    """``--threshold``: drop proposed spans whose calibrated score is below it (recall/precision knob)."""
+    from phiscrub.deid import DEFAULT_THRESHOLD
+
+    return click.option(
+        "--threshold",
+        type=click.FloatRange(0.0, 1.0),
+        default=DEFAULT_THRESHOLD,
+        show_default=True,
+        help="Drop proposed spans scoring below this (0-1): higher is fewer, surer spans (docs/model.md).",
     )
 
 

@@ -25,6 +25,7 @@ def cli(verbose: int) -> None:
 def _register() -> None:
     from phiscrub.cli import augment, convert, evaluate, redact, train
     from phiscrub.cli import synth_eval as synth_eval_cli
+    from phiscrub.cli.calibrate import calibrate_cmd
     from phiscrub.cli.experiment import experiment
     from phiscrub.cli.fewshot import fewshot_sample_cmd
     from phiscrub.cli.synth import synth
@@ -35,6 +36,7 @@ def _register() -> None:
     cli.add_command(train.predict)
     cli.add_command(convert.convert)
     cli.add_command(evaluate.evaluate_cmd)
+    cli.add_command(calibrate_cmd)
     cli.add_command(fewshot_sample_cmd)
     cli.add_command(synth_eval_cli.synth_eval)
     cli.add_command(synth)

@@ -15,9 +15,11 @@ from phiscrub.cli._common import (
     input_format_option,
     labels_option,
     output_option,
+    policy_option,
 )
 
 if TYPE_CHECKING:
+    from phiscrub.document import Document
     from phiscrub.io.base import Problem
 
 __all__ = ["evaluate_cmd"]
@@ -54,6 +56,16 @@ __all__ = ["evaluate_cmd"]
     show_default=True,
     help="Scores drawn by --plot.",
 )
+@policy_option(
+    "Score only what is PHI under this policy: gold and predicted spans alike are filtered "
+    "(docs/policy.md). Default: no filtering."
+)
+@click.option(
+    "--pr-curve",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write binary token precision-recall over span-score thresholds (PNG, plus a .json of the points).",
+)
 def evaluate_cmd(
     gold: Path,
     pred: Path,
@@ -68,12 +80,16 @@ def evaluate_cmd(
     train_corpus: str | None,
     plot: Path | None,
     plot_metric: str,
+    policy: str | None,
+    pr_curve: Path | None,
 ) -> None:
     """Binary token F1, token micro F1 and entity micro F1, plus per-label scores.
 
     Tokens come from the project tokenizer (phiscrub-word-v1, see phiscrub.text). With --train,
     the report adds each label's entity frequency in the gold (dev) and training corpora; --plot
-    draws the per-label scores with those frequencies.
+    draws the per-label scores with those frequencies. With --policy, spans that are not PHI under
+    the policy (e.g. ages of 89 and under, states and countries under safe-harbor) are removed from
+    the gold and the predictions before scoring.
     """
     from phiscrub.evaluate.metrics import evaluate
     from phiscrub.evaluate.report import label_frequencies, plot_per_label, to_markdown, write_report
@@ -88,6 +104,11 @@ def evaluate_cmd(
         train_counts = label_frequencies(train_docs, labels)  # type: ignore[arg-type]
     for p in [*gold_problems, *pred_problems, *train_problems]:
         click.echo(f"problem: {p}", err=True)
+    if policy is not None:
+        from phiscrub.policy import apply_policy
+
+        gold_docs = [d.with_spans(apply_policy(d.text, d.spans, policy)) for d in gold_docs]
+        pred_docs = [d.with_spans(apply_policy(d.text, d.spans, policy)) for d in pred_docs]
     result = evaluate(gold_docs, pred_docs, granularity=labels)  # type: ignore[arg-type]
     config = {
         "gold": str(gold),
@@ -97,13 +118,29 @@ def evaluate_cmd(
         "pred_format": pred_format,
         "gold_corpus": gold_corpus,
         "pred_corpus": pred_corpus,
+        "policy": policy,
     }
     if train_path is not None:
         config.update({"train": str(train_path), "train_format": train_format, "train_corpus": train_corpus})
     paths = list(write_report(result, out or Path("evaluation"), config, train_counts))
     if plot is not None:
         paths.append(plot_per_label(result, plot, train_counts, metric=plot_metric))
+    if pr_curve is not None:
+        paths += _write_pr_curve(gold_docs, pred_docs, pr_curve)
     click.echo(to_markdown(result, train_counts=train_counts))
     click.echo(f"report written to {', '.join(str(p) for p in paths)}", err=True)
     if gold_problems or pred_problems or train_problems:
         sys.exit(1)
+
+
+def _write_pr_curve(gold_docs: list[Document], pred_docs: list[Document], png: Path) -> list[Path]:
+    """Binary token P/R over span-score thresholds: a PNG and the points as JSON next to it."""
+    import json
+
+    from phiscrub.evaluate.curve import plot_pr_curve, threshold_points
+
+    points = threshold_points(gold_docs, pred_docs)
+    plot_pr_curve(points, png)
+    data = png.with_suffix(".json")
+    data.write_text(json.dumps([p.to_dict() for p in points], indent=2) + "\n", encoding="utf-8")
+    return [png, data]

@@ -36,8 +36,10 @@ from phiscrub.cli._common import (
     lexicon_option,
     model_option,
     output_option,
+    policy_option,
     propagate_option,
     rules_lang_option,
+    threshold_option,
 )
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched
 from phiscrub.document import Document
@@ -130,6 +132,8 @@ class _FatalRunError(click.ClickException):
 )
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
 @batch_size_option()
+@policy_option()
+@threshold_option()
 def redact(
     input_path: Path,
     out_dir: Path,
@@ -149,6 +153,8 @@ def redact(
     lang: str,
     audit_text: bool,
     batch_size: int,
+    policy: str | None,
+    threshold: float,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -173,6 +179,8 @@ def redact(
             resolve=resolve_strategy,
             age_over_89="keep" if keep_ages else "bucket",
             lang=lang,
+            policy=policy,
+            threshold=threshold,
         ).load()
     except ModelError as exc:
         raise _StartupError(f"cannot load the model: {exc}") from None

@@ -18,10 +18,12 @@ from phiscrub.cli._common import (
     lexicon_option,
     model_option,
     output_option,
+    policy_option,
     propagate_option,
     read_with_problems,
     rules_lang_option,
     seed_option,
+    threshold_option,
 )
 from phiscrub.document import Document
 
@@ -256,6 +258,8 @@ def train_cmd(
 @corpus_option(help="Label mapping of the input.")
 @rules_lang_option()
 @batch_size_option()
+@policy_option()
+@threshold_option()
 def predict(
     input_path: Path,
     out: Path,
@@ -268,8 +272,14 @@ def predict(
     corpus: str | None,
     lang: str,
     batch_size: int,
+    policy: str | None,
+    threshold: float,
 ) -> None:
-    """Detect PHI in a corpus and write the predicted spans (the input text is unchanged)."""
+    """Detect PHI in a corpus and write the predicted spans (the input text is unchanged).
+
+    Each span keeps its score (calibrated when the model folder holds a calibration); with
+    --threshold 0 the output can be swept over thresholds afterwards (phiscrub.evaluate.curve).
+    """
     from tqdm import tqdm
 
     from phiscrub.deid import Deidentifier
@@ -289,6 +299,8 @@ def predict(
         detectors=dets,
         propagate=propagate,
         lang=lang,
+        policy=policy,
+        threshold=threshold,
     )
     predicted: list[Document] = []
     bar = tqdm(total=len(docs), desc="predict", unit="doc", file=sys.stderr, delay=1.0)

@@ -4,8 +4,10 @@ Long notes are never truncated: each note is cut into overlapping subword window
 the prediction of the window where it is farthest from a cut edge, and the whole note is decoded
 at once with BIO constraints (see :mod:`phiscrub.train.inference`). Word tags become character
 spans from the first word's start to the last word's end, with ``source="model"`` and
-``score`` = mean word probability of the chosen tags. A ``bilstm-crf`` model folder
-(:mod:`phiscrub.train.bilstm`) loads the same way and is cut into word windows instead.
+``score`` = mean word probability of the chosen tags (CRF posterior marginals), mapped through
+the folder's calibration when ``meta.json`` holds one (:mod:`phiscrub.detect.calibration`).
+A ``bilstm-crf`` model folder (:mod:`phiscrub.train.bilstm`) loads the same way and is cut into
+word windows instead.
 
 This module imports torch only when a model is loaded, so :func:`bundled_model_path` works
 without the ``model`` extra.
@@ -23,6 +25,7 @@ from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 
 if TYPE_CHECKING:
+    from phiscrub.detect.calibration import SpanCalibration
     from phiscrub.train.inference import WordPrediction
     from phiscrub.train.model import Tagger
 
@@ -126,15 +129,19 @@ class TaggerDetector:
         model: a loaded tagger (:class:`~phiscrub.train.model.PhiTagger` or
             :class:`~phiscrub.train.bilstm.BiLstmTagger`, see :meth:`load`).
         batch_size: windows per forward pass.
+        calibration: maps raw span scores to calibrated ones (None: raw scores).
     """
 
     name = "model"
 
-    def __init__(self, model: Tagger, batch_size: int = 16) -> None:
+    def __init__(
+        self, model: Tagger, batch_size: int = 16, calibration: SpanCalibration | None = None
+    ) -> None:
         if batch_size < 1:
             raise ConfigError("batch_size must be >= 1")
         self.model = model
         self.batch_size = batch_size
+        self.calibration = calibration
 
     @classmethod
     def load(
@@ -184,7 +191,9 @@ class TaggerDetector:
                 "bfloat16" if device == "cpu" and not quantize and cpu_has_native_bf16() else "float32"
             )
         model.autocast_dtype = torch.bfloat16 if precision == "bfloat16" else None
-        return cls(model, batch_size=batch_size)
+        from phiscrub.detect.calibration import load_calibration
+
+        return cls(model, batch_size=batch_size, calibration=load_calibration(model_dir))
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -202,7 +211,10 @@ class TaggerDetector:
             docs: the documents.
             batch_size: windows per forward pass (default: the detector's).
         """
-        return [p.spans(source=self.name) for p in self.predict(docs, batch_size)]
+        found = [p.spans(source=self.name) for p in self.predict(docs, batch_size)]
+        if self.calibration is None:
+            return found
+        return [self.calibration.apply(spans) for spans in found]
 
     def predict(self, docs: Sequence[Document], batch_size: int | None = None) -> list[WordPrediction]:
         """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
