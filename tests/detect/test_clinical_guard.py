@@ -73,6 +73,7 @@ DROPPED = [
     ("Medical Center [[Family Medicine]]", "DEPARTMENT", "care-unit"),
     ("Father deceased at 66 from [[MI]]. Brother", "STATE", "clinical-term"),
     ("NPO SINCE [[MN]]. ID BAND ON.", "STATE", "clinical-term"),
+    ("hx of HTN, HLD, [[MI]] June 3, 2019 s/p stent", "STATE", "clinical-term"),
     # drugs, devices, EHR names, abbreviations
     ("NEG. PER ID CONT [[CEFEPIME]], D/C VANC.", "PATIENT", "clinical-term"),
     ("restarted at d/c. [[Glargine]] 12u added.", "PATIENT", "clinical-term"),

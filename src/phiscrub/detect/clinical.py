@@ -61,7 +61,7 @@ __all__ = [
 #: clinical abbreviations without an address around them ("from MI" yes, "Lansing, MI 48906" no).
 PROTECTED_LABELS = frozenset({"PROFESSION"})
 _REGION_LABELS = frozenset({"STATE", "COUNTRY"})
-_ADDRESS_BEFORE_RE = re.compile(r"[A-Za-z][A-Za-z.'\-]*,[ \t]*\Z")
+_ADDRESS_BEFORE_RE = re.compile(r"(?P<w>[A-Za-z][A-Za-z.'\-]*),[ \t]*\Z")
 _ZIP_AFTER_RE = re.compile(r"[ \t,]*\d{5}")
 
 #: Every reason a span can be dropped for (the keys of the diagnostic counts).
@@ -790,7 +790,8 @@ def _word_reason(text: str, span: Span, coarse: str, keep_departments: bool = Fa
     if _alone_on_line(text, span):
         evidence = max(evidence, 2)  # a letterhead or signature line: "PMC", "GH"
     if span.label in _REGION_LABELS:
-        if _ADDRESS_BEFORE_RE.search(before) or _ZIP_AFTER_RE.match(text, span.end):
+        address = _ADDRESS_BEFORE_RE.search(before)
+        if (address and not is_clinical_word(address.group("w"))) or _ZIP_AFTER_RE.match(text, span.end):
             return None
         if all(k == "common" for k in kinds):
             return None  # "Georgia", "Hawaii": the policy decides about states and countries

@@ -115,6 +115,8 @@ def test_name_rules_find_cued_names(text: str, surface: str, label: str) -> None
         "paged cardiology fellow",
         "spoke with Mercy",
         "per report",
+        "PT ADHERENT W/ MEDS PER PILLBOX.",
+        "NGT D/C'D THIS AM PER SURG.",
     ],
 )
 def test_name_rules_leave_services_and_words(text: str) -> None:
@@ -135,6 +137,16 @@ def test_name_rules_leave_services_and_words(text: str) -> None:
         ("lives at Sunrise Assisted Living", "Sunrise Assisted Living", "HOSPITAL"),
         ("transferred from BIDMC for higher level of care", "BIDMC", "HOSPITAL"),
         ("f/u at UVM in 2 wks", "UVM", "HOSPITAL"),
+        (
+            "MALE ADMITED FROM KAISER VETERANS AFFAIRS MEDICAL CENTER ER",
+            "KAISER VETERANS AFFAIRS MEDICAL CENTER",
+            "HOSPITAL",
+        ),
+        (
+            "PCP: C. Vandewalle, MD  Samanthatown Children's Hospital",
+            "Samanthatown Children's Hospital",
+            "HOSPITAL",
+        ),
         ("transferred to Ellison 11", "Ellison 11", "DEPARTMENT"),
         ("moved to 4 West overnight", "4 West", "DEPARTMENT"),
     ],

@@ -392,10 +392,10 @@ _FAC_SUFFIX = (
     + r")(?![\w'’])"
 )
 _FAC_WORD = r"(?:St\.|ST\.|Mt\.|MT\.|[A-Z][a-z]*[A-Z]?[a-z'’\-]+(?:['’]s)?|[A-Z][A-Z'’\-]+|[A-Z]\.)"
-_FAC_JOIN = r"(?:[ \t]+(?:of|and|&|the|OF|AND|THE)[ \t]+|[ \t]+|-)"
+_FAC_JOIN = r"(?:[ ](?:of|and|&|the|OF|AND|THE)[ ]| |-)"
 _FACILITY_RE = re.compile(
-    rf"(?<![\w'’.])(?P<fac>{_FAC_WORD}(?:{_FAC_JOIN}{_FAC_WORD}){{0,4}}?[ \t]+{_FAC_SUFFIX}"
-    rf"(?:[ \t]+(?:of|OF)[ \t]+{_FAC_WORD}(?:[ \t]+{_FAC_WORD})?)?)"
+    rf"(?<![\w'’.])(?P<fac>{_FAC_WORD}(?:{_FAC_JOIN}{_FAC_WORD}){{0,4}}?[ ]{_FAC_SUFFIX}"
+    rf"(?:[ ](?:of|OF)[ ]{_FAC_WORD}(?:[ ]{_FAC_WORD})?)?)"
     # "University of Vermont Medical Center", "Saint Joseph's"
     rf"|(?<![\w'’.])(?P<saint>(?:St\.?|ST\.?|Saint|SAINT)[ \t]+[A-Z][A-Za-z]+['’][sS])(?![\w])"
 )
@@ -648,6 +648,27 @@ def _facility_ok(m: re.Match[str]) -> bool:
 # Words that end a facility candidate on the left ("TRANSFERRED TO MERCY HOSPITAL").
 NAME_STOPWORDS_LOCATION = frozenset(
     [
+        "md",
+        "do",
+        "rn",
+        "np",
+        "pa",
+        "pa-c",
+        "phd",
+        "dds",
+        "pcp",
+        "attending",
+        "resident",
+        "admited",
+        "addmitted",
+        "transfered",
+        "trasnferred",
+        "accepted",
+        "recieved",
+        "received",
+        "records",
+        "report",
+        "reports",
         "to",
         "from",
         "at",
@@ -716,13 +737,12 @@ def _trim_facility(text: str, start: int, end: int) -> int:
     """Move ``start`` past leading words that are not part of the name ("TO", "ADMITTED")."""
     words = list(re.finditer(r"\S+", text[start:end]))
     cut = start
+    # after the last cue word ("ADMITED FROM KAISER ..."); "of", "and", "the" join name parts
     for w in words[:-1]:
-        if w.group().lower().strip(",.") in NAME_STOPWORDS_LOCATION:
+        if w.group().lower().strip(",.") in NAME_STOPWORDS_LOCATION - {"of", "and", "the"}:
             cut = start + w.end()
             while cut < end and text[cut] in " \t":
                 cut += 1
-        else:
-            break
     return cut
 
 

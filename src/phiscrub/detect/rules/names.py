@@ -739,6 +739,13 @@ def _cue_token_ok(tok: str) -> bool:
     return low not in vocab.common
 
 
+def _listed_or_initialed(toks: list[str]) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary
+
+    names = clinical_vocabulary().names
+    return any(_INITIAL_RE.match(t) for t in toks) or any(t.lower() in names for t in toks)
+
+
 @dataclass(frozen=True)
 class CueNameRule(PatternRule):
     """Names after verb cues (``per``, ``d/w``, ``paged``) or, in lower case, after kinship words.
@@ -780,6 +787,8 @@ class CueNameRule(PatternRule):
                 continue
             if all(_INITIAL_RE.match(t) for t in toks):
                 continue
+            if all(t.isupper() for t in toks) and not _listed_or_initialed(toks):
+                continue  # "PER PILLBOX", "PER SURG": in capitals, an unknown word is no name
             yield span[0], span[1], label
 
 
