@@ -112,8 +112,10 @@ class ClinicalVocabulary:
     abbreviations: frozenset[str]
     ambiguous: frozenset[str]
     common: frozenset[str]
+    wordnet: frozenset[str]
     first_names: frozenset[str]
     names: frozenset[str]
+    places: frozenset[str]
 
 
 def _read_sections(name: str) -> dict[str, list[str]]:
@@ -178,10 +180,19 @@ def clinical_vocabulary() -> ClinicalVocabulary:
     # are ambiguous: they weigh less than plain clinical words.
     ambiguous = frozenset((clinical | {a.lower() for a in abbreviations}) & names) - EPONYMS
     common: set[str] = set()
+    wordnet: set[str] = set()
     for line in _read_lines("wordnet", "lexicon.tsv"):
         word, tags = line.split("\t")
+        wordnet.add(word)
         if sum(int(t.split(":")[1]) for t in tags.split()) >= 3:
             common.add(word)
+    places = frozenset(
+        w.lower()
+        for stem in ("cities", "states")
+        for place in load_lexicon(stem)
+        for w in place.split()
+        if len(w) > 3
+    )
     common.update(_read_lines("wordnet", "stopwords.txt"))
     return ClinicalVocabulary(
         care_units=frozenset(care),
@@ -190,8 +201,10 @@ def clinical_vocabulary() -> ClinicalVocabulary:
         abbreviations=abbreviations,
         ambiguous=ambiguous,
         common=frozenset(common),
+        wordnet=frozenset(wordnet),
         first_names=first,
         names=names,
+        places=places,
     )
 
 

@@ -117,6 +117,8 @@ def test_name_rules_find_cued_names(text: str, surface: str, label: str) -> None
         "per report",
         "PT ADHERENT W/ MEDS PER PILLBOX.",
         "NGT D/C'D THIS AM PER SURG.",
+        "lorazepam per CIWA-Ar",
+        "wean PEEP per ARDSNet table",
     ],
 )
 def test_name_rules_leave_services_and_words(text: str) -> None:
@@ -134,7 +136,8 @@ def test_name_rules_leave_services_and_words(text: str) -> None:
         ("PT TRANSFERRED TO MERCY HOSPITAL FOR CATH", "MERCY HOSPITAL", "HOSPITAL"),
         ("records from Borno Behavioral Health Center", "Borno Behavioral Health", "HOSPITAL"),
         ("PCP is Dr. Kinney at Buck Healthcare.", "Buck Healthcare", "HOSPITAL"),
-        ("lives at Sunrise Assisted Living", "Sunrise Assisted Living", "HOSPITAL"),
+        ("lives at Brookdale Assisted Living", "Brookdale Assisted Living", "HOSPITAL"),
+        ("seen at Good Samaritan Medical Center", "Good Samaritan Medical Center", "HOSPITAL"),
         ("transferred from BIDMC for higher level of care", "BIDMC", "HOSPITAL"),
         ("f/u at UVM in 2 wks", "UVM", "HOSPITAL"),
         (
@@ -172,6 +175,11 @@ def test_location_rules_find_facilities_and_wards(text: str, surface: str, label
         "transferred to Day 3 of protocol",
         "went to Urgent Care Clinic",
         "TRANSFERRED TO FLOOR",
+        "Refer to Heart Valve Clinic",
+        "per Employee Health policy",
+        "f/u Survivorship Clinic",
+        "COMPREHENSIVE DRIVER REHABILITATION EVALUATION",
+        "Admit to OTP: 02/10/2015",
     ],
 )
 def test_location_rules_leave_services_and_units(text: str) -> None:

@@ -192,7 +192,7 @@ _MD_CUE_RE = re.compile(
 )
 
 
-_LINE_END_RE = re.compile(r"[ \t]*[.;,]?[ \t]*(?:\n|\Z)")
+_LINE_END_RE = re.compile(r"[ \t]*(?:\n|\Z)")
 _TIME_AFTER_RE = re.compile(
     r"[ \t]*,?[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{4}\b(?![/.])|-\d{1,2}/\d{1,2}"
 )

@@ -384,7 +384,6 @@ _FACILITY_SUFFIXES = (
     "Assisted Living",
     "Senior Living",
     "Skilled Nursing Facility",
-    "Health",
 )
 _FAC_SUFFIX = (
     "(?:"
@@ -409,6 +408,8 @@ _FACILITY_ANCHOR_RE = re.compile(
 # Modifiers that make "X Clinic" a service, not a name.
 _GENERIC_FACILITY_WORDS = frozenset(
     [
+        "survivorship",
+        "affirming",
         "acute",
         "subacute",
         "inpatient",
@@ -623,31 +624,119 @@ _GENERIC_FACILITY_WORDS = frozenset(
 )
 
 
-def _facility_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.clinical import is_clinical_word
+# Words that name hospitals although they are English words ("Mercy Hospital", "Good Samaritan").
+_FACILITY_NAME_WORDS = frozenset(
+    [
+        "mercy",
+        "providence",
+        "samaritan",
+        "sacred",
+        "baptist",
+        "methodist",
+        "presbyterian",
+        "lutheran",
+        "adventist",
+        "covenant",
+        "trinity",
+        "grace",
+        "hope",
+        "faith",
+        "shepherd",
+        "redeemer",
+        "resurrection",
+        "holy",
+        "cross",
+        "angel",
+        "angels",
+        "lady",
+        "christ",
+        "bethesda",
+        "bethany",
+        "israel",
+        "sinai",
+        "zion",
+        "hebrew",
+        "jewish",
+        "deaconess",
+        "episcopal",
+        "catholic",
+        "carmel",
+        "calvary",
+        "nazareth",
+        "assumption",
+        "incarnate",
+        "heart",
+        "mount",
+        "mt",
+        "good",
+        "charity",
+        "miriam",
+        "emanuel",
+        "emmanuel",
+        "wesley",
+        "salem",
+    ]
+)
 
+
+def _distinctive(word: str) -> bool:
+    """A word that can make a facility name: a listed name or place, a hospital word, or not English."""
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    vocab = clinical_vocabulary()
+    if low in _GENERIC_FACILITY_WORDS or low in NAME_STOPWORDS_LOCATION:
+        return False
+    if is_clinical_word(word) or is_clinical_word(low) or low in vocab.care_units:
+        return False
+    if low in _FACILITY_NAME_WORDS or low in vocab.names or low in vocab.places:
+        return True
+    if re.search(r"(?:ology|ogy|ics|iatry|ectomy|itis|osis|pathy|therapy|genetics)\Z", low):
+        return False  # specialties ("Neurogenetics")
+    # inflected English words ("AFFIRMING", "MEASUREMENTS") are English words
+    forms = {
+        low,
+        low.removesuffix("s"),
+        low.removesuffix("es"),
+        low.removesuffix("ing"),
+        low.removesuffix("ed"),
+    }
+    forms |= {low.removesuffix("ing") + "e", low.removesuffix("ed") + "e", low.removesuffix("d")}
+    parts = [p for p in low.split("-") if len(p) > 3]
+    return not (forms & vocab.wordnet) and not any(p in vocab.wordnet for p in parts)
+
+
+def _facility_ok(m: re.Match[str]) -> bool:
     if m.group("saint") is not None:
         return True
-    words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", m.group("fac"))
+    return _facility_name_ok(m.string[_trim_facility(m.string, m.start("fac"), m.end("fac")) : m.end("fac")])
+
+
+def _facility_name_ok(fac: str) -> bool:
+    """A facility candidate (cue words cut) holds a distinctive name word."""
+    words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", fac)
     suffix_words = {w.lower() for x in _FACILITY_SUFFIXES for w in x.split()}
     names = [
         w
         for w in words
         if w.lower() not in suffix_words and w.lower() not in ("of", "and", "the", "st", "mt")
     ]
-    for w in names:
-        low = w.lower().removesuffix("'s").removesuffix("’s")
-        if low in _GENERIC_FACILITY_WORDS or low in NAME_STOPWORDS_LOCATION:
-            continue
-        if is_clinical_word(w) or is_clinical_word(low):
-            continue
-        return True
-    return False
+    return any(_distinctive(w) for w in names)
 
 
 # Words that end a facility candidate on the left ("TRANSFERRED TO MERCY HOSPITAL").
 NAME_STOPWORDS_LOCATION = frozenset(
     [
+        "contacted",
+        "called",
+        "paged",
+        "faxed",
+        "referred",
+        "referral",
+        "refer",
+        "outside",
+        "facility",
+        "program",
         "md",
         "do",
         "rn",

@@ -787,8 +787,10 @@ class CueNameRule(PatternRule):
                 continue
             if all(_INITIAL_RE.match(t) for t in toks):
                 continue
-            if all(t.isupper() for t in toks) and not _listed_or_initialed(toks):
-                continue  # "PER PILLBOX", "PER SURG": in capitals, an unknown word is no name
+            if (
+                all(t.isupper() for t in toks) or m.group("w").lower().endswith("per")
+            ) and not _listed_or_initialed(toks):
+                continue  # "PER PILLBOX", "per ARDSNet table": an unknown word is no name there
             yield span[0], span[1], label
 
 
