@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,10 @@ class Deidentifier:
             (with ``lang="auto"``, per document).
         threshold: proposals whose (calibrated) score is below it are dropped before resolving;
             higher means fewer, surer spans. Default :data:`DEFAULT_THRESHOLD` (recall first).
+        guard: drop spans that are clinical measurements or clinical vocabulary (vitals, times,
+            scores, care units, drugs: :mod:`phiscrub.detect.clinical`), for ``lang="en"``; generic
+            department names are kept under the ``i2b2`` and ``strict`` policies. Counts
+            of dropped spans by reason accumulate in :attr:`guard_counts` (no text).
 
     Example:
         >>> from phiscrub import Deidentifier
@@ -111,6 +116,8 @@ class Deidentifier:
     lang: str = "en"
     policy: str | None = None
     threshold: float = DEFAULT_THRESHOLD
+    guard: bool = True
+    guard_counts: Counter[str] = field(default_factory=Counter, init=False, repr=False, compare=False)
     _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
 
@@ -226,7 +233,14 @@ class Deidentifier:
             # longer span of another label still propagates, and fewer proposals (a higher
             # threshold) can only mean fewer propagated names.
             kept = propagate_names(doc, kept)
-        return resolve(kept, self.resolve)
+        spans = resolve(kept, self.resolve)
+        if self.guard and self.lang == "en":
+            from phiscrub.detect.clinical import guard
+
+            # i2b2 and strict annotate generic department names ("Cardiology"); safe-harbor does not.
+            departments = self.policy_for(doc) != "safe-harbor"
+            spans = guard(doc, spans, self.guard_counts, keep_departments=departments)
+        return spans
 
     def policy_for(self, doc: Document) -> Policy:
         """The PHI policy applied to ``doc``: :attr:`policy`, else the default of its language.

@@ -29,6 +29,7 @@ __all__ = [
     "corpus_out_format_option",
     "draws_option",
     "existing_path_option",
+    "guard_option",
     "input_argument",
     "input_format_option",
     "labels_option",
@@ -281,6 +282,16 @@ def policy_option(help: str | None = None) -> Callable[[F], F]:
         default=None,
         help=help
         or "What counts as PHI (docs/policy.md). Default: safe-harbor for English, i2b2 for other languages.",
+    )
+
+
+def guard_option() -> Callable[[F], F]:
+    """``--guard/--no-guard``: the clinical-context guard (:mod:`phiscrub.detect.clinical`)."""
+    return click.option(
+        "--guard/--no-guard",
+        default=True,
+        show_default=True,
+        help="Drop spans that are clinical measurements or vocabulary (vitals, times, care units, drugs); English.",
     )
 
 

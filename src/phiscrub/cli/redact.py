@@ -31,6 +31,7 @@ from typing_extensions import Self
 
 from phiscrub.cli._common import (
     batch_size_option,
+    guard_option,
     input_argument,
     labels_option,
     lexicon_option,
@@ -134,6 +135,7 @@ class _FatalRunError(click.ClickException):
 @batch_size_option()
 @policy_option()
 @threshold_option()
+@guard_option()
 def redact(
     input_path: Path,
     out_dir: Path,
@@ -155,6 +157,7 @@ def redact(
     batch_size: int,
     policy: str | None,
     threshold: float,
+    guard: bool,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -181,6 +184,7 @@ def redact(
             lang=lang,
             policy=policy,
             threshold=threshold,
+            guard=guard,
         ).load()
     except ModelError as exc:
         raise _StartupError(f"cannot load the model: {exc}") from None

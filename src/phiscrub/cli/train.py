@@ -12,6 +12,7 @@ from phiscrub.cli._common import (
     corpus_option,
     draws_option,
     existing_path_option,
+    guard_option,
     input_argument,
     input_format_option,
     labels_option,
@@ -260,6 +261,7 @@ def train_cmd(
 @batch_size_option()
 @policy_option()
 @threshold_option()
+@guard_option()
 def predict(
     input_path: Path,
     out: Path,
@@ -274,6 +276,7 @@ def predict(
     batch_size: int,
     policy: str | None,
     threshold: float,
+    guard: bool,
 ) -> None:
     """Detect PHI in a corpus and write the predicted spans (the input text is unchanged).
 
@@ -301,6 +304,7 @@ def predict(
         lang=lang,
         policy=policy,
         threshold=threshold,
+        guard=guard,
     )
     predicted: list[Document] = []
     bar = tqdm(total=len(docs), desc="predict", unit="doc", file=sys.stderr, delay=1.0)
