@@ -122,31 +122,47 @@ def supports(option: str) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class Pipeline:
-    """One pipeline configuration: detectors and PHI policy."""
+    """One pipeline configuration: detectors, PHI policy and span score threshold."""
 
     name: str
     model: str | None
     policy: str | None = None
     model_only: bool = False
+    threshold: float | None = None
 
     def deidentifier(self) -> Deidentifier:
         kwargs: dict[str, Any] = {"model": self.model}
         if self.policy is not None:
             kwargs["policy"] = self.policy
+        if self.threshold is not None:
+            kwargs["threshold"] = self.threshold
         if self.model_only:
             kwargs["detectors"] = []
         return Deidentifier(**kwargs)
 
+    def gold_views(self) -> tuple[str, ...]:
+        """The gold views this pipeline is scored against: its policy's, or every view without one."""
+        if self.policy is None:
+            return GOLD_VIEWS
+        return ("safe-harbor",) if self.policy == "safe-harbor" else ("i2b2",)
 
-def pipelines(model: str | None, policies: Sequence[str]) -> list[Pipeline]:
-    """Rules only and rules + model, under each policy (one unnamed policy when none is supported)."""
+
+def pipelines(
+    model: str | None, policies: Sequence[str], threshold: float | None = None, model_only: bool = False
+) -> list[Pipeline]:
+    """Rules only (or model only) and rules + model, under each policy; one pipeline without a policy
+    when the installed Deidentifier has no ``policy=``."""
     pols: list[str | None] = list(policies) if policies and supports("policy") else [None]
+    cut = threshold if supports("threshold") else None
     out: list[Pipeline] = []
     for pol in pols:
-        suffix = f" | {pol}" if pol else ""
-        out.append(Pipeline(f"rules{suffix}", None, pol))
+        suffix = f" ({pol})" if pol else ""
+        if model_only and model is not None:
+            out.append(Pipeline(f"model{suffix}", model, pol, model_only=True, threshold=cut))
+        elif not model_only:
+            out.append(Pipeline(f"rules{suffix}", None, pol, threshold=cut))
         if model is not None:
-            out.append(Pipeline(f"rules+model{suffix}", model, pol))
+            out.append(Pipeline(f"rules+model{suffix}", model, pol, threshold=cut))
     return out
 
 
@@ -205,7 +221,8 @@ def run_corpora(corpora: dict[str, list[Document]], pipes: Sequence[Pipeline]) -
         for pipe in pipes:
             pred, seconds = predict(pipe, docs)
             print(f"{corpus}: {pipe.name}: {len(docs)} documents in {seconds:.0f} s", file=sys.stderr)
-            for view, gold in views.items():
+            for view in pipe.gold_views():
+                gold = views[view]
                 row: dict[str, Any] = {
                     "corpus": corpus,
                     "pipeline": pipe.name,
@@ -246,12 +263,9 @@ def run_lofo(args: argparse.Namespace) -> list[dict[str, Any]]:
             f"lofo {family}: trained {result.seconds:.0f} s, best dev F1 {result.best_dev_f1}",
             file=sys.stderr,
         )
-        for pipe in (
-            Pipeline("model", str(model_dir), model_only=True),
-            Pipeline("rules+model", str(model_dir)),
-        ):
+        for pipe in pipelines(str(model_dir), args.policy_list, args.threshold, model_only=True):
             pred, seconds = predict(pipe, test_docs)
-            for view in GOLD_VIEWS:
+            for view in pipe.gold_views():
                 row: dict[str, Any] = {
                     "family": family,
                     "pipeline": pipe.name,
@@ -313,6 +327,12 @@ def label_table(rows: Sequence[dict[str, Any]], key: str) -> list[str]:
     return lines
 
 
+def _mean_sd(values: list[float], pct: bool = False) -> str:
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    mean = statistics.mean(values)
+    return f"{mean:.1%} ({sd:.1%})" if pct else f"{mean:.3f} ({sd:.3f})"
+
+
 def to_markdown(report: dict[str, Any]) -> str:
     out = ["# Evaluations that predict real notes", ""]
     out.append(f"Model: `{report['model']}`. Gold views: {report['gold_views']}.")
@@ -323,14 +343,15 @@ def to_markdown(report: dict[str, Any]) -> str:
         for corpus in dict.fromkeys(r["corpus"] for r in rows):
             for view in GOLD_VIEWS:
                 sel = [r for r in rows if r["corpus"] == corpus and r["gold"] == view]
+                if not sel:
+                    continue
                 out += [
                     f"## {corpus}, gold {view}: binary recall / precision per coarse label (gold tokens)",
                     "",
                 ]
                 out += label_table(sel, "per_label") + [""]
-            sel = [r for r in rows if r["corpus"] == corpus and r["gold"] == "i2b2"]
-            out += [f"## {corpus}: binary recall per fine gold label (gold tokens)", ""]
-            out += label_table(sel, "fine_gold_recall") + [""]
+                out += [f"## {corpus}, gold {view}: binary recall per fine gold label (gold tokens)", ""]
+                out += label_table(sel, "fine_gold_recall") + [""]
     lofo = report.get("lofo") or []
     if lofo:
         out += ["## Leave one family out", ""] + summary_table(lofo, "family") + [""]
@@ -339,23 +360,13 @@ def to_markdown(report: dict[str, Any]) -> str:
             "| pipeline | gold | binary R | binary P | FP / 1k non-PHI | notes with missed PHI |",
             "|---|---|---:|---:|---:|---:|",
         ]
-        for pipe in dict.fromkeys(r["pipeline"] for r in lofo):
-            for view in GOLD_VIEWS:
-                sel = [r for r in lofo if r["pipeline"] == pipe and r["gold"] == view]
-                rec = [r["binary"]["recall"] for r in sel]
-                pre = [r["binary"]["precision"] for r in sel]
-                fp = [r["notes"]["fp_per_1000_non_phi"] for r in sel]
-                miss = [r["notes"]["missed_note_share"] for r in sel]
-
-                def ms(v: list[float], pct: bool = False) -> str:
-                    sd = statistics.stdev(v) if len(v) > 1 else 0.0
-                    return (
-                        f"{statistics.mean(v):.1%} ({sd:.1%})"
-                        if pct
-                        else f"{statistics.mean(v):.3f} ({sd:.3f})"
-                    )
-
-                out.append(f"| {pipe} | {view} | {ms(rec)} | {ms(pre)} | {ms(fp)} | {ms(miss, True)} |")
+        for pipe, view in dict.fromkeys((r["pipeline"], r["gold"]) for r in lofo):
+            sel = [r for r in lofo if r["pipeline"] == pipe and r["gold"] == view]
+            rec = _mean_sd([r["binary"]["recall"] for r in sel])
+            pre = _mean_sd([r["binary"]["precision"] for r in sel])
+            fp = _mean_sd([r["notes"]["fp_per_1000_non_phi"] for r in sel])
+            miss = _mean_sd([r["notes"]["missed_note_share"] for r in sel], pct=True)
+            out.append(f"| {pipe} | {view} | {rec} | {pre} | {fp} | {miss} |")
         out.append("")
     return "\n".join(out)
 
@@ -370,6 +381,9 @@ def main() -> None:
         "--policies",
         default="i2b2,safe-harbor",
         help="comma-separated PHI policies to run the pipelines under (when Deidentifier supports policy=)",
+    )
+    parser.add_argument(
+        "--threshold", type=float, default=None, help="span score threshold (default: the Deidentifier's)"
     )
     parser.add_argument(
         "--corpora", default="dev,ood", help="comma-separated: dev (in-family), ood (hold-out)"
@@ -388,6 +402,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     model = None if args.model == "none" else args.model
     policies = [p for p in args.policies.split(",") if p]
+    args.policy_list = policies
 
     corpora: dict[str, list[Document]] = {}
     if not args.lofo_only:
@@ -396,7 +411,7 @@ def main() -> None:
             corpora["in-family dev"] = in_family_dev()
         if "ood" in wanted:
             corpora["OOD test"] = ood_test(args.ood_draws)
-    pipes = pipelines(model, policies)
+    pipes = pipelines(model, policies, args.threshold)
     report: dict[str, Any] = {
         "model": args.model,
         "pipelines": [dataclasses.asdict(p) for p in pipes],
