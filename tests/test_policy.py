@@ -284,3 +284,17 @@ def test_evaluate_policy_filters_gold_and_predictions_alike(tmp_path: Path) -> N
     assert binary_recall() < 1.0
     assert binary_recall("--policy", "safe-harbor") == 1.0
     assert binary_recall("--policy", "i2b2") < 1.0
+
+
+@pytest.mark.parametrize(("policy", "age_kept"), [(None, True), ("safe-harbor", True), ("i2b2", False)])
+def test_redact_cli_policy_option(tmp_path: Path, policy: str | None, age_kept: bool) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "n1.txt").write_text(
+        "Mr. John Smith is a 45 yo man seen 03/12/2019.", encoding="utf-8"
+    )
+    args = ["redact", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "--rules-only"]
+    result = CliRunner().invoke(cli, [*args, *(["--policy", policy] if policy else [])])
+    assert result.exit_code == 0, result.output
+    out = (tmp_path / "out" / "n1.txt").read_text(encoding="utf-8")
+    assert ("45 yo" in out) is age_kept
+    assert "John Smith" not in out and "03/12/2019" not in out

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phiscrub import Deidentifier
+from phiscrub.cli.app import cli
 from phiscrub.deid import DEFAULT_THRESHOLD
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
@@ -136,3 +141,49 @@ def test_threshold_outside_0_1_is_a_config_error(bad: float) -> None:
 
 def test_default_threshold_is_recall_first() -> None:
     assert Deidentifier(model=None).threshold == DEFAULT_THRESHOLD <= 0.3
+
+
+@pytest.mark.parametrize(("threshold", "redacted"), [("0", True), ("0.9", True), ("1.0", False)])
+def test_redact_and_predict_cli_threshold_option(tmp_path: Path, threshold: str, redacted: bool) -> None:
+    note = "Call 617-555-0199 on 03/14/2021."  # rule scores 0.9 (phone) and 0.95 (date)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "n1.txt").write_text(note, encoding="utf-8")
+    runner = CliRunner()
+    args = [
+        "redact",
+        str(tmp_path / "in"),
+        "-o",
+        str(tmp_path / "out"),
+        "--rules-only",
+        "--threshold",
+        threshold,
+    ]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    out = (tmp_path / "out" / "n1.txt").read_text(encoding="utf-8")
+    assert ("617-555-0199" not in out and "03/14/2021" not in out) is redacted
+    assert (out == note) is not redacted
+    pred = tmp_path / "pred.jsonl"
+    args = [
+        "predict",
+        str(tmp_path / "in" / "n1.txt"),
+        "-o",
+        str(pred),
+        "--model",
+        "none",
+        "--threshold",
+        threshold,
+    ]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    spans = json.loads(pred.read_text(encoding="utf-8").splitlines()[0])["spans"]
+    assert bool(spans) is redacted
+    assert all(s["score"] >= float(threshold) for s in spans)
+
+
+def test_threshold_option_rejects_values_outside_0_1(tmp_path: Path) -> None:
+    (tmp_path / "n1.txt").write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["redact", str(tmp_path / "n1.txt"), "-o", str(tmp_path / "o"), "--threshold", "1.5"]
+    )
+    assert result.exit_code == 2
