@@ -531,14 +531,23 @@ class Synthesizer:
         before = text[max(0, span.start - 60) : span.start]
         after = text[span.end : span.end + 60]
         new = GENERIC_FILLS.get(key[0], "redacted")
+        # A full name gets a full name when one comes within the draws, so that its parts can serve
+        # the lone first or last names of the same person (see _name_part).
+        full = key[0] == "NAME" and " " in key[1]
+        single: str | None = None
         for _ in range(8):
             try:
                 draw = draw_surrogate(span.label, rng, lang, before=before, after=after)
             except (ConfigError, LabelError):
                 break
             if draw.strip().lower() != key[1] and key[1] not in draw.lower():
+                if full and len(draw.replace(",", " ").split()) < 2:
+                    single = single or draw
+                    continue
                 new = draw
                 break
+        else:
+            new = single or new
         table[key] = new
         return new
 
