@@ -128,6 +128,9 @@ KEPT = [
     ("sent log to [[hm725@straight.edu]] yesterday", "EMAIL"),
     ("pt seen by [[I. Rodenas]] from ortho", "DOCTOR"),
     ("Room [[14]], bed 2", "ROOM"),
+    ("hx of afib on coumadin, CVA [['13]] w/ residual", "DATE"),
+    ("Unit: [[Stroke Unit]], Room 732-9", "DEPARTMENT"),
+    ("SPECIALTY HOSPITAL, [[CORONARY CARE UNIT]] RM 017U", "DEPARTMENT"),
     ("Facility: Good Shepherd    OR: [[9H]]", "ROOM"),
     ("washout and drain placement, Sat [[9/8]].", "DATE"),
     ("last colonoscopy [[12/98]] showed polyps", "DATE"),
@@ -217,7 +220,7 @@ def test_deidentifier_guard_is_on_by_default_and_switchable() -> None:
 
 
 def test_guard_keeps_generic_departments_when_asked() -> None:
-    doc, span = _doc("Unit: [[Cardiology]], room 12", "DEPARTMENT")
+    doc, span = _doc("pt transferred to [[Cardiology]] for tele", "DEPARTMENT")
     assert not decide(doc, [span])[0].keep
     assert decide(doc, [span], keep_departments=True)[0].keep
     doc, span = _doc("Transferred to [[MICU]].", "HOSPITAL")

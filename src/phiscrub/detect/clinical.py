@@ -37,7 +37,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from phiscrub.document import Document, Span
@@ -354,6 +354,14 @@ _CREDENTIAL_AFTER_RE = re.compile(
     r"(?:,[ \t]*[A-Z][A-Za-z]{1,6}(?:-[A-Z]{1,4})?)*?,?[ \t]*(?:MD|M\.D\.|DO|RN|NP|PA-C|PA|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|RRT|FNP|DNP"
     r"|APRN|NNP|CNA|MSW|RD|RDN|OTR/L|CCC-SLP|PT|OT|SLP)(?![\w-])"
 )
+# A department named in a location field ("Unit: Cardiology", "LOC: SLEEP MEDICINE", "Mercy Hospital,
+# Nephrology") is where the patient is; a unit word in running text ("transferred to MICU") is not.
+_DEPT_FIELD_RE = re.compile(
+    r"(?:\b(?:unit|location|loc|ward|service|svc|dept|department|housing|bed|transferring\s+(?:from|to)"
+    r"|sending|receiving|from|to|admit\s+to|admitted\s+to|floor)[ \t]*:[ \t]*"
+    r"|\b(?:hospital|center|centre|clinic|institute|health|system|infirmary|medical)[ \t]*[,\-–—|/][ \t]*)\Z",
+    re.IGNORECASE,
+)
 _FIELD_BEFORE_RE = re.compile(
     r"\b(?:name|patient|pt|attending|pcp|surgeon|assist|assistant|anes|anesthesia|provider|physician"
     r"|consultant|consult|nurse|rn|np|pa|therapist|social\s+worker|case\s+manager|coordinator|contact"
@@ -479,21 +487,39 @@ _DRUG_BEFORE_RE = re.compile(r"([A-Za-z][A-Za-z\-]{2,})[ \t]+(?:\S+[ \t]+)?\Z")
 
 
 # --- helpers -------------------------------------------------------------------------------------------
+# Lines are looked for at most this far from a span, so that a note of one huge line (or many spans
+# on it) stays linear in its length: a longer line is read as the stretch around the span.
+_LINE_REACH = 1000
+
+
 def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", end)
-    return lo, len(text) if hi < 0 else hi
+    floor = max(0, start - _LINE_REACH)
+    lo = text.rfind("\n", floor, start) + 1 or floor
+    ceiling = min(len(text), end + _LINE_REACH)
+    hi = text.find("\n", end, ceiling)
+    return lo, ceiling if hi < 0 else hi
+
+
+def _upper_share(text: str) -> tuple[int, float]:
+    """Number of letters in ``text`` and the share of them in upper case (C-speed counting)."""
+    letters = sum(map(str.isalpha, text))
+    return letters, (sum(map(str.isupper, text)) / letters if letters else 0.0)
+
+
+@lru_cache(maxsize=4)
+def _note_upper_share(text: str) -> tuple[int, float]:
+    """:func:`_upper_share` of a whole note, once per note rather than once per span."""
+    return _upper_share(text)
 
 
 def _caseless(text: str, start: int, end: int) -> bool:
     """True when letter case carries no information around the span: an ALL-CAPS or all-lower line."""
     lo, hi = _line_bounds(text, start, end)
-    letters = [c for c in text[lo:hi] if c.isalpha()]
-    if len(letters) < 20:
-        letters = [c for c in text if c.isalpha()]
+    letters, upper = _upper_share(text[lo:hi])
+    if letters < 20:
+        letters, upper = _note_upper_share(text)
     if not letters:
         return True
-    upper = sum(c.isupper() for c in letters) / len(letters)
     return upper >= 0.85 or upper <= 0.03
 
 
@@ -537,12 +563,12 @@ _GLUED_UNIT_RE = re.compile(
 
 
 def _before(text: str, start: int, n: int = 40) -> str:
-    lo = max(text.rfind("\n", 0, start) + 1, start - n)
+    lo = max(text.rfind("\n", max(0, start - n), start) + 1, start - n, 0)
     return text[lo:start]
 
 
 def _after(text: str, end: int, n: int = 30) -> str:
-    hi = text.find("\n", end)
+    hi = text.find("\n", end, end + n)
     hi = len(text) if hi < 0 else hi
     return text[end : min(hi, end + n)]
 
@@ -569,18 +595,15 @@ def _drug_before(text: str, start: int) -> bool:
     """A drug name within the two words before (``oxycodone 5-10``, ``levothyroxine 75 -> 88``)."""
     v = clinical_vocabulary()
     before = _before(text, start, 40)
-    words = re.findall(r"[A-Za-z][A-Za-z\-]+", before)[-3:]
-    tail = before
-    for w in reversed(words):
-        idx = tail.rfind(w)
-        gap = tail[idx + len(w) :]
+    for m in reversed(list(re.finditer(r"[A-Za-z][A-Za-z\-]+", before))[-3:]):
+        # everything between the drug and the number is numbers and glue ("5 ->", "incr to")
+        gap = before[m.end() :]
         if not _GLUE_RE.match(gap) and not re.fullmatch(
-            r"[\s\d.,:/()\-x>]*(?:incr|decr|to|->)?[\s\d.,:/()\-x>]*", gap
+            r"[ \t\d.:/()\-x>]*(?:incr|decr|to|->)?[ \t\d.:/()\-x>]*", gap
         ):
             break
-        if w.lower() in v.drugs and w.lower() not in v.common:
+        if m.group().lower() in v.drugs and m.group().lower() not in v.common:
             return True
-        tail = tail[:idx]
     return False
 
 
@@ -598,6 +621,8 @@ def _number_reason(text: str, span: Span, coarse: str) -> str | None:
     # e-mail addresses and URLs.
     if _FULL_DATE_RE.search(chunk) or re.search(r"\d{5}", chunk) or digits >= 10:
         return None
+    if re.fullmatch(r"['’]\d\d", chunk):
+        return None  # "CVA '13": a year
     if "@" in chunk.strip("@") or re.search(r"(?i)www\.|https?:|\.(?:com|org|edu|net|gov)\b", chunk):
         return None
     if any(w in _MONTHS for w in re.findall(r"[A-Za-z]+", surface.lower())):
@@ -800,6 +825,8 @@ def _word_reason(text: str, span: Span, coarse: str, keep_departments: bool = Fa
     # "in MAR" in a mixed-case line is the medication administration record, not March.
     if coarse == "DATE" and _DATE_WORD_CUE_RE.search(before) and (caseless or not surface.isupper()):
         evidence = max(evidence, 2)
+    if span.label == "DEPARTMENT" and _DEPT_FIELD_RE.search(before):
+        evidence = max(evidence, 3)
     if _alone_on_line(text, span):
         evidence = max(evidence, 2)  # a letterhead or signature line: "PMC", "GH"
     if span.label in _REGION_LABELS:
