@@ -537,7 +537,7 @@ def _history_year_ok(m: re.Match[str]) -> bool:
     text, start = m.string, m.start()
     if followed_by_unit(text, m.end()) or text[m.end() : m.end() + 1] == ":":
         return False
-    line_start = text.rfind("\n", 0, start) + 1
+    line_start = text.rfind("\n", max(0, start - 40), start) + 1  # bounded: linear on one-line notes
     before = text[max(line_start, start - 40) : start]
     cue = _HISTORY_TERM_BEFORE_RE.search(before)
     if cue is None:

@@ -865,7 +865,9 @@ def _hosp_abbr_ok(m: re.Match[str]) -> bool:
     if is_clinical_word(abbr) or low in vocab.care_units or low in vocab.common or low in vocab.clinical:
         return False
     # In an ALL-CAPS line every word looks like an abbreviation: only listed-looking shapes pass.
-    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    # The line up to 2000 characters back (bounded, so one-line notes stay linear in their length).
+    reach = max(0, m.start() - 2000)
+    line_start = m.string.rfind("\n", reach, m.start()) + 1 or reach
     line = m.string[line_start : m.end() + 40]
     letters = [c for c in line if c.isalpha()]
     upper_line = bool(letters) and sum(c.isupper() for c in letters) / len(letters) > 0.85
