@@ -203,12 +203,19 @@ class Deidentifier:
 
     def propose_many(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Every detector's proposals for a batch: unresolved, unfiltered, with their scores."""
+        from phiscrub.progress import report, wants_progress
+
         proposals: list[list[Span]] = [[] for _ in docs]
-        for det in self.active_detectors:
+        detectors = self.active_detectors
+        # Long notes: one progress report per detector (counts only, see phiscrub.progress).
+        loud = wants_progress(max((len(d.text) for d in docs), default=0))
+        for k, det in enumerate(detectors):
             many = getattr(det, "detect_many", None)
             found = many(list(docs)) if many is not None else [det.detect(d) for d in docs]
             for acc, spans in zip(proposals, found):
                 acc.extend(spans)
+            if loud:
+                report("detectors", k + 1, len(detectors))
         return proposals
 
     def select(self, doc: Document, proposals: Sequence[Span], threshold: float | None = None) -> list[Span]:
