@@ -73,6 +73,7 @@ _ABBREV = {
     "ste",
     "u.s",
 }
+_WORD_BEFORE_RE = re.compile(r"([\w.]+)$")
 _SENT_END_RE = re.compile(r"[.!?。！？]+[\"')\]]*(?=\s)|[。！？]+|\n\s*\n|\n")
 
 
@@ -86,7 +87,9 @@ def sentences(text: str) -> list[tuple[int, int]]:
     start = 0
     for m in _SENT_END_RE.finditer(text):
         if m.group()[0] == ".":
-            word = re.search(r"([\w.]+)$", text[start : m.start()])
+            # The word before the period; look back a bounded stretch (not the whole sentence so
+            # far), so a long run of abbreviations on one line stays linear in its length.
+            word = _WORD_BEFORE_RE.search(text[max(start, m.start() - 64) : m.start()])
             if word and (word.group(1).lower().rstrip(".") in _ABBREV or len(word.group(1)) == 1):
                 continue
             nxt = text[m.end() : m.end() + 3].lstrip()
