@@ -95,3 +95,23 @@ def test_plot_pr_curve_writes_a_png(tmp_path: Path) -> None:
     out = plot_pr_curve({"dev": points, "test": points[::2]}, tmp_path / "img" / "pr.png", mark=0.5)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert isinstance(points[0], ThresholdPoint) and points[0].to_dict()["threshold"] == 0.0
+
+
+def test_evaluate_cli_pr_curve_writes_png_and_points(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from phiscrub.cli.app import cli
+    from phiscrub.io import get_writer
+
+    get_writer("jsonl").write([GOLD], tmp_path / "gold.jsonl")
+    get_writer("jsonl").write([PRED], tmp_path / "pred.jsonl")
+    png = tmp_path / "pr.png"
+    args = ["evaluate", "--gold", str(tmp_path / "gold.jsonl"), "--pred", str(tmp_path / "pred.jsonl")]
+    result = CliRunner().invoke(cli, [*args, "-o", str(tmp_path / "rep"), "--pr-curve", str(png)])
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    points = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    by_t = {p["threshold"]: p for p in points}
+    assert by_t[0.5]["tp"] == 3 and by_t[0.5]["fp"] == 0
