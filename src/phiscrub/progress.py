@@ -85,9 +85,15 @@ class StageBars:
 
         if self._bar is None or stage != self._stage:
             self.close()
-            unit = "char" if stage == "propagate" else "step"
+            chars = stage == "propagate"
             self._bar = tqdm(
-                desc=f"  note: {stage}", total=total, unit=unit, unit_scale=True, file=self.file, leave=False
+                desc=f"  note: {stage}",
+                total=total,
+                unit="char" if chars else "step",
+                unit_scale=chars,
+                file=self.file,
+                leave=False,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]",
             )
             self._stage = stage
         self._bar.total = total
