@@ -104,6 +104,9 @@ def test_coarse_identifier_labels_are_phi_under_every_policy(label: str, policy:
         ("3 weeks", 3 / 52.18),
         ("10 days", 10 / 365.25),
         ("1200 months", 100.0),
+        ("92 and 3 months", 92.0),  # the unit belongs to the 3 only
+        ("89 y 7 mo", 89.0),
+        ("4 meses", 4 / 12),
         ("elderly", None),
     ],
 )

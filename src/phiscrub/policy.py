@@ -103,20 +103,17 @@ def default_policy(lang: str | None) -> Policy:
 
 # --- ages ------------------------------------------------------------------------------------------
 
-_UNITS: tuple[tuple[re.Pattern[str], float], ...] = (
-    # order matters: "mo" before "m"; "min" is never an age unit but guards "m".
+# A unit right after a number: months, weeks, days and hours per year (anything else is years).
+_UNIT_AFTER: tuple[tuple[re.Pattern[str], float], ...] = (
     (
         re.compile(
-            r"\b(?:months?|mos?|mths?|mon|meses|mes|mois|monate?n?|maanden|maand)\b|\d\s*m\b", re.IGNORECASE
+            r"[\s-]*(?:months?|mos?|mths?|mon|m|meses|mes|mois|monate?n?|maanden|maand)\b", re.IGNORECASE
         ),
         12.0,
     ),
-    (
-        re.compile(r"\b(?:weeks?|wks?|semanas?|semaines?|wochen|woche|weken|week)\b|\d\s*w\b", re.IGNORECASE),
-        52.18,
-    ),
-    (re.compile(r"\b(?:days?|dys?|d[ií]as?|jours?|tage?n?|dagen|dag)\b|\d\s*d\b", re.IGNORECASE), 365.25),
-    (re.compile(r"\b(?:hours?|hrs?|horas?|heures?|stunden|uren)\b|\d\s*h\b", re.IGNORECASE), 8766.0),
+    (re.compile(r"[\s-]*(?:weeks?|wks?|w|semanas?|semaines?|wochen|woche|weken)\b", re.IGNORECASE), 52.18),
+    (re.compile(r"[\s-]*(?:days?|dys?|d|d[ií]as?|jours?|tage?n?|dagen|dag)\b", re.IGNORECASE), 365.25),
+    (re.compile(r"[\s-]*(?:hours?|hrs?|h|horas?|heures?|stunden|uren)\b", re.IGNORECASE), 8766.0),
 )
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _ONES = {
@@ -132,32 +129,34 @@ _DECADE_WORDS = {
     "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
     "eighties": 80, "nineties": 90,
 }  # fmt: skip
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"[a-z]+", re.IGNORECASE)
 
 
-def _word_numbers(text: str) -> list[float]:
-    """Numbers written in English words ("eighty-nine", "ninety two", "nineties", "one hundred")."""
-    words = _WORD.findall(text.lower())
-    out: list[float] = []
+def _word_numbers(text: str) -> list[tuple[float, int]]:
+    """Numbers written in English words ("eighty-nine", "nineties", "one hundred"), with their end offsets."""
+    words = [(m.group().lower(), m.end()) for m in _WORD.finditer(text)]
+    out: list[tuple[float, int]] = []
     i = 0
     while i < len(words):
-        w = words[i]
+        w, end = words[i]
         if w in _DECADE_WORDS:
-            out.append(float(_DECADE_WORDS[w]))
+            out.append((float(_DECADE_WORDS[w]), end))
         elif w in _TENS:
             value = _TENS[w]
-            if i + 1 < len(words) and words[i + 1] in _ONES and _ONES[words[i + 1]] < 10:
-                value += _ONES[words[i + 1]]
+            if i + 1 < len(words) and words[i + 1][0] in _ONES and _ONES[words[i + 1][0]] < 10:
+                value += _ONES[words[i + 1][0]]
+                end = words[i + 1][1]
                 i += 1
-            out.append(float(value))
+            out.append((float(value), end))
         elif w in _ONES:
             value = _ONES[w]
-            if i + 1 < len(words) and words[i + 1] == "hundred":
+            if i + 1 < len(words) and words[i + 1][0] == "hundred":
                 value *= 100
+                end = words[i + 1][1]
                 i += 1
-            out.append(float(value))
+            out.append((float(value), end))
         elif w == "hundred":
-            out.append(100.0)
+            out.append((100.0, end))
         i += 1
     return out
 
@@ -165,25 +164,26 @@ def _word_numbers(text: str) -> list[float]:
 def age_in_years(surface: str) -> float | None:
     """The age an AGE span states, in years, or None when no number can be read.
 
-    Several numbers (a range "89-91", "89 y 7 mo") give the largest, so an age range reaching 90
-    counts as over 89. Months, weeks, days and hours are converted to years.
+    Each number is in years unless a month, week, day or hour unit follows it ("18 mo", "3 weeks").
+    Several numbers (a range "89-91", "92 years 3 months") give the largest, so an age range
+    reaching 90 counts as over 89.
 
     Example:
         >>> age_in_years("92-year-old"), age_in_years("6 mo"), age_in_years("late eighties")
         (92.0, 0.5, 80.0)
     """
-    numbers = [float(n.replace(",", ".")) for n in _NUMBER.findall(surface)]
-    numbers += _word_numbers(surface)
-    if not numbers:
+    found = [(float(m.group().replace(",", ".")), m.end()) for m in _NUMBER.finditer(surface)]
+    found += _word_numbers(surface)
+    if not found:
         return None
-    value = max(numbers)
-    for pattern, per_year in _UNITS:
-        if pattern.search(surface):
-            # "89 y 7 mo": a years number next to a unit; only convert when no year unit is written.
-            if not re.search(r"\b(?:y|yrs?|years?|yo|a[ñn]os?|ans?|jahre?n?|jaar)\b", surface, re.IGNORECASE):
-                return value / per_year
-            break
-    return value
+    years: list[float] = []
+    for value, end in found:
+        for pattern, per_year in _UNIT_AFTER:
+            if pattern.match(surface, end):
+                value /= per_year
+                break
+        years.append(value)
+    return max(years)
 
 
 # --- states and countries written under the generic LOCATION label ---------------------------------
