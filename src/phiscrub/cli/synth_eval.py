@@ -119,7 +119,7 @@ def synth_eval(
     def detector(docs: Sequence[Document]) -> list[list[Span]]:
         from phiscrub.deid import Deidentifier
 
-        return Deidentifier(mode="placeholder", model=phi_model).detect_many(docs)
+        return Deidentifier(mode="placeholder", model=phi_model, policy="i2b2").detect_many(docs)
 
     scorer = None
     if not no_bertscore:

@@ -1040,7 +1040,7 @@ PhiDetector = Callable[[Sequence[Document]], list[list[Span]]]
 def _default_detector(docs: Sequence[Document]) -> list[list[Span]]:
     from phiscrub.deid import Deidentifier
 
-    return Deidentifier(mode="placeholder", model=None).detect_many(docs)
+    return Deidentifier(mode="placeholder", model=None, policy="i2b2").detect_many(docs)
 
 
 def evaluate_synthetic(

@@ -362,8 +362,13 @@ class Synthesizer:
         if self._deid is None:
             from phiscrub.deid import Deidentifier
 
+            # i2b2 policy: every detected identifier is masked, ages and places included (the
+            # letters' privacy does not follow the redaction default, docs/policy.md).
             self._deid = Deidentifier(
-                mode="placeholder", model=self.config.detector_model, lexicon=self.config.lexicon_detector
+                mode="placeholder",
+                model=self.config.detector_model,
+                lexicon=self.config.lexicon_detector,
+                policy="i2b2",
             )
         return self._deid
 
