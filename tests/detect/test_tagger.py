@@ -144,3 +144,53 @@ def test_bundled_model_is_found_only_when_complete(
     assert tagger_module.bundled_model_path() == tmp_path / "model"
     detector = load_model_detector("default")
     assert detector.detect(docs[0]) == load_model_detector(model_dir).detect(docs[0])
+
+
+# -- issue 18, case 3: long notes are tagged in overlapping segments (bounded memory, progress) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "overlap"),
+    [
+        ("line one\nline two\nline three\n" * 40, 100, 20),
+        ("word " * 500, 120, 30),  # one line: cut at spaces
+        ("x" * 1000, 256, 16),  # nowhere to cut: cut anyway
+        ("short note", 100, 20),
+    ],
+)
+def test_segments_tile_the_text_and_overlap(text: str, size: int, overlap: int) -> None:
+    segs = tagger_module.segments(text, size, overlap)
+    assert segs[0][2] == 0 and segs[-1][3] == len(text)
+    for (lo, hi, own_lo, own_hi), nxt in zip(segs, [*segs[1:], None]):
+        assert own_lo < own_hi <= own_lo + size
+        assert lo == max(0, own_lo - overlap) and hi == min(len(text), own_hi + overlap)
+        if nxt is not None:
+            assert nxt[2] == own_hi  # owned stretches tile the text
+            if "\n" in text[own_lo:own_hi]:
+                assert text[own_hi - 1] == "\n"
+
+
+def test_case3_long_note_segments_give_the_spans_of_the_whole_note(
+    detector: TaggerDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = _note(0, random.Random(2), n_sentences=60)
+    whole = detector.detect_many([doc])[0]
+    monkeypatch.setattr(tagger_module, "SEGMENT_CHARS", 600)
+    monkeypatch.setattr(tagger_module, "SEGMENT_OVERLAP", 120)
+    assert len(tagger_module.segments(doc.text)) > 5
+    assert detector.detect_many([doc])[0] == whole
+
+
+def test_case3_long_note_segments_report_progress(
+    detector: TaggerDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from phiscrub import progress
+
+    doc = _note(0, random.Random(3), n_sentences=40)
+    monkeypatch.setattr(tagger_module, "SEGMENT_CHARS", 500)
+    monkeypatch.setattr(progress, "LONG_NOTE_CHARS", 1000)
+    calls: list[tuple[str, int, int]] = []
+    with progress.reporting(lambda *a: calls.append(a)):
+        detector.detect_many([doc])
+    n = len(tagger_module.segments(doc.text))
+    assert calls[-1] == ("model segments", n, n)

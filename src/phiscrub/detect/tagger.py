@@ -31,10 +31,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUNDLED_MODEL_DIR",
+    "SEGMENT_CHARS",
+    "SEGMENT_OVERLAP",
     "TaggerDetector",
     "bundled_model_path",
     "check_model_folder",
     "load_model_detector",
+    "segments",
 ]
 
 #: Folder of the package (``phiscrub/resources/model``) where a trained tagger can be bundled.
@@ -120,6 +123,39 @@ def check_model_folder(model_dir: str | Path) -> None:
             fh.keys()
     except (SafetensorError, OSError, ValueError) as exc:
         raise ModelError(f"{weights} is not a readable safetensors file ({type(exc).__name__})") from None
+
+
+#: Notes longer than this (characters) are tagged in overlapping segments of about this size.
+SEGMENT_CHARS = 200_000
+#: Characters shared by consecutive segments (an entity crossing a cut is seen whole by one of them).
+SEGMENT_OVERLAP = 2_000
+
+
+def segments(
+    text: str, size: int | None = None, overlap: int | None = None
+) -> list[tuple[int, int, int, int]]:
+    """Cut ``text`` into ``(lo, hi, own_lo, own_hi)`` segments for tagging long notes.
+
+    The owned stretches ``[own_lo, own_hi)`` tile the text; each ends at a line break (else a space)
+    in the last fifth of its budget when there is one. A segment ``[lo, hi)`` is its owned stretch
+    plus ``overlap`` characters on both sides. A text of at most ``size`` characters is one segment.
+    """
+    size = SEGMENT_CHARS if size is None else size
+    overlap = SEGMENT_OVERLAP if overlap is None else overlap
+    n = len(text)
+    out: list[tuple[int, int, int, int]] = []
+    start = 0
+    while start < n:
+        end = min(n, start + size)
+        if end < n:
+            floor = start + (4 * size) // 5
+            cut = text.rfind("\n", floor, end)
+            if cut < 0:
+                cut = text.rfind(" ", floor, end)
+            end = cut + 1 if cut >= 0 else end
+        out.append((max(0, start - overlap), min(n, end + overlap), start, end))
+        start = end
+    return out
 
 
 class TaggerDetector:
@@ -211,10 +247,43 @@ class TaggerDetector:
             docs: the documents.
             batch_size: windows per forward pass (default: the detector's).
         """
-        found = [p.spans(source=self.name) for p in self.predict(docs, batch_size)]
+        if all(len(d.text) <= SEGMENT_CHARS for d in docs):
+            found = [p.spans(source=self.name) for p in self.predict(docs, batch_size)]
+        else:
+            found = self._detect_segmented(docs, batch_size)
         if self.calibration is None:
             return found
         return [self.calibration.apply(spans) for spans in found]
+
+    def _detect_segmented(self, docs: Sequence[Document], batch_size: int | None) -> list[list[Span]]:
+        """Spans of documents some of which are longer than :data:`SEGMENT_CHARS`, segment by segment.
+
+        A long note is cut into overlapping segments (:func:`segments`), a few predicted at a time,
+        so memory stays bounded by the segment size rather than the note's (per-word score tables
+        grow with the note), and long notes report progress (counts only). Each segment keeps the
+        spans that start in the stretch it owns; an entity crossing into the next stretch is seen
+        whole thanks to the overlap.
+        """
+        from phiscrub.progress import report, wants_progress
+
+        pieces = [
+            (i, lo, hi, own_lo, own_hi)
+            for i, d in enumerate(docs)
+            for lo, hi, own_lo, own_hi in segments(d.text)
+        ]
+        loud = wants_progress(max(len(d.text) for d in docs))
+        found: list[list[Span]] = [[] for _ in docs]
+        step = 8
+        for k in range(0, len(pieces), step):
+            chunk = pieces[k : k + step]
+            part_docs = [Document(docs[i].id, docs[i].text[lo:hi]) for i, lo, hi, _, _ in chunk]
+            for (i, lo, _, own_lo, own_hi), pred in zip(chunk, self.predict(part_docs, batch_size)):
+                for s in pred.spans(source=self.name):
+                    if own_lo <= s.start + lo < own_hi:
+                        found[i].append(Span(s.start + lo, s.end + lo, s.label, s.score, s.source))
+            if loud:
+                report("model segments", min(k + step, len(pieces)), len(pieces))
+        return found
 
     def predict(self, docs: Sequence[Document], batch_size: int | None = None) -> list[WordPrediction]:
         """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
