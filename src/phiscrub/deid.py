@@ -94,7 +94,7 @@ class Deidentifier:
             higher means fewer, surer spans. Default :data:`DEFAULT_THRESHOLD` (recall first).
         guard: drop spans that are clinical measurements or clinical vocabulary (vitals, times,
             scores, care units, drugs: :mod:`phiscrub.detect.clinical`), for ``lang="en"``; generic
-            department names are kept under the ``i2b2`` and ``strict`` policies. Counts
+            department names and bare weekdays are kept under the ``i2b2`` and ``strict`` policies. Counts
             of dropped spans by reason accumulate in :attr:`guard_counts` (no text).
 
     Example:
@@ -244,9 +244,9 @@ class Deidentifier:
         if self.guard and self.lang == "en":
             from phiscrub.detect.clinical import guard
 
-            # i2b2 and strict annotate generic department names ("Cardiology"); safe-harbor does not.
-            departments = self.policy_for(doc) != "safe-harbor"
-            spans = guard(doc, spans, self.guard_counts, keep_departments=departments)
+            # i2b2 and strict annotate generic department names ("Cardiology") and bare weekdays.
+            generic = self.policy_for(doc) != "safe-harbor"
+            spans = guard(doc, spans, self.guard_counts, keep_generic=generic)
         return spans
 
     def policy_for(self, doc: Document) -> Policy:

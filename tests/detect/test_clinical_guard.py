@@ -88,6 +88,8 @@ DROPPED = [
     ("DISPATCH: UNRESPONSIVE PERSON [[FOUND]] 67 YO M", "PATIENT", "clinical-term"),
     ("Working at [[warehouse]]. PDMP checked", "LOCATION", "common-word"),
     ("SPECIMEN: [[A.]] Gallbladder.", "PATIENT", "lone-initial"),
+    ("labs drawn every [[Monday]] at the clinic", "DATE", "weekday"),
+    ("PT TO BE DISCHARGED [[SAT]]", "DATE", "weekday"),
 ]
 
 # (marked text, label): real PHI the guard must keep.
@@ -117,6 +119,7 @@ KEPT = [
     ("s/p appy ([[1998]])", "DATE"),
     ("symptoms began around [[2022]]", "DATE"),
     ("admitted [[March 3]] with CHF", "DATE"),
+    ("seen [[Monday, March 3]] with CHF", "DATE"),
     ("hospitalized in [[Mar]] for CHF", "DATE"),
     ("HUSBAND [[ALF]] AT BEDSIDE", "RELATIVE"),
     ("daughter [[mary]] called", "RELATIVE"),
@@ -219,9 +222,11 @@ def test_deidentifier_guard_is_on_by_default_and_switchable() -> None:
     assert on.guard_counts == Counter({"care-unit": 1, "decade": 1})
 
 
-def test_guard_keeps_generic_departments_when_asked() -> None:
+def test_guard_keeps_generic_departments_and_weekdays_when_asked() -> None:
     doc, span = _doc("pt transferred to [[Cardiology]] for tele", "DEPARTMENT")
     assert not decide(doc, [span])[0].keep
-    assert decide(doc, [span], keep_departments=True)[0].keep
+    assert decide(doc, [span], keep_generic=True)[0].keep
     doc, span = _doc("Transferred to [[MICU]].", "HOSPITAL")
-    assert not decide(doc, [span], keep_departments=True)[0].keep
+    assert not decide(doc, [span], keep_generic=True)[0].keep
+    doc, span = _doc("seen on [[Monday]]", "DATE")
+    assert decide(doc, [span], keep_generic=True)[0].keep

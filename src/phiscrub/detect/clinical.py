@@ -81,6 +81,7 @@ GUARD_REASONS: tuple[str, ...] = (
     "clinical-term",  # drugs, devices, EHR names, abbreviations, eponyms, clinical shorthand
     "common-word",  # an English word where case carries no information ("FOUND", "its", "warehouse")
     "lone-initial",  # a bare "A." (specimen letters, list markers)
+    "weekday",  # a weekday name standing alone ("on Monday"): no date of anyone
     "edge-word",  # not a drop: function words cut from the edges of a kept name span
 )
 
@@ -450,6 +451,9 @@ _DATE_WORD_CUE_RE = re.compile(
     r"\b(?:in|since|of|last|next|early|mid|late|until|by|on|from|this|before|after|during|through)[ \t]+\Z",
     re.IGNORECASE,
 )
+_WEEKDAY_RE = re.compile(
+    r"(?i:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\.?|thursdays?|wednesdays?)"
+)
 _MONTHS = frozenset(
     [
         "jan",
@@ -759,11 +763,13 @@ def _sentence_start(text: str, start: int) -> bool:
     return start == 0 or re.search(r"(?:[.!?:;]\s+|\n\s*|^\s*|[-•*]\s+)\Z", before) is not None
 
 
-def _word_reason(text: str, span: Span, coarse: str, keep_departments: bool = False) -> str | None:
+def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> str | None:
     """The clinical reason to drop a word span, or None to keep it."""
     if span.label in PROTECTED_LABELS or coarse == "PROFESSION":
         return None
     surface = text[span.start : span.end]
+    if coarse == "DATE" and not keep_generic and _WEEKDAY_RE.fullmatch(surface.strip()):
+        return "weekday"
     before = _before(text, span.start, 40)
     caseless = _caseless(text, span.start, span.end)
     title = _TITLE_BEFORE_RE.search(before)
@@ -838,7 +844,7 @@ def _word_reason(text: str, span: Span, coarse: str, keep_departments: bool = Fa
     if strength <= evidence:
         return None
     if all(k == "care-unit" for k in kinds) or strength == 3:
-        return None if keep_departments and span.label == "DEPARTMENT" else "care-unit"
+        return None if keep_generic and span.label == "DEPARTMENT" else "care-unit"
     if all(k == "common" for k in kinds):
         return "common-word"
     return "clinical-term"
@@ -874,7 +880,7 @@ def _stopwords() -> frozenset[str]:
     return frozenset(_read_lines("wordnet", "stopwords.txt"))
 
 
-def _reason(text: str, span: Span, coarse: str, keep_departments: bool = False) -> str | None:
+def _reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> str | None:
     surface = text[span.start : span.end]
     if any(c.isdigit() for c in surface):
         if any(w in _MONTHS for w in re.findall(r"[a-z]+", surface.lower())):
@@ -891,18 +897,20 @@ def _reason(text: str, span: Span, coarse: str, keep_departments: bool = False) 
             return _number_reason(text, sub, coarse)
         return _number_reason(text, span, coarse)
     if any(c.isalpha() for c in surface):
-        return _word_reason(text, span, coarse, keep_departments)
+        return _word_reason(text, span, coarse, keep_generic)
     return None
 
 
-def decide(doc: Document, spans: Sequence[Span], *, keep_departments: bool = False) -> list[GuardDecision]:
+def decide(doc: Document, spans: Sequence[Span], *, keep_generic: bool = False) -> list[GuardDecision]:
     """Decide, for each span of ``doc``, whether it stays; the reason is set for dropped spans.
 
     Args:
         doc: the document the spans index.
         spans: proposed PHI spans (fine or coarse labels).
-        keep_departments: keep ``DEPARTMENT`` spans that are generic service or unit names
-            ("Cardiology", "Coronary Care Unit"): i2b2 annotates them, real notes' gold does not.
+        keep_generic: keep what i2b2 annotates although it identifies no one: ``DEPARTMENT`` spans
+            that are generic service or unit names ("Cardiology", "Coronary Care Unit") and bare
+            weekday names ("on Monday"). Without it (Safe Harbor) they are dropped as ``care-unit``
+            and ``weekday``.
 
     A kept name span may come back narrower: function words at its edges are cut
     (``its Herzog`` -> ``Herzog``) and counted under ``edge-word``.
@@ -914,10 +922,10 @@ def decide(doc: Document, spans: Sequence[Span], *, keep_departments: bool = Fal
         if coarse == "NAME":
             trimmed = _trim_name(text, span)
             if trimmed is not span:
-                reason = _reason(text, trimmed, coarse, keep_departments)
+                reason = _reason(text, trimmed, coarse, keep_generic)
                 out.append(GuardDecision(trimmed, reason is None, reason or "edge-word"))
                 continue
-        reason = _reason(text, span, coarse, keep_departments)
+        reason = _reason(text, span, coarse, keep_generic)
         out.append(GuardDecision(span, reason is None, reason))
     return out
 
@@ -927,7 +935,7 @@ def guard(
     spans: Sequence[Span],
     counts: Counter[str] | None = None,
     *,
-    keep_departments: bool = False,
+    keep_generic: bool = False,
 ) -> list[Span]:
     """Return the spans of ``doc`` that survive the clinical-context guard, in their order.
 
@@ -935,13 +943,13 @@ def guard(
         doc: the document the spans index.
         spans: proposed PHI spans (any labels, fine or coarse).
         counts: when given, incremented by one per dropped span under its reason (no text).
-        keep_departments: see :func:`decide`.
+        keep_generic: see :func:`decide`.
 
     Returns:
         The kept spans.
     """
     kept: list[Span] = []
-    for d in decide(doc, spans, keep_departments=keep_departments):
+    for d in decide(doc, spans, keep_generic=keep_generic):
         if d.keep:
             kept.append(d.span)
         if counts is not None and d.reason is not None:

@@ -150,6 +150,7 @@ def test_name_rules_leave_services_and_words(text: str) -> None:
             "Samanthatown Children's Hospital",
             "HOSPITAL",
         ),
+        ("TRANSPORTED TO LAKEVIEW ED W/O INCIDENT", "LAKEVIEW ED", "HOSPITAL"),
         ("transferred to Ellison 11", "Ellison 11", "DEPARTMENT"),
         ("moved to 4 West overnight", "4 West", "DEPARTMENT"),
     ],
@@ -180,6 +181,9 @@ def test_location_rules_find_facilities_and_wards(text: str, surface: str, label
         "f/u Survivorship Clinic",
         "COMPREHENSIVE DRIVER REHABILITATION EVALUATION",
         "Admit to OTP: 02/10/2015",
+        "PT WAS DISCHARGED FROM ED",
+        "CT HEAD DONE IN ED",
+        "Pt presented to the ED",
     ],
 )
 def test_location_rules_leave_services_and_units(text: str) -> None:

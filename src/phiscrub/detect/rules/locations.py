@@ -384,6 +384,10 @@ _FACILITY_SUFFIXES = (
     "Assisted Living",
     "Senior Living",
     "Skilled Nursing Facility",
+    "ED",
+    "ER",
+    "Emergency Department",
+    "Emergency Room",
 )
 _FAC_SUFFIX = (
     "(?:"
@@ -409,6 +413,9 @@ _FACILITY_ANCHOR_RE = re.compile(
 _GENERIC_FACILITY_WORDS = frozenset(
     [
         "survivorship",
+        "children",
+        "kids",
+        "pediatrics",
         "affirming",
         "acute",
         "subacute",
