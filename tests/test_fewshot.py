@@ -23,7 +23,9 @@ MEDDOCAN = Path("/work/shared/data/meddocan")
 # Table A.4 of Amin et al. (2022): MEDDOCAN types per coarse PHI type; OTHER goes to O.
 TABLE_A4 = {
     "AGE": ["EDAD_SUJETO_ASISTENCIA"],
-    "CONTACT": ["NUMERO_TELEFONO", "NUMERO_FAX", "CORREO_ELECTRONICO", "URL_WEB"],
+    # DIREC_PROT_INTERNET is not in the paper's Table A4, but an IP address is PHI (Safe Harbor
+    # identifier 15): phiscrub folds it to CONTACT rather than dropping it.
+    "CONTACT": ["NUMERO_TELEFONO", "NUMERO_FAX", "CORREO_ELECTRONICO", "URL_WEB", "DIREC_PROT_INTERNET"],
     "DATE": ["FECHAS"],
     "ID": [
         "ID_ASEGURAMIENTO",
@@ -44,7 +46,6 @@ TABLE_A4 = {
         "SEXO_SUJETO_ASISTENCIA",
         "FAMILIARES_SUJETO_ASISTENCIA",
         "OTROS_SUJETO_ASISTENCIA",
-        "DIREC_PROT_INTERNET",
     ],
 }
 

@@ -134,7 +134,7 @@ CORPUS_MAPPINGS: dict[str, dict[str, str]] = {
         "SEXO_SUJETO_ASISTENCIA": "OTHER",
         "FAMILIARES_SUJETO_ASISTENCIA": "OTHER",
         "OTROS_SUJETO_ASISTENCIA": "OTHER",
-        "DIREC_PROT_INTERNET": "OTHER",
+        "DIREC_PROT_INTERNET": "IPADDRESS",  # an IP address: PHI (Safe Harbor identifier 15)
     },
     # Wang et al. (2022), Chinese EHRs.
     "wang2022": {"PER": "PATIENT", "LOC": "LOCATION", "ORG": "ORGANIZATION", "DAT": "DATE"},
