@@ -121,6 +121,14 @@ class _FatalRunError(click.ClickException):
     "--id-field", default=None, help="JSONL field / column with the document id (default: position)."
 )
 @click.option("--patient-field", default=None, help="Field / column grouping notes of one patient.")
+@click.option(
+    "--keep-columns",
+    "keep_columns",
+    multiple=True,
+    metavar="COL[,COL...]",
+    help="JSONL keys / CSV, Parquet columns copied as read. Every other value besides the text and "
+    "the --id-field is redacted (Parquet columns that are not strings are nulled).",
+)
 @model_option("Tagger model folder, or 'default' for the model bundled with phiscrub.")
 @click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
 @lexicon_option("Add the lexicon detector (bundled name and city lists).")
@@ -146,6 +154,7 @@ def redact(
     text_column: str,
     id_field: str | None,
     patient_field: str | None,
+    keep_columns: tuple[str, ...],
     model: str,
     rules_only: bool,
     lexicon: bool,
@@ -169,7 +178,8 @@ def redact(
         raise _StartupError(f"--key (or ${KEY_ENV_VAR}) is empty or blank; give a non-empty secret")
     if batch_size < 1:
         raise _StartupError("--batch-size must be at least 1")
-    source = _open_input(input_path, text_field, text_column, id_field, patient_field)
+    keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
+    source = _open_input(input_path, text_field, text_column, id_field, patient_field, keep)
     _check_output(source, out_dir)
     try:
         deid = Deidentifier(
@@ -231,7 +241,12 @@ class _RunStats:
 
 
 def _open_input(
-    input_path: Path, text_field: str, text_column: str, id_field: str | None, patient_field: str | None
+    input_path: Path,
+    text_field: str,
+    text_column: str,
+    id_field: str | None,
+    patient_field: str | None,
+    keep_columns: tuple[str, ...] = (),
 ) -> Source:
     """Open the input and list it (a folder's entries, a table's columns), or fail at start-up."""
     from phiscrub.io.shapes import open_source
@@ -243,6 +258,7 @@ def _open_input(
             text_column=text_column,
             id_field=id_field,
             patient_field=patient_field,
+            keep_columns=keep_columns,
         )
         _ = source.count  # lists a folder now: duplicate ids or an unlistable folder fail here
     except PhiscrubError as exc:

@@ -13,6 +13,7 @@ metadata). :func:`write_standoff` writes spans only, one per line, for audit tra
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,19 @@ from typing import Any
 from phiscrub.document import Document, Span
 from phiscrub.io.base import PathLike, Reader, Writer, files_with_suffix, input_files
 
-__all__ = ["JSONL_SUFFIXES", "JsonlReader", "JsonlWriter", "document_to_dict", "dumps_line", "write_standoff"]
+__all__ = [
+    "JSONL_SUFFIXES",
+    "MAX_DEPTH",
+    "JsonlReader",
+    "JsonlWriter",
+    "document_to_dict",
+    "dumps_line",
+    "pointer_token",
+    "replace_leaves",
+    "replace_lone_surrogates",
+    "string_leaves",
+    "write_standoff",
+]
 
 #: File suffixes read from a folder.
 JSONL_SUFFIXES: tuple[str, ...] = (".jsonl", ".ndjson")
@@ -33,6 +46,69 @@ _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": 
 def dumps_line(obj: Any) -> str:
     """``obj`` as one JSON line (UTF-8 text kept, Unicode line separators escaped), without newline."""
     return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
+#: Deepest nesting of lists and objects that :func:`string_leaves` walks (deeper raises ValueError).
+MAX_DEPTH = 100
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(value: Any) -> Any:
+    """``value`` with every lone UTF-16 surrogate in its strings and keys replaced by U+FFFD.
+
+    ``json.loads`` accepts escapes such as ``"\\ud800"`` that stand for no character; such a string
+    cannot be written as UTF-8. One code point is replaced by one, so offsets into a string stay valid.
+    """
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {replace_lone_surrogates(k): replace_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [replace_lone_surrogates(v) for v in value]
+    return value
+
+
+def pointer_token(key: str | int) -> str:
+    """One reference token of a JSON Pointer (RFC 6901): ``~`` as ``~0``, ``/`` as ``~1``."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def string_leaves(value: Any, pointer: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
+    """``(JSON Pointer, string)`` for every non-empty string in ``value``, in document order.
+
+    Object keys are not leaves (they are the record's structure).
+
+    Raises:
+        ValueError: ``value`` nests lists and objects deeper than :data:`MAX_DEPTH`.
+    """
+    if isinstance(value, str):
+        if value:
+            yield pointer, value
+    elif isinstance(value, (dict, list)):
+        if depth >= MAX_DEPTH:
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for k, v in items:
+            yield from string_leaves(v, f"{pointer}/{pointer_token(k)}", depth + 1)
+
+
+def replace_leaves(value: Any, strings: dict[str, str], pointer: str = "") -> Any:
+    """``value`` rebuilt with each non-empty string at pointer ``p`` replaced by ``strings[p]``,
+    every number replaced by ``None``, and booleans, nulls and empty strings kept.
+
+    ``strings`` must hold every pointer that :func:`string_leaves` yields for ``value``: a missing
+    one raises KeyError rather than let the original string through.
+    """
+    if isinstance(value, str):
+        return strings[pointer] if value else value
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {k: replace_leaves(v, strings, f"{pointer}/{pointer_token(k)}") for k, v in value.items()}
+    if isinstance(value, list):
+        return [replace_leaves(v, strings, f"{pointer}/{pointer_token(i)}") for i, v in enumerate(value)]
+    return None  # numbers: they can be identifiers (an MRN, a date as a timestamp)
 
 
 class JsonlReader(Reader):
