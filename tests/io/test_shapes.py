@@ -183,6 +183,7 @@ def test_jsonl_output_drops_gold_annotations_of_the_original_text(tmp_path: Path
         ),
         (b'{"id": "b", "text": "t", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "too_deep", {"text": ""}),
         (b'{"id": "b", "text": "t", "n": 1' + b"0" * 5000 + b"}", "invalid_json", {"text": ""}),
+        (b'{"id": "b", "text": "\\ud800", "x": ' + b"[" * 990 + b"]" * 990 + b"}", "too_deep", {"text": ""}),
     ],
 )
 def test_jsonl_record_that_cannot_be_read_fails_alone_and_is_written_empty(

@@ -7,24 +7,34 @@ shape              input                        output of :meth:`Source.write`
 =================  ===========================  ============================================
 ``txt``            ``notes.txt``                ``OUT/notes.txt``
 ``dir``            folder of ``.txt`` (nested)  the same relative tree of ``.txt`` under OUT
-``jsonl``          ``.jsonl`` / ``.ndjson``     ``OUT/<name>``: same lines, only the text field
-                                                replaced (blank lines and line ends kept)
+``jsonl``          ``.jsonl`` / ``.ndjson``     ``OUT/<name>``: same lines and keys (blank lines
+                                                and line ends kept); annotation fields dropped
 ``csv`` / ``tsv``  ``.csv`` / ``.tsv``          ``OUT/<name>``: same header, delimiter, quoting,
-                                                line ends, BOM, rows and order; only the text
-                                                column replaced; values stay strings
-``parquet``        ``.parquet``                 ``OUT/<name>``: same schema, rows and order;
-                                                only the text column replaced
+                                                line ends, BOM, encoding, rows and order
+``parquet``        ``.parquet``                 ``OUT/<name>``: same schema, rows and order
 =================  ===========================  ============================================
 
-Both sides stream: :meth:`Source.documents` yields one note at a time, and :meth:`Source.write`
+In the record shapes (JSONL, CSV/TSV, Parquet) nothing but the id is copied unexamined: the note
+and every other value are redacted, except the id field/column (ids must not hold PHI) and the
+keys or columns named in ``keep_columns`` (an explicit opt-in). Each other non-empty string becomes
+a *cell document* with id ``<record id>#<JSON Pointer>`` (``n1#/name``, ``n1#/meta/tags/0``) and
+``metadata["cell"]`` set to the pointer, yielded right after its record's note. Numbers (JSONL) and
+Parquet columns that are not strings or booleans are written as nulls unless kept.
+
+Both sides stream: :meth:`Source.documents` yields one document at a time, and :meth:`Source.write`
 re-reads the input while consuming the transformed documents, which must come in the order
 :meth:`Source.documents` produced them (ids are checked). Every document has
-``metadata["position"]`` (0-based order in the input) and, when ``patient_field`` is given,
-``metadata["patient_id"]``.
+``metadata["position"]`` (0-based order of its record in the input) and, when ``patient_field`` is
+given, ``metadata["patient_id"]``.
 
-Unlike the corpus readers, sources are strict: a record that cannot be read, or lacks the text
-field, raises :class:`~phiscrub.errors.InputFormatError` rather than being skipped, because skipping
-a note in a redaction run would either drop it or copy it through unredacted.
+A record that cannot be trusted (:data:`RECORD_PROBLEMS`: a CSV row with the wrong number of cells
+or broken quoting, undecodable bytes, a JSONL line that is not an object with the text field) is
+yielded as a document with empty text, ``metadata["read_error"]`` (a code, never text) and
+``metadata["line"]`` (its first line in the file), and written back with every value empty: the run
+goes on and reports it. Problems that concern the whole input (a missing or repeated column, a
+Parquet text column that is not strings, a field missing from the first JSONL record) raise
+:class:`~phiscrub.errors.InputFormatError` when the source is opened. No message holds a value
+read from the input, only paths, line numbers, positions, ids and the column names given as options.
 """
 
 from __future__ import annotations
@@ -596,7 +606,10 @@ class JsonlSource(_RecordSource):
             return failed("invalid_json")
         if not isinstance(value, dict):
             return failed("not_object")
-        obj = replace_lone_surrogates(value) if _SURROGATE_ESCAPE.search(raw) else value
+        try:
+            obj = replace_lone_surrogates(value) if _SURROGATE_ESCAPE.search(raw) else value
+        except RecursionError:
+            return failed("too_deep")
         doc_id = None
         if self.id_field is not None:
             if self.id_field not in obj:
