@@ -27,6 +27,7 @@ def _register() -> None:
     from phiscrub.cli import synth_eval as synth_eval_cli
     from phiscrub.cli.calibrate import calibrate_cmd
     from phiscrub.cli.experiment import experiment
+    from phiscrub.cli.export_onnx import export_onnx_cmd
     from phiscrub.cli.fewshot import fewshot_sample_cmd
     from phiscrub.cli.synth import synth
 
@@ -41,6 +42,7 @@ def _register() -> None:
     cli.add_command(synth_eval_cli.synth_eval)
     cli.add_command(synth)
     cli.add_command(experiment)
+    cli.add_command(export_onnx_cmd)
 
 
 _register()

@@ -16,6 +16,7 @@ without the ``model`` extra.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from phiscrub.train.model import Tagger
 
 __all__ = [
+    "BACKEND_ENV_VAR",
     "BUNDLED_MODEL_DIR",
     "SEGMENT_CHARS",
     "SEGMENT_OVERLAP",
@@ -40,15 +42,23 @@ __all__ = [
     "segments",
 ]
 
+#: Environment variable choosing the tagger backend (``auto``, ``onnx`` or ``torch``).
+BACKEND_ENV_VAR = "PHISCRUB_BACKEND"
 #: Folder of the package (``phiscrub/resources/model``) where a trained tagger can be bundled.
 BUNDLED_MODEL_DIR = "model"
 _REQUIRED = ("config.json", "labels.json", "tagger.safetensors")
 
 
 def bundled_model_path() -> Path | None:
-    """Folder of the tagger bundled with the package, or None when no model is bundled."""
+    """Folder of the tagger bundled with the package, or None when no model is bundled.
+
+    A bundled folder holds torch weights (``tagger.safetensors``), an ONNX export
+    (``tagger.onnx`` + ``onnx.json``, :mod:`phiscrub.detect.onnx_tagger`), or both.
+    """
     folder = Path(str(resources.files("phiscrub.resources"))) / BUNDLED_MODEL_DIR
     if all((folder / name).is_file() for name in _REQUIRED):
+        return folder
+    if all((folder / name).is_file() for name in ("config.json", "labels.json", "onnx.json", "tagger.onnx")):
         return folder
     return None
 
@@ -72,8 +82,16 @@ def load_model_detector(
     quantize: bool = False,
     batch_size: int = 16,
     precision: str = "auto",
+    backend: str = "auto",
 ) -> TaggerDetector:
     """A :class:`TaggerDetector` for a model folder, or ``"default"`` for the bundled model.
+
+    Args:
+        backend: ``onnx`` (ONNX Runtime, :mod:`phiscrub.detect.onnx_tagger`; imports neither torch
+            nor transformers), ``torch``, or ``auto``: ONNX when the folder holds an export
+            (``phiscrub export-onnx``), onnxruntime is installed and the run is a plain CPU one
+            (``device="cpu"``, no ``quantize``, ``precision`` auto), else torch.
+            ``$PHISCRUB_BACKEND`` overrides ``auto``.
 
     Raises:
         ModelError: no bundled model, an incomplete folder, or torch/transformers missing.
@@ -83,6 +101,16 @@ def load_model_detector(
         if bundled is None:
             raise ModelError("no tagger model is bundled with this installation; pass a model folder")
         model = bundled
+    if backend == "auto":
+        backend = os.environ.get(BACKEND_ENV_VAR) or "auto"
+    if backend not in ("auto", "onnx", "torch"):
+        raise ConfigError(f"unknown tagger backend {backend!r}; use auto, onnx or torch")
+    if backend != "torch":
+        from phiscrub.detect.onnx_tagger import OnnxTaggerDetector, has_onnx_files, onnx_available
+
+        plain = device == "cpu" and not quantize and precision == "auto"
+        if backend == "onnx" or (plain and has_onnx_files(model) and onnx_available()):
+            return OnnxTaggerDetector.load(model, batch_size=batch_size)
     return TaggerDetector.load(
         model, device=device, quantize=quantize, batch_size=batch_size, precision=precision
     )

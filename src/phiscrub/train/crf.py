@@ -15,162 +15,19 @@ import numpy as np
 import torch
 from torch import nn
 
+# The numpy decoding lives in a torch-free module (shared with the ONNX path); re-exported here.
+from phiscrub.train.decode import (  # noqa: F401 - _marginals_* re-exported for tests
+    _marginals_log,
+    _marginals_scaled,
+    bio_constraints,
+    constraint_scores,
+    marginals,
+    viterbi_decode,
+)
+
 __all__ = ["CRF", "bio_constraints", "constraint_scores", "marginals", "viterbi_decode"]
 
 _NEG_INF = float("-inf")
-
-
-def bio_constraints(tags: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Allowed transitions of a BIO tag set.
-
-    Returns:
-        ``allowed[i, j]`` (True when tag j may follow tag i) and ``allowed_start[j]`` (True when a
-        sequence may start with tag j).
-    """
-    n = len(tags)
-    allowed = np.ones((n, n), dtype=bool)
-    allowed_start = np.ones(n, dtype=bool)
-    for j, tag in enumerate(tags):
-        if not tag.startswith("I-"):
-            continue
-        allowed_start[j] = False
-        for i, prev in enumerate(tags):
-            # I-X may only follow B-X or I-X
-            allowed[i, j] = prev in (f"B-{tag[2:]}", tag)
-    return allowed, allowed_start
-
-
-def constraint_scores(tags: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Transition, start and end scores that only forbid invalid BIO (0 or minus infinity)."""
-    allowed, allowed_start = bio_constraints(tags)
-    trans = np.where(allowed, 0.0, _NEG_INF)
-    start = np.where(allowed_start, 0.0, _NEG_INF)
-    return trans, start, np.zeros(len(tags))
-
-
-def viterbi_decode(
-    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
-) -> list[int]:
-    """Best tag path for one sequence.
-
-    Args:
-        emissions: ``(n, T)`` scores (log-probabilities or CRF emissions).
-        transitions: ``(T, T)`` scores of tag j following tag i (minus infinity: forbidden).
-        start: ``(T,)`` scores of starting with each tag.
-        end: ``(T,)`` scores of ending with each tag.
-
-    Returns:
-        ``n`` tag indices; empty for an empty sequence.
-    """
-    n = emissions.shape[0]
-    if n == 0:
-        return []
-    emissions = emissions.astype(np.float64, copy=False)
-    transitions = transitions.astype(np.float64, copy=False)
-    back = np.empty((n, emissions.shape[1]), dtype=np.int64)
-    score = start + emissions[0]
-    for t in range(1, n):
-        cand = score[:, None] + transitions  # (prev, next)
-        back[t] = cand.argmax(axis=0)
-        score = cand[back[t], np.arange(cand.shape[1])] + emissions[t]
-    score = score + end
-    best = int(score.argmax())
-    path = [best]
-    for t in range(n - 1, 0, -1):
-        best = int(back[t, best])
-        path.append(best)
-    path.reverse()
-    return path
-
-
-def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
-    top = x.max(axis=axis, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        out = np.log(np.exp(x - top).sum(axis=axis, keepdims=True)) + top
-    return np.squeeze(out, axis=axis)
-
-
-def marginals(
-    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
-) -> np.ndarray:
-    """Posterior probability of each tag at each position (forward-backward).
-
-    Same arguments as :func:`viterbi_decode`; returns an ``(n, T)`` array whose rows sum to 1
-    (invalid BIO tags at a position get probability 0 when every path to them is forbidden).
-    """
-    n, n_tags = emissions.shape
-    if n == 0:
-        return np.zeros((0, n_tags))
-    emissions = emissions.astype(np.float64, copy=False)
-    fast = _marginals_scaled(emissions, transitions, start, end)
-    if fast is not None:
-        return fast
-    return _marginals_log(emissions, transitions, start, end)
-
-
-def _finite_exp(x: np.ndarray, axis: int | None = None) -> np.ndarray:
-    """exp(x - max) with -inf -> 0; the shift cancels in the normalised products below."""
-    finite = np.where(np.isfinite(x), x, -np.inf)
-    top = finite.max(axis=axis, keepdims=axis is not None) if np.isfinite(finite).any() else 0.0
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(under="ignore", over="ignore"):
-        return np.exp(finite - top)
-
-
-def _marginals_scaled(
-    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
-) -> np.ndarray | None:
-    """Forward-backward in probability space with per-step scaling (fast: one mat-vec a step).
-
-    Returns None when a scaling factor underflows to 0 (extreme scores); the caller then uses the
-    log-space version, which is exact but slower.
-    """
-    n = emissions.shape[0]
-    em = _finite_exp(emissions, axis=1)
-    trans = _finite_exp(transitions)
-    alpha = np.empty_like(em)
-    beta = np.empty_like(em)
-    a = _finite_exp(start) * em[0]
-    for t in range(n):
-        if t:
-            a = (alpha[t - 1] @ trans) * em[t]
-        z = a.sum()
-        if not (z > 0 and np.isfinite(z)):
-            return None
-        alpha[t] = a / z
-    b = _finite_exp(end)
-    for t in range(n - 1, -1, -1):
-        if t < n - 1:
-            b = trans @ (em[t + 1] * beta[t + 1])
-        z = b.sum()
-        if not (z > 0 and np.isfinite(z)):
-            return None
-        beta[t] = b / z
-    post = alpha * beta
-    norm = post.sum(axis=1, keepdims=True)
-    if not np.all(norm > 0):
-        return None
-    return np.clip(post / norm, 0.0, 1.0)
-
-
-def _marginals_log(
-    emissions: np.ndarray, transitions: np.ndarray, start: np.ndarray, end: np.ndarray
-) -> np.ndarray:
-    """Forward-backward in log space (exact for any score range)."""
-    n, n_tags = emissions.shape
-    alpha = np.empty((n, n_tags))
-    beta = np.zeros((n, n_tags))
-    alpha[0] = start + emissions[0]
-    for t in range(1, n):
-        alpha[t] = _logsumexp(alpha[t - 1][:, None] + transitions, axis=0) + emissions[t]
-    beta[n - 1] = end
-    for t in range(n - 2, -1, -1):
-        beta[t] = _logsumexp(transitions + (emissions[t + 1] + beta[t + 1])[None, :], axis=1)
-    log_z = _logsumexp(alpha[n - 1] + end, axis=0)
-    with np.errstate(under="ignore"):
-        # rounding can push a certain tag a hair above 1
-        return np.clip(np.exp(alpha + beta - log_z), 0.0, 1.0)
 
 
 class CRF(nn.Module):

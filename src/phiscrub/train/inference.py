@@ -20,59 +20,24 @@ A ``bilstm-crf`` tagger (:mod:`phiscrub.train.bilstm`) replaces steps 1-3 by wor
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import torch
 
-from phiscrub.document import Document, Span
+from phiscrub.document import Document
 from phiscrub.progress import report, wants_progress
 from phiscrub.text import Token
 from phiscrub.train.bilstm import BiLstmTagger, word_scores
-from phiscrub.train.crf import marginals, viterbi_decode
-from phiscrub.train.dataset import (
-    WindowExample,
-    collate,
-    encode_documents,
-    plan_windows,
-    special_affixes,
-    tags_to_spans,
-    window_examples,
-    window_owners,
-)
+from phiscrub.train.dataset import collate, encode_documents, special_affixes
+
+# Decoding and window planning are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
+from phiscrub.train.decode import WordPrediction, decode_document, inference_windows, keep_owned
 from phiscrub.train.model import PhiTagger, Tagger
 
 __all__ = ["WordPrediction", "predict_words"]
 
 # Documents encoded at once: bounds memory on large corpora (windows are built per group).
 _DOC_GROUP = 64
-
-
-@dataclass(frozen=True)
-class WordPrediction:
-    """Predicted BIO tag and probability of every word of one document.
-
-    Args:
-        doc_id: the document id.
-        tokens: the word tokens (:func:`phiscrub.text.tokenize`).
-        tags: one BIO tag per word (valid BIO).
-        probs: softmax probability of each chosen tag.
-    """
-
-    doc_id: str
-    tokens: list[Token]
-    tags: list[str]
-    probs: list[float]
-
-    def spans(self, source: str = "model") -> list[Span]:
-        """The predicted character spans (score: mean word probability)."""
-        return tags_to_spans(self.tokens, self.tags, self.probs, source=source)
-
-
-def _softmax(scores: np.ndarray) -> np.ndarray:
-    shifted = scores - scores.max(axis=1, keepdims=True)
-    exp = np.exp(shifted)
-    return exp / exp.sum(axis=1, keepdims=True)
 
 
 def predict_words(model: Tagger, docs: Sequence[Document], batch_size: int = 32) -> list[WordPrediction]:
@@ -108,22 +73,12 @@ def _predict_group(model: Tagger, docs: Sequence[Document], batch_size: int) -> 
         scored = word_scores(model, docs, batch_size)
     else:
         scored = _window_scores(model, docs, batch_size)
-    trans, start, end = model.transition_scores()
-    predictions: list[WordPrediction] = []
-    for doc, (tokens, doc_scores) in zip(docs, scored):
-        path = viterbi_decode(doc_scores, trans, start, end)
-        # CRF: posterior marginals (calibrated under the chain); softmax: the word's own probability.
-        table = marginals(doc_scores, trans, start, end) if model.crf is not None else _softmax(doc_scores)
-        probs = table[np.arange(len(path)), path] if path else np.zeros(0)
-        predictions.append(
-            WordPrediction(
-                doc_id=doc.id,
-                tokens=tokens,
-                tags=[model.tags[i] for i in path],
-                probs=[float(p) for p in probs],
-            )
-        )
-    return predictions
+    transitions = model.transition_scores()
+    use_crf = model.crf is not None
+    return [
+        decode_document(doc.id, tokens, doc_scores, model.tags, transitions, use_crf)
+        for doc, (tokens, doc_scores) in zip(docs, scored)
+    ]
 
 
 def _window_scores(
@@ -132,15 +87,15 @@ def _window_scores(
     """Per-word scores of whole documents from overlapping subword windows (steps 1-3 above)."""
     config = model.config
     tokenizer = model.tokenizer
-    affixes = special_affixes(tokenizer)
-    size = config.max_length - len(affixes[0]) - len(affixes[1])
     encoded = encode_documents(docs, tokenizer)
-    examples: list[WindowExample] = []
-    owners: list[list[int]] = []
-    for d, enc in enumerate(encoded):
-        windows = plan_windows(enc, size, config.overlap, config.sentence_aware)
-        owners.append(window_owners(windows, enc) if windows else [])
-        examples += window_examples(enc, windows, affixes, config.subword_strategy, doc_index=d)
+    examples, owners = inference_windows(
+        encoded,
+        special_affixes(tokenizer),
+        config.max_length,
+        config.overlap,
+        config.sentence_aware,
+        config.subword_strategy,
+    )
     n_tags = len(model.tags)
     scores = [np.zeros((len(enc.tokens), n_tags), dtype=np.float64) for enc in encoded]
     device = _device_of(model)
@@ -155,11 +110,7 @@ def _window_scores(
             with torch.autocast(device.type, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
                 result = model(batch)
             window_scores = model.log_scores(result.emissions.float()).double().cpu().numpy()
-            for row, ex in enumerate(chunk):
-                own = owners[ex.doc_index]
-                for slot, w in enumerate(ex.words):
-                    if own[w] == ex.window_index:
-                        scores[ex.doc_index][w] = window_scores[row, slot]
+            keep_owned(scores, owners, chunk, window_scores)
             if loud:
                 report("model windows", min(b + batch_size, len(order)), len(order))
     return [(enc.tokens, doc_scores) for enc, doc_scores in zip(encoded, scores)]

@@ -1,0 +1,58 @@
+"""``phiscrub export-onnx``: convert a trained tagger folder for the lean ONNX Runtime path."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import click
+
+__all__ = ["export_onnx_cmd"]
+
+_TORCH_ONLY = ("tagger.safetensors", "encoder")
+
+
+@click.command("export-onnx")
+@click.argument("model_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder (default: MODEL_DIR itself, next to the torch weights).",
+)
+@click.option(
+    "--quantize",
+    type=click.Choice(["int8", "none"]),
+    default="int8",
+    show_default=True,
+    help="int8: dynamic int8 weights (smaller, faster); none: float32.",
+)
+@click.option(
+    "--onnx-only",
+    is_flag=True,
+    help="Leave no torch weights in OUT (tagger.safetensors, encoder/): the folder the package ships. "
+    "OUT must differ from MODEL_DIR.",
+)
+def export_onnx_cmd(model_dir: Path, out_dir: Path | None, quantize: str, onnx_only: bool) -> None:
+    """Export the trained tagger in MODEL_DIR to ONNX (tagger.onnx, tokenizer.json, onnx.json).
+
+    redact, predict and Deidentifier then run that folder on ONNX Runtime, without torch
+    (docs/model.md, "ONNX inference path"). Needs the train extra.
+    """
+    from phiscrub.errors import ConfigError
+    from phiscrub.train.onnx_export import export_onnx
+
+    if onnx_only and (out_dir is None or out_dir.resolve() == model_dir.resolve()):
+        raise ConfigError("--onnx-only needs an -o folder other than MODEL_DIR")
+    out = export_onnx(model_dir, out_dir, quantize=quantize)
+    if onnx_only:
+        for name in _TORCH_ONLY:
+            path = out / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    click.echo(f"exported {model_dir} -> {out} ({quantize}; folder {size / 1e6:.1f} MB)", err=True)

@@ -1,0 +1,327 @@
+"""The tagger on ONNX Runtime: the lean inference path (no torch, no transformers).
+
+A folder written by ``phiscrub export-onnx`` (:func:`phiscrub.train.onnx_export.export_onnx`) holds
+``tagger.onnx`` (encoder + features + head, int8 weights), ``tokenizer.json`` (Rust ``tokenizers``)
+and ``onnx.json`` (tags, window settings, CRF scores). :class:`OnnxTaggerDetector` runs it exactly
+like the torch path (:class:`phiscrub.detect.tagger.TaggerDetector`, whose document handling it
+inherits): the same words, subword windows, owner windows, BIO-constrained Viterbi and CRF
+marginals (:mod:`phiscrub.train.dataset`, :mod:`phiscrub.train.decode`), only the forward pass runs
+in ONNX Runtime. ``phiscrub redact``, ``predict`` and :class:`~phiscrub.Deidentifier` use it
+automatically when a model folder holds these files and onnxruntime is installed
+(:func:`phiscrub.detect.tagger.load_model_detector`).
+
+Throughput: windows are sorted by length and batched under a token budget, so a batch is padded
+only to its own longest window; ONNX Runtime uses one intra-op thread per physical core (or
+``num_threads``, or ``$PHISCRUB_THREADS``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from phiscrub.detect.tagger import TaggerDetector
+from phiscrub.document import Document
+from phiscrub.errors import ConfigError, ModelError
+from phiscrub.labels import labels_of
+
+__all__ = [
+    "ONNX_CONFIG",
+    "ONNX_FILE",
+    "THREADS_ENV_VAR",
+    "OnnxTaggerDetector",
+    "RustTokenizer",
+    "has_onnx_files",
+    "onnx_available",
+    "physical_cores",
+]
+
+ONNX_FILE = "tagger.onnx"
+ONNX_CONFIG = "onnx.json"
+#: Environment variable that sets ONNX Runtime's intra-op threads (default: physical cores).
+THREADS_ENV_VAR = "PHISCRUB_THREADS"
+# Subword tokens per forward pass (batch rows x padded length): bounds activation memory.
+_TOKEN_BUDGET = 16 * 192
+
+
+def has_onnx_files(model_dir: str | Path) -> bool:
+    """True when ``model_dir`` holds an exported ONNX tagger (``onnx.json`` and ``tagger.onnx``)."""
+    folder = Path(model_dir)
+    return (folder / ONNX_CONFIG).is_file() and (folder / ONNX_FILE).is_file()
+
+
+def onnx_available() -> bool:
+    """True when onnxruntime and tokenizers can be imported."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
+
+
+def physical_cores() -> int:
+    """Physical CPU cores this process may use (hyper-threads not counted; at least 1)."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        usable = os.cpu_count() or 1
+    cores: set[tuple[str, str]] = set()
+    try:
+        phys = core = ""
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "physical id":
+                    phys = value.strip()
+                elif key == "core id":
+                    core = value.strip()
+                    cores.add((phys, core))
+    except OSError:
+        pass
+    physical = len(cores) or usable
+    return max(1, min(usable, physical))
+
+
+class _Encoding:
+    """The part of a Hugging Face ``BatchEncoding`` that :mod:`phiscrub.train.dataset` reads."""
+
+    def __init__(self, encodings: list[Any], single: bool) -> None:
+        self._encodings = encodings
+        self._single = single
+
+    def __getitem__(self, key: str) -> Any:
+        if key != "input_ids":
+            raise KeyError(key)
+        ids = [e.ids for e in self._encodings]
+        return ids[0] if self._single else ids
+
+    def word_ids(self, index: int = 0) -> list[int | None]:
+        return list(self._encodings[index].word_ids)
+
+
+class RustTokenizer:
+    """A ``tokenizer.json`` (Rust ``tokenizers``) with the call signature the window code uses.
+
+    Only pre-split words are supported (``is_split_into_words=True``), as in
+    :func:`phiscrub.train.dataset.encode_documents`; ids equal those of the Hugging Face fast
+    tokenizer the file was saved from.
+
+    Args:
+        path: the ``tokenizer.json`` file.
+        unk_token: the unknown token (stands in for words that yield no subword).
+        pad_id: the padding id.
+    """
+
+    is_fast = True
+
+    def __init__(self, path: str | Path, unk_token: str | None, pad_id: int) -> None:
+        from tokenizers import Tokenizer
+
+        self._tok = Tokenizer.from_file(str(path))
+        self._tok.no_truncation()
+        self._tok.no_padding()
+        self.unk_token = unk_token
+        self.pad_token_id = pad_id
+
+    def __call__(
+        self,
+        words: Sequence[str] | Sequence[Sequence[str]],
+        is_split_into_words: bool = True,
+        add_special_tokens: bool = True,
+        **_: Any,
+    ) -> _Encoding:
+        if not is_split_into_words:
+            raise ConfigError("RustTokenizer only takes pre-split words")
+        single = bool(words) and isinstance(words[0], str)
+        batch = [list(words)] if single else [list(w) for w in words]
+        encodings = self._tok.encode_batch(batch, is_pretokenized=True, add_special_tokens=add_special_tokens)
+        return _Encoding(encodings, single)
+
+
+def _session(path: Path, num_threads: int) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = num_threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+
+
+class OnnxModel:
+    """An exported tagger: ONNX session, tokenizer and decoding settings (duck-types what
+    :class:`~phiscrub.detect.tagger.TaggerDetector` reads of a torch tagger: ``labels``)."""
+
+    def __init__(self, model_dir: str | Path, num_threads: int | None = None) -> None:
+        from phiscrub.train.decode import bio_constraints, constraint_scores
+
+        folder = Path(model_dir)
+        try:
+            info = json.loads((folder / ONNX_CONFIG).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"{folder / ONNX_CONFIG} cannot be read ({type(exc).__name__})") from None
+        if not isinstance(info, dict) or "tags" not in info:
+            raise ModelError(f"{folder / ONNX_CONFIG} is not an ONNX tagger description")
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        self.granularity = labels["granularity"]
+        self.tags: tuple[str, ...] = tuple(info["tags"])
+        if list(self.tags) != labels.get("tags"):
+            raise ModelError(f"{folder / ONNX_CONFIG} and labels.json list different tags")
+        self.max_length = int(info["max_length"])
+        self.overlap = int(info["overlap"])
+        self.sentence_aware = bool(info["sentence_aware"])
+        self.subword_strategy = str(info["subword_strategy"])
+        self.affixes = (list(info["prefix_ids"]), list(info["suffix_ids"]))
+        self.pad_id = int(info["pad_id"])
+        crf = info.get("crf")
+        self.use_crf = crf is not None
+        if crf is not None:
+            allowed, allowed_start = bio_constraints(self.tags)
+            trans = np.where(allowed, np.asarray(crf["transitions"], dtype=np.float64), -np.inf)
+            start = np.where(allowed_start, np.asarray(crf["start"], dtype=np.float64), -np.inf)
+            self.transitions = (trans, start, np.asarray(crf["end"], dtype=np.float64))
+        else:
+            self.transitions = constraint_scores(self.tags)
+        threads = num_threads or int(os.environ.get(THREADS_ENV_VAR) or 0) or physical_cores()
+        self.num_threads = threads
+        self.tokenizer = RustTokenizer(
+            folder / info.get("tokenizer", "tokenizer.json"), info.get("unk_token"), self.pad_id
+        )
+        self.session = _session(folder / info.get("onnx", ONNX_FILE), threads)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The PHI labels the tagger predicts."""
+        return labels_of(self.granularity)
+
+    def run(self, chunk: Sequence[Any]) -> np.ndarray:
+        """Scores ``(len(chunk), slots, T)`` of a batch of windows, padded to the batch's longest."""
+        n_in = max(len(e.input_ids) for e in chunk)
+        n_w = max(len(e.words) for e in chunk)
+        b = len(chunk)
+        input_ids = np.full((b, n_in), self.pad_id, dtype=np.int64)
+        mask = np.zeros((b, n_in), dtype=np.int64)
+        sub_slot = np.full((b, n_in), -1, dtype=np.int64)
+        shape_ids = np.zeros((b, n_w), dtype=np.int64)
+        length_ids = np.zeros((b, n_w), dtype=np.int64)
+        for r, e in enumerate(chunk):
+            k, w = len(e.input_ids), len(e.words)
+            input_ids[r, :k] = e.input_ids
+            mask[r, :k] = 1
+            sub_slot[r, :k] = e.sub_slot
+            shape_ids[r, :w] = e.shape_ids
+            length_ids[r, :w] = e.length_ids
+        feeds = {
+            "input_ids": input_ids,
+            "attention_mask": mask,
+            "sub_slot": sub_slot,
+            "shape_ids": shape_ids,
+            "length_ids": length_ids,
+        }
+        return np.asarray(self.session.run(["scores"], feeds)[0], dtype=np.float64)
+
+
+def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: int = 16) -> list[Any]:
+    """Tag every word of every document with an exported tagger (windows as in the torch path).
+
+    Args:
+        model: the loaded ONNX tagger.
+        docs: the documents.
+        batch_size: at most this many windows per forward pass (fewer when they are long).
+
+    Returns:
+        One :class:`~phiscrub.train.decode.WordPrediction` per document, in order.
+    """
+    from phiscrub.progress import report, wants_progress
+    from phiscrub.train.dataset import encode_documents
+    from phiscrub.train.decode import decode_document, inference_windows, keep_owned
+
+    out = []
+    group = 64  # documents encoded at once, as in phiscrub.train.inference
+    for s in range(0, len(docs), group):
+        part = docs[s : s + group]
+        encoded = encode_documents(part, model.tokenizer)
+        examples, owners = inference_windows(
+            encoded,
+            model.affixes,
+            model.max_length,
+            model.overlap,
+            model.sentence_aware,
+            model.subword_strategy,
+        )
+        n_tags = len(model.tags)
+        scores = [np.zeros((len(enc.tokens), n_tags), dtype=np.float64) for enc in encoded]
+        # Sorted by length: each batch is padded only to its own longest window.
+        order = sorted(range(len(examples)), key=lambda i: len(examples[i].input_ids))
+        loud = wants_progress(max((len(d.text) for d in part), default=0))
+        b = 0
+        while b < len(order):
+            longest = len(examples[order[min(b + batch_size, len(order)) - 1]].input_ids)
+            rows = max(1, min(batch_size, _TOKEN_BUDGET // max(longest, 1)))
+            chunk = [examples[i] for i in order[b : b + rows]]
+            keep_owned(scores, owners, chunk, model.run(chunk))
+            b += rows
+            if loud:
+                report("model windows", b, len(order))
+        out += [
+            decode_document(doc.id, enc.tokens, doc_scores, model.tags, model.transitions, model.use_crf)
+            for doc, enc, doc_scores in zip(part, encoded, scores)
+        ]
+    return out
+
+
+class OnnxTaggerDetector(TaggerDetector):
+    """Detect PHI with an exported tagger on ONNX Runtime (same spans as the torch path, see module doc).
+
+    Args:
+        model: the loaded :class:`OnnxModel` (see :meth:`load`).
+        batch_size: at most this many windows per forward pass.
+        calibration: maps raw span scores to calibrated ones (None: raw scores).
+    """
+
+    def __init__(self, model: Any, batch_size: int = 16, calibration: Any = None) -> None:
+        super().__init__(model, batch_size=batch_size, calibration=calibration)
+
+    @classmethod
+    def load(  # type: ignore[override]
+        cls, model_dir: str | Path, batch_size: int = 16, num_threads: int | None = None
+    ) -> OnnxTaggerDetector:
+        """Load an exported folder (``phiscrub export-onnx``).
+
+        Args:
+            model_dir: the folder.
+            batch_size: at most this many windows per forward pass.
+            num_threads: ONNX Runtime intra-op threads (default: ``$PHISCRUB_THREADS``, else the
+                physical cores).
+
+        Raises:
+            ModelError: files missing or unreadable, or onnxruntime/tokenizers not installed.
+        """
+        from phiscrub.detect.calibration import load_calibration
+
+        folder = Path(model_dir)
+        if not has_onnx_files(folder):
+            raise ModelError(f"model folder {folder} has no {ONNX_CONFIG} and {ONNX_FILE}")
+        if not onnx_available():
+            raise ModelError("the ONNX tagger needs onnxruntime and tokenizers: pip install phiscrub")
+        for name in ("labels.json", "tokenizer.json"):
+            if not (folder / name).is_file():
+                raise ModelError(f"model folder {folder} has no {name}")
+        try:
+            model = OnnxModel(folder, num_threads=num_threads)
+        except ModelError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a third-party loader failed: folder and error type only
+            raise ModelError(f"model folder {folder} cannot be loaded ({type(exc).__name__})") from None
+        return cls(model, batch_size=batch_size, calibration=load_calibration(folder))
+
+    def predict(self, docs: Sequence[Document], batch_size: int | None = None) -> list[Any]:
+        """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
+        model: OnnxModel = self.model  # type: ignore[assignment]
+        return predict_words_onnx(model, list(docs), batch_size=batch_size or self.batch_size)

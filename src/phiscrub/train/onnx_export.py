@@ -1,0 +1,195 @@
+"""Export a trained transformer tagger folder to ONNX for the torch-free inference path.
+
+What is exported (:func:`export_onnx`)::
+
+    out_dir/
+      tagger.onnx        encoder + subword pooling + shape/length embeddings + linear head;
+                         inputs input_ids, attention_mask, sub_slot (B x L), shape_ids, length_ids
+                         (B x W), all int64 with dynamic batch and length axes; output ``scores``
+                         (B x W x T float32): CRF emissions, or log-probabilities without a CRF.
+                         Weights int8 (onnxruntime dynamic quantization, per output channel) or float32.
+      tokenizer.json     the Rust ``tokenizers`` file of the encoder's fast tokenizer
+      onnx.json          tags, window settings, special tokens, pad/unknown tokens, CRF scores
+      config.json, labels.json, meta.json   copied from the model folder (``meta.json`` keeps the
+                         span-score calibration) when ``out_dir`` is another folder
+
+Decoding (BIO-constrained Viterbi, CRF marginals) stays in numpy (:mod:`phiscrub.train.decode`), so
+:class:`phiscrub.detect.onnx_tagger.OnnxTaggerDetector` needs neither torch nor transformers.
+
+Needs the ``train`` extra (torch, transformers) plus ``onnx`` and ``onnxscript`` for the exporter.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from phiscrub.errors import ConfigError, ModelError
+from phiscrub.train.config import BILSTM_ENCODER
+from phiscrub.train.dataset import special_affixes
+
+__all__ = ["ONNX_CONFIG", "ONNX_FILE", "TOKENIZER_FILE", "export_onnx"]
+
+log = logging.getLogger(__name__)
+
+#: File names of an exported folder.
+ONNX_FILE = "tagger.onnx"
+ONNX_CONFIG = "onnx.json"
+TOKENIZER_FILE = "tokenizer.json"
+#: Version of ``onnx.json``.
+ONNX_FORMAT_VERSION = 1
+_COPIED = ("config.json", "labels.json", "meta.json")
+_INPUTS = ["input_ids", "attention_mask", "sub_slot", "shape_ids", "length_ids"]
+
+
+class _ScoreGraph(nn.Module):
+    """What the ONNX graph computes: the tagger's forward pass up to its decoding scores.
+
+    Word pooling is written as a (slot x subword) one-hot matrix product instead of
+    ``scatter_reduce`` (same result for ``first`` and ``mean``), which every exporter and
+    quantizer handles and which costs little next to the encoder.
+    """
+
+    def __init__(self, tagger: Any) -> None:
+        super().__init__()
+        self.encoder = tagger.encoder
+        self.shape_emb = tagger.shape_emb
+        self.length_emb = tagger.length_emb
+        self.head = tagger.head
+        self.strategy = tagger.config.subword_strategy
+        self.use_crf = tagger.crf is not None
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        attention_mask: torch.Tensor,
+        sub_slot: torch.Tensor,
+        shape_ids: torch.Tensor,
+        length_ids: torch.Tensor,
+    ) -> torch.Tensor:
+        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        slots = torch.arange(shape_ids.shape[1], device=sub_slot.device).view(1, -1, 1)
+        onehot = (sub_slot.unsqueeze(1) == slots).to(hidden.dtype)  # (B, W, L)
+        pooled = torch.matmul(onehot, hidden)
+        if self.strategy == "mean":
+            pooled = pooled / onehot.sum(dim=-1, keepdim=True).clamp(min=1.0)
+        parts = [pooled]
+        if self.shape_emb is not None and self.length_emb is not None:
+            parts += [self.shape_emb(shape_ids), self.length_emb(length_ids)]
+        emissions = self.head(torch.cat(parts, dim=-1))
+        return emissions if self.use_crf else torch.log_softmax(emissions, dim=-1)
+
+
+def _dummy_inputs(tagger: Any) -> tuple[torch.Tensor, ...]:
+    from phiscrub.train.dataset import WindowExample, collate
+
+    examples = [
+        WindowExample(0, 0, [101, 2000, 2001, 2002, 102], [-1, 0, 1, 1, -1], [0, 1], [1, 3], [2, 3], [0, 0]),
+        WindowExample(0, 1, [101, 2003, 102], [-1, 0, -1], [0], [3], [4], [0]),
+    ]
+    batch = collate(examples, tagger.pad_id)
+    return tuple(batch[name] for name in _INPUTS)
+
+
+def export_onnx(
+    model_dir: str | Path,
+    out_dir: str | Path | None = None,
+    quantize: str = "int8",
+    opset: int = 18,
+) -> Path:
+    """Export a trained transformer tagger folder to an ONNX folder (see the module docstring).
+
+    Args:
+        model_dir: a model folder written by :func:`phiscrub.train.train` / ``PhiTagger.save``.
+        out_dir: where to write (default: ``model_dir`` itself, next to the torch weights).
+        quantize: ``int8`` (dynamic int8 weights, the default path's) or ``none`` (float32).
+        opset: ONNX opset of the graph.
+
+    Returns:
+        The output folder.
+
+    Raises:
+        ModelError: the folder does not load, is a ``bilstm-crf`` model, uses ``max`` subword
+            pooling, or the exporter / quantizer is missing.
+        ConfigError: an unknown ``quantize``.
+    """
+    from phiscrub.train.model import PhiTagger, read_model_config
+
+    if quantize not in ("int8", "none"):
+        raise ConfigError(f"unknown quantization {quantize!r}; use int8 or none")
+    src = Path(model_dir)
+    config = read_model_config(src)
+    if config.backbone == BILSTM_ENCODER:
+        raise ModelError(f"{src} holds a {BILSTM_ENCODER} model; only transformer taggers export to ONNX")
+    if config.subword_strategy not in ("first", "mean"):
+        raise ModelError(f"subword strategy {config.subword_strategy!r} does not export; use first or mean")
+    try:
+        import onnx  # noqa: F401
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:
+        raise ModelError("export-onnx needs onnx and onnxruntime: pip install phiscrub[train]") from exc
+    tagger = PhiTagger.load(src)
+    out = Path(out_dir) if out_dir is not None else src
+    out.mkdir(parents=True, exist_ok=True)
+    graph = _ScoreGraph(tagger).eval()
+    with tempfile.TemporaryDirectory(prefix="phiscrub-onnx-") as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        axes = {name: {0: "batch", 1: "subwords"} for name in _INPUTS[:3]}
+        axes.update({name: {0: "batch", 1: "words"} for name in _INPUTS[3:]})
+        with warnings.catch_warnings(), torch.inference_mode():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                graph,
+                _dummy_inputs(tagger),
+                str(fp32),
+                input_names=_INPUTS,
+                output_names=["scores"],
+                dynamic_axes={**axes, "scores": {0: "batch", 1: "words"}},
+                opset_version=opset,
+                dynamo=False,
+            )
+        target = out / ONNX_FILE
+        if quantize == "int8":
+            quantize_dynamic(str(fp32), str(target), weight_type=QuantType.QInt8, per_channel=True)
+        else:
+            shutil.copyfile(fp32, target)
+    tagger.tokenizer.backend_tokenizer.save(str(out / TOKENIZER_FILE))
+    prefix, suffix = special_affixes(tagger.tokenizer)
+    trans = scores = None
+    if tagger.crf is not None:
+        trans = tagger.crf.transitions.detach().double().tolist()
+        scores = {
+            "start": tagger.crf.start_transitions.detach().double().tolist(),
+            "end": tagger.crf.end_transitions.detach().double().tolist(),
+        }
+    info = {
+        "format_version": ONNX_FORMAT_VERSION,
+        "onnx": ONNX_FILE,
+        "tokenizer": TOKENIZER_FILE,
+        "quantize": quantize,
+        "tags": list(tagger.tags),
+        "max_length": config.max_length,
+        "overlap": config.overlap,
+        "sentence_aware": config.sentence_aware,
+        "subword_strategy": config.subword_strategy,
+        "prefix_ids": prefix,
+        "suffix_ids": suffix,
+        "pad_id": tagger.pad_id,
+        "unk_token": tagger.tokenizer.unk_token,
+        "crf": None if trans is None else {"transitions": trans, **(scores or {})},
+    }
+    (out / ONNX_CONFIG).write_text(json.dumps(info) + "\n", encoding="utf-8")
+    if out.resolve() != src.resolve():
+        for name in _COPIED:
+            if (src / name).is_file():
+                shutil.copyfile(src / name, out / name)
+    log.info("exported %s to %s (%s)", src, out, quantize)
+    return out
