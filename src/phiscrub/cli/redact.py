@@ -141,6 +141,13 @@ class _FatalRunError(click.ClickException):
 )
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
 @batch_size_option()
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=int,
+    help="Worker processes for big inputs (each loads the model once); output identical to 1 worker.",
+)
 @policy_option()
 @threshold_option()
 @guard_option()
@@ -164,6 +171,7 @@ def redact(
     lang: str,
     audit_text: bool,
     batch_size: int,
+    workers: int,
     policy: str | None,
     threshold: float,
     guard: bool,
@@ -178,6 +186,8 @@ def redact(
         raise _StartupError(f"--key (or ${KEY_ENV_VAR}) is empty or blank; give a non-empty secret")
     if batch_size < 1:
         raise _StartupError("--batch-size must be at least 1")
+    if workers < 1:
+        raise _StartupError("--workers must be at least 1")
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
     source = _open_input(input_path, text_field, text_column, id_field, patient_field, keep)
     _check_output(source, out_dir)
@@ -203,7 +213,7 @@ def redact(
     staging = _make_staging(out_dir)
     stats = _RunStats()
     try:
-        _run(deid, source, staging, audit_text, batch_size, stats)
+        _run(deid, source, staging, audit_text, batch_size, stats, workers)
         _commit(staging, out_dir)
     except Exception as exc:  # OSError (disk full), a source that stops, or anything unexpected
         raise _FatalRunError(
@@ -308,9 +318,21 @@ def _make_staging(out_dir: Path) -> Path:
 
 
 def _run(
-    deid: Deidentifier, source: Source, staging: Path, audit_text: bool, batch_size: int, stats: _RunStats
+    deid: Deidentifier,
+    source: Source,
+    staging: Path,
+    audit_text: bool,
+    batch_size: int,
+    stats: _RunStats,
+    workers: int = 1,
 ) -> None:
-    """Redact every document of ``source`` into ``staging``, counting into ``stats`` as it goes."""
+    """Redact every document of ``source`` into ``staging``, counting into ``stats`` as it goes.
+
+    With ``workers`` > 1 the batches are redacted in worker processes (:mod:`phiscrub.cli._parallel`),
+    results in input order.
+    """
+    from phiscrub.cli._parallel import map_batches
+
     total = source.count
 
     with (
@@ -321,10 +343,12 @@ def _run(
         def transformed() -> Iterator[Document]:
             bar = tqdm(desc="redact", unit="doc", total=total, file=sys.stderr, delay=1.0, dynamic_ncols=True)
             try:
-                for batch in batched(source.documents(), batch_size):
-                    readable = [d for d in batch if not d.metadata.get("read_error")]
-                    with stage_bars(sys.stderr):  # progress inside notes of 1 MB and more
-                        results = iter(list(_redact_batch(deid, readable)))
+                tagged = (
+                    (batch, [d for d in batch if not d.metadata.get("read_error")])
+                    for batch in batched(source.documents(), batch_size)
+                )
+                for batch, done in map_batches(deid, _redact_list, tagged, workers):
+                    results = iter(done)
                     for original in batch:
                         stats.documents += 1
                         red: Redaction | None = None
@@ -396,6 +420,14 @@ def _describe(exc: BaseException, staging: Path, out_dir: Path) -> str:
 def _code(value: Any) -> str:
     """A read-error marker as a short code; anything else (it could be a message) as ``read_error``."""
     return value if isinstance(value, str) and _CODE_RE.match(value) else "read_error"
+
+
+def _redact_list(
+    deid: Deidentifier, batch: list[Document]
+) -> list[tuple[Document, Redaction | None, str | None]]:
+    """:func:`_redact_batch` as a list (what a worker process sends back)."""
+    with stage_bars(sys.stderr):  # progress inside notes of 1 MB and more
+        return list(_redact_batch(deid, batch))
 
 
 def _redact_batch(

@@ -1,0 +1,88 @@
+"""``redact --workers N``: batches of documents redacted in N worker processes, results in input order.
+
+Each worker builds its own :class:`~phiscrub.deid.Deidentifier` from the parent's settings and loads
+the model once. Batches are handed out as workers free up, at most ``2 * N`` in flight, so memory
+stays bounded on big inputs; results come back in input order, so the output (files, standoff,
+error list) is the same as with one worker. Workers are started with ``spawn`` (a fork would copy
+ONNX Runtime's or torch's thread pools) and split the physical cores between them
+(``$PHISCRUB_THREADS`` unless the user set it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from phiscrub.deid import Deidentifier
+from phiscrub.document import Document
+
+__all__ = ["map_batches"]
+
+T = TypeVar("T")
+
+_DEID: Deidentifier | None = None
+_WORK: Callable[[Deidentifier, list[Document]], Any] | None = None
+
+
+def _init(deid: Deidentifier, work: Callable[[Deidentifier, list[Document]], Any], threads: int) -> None:
+    global _DEID, _WORK
+    if not os.environ.get("PHISCRUB_THREADS"):
+        os.environ["PHISCRUB_THREADS"] = str(threads)
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
+    try:
+        import torch
+
+        torch.set_num_threads(threads)
+    except ImportError:
+        pass
+    _DEID = deid.load()
+    _WORK = work
+
+
+def _call(batch: list[Document]) -> Any:
+    assert _DEID is not None and _WORK is not None, "worker not initialised"
+    return _WORK(_DEID, batch)
+
+
+def _fresh(deid: Deidentifier) -> Deidentifier:
+    """An unloaded copy of ``deid`` with the same settings (what a worker loads for itself)."""
+    return dataclasses.replace(deid)
+
+
+def map_batches(
+    deid: Deidentifier,
+    work: Callable[[Deidentifier, list[Document]], T],
+    batches: Iterable[tuple[Any, list[Document]]],
+    workers: int,
+) -> Iterator[tuple[Any, T]]:
+    """``(tag, work(deid, docs))`` for each ``(tag, docs)`` of ``batches``, in order.
+
+    Args:
+        deid: the loaded de-identifier (used as is with one worker; copied unloaded into each worker).
+        work: a module-level function (picklable) run on each batch.
+        batches: ``(tag, docs)`` pairs; the tag stays in this process and comes back with the result.
+        workers: processes; 1 runs everything here.
+    """
+    if workers <= 1:
+        for tag, docs in batches:
+            yield tag, work(deid, docs)
+        return
+    import multiprocessing
+
+    from phiscrub.detect.onnx_tagger import physical_cores
+
+    threads = max(1, physical_cores() // workers)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init, initargs=(_fresh(deid), work, threads)) as pool:
+        pending: deque[tuple[Any, Any]] = deque()
+        for tag, docs in batches:
+            pending.append((tag, pool.apply_async(_call, (docs,))))
+            if len(pending) >= 2 * workers:
+                head, result = pending.popleft()
+                yield head, result.get()
+        while pending:
+            head, result = pending.popleft()
+            yield head, result.get()
