@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import click
 
 __all__ = ["export_onnx_cmd"]
-
-_TORCH_ONLY = ("tagger.safetensors", "encoder")
 
 
 @click.command("export-onnx")
@@ -32,8 +29,8 @@ _TORCH_ONLY = ("tagger.safetensors", "encoder")
 @click.option(
     "--onnx-only",
     is_flag=True,
-    help="Leave no torch weights in OUT (tagger.safetensors, encoder/): the folder the package ships. "
-    "OUT must differ from MODEL_DIR.",
+    help="Replace OUT by a folder without torch weights (no tagger.safetensors, no encoder/): the "
+    "folder the package ships. OUT must differ from MODEL_DIR.",
 )
 def export_onnx_cmd(model_dir: Path, out_dir: Path | None, quantize: str, onnx_only: bool) -> None:
     """Export the trained tagger in MODEL_DIR to ONNX (tagger.onnx, tokenizer.json, onnx.json).
@@ -42,17 +39,13 @@ def export_onnx_cmd(model_dir: Path, out_dir: Path | None, quantize: str, onnx_o
     (docs/model.md, "ONNX inference path"). Needs the train extra.
     """
     from phiscrub.errors import ConfigError
-    from phiscrub.train.onnx_export import export_onnx
+    from phiscrub.train.onnx_export import export_onnx, install_onnx
 
-    if onnx_only and (out_dir is None or out_dir.resolve() == model_dir.resolve()):
-        raise ConfigError("--onnx-only needs an -o folder other than MODEL_DIR")
-    out = export_onnx(model_dir, out_dir, quantize=quantize)
     if onnx_only:
-        for name in _TORCH_ONLY:
-            path = out / name
-            if path.is_dir():
-                shutil.rmtree(path)
-            elif path.exists():
-                path.unlink()
+        if out_dir is None or out_dir.resolve() == model_dir.resolve():
+            raise ConfigError("--onnx-only needs an -o folder other than MODEL_DIR")
+        out = install_onnx(model_dir, out_dir, quantize=quantize)
+    else:
+        out = export_onnx(model_dir, out_dir, quantize=quantize)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     click.echo(f"exported {model_dir} -> {out} ({quantize}; folder {size / 1e6:.1f} MB)", err=True)

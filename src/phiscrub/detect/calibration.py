@@ -312,11 +312,12 @@ def calibrate_model(
         ConfigError: the model predicts no span on ``dev_docs``.
         ModelError: the folder does not load.
     """
-    from phiscrub.detect.tagger import TaggerDetector
+    from phiscrub.detect.tagger import load_model_detector
     from phiscrub.policy import apply_policy, check_policy
 
     check_policy(policy)
-    detector = TaggerDetector.load(model_dir, batch_size=batch_size)
+    # The path the folder runs on in redact (ONNX when it holds an export), so the map fits its scores.
+    detector = load_model_detector(model_dir, batch_size=batch_size)
     detector.calibration = None
     scores: list[float] = []
     targets: list[float] = []

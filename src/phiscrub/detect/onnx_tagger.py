@@ -46,7 +46,7 @@ ONNX_CONFIG = "onnx.json"
 #: Environment variable that sets ONNX Runtime's intra-op threads (default: physical cores).
 THREADS_ENV_VAR = "PHISCRUB_THREADS"
 # Subword tokens per forward pass (batch rows x padded length): bounds activation memory.
-_TOKEN_BUDGET = 16 * 192
+_TOKEN_BUDGET = 8 * 192
 
 
 def has_onnx_files(model_dir: str | Path) -> bool:

@@ -36,7 +36,7 @@ from phiscrub.errors import ConfigError, ModelError
 from phiscrub.train.config import BILSTM_ENCODER
 from phiscrub.train.dataset import special_affixes
 
-__all__ = ["ONNX_CONFIG", "ONNX_FILE", "TOKENIZER_FILE", "export_onnx"]
+__all__ = ["ONNX_CONFIG", "ONNX_FILE", "TOKENIZER_FILE", "TORCH_ONLY_FILES", "export_onnx", "install_onnx"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,8 @@ TOKENIZER_FILE = "tokenizer.json"
 #: Version of ``onnx.json``.
 ONNX_FORMAT_VERSION = 1
 _COPIED = ("config.json", "labels.json", "meta.json")
+#: What only the torch path reads: left out of an ONNX-only folder (the one the package ships).
+TORCH_ONLY_FILES = ("tagger.safetensors", "encoder")
 _INPUTS = ["input_ids", "attention_mask", "sub_slot", "shape_ids", "length_ids"]
 
 
@@ -193,3 +195,37 @@ def export_onnx(
                 shutil.copyfile(src / name, out / name)
     log.info("exported %s to %s (%s)", src, out, quantize)
     return out
+
+
+def install_onnx(model_dir: str | Path, target: str | Path, quantize: str = "int8") -> Path:
+    """Replace ``target`` (e.g. the package's bundled model folder) by an ONNX-only export of ``model_dir``.
+
+    The export is written to a staging folder next to ``target`` first, so a failed export leaves
+    ``target`` as it was. ``meta.json`` (with its calibration) comes from ``model_dir``; the torch
+    weights (:data:`TORCH_ONLY_FILES`) are not written. ``model_dir`` may be ``target`` itself.
+
+    Args:
+        model_dir: the trained torch model folder.
+        target: the folder to replace.
+        quantize: ``int8`` or ``none``.
+
+    Returns:
+        ``target``.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".onnx-export-", dir=target.parent))
+    try:
+        export_onnx(model_dir, staging, quantize=quantize)
+        for name in TORCH_ONLY_FILES:
+            path = staging / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
