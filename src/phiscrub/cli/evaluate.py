@@ -66,6 +66,15 @@ __all__ = ["evaluate_cmd"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write binary token precision-recall over span-score thresholds (PNG, plus a .json of the points).",
 )
+@click.option(
+    "--scheme",
+    type=click.Choice(["phiscrub", "meddocan", "i2b2"]),
+    default="phiscrub",
+    show_default=True,
+    help="meddocan / i2b2: the shared task's official figures instead (NER (start, end, type) micro "
+    "P/R/F1; meddocan adds spans strict, spans merged and leak), on the labels as written in the "
+    "files (no corpus mapping, no folding). See docs/evaluation.md.",
+)
 def evaluate_cmd(
     gold: Path,
     pred: Path,
@@ -82,6 +91,7 @@ def evaluate_cmd(
     plot_metric: str,
     policy: str | None,
     pr_curve: Path | None,
+    scheme: str,
 ) -> None:
     """Binary token F1, token micro F1 and entity micro F1, plus per-label scores.
 
@@ -95,6 +105,9 @@ def evaluate_cmd(
     from phiscrub.evaluate.report import label_frequencies, plot_per_label, to_markdown, write_report
     from phiscrub.io import read_corpus
 
+    if scheme != "phiscrub":
+        _official(gold, pred, gold_format, pred_format, out, scheme)
+        return
     gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=gold_corpus)
     pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus=pred_corpus)
     train_problems: list[Problem] = []
@@ -130,6 +143,33 @@ def evaluate_cmd(
     click.echo(to_markdown(result, train_counts=train_counts))
     click.echo(f"report written to {', '.join(str(p) for p in paths)}", err=True)
     if gold_problems or pred_problems or train_problems:
+        sys.exit(1)
+
+
+def _official(
+    gold: Path, pred: Path, gold_format: str | None, pred_format: str | None, out: Path | None, scheme: str
+) -> None:
+    """Official shared-task figures on the labels as read (no corpus mapping): PREFIX.json/.md."""
+    import json
+
+    from phiscrub.evaluate.official import official_scores
+    from phiscrub.io import read_corpus
+
+    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=None)
+    pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus=None)
+    for p in [*gold_problems, *pred_problems]:
+        click.echo(f"problem: {p}", err=True)
+    scores = official_scores(gold_docs, pred_docs, scheme)
+    prefix = out or Path("evaluation")
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    data = {"config": {"gold": str(gold), "pred": str(pred), "scheme": scheme}, **scores.to_dict()}
+    json_path = prefix.with_name(prefix.name + ".json")
+    md_path = prefix.with_name(prefix.name + ".md")
+    json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    md_path.write_text(scores.to_markdown(), encoding="utf-8")
+    click.echo(scores.to_markdown())
+    click.echo(f"report written to {json_path}, {md_path}", err=True)
+    if gold_problems or pred_problems:
         sys.exit(1)
 
 

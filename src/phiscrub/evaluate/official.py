@@ -1,0 +1,163 @@
+"""Shared-task scoring: the figures of the MEDDOCAN (CODALAB) and i2b2 2014 official scorers.
+
+Reimplemented from the scorers' published definition (the MEDDOCAN script is based on the i2b2
+2014 one), so that ``phiscrub evaluate --scheme meddocan`` and the official script agree:
+
+* **NER** (MEDDOCAN subtrack 1, i2b2 "strict"): a prediction is a true positive when a gold
+  annotation of the same document has the same ``(start, end, type)``. Sets per document, counts
+  summed over documents, micro precision, recall and F1.
+* **Spans strict** (MEDDOCAN subtrack 2): the same on ``(start, end)``, ignoring the type.
+* **Spans merged** (MEDDOCAN subtrack 2): in gold and predictions alike, spans that follow one
+  another are merged into one when only non-alphanumeric characters (:meth:`str.isalnum` false)
+  lie between them; the merged spans are then matched on ``(start, end)``.
+* **Leak** (MEDDOCAN subtrack 1): gold annotations not found (NER false negatives) divided by the
+  number of sentences of the gold texts; a sentence is a non-empty line here (MEDDOCAN texts
+  have one sentence per line).
+
+Labels are compared as written (``--labels native``): no folding. Figures are not rounded; the
+official scripts print 4 decimals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from phiscrub.document import Document
+from phiscrub.errors import ConfigError
+
+__all__ = ["OFFICIAL_SCHEMES", "PRF", "OfficialScores", "merge_spans", "official_scores"]
+
+Scheme = Literal["meddocan", "i2b2"]
+OFFICIAL_SCHEMES: tuple[str, ...] = ("meddocan", "i2b2")
+
+
+@dataclass
+class PRF:
+    """True positive, false positive and false negative counts with micro P/R/F1."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def add(self, gold: set[tuple[object, ...]], pred: set[tuple[object, ...]]) -> None:
+        """Add one document's sets."""
+        self.tp += len(gold & pred)
+        self.fp += len(pred - gold)
+        self.fn += len(gold - pred)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+        }
+
+
+@dataclass
+class OfficialScores:
+    """The figures of one scheme; ``per_type`` holds the NER counts of each type."""
+
+    scheme: str
+    ner: PRF = field(default_factory=PRF)
+    spans_strict: PRF = field(default_factory=PRF)
+    spans_merged: PRF = field(default_factory=PRF)
+    sentences: int = 0
+    per_type: dict[str, PRF] = field(default_factory=dict)
+
+    @property
+    def leak(self) -> float:
+        """NER false negatives per gold sentence."""
+        return self.ner.fn / self.sentences if self.sentences else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"scheme": self.scheme, "ner": self.ner.to_dict()}
+        if self.scheme == "meddocan":
+            out["leak"] = self.leak
+            out["spans_strict"] = self.spans_strict.to_dict()
+            out["spans_merged"] = self.spans_merged.to_dict()
+        out["per_type"] = {k: v.to_dict() for k, v in sorted(self.per_type.items())}
+        return out
+
+    def to_markdown(self) -> str:
+        rows = [("NER (start, end, type)", self.ner)]
+        if self.scheme == "meddocan":
+            rows += [("Spans strict (start, end)", self.spans_strict), ("Spans merged", self.spans_merged)]
+        lines = [
+            f"## Official {self.scheme} scores",
+            "",
+            "| measure | P | R | F1 | TP | FP | FN |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, s in rows:
+            lines.append(
+                f"| {name} | {s.precision:.4f} | {s.recall:.4f} | {s.f1:.4f} | {s.tp} | {s.fp} | {s.fn} |"
+            )
+        if self.scheme == "meddocan":
+            lines += ["", f"Leak (NER FN per gold sentence): {self.leak:.4f}"]
+        lines += ["", "| type | P | R | F1 | gold |", "|---|---|---|---|---|"]
+        for label, s in sorted(self.per_type.items()):
+            lines.append(f"| {label} | {s.precision:.4f} | {s.recall:.4f} | {s.f1:.4f} | {s.tp + s.fn} |")
+        return "\n".join(lines) + "\n"
+
+
+def merge_spans(text: str, offsets: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Merge sorted spans separated only by non-alphanumeric characters (MEDDOCAN "merged")."""
+    merged: list[list[int]] = []
+    for start, end in sorted(set(offsets)):
+        if merged and not any(ch.isalnum() for ch in text[merged[-1][1] : start]):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return {(s, e) for s, e in merged}
+
+
+def official_scores(
+    gold: Sequence[Document], pred: Sequence[Document], scheme: str = "meddocan"
+) -> OfficialScores:
+    """Score ``pred`` against ``gold`` as the official script of ``scheme`` does.
+
+    Documents are matched by id; a gold document without a prediction counts as predicting
+    nothing, a predicted document without gold is ignored (the official scripts read the gold's
+    file list).
+
+    Raises:
+        ConfigError: unknown scheme.
+    """
+    if scheme not in OFFICIAL_SCHEMES:
+        raise ConfigError(f"unknown scoring scheme {scheme!r}; known: {list(OFFICIAL_SCHEMES)}")
+    by_id = {d.id: d for d in pred}
+    scores = OfficialScores(scheme)
+    for doc in gold:
+        sys_doc = by_id.get(doc.id)
+        g_ner = {(s.start, s.end, s.label) for s in doc.spans}
+        p_ner = {(s.start, s.end, s.label) for s in sys_doc.spans} if sys_doc is not None else set()
+        scores.ner.add(g_ner, p_ner)  # type: ignore[arg-type]
+        for label in {t[2] for t in g_ner | p_ner}:
+            scores.per_type.setdefault(label, PRF()).add(
+                {t for t in g_ner if t[2] == label},
+                {t for t in p_ner if t[2] == label},  # type: ignore[arg-type]
+            )
+        g_spans = {(s, e) for s, e, _ in g_ner}
+        p_spans = {(s, e) for s, e, _ in p_ner}
+        scores.spans_strict.add(g_spans, p_spans)  # type: ignore[arg-type]
+        scores.spans_merged.add(merge_spans(doc.text, g_spans), merge_spans(doc.text, p_spans))  # type: ignore[arg-type]
+        scores.sentences += sum(1 for line in doc.text.splitlines() if line.strip())
+    return scores
