@@ -189,7 +189,9 @@ def test_load_model_detector_rejects_what_it_cannot_run(model_dir: Path, backend
         load_model_detector(model_dir, backend=backend)
 
 
-def test_export_onnx_cli_onnx_only_leaves_no_torch_weights(model_dir: Path, tmp_path: Path) -> None:
+def test_export_onnx_cli_onnx_only_leaves_no_torch_weights(
+    model_dir: Path, tmp_path: Path, docs: list[Document]
+) -> None:
     from click.testing import CliRunner
 
     from phiscrub.cli.app import cli
@@ -200,10 +202,34 @@ def test_export_onnx_cli_onnx_only_leaves_no_torch_weights(model_dir: Path, tmp_
     )
     assert result.exit_code == 0, result.output
     assert has_onnx_files(out)
-    assert not (out / "tagger.safetensors").exists() and not (out / "encoder").exists()
+    assert not (out / "tagger.safetensors").exists() and not (out / "tokenizer.json").exists()
     assert type(load_model_detector(out)) is OnnxTaggerDetector
+    # The torch path rebuilds its weights from the graph: same spans as the original folder.
+    rebuilt = load_model_detector(out, backend="torch")
+    assert type(rebuilt) is TaggerDetector
+    original = TaggerDetector.load(model_dir)
+    assert [_spans(s) for s in rebuilt.detect_many(docs)] == [_spans(s) for s in original.detect_many(docs)]
     refused = CliRunner().invoke(cli, ["export-onnx", str(model_dir), "--onnx-only"])
     assert refused.exit_code != 0
+
+
+def test_torch_weights_rebuilt_from_an_int8_graph_are_its_dequantized_weights(
+    model_dir: Path, tmp_path: Path
+) -> None:
+    import torch
+
+    from phiscrub.train.model import read_weights
+    from phiscrub.train.onnx_export import install_onnx, torch_state_from_onnx
+
+    out = install_onnx(model_dir, tmp_path / "int8", quantize="int8")
+    original = read_weights(model_dir)
+    rebuilt = torch_state_from_onnx(out)
+    assert set(rebuilt) == set(original)
+    for key, value in original.items():
+        if value.is_floating_point() and value.numel() > 1:
+            # int8: within one quantization step of the largest weight of the row/tensor
+            step = value.abs().max() / 100
+            assert torch.allclose(rebuilt[key].float(), value, atol=float(step)), key
 
 
 def test_physical_cores_is_at_least_one() -> None:

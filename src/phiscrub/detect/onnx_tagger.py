@@ -190,9 +190,10 @@ class OnnxModel:
             self.transitions = constraint_scores(self.tags)
         threads = num_threads or int(os.environ.get(THREADS_ENV_VAR) or 0) or physical_cores()
         self.num_threads = threads
-        self.tokenizer = RustTokenizer(
-            folder / info.get("tokenizer", "tokenizer.json"), info.get("unk_token"), self.pad_id
-        )
+        tokenizer_file = folder / info.get("tokenizer", "tokenizer.json")
+        if not tokenizer_file.is_file():
+            raise ModelError(f"model folder {folder} has no {info.get('tokenizer', 'tokenizer.json')}")
+        self.tokenizer = RustTokenizer(tokenizer_file, info.get("unk_token"), self.pad_id)
         self.session = _session(folder / info.get("onnx", ONNX_FILE), threads)
 
     @property
@@ -310,9 +311,8 @@ class OnnxTaggerDetector(TaggerDetector):
             raise ModelError(f"model folder {folder} has no {ONNX_CONFIG} and {ONNX_FILE}")
         if not onnx_available():
             raise ModelError("the ONNX tagger needs onnxruntime and tokenizers: pip install phiscrub")
-        for name in ("labels.json", "tokenizer.json"):
-            if not (folder / name).is_file():
-                raise ModelError(f"model folder {folder} has no {name}")
+        if not (folder / "labels.json").is_file():
+            raise ModelError(f"model folder {folder} has no labels.json")
         try:
             model = OnnxModel(folder, num_threads=num_threads)
         except ModelError:

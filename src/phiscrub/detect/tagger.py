@@ -141,6 +141,10 @@ def check_model_folder(model_dir: str | Path) -> None:
             raise ModelError(f"{path} is not a JSON object")
     weights = folder / _REQUIRED[2]
     if not weights.is_file():
+        from phiscrub.detect.onnx_tagger import has_onnx_files
+
+        if has_onnx_files(folder):
+            return  # an ONNX-only folder: the torch path rebuilds its weights from the graph
         raise ModelError(f"model folder {folder} has no {weights.name}")
     try:
         from safetensors import SafetensorError, safe_open

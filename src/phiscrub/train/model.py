@@ -453,6 +453,8 @@ def read_model_config(folder: Path, extra_files: Sequence[str] = ()) -> TrainCon
         ConfigError: an invalid ``config.json``.
     """
     for name in ("config.json", "labels.json", WEIGHTS_FILE, *extra_files):
+        if name == WEIGHTS_FILE and _weights_in_graph(folder):
+            continue  # an ONNX-only folder: the weights are rebuilt from the graph (read_weights)
         if not (folder / name).is_file():
             raise ModelError(f"model folder {folder} has no {name}")
     return TrainConfig.from_json(folder / "config.json")
@@ -567,8 +569,17 @@ def write_weights(model: nn.Module, folder: Path, dtype: str) -> None:
 
 
 def read_weights(folder: Path) -> dict[str, torch.Tensor]:
-    """Read ``folder/tagger.safetensors`` back as a float32 state dict (int8 matrices dequantized)."""
+    """Read ``folder/tagger.safetensors`` back as a float32 state dict (int8 matrices dequantized).
+
+    A folder without it but with an ONNX export (``phiscrub export-onnx --onnx-only``, the bundled
+    model) gets the weights rebuilt from the graph (:func:`phiscrub.train.onnx_export.torch_state_from_onnx`).
+    """
     from safetensors.torch import load_file
+
+    if _weights_in_graph(folder):
+        from phiscrub.train.onnx_export import torch_state_from_onnx
+
+        return torch_state_from_onnx(folder)
 
     raw = load_file(str(folder / WEIGHTS_FILE))
     state = {}
@@ -581,6 +592,15 @@ def read_weights(folder: Path) -> dict[str, torch.Tensor]:
         else:
             state[k] = v.float() if v.is_floating_point() else v
     return state
+
+
+def _weights_in_graph(folder: Path) -> bool:
+    """True when ``folder`` has no weights file but an ONNX export that stands in for it."""
+    if (folder / WEIGHTS_FILE).is_file():
+        return False
+    from phiscrub.train.onnx_export import has_torch_weights_in_graph
+
+    return has_torch_weights_in_graph(folder)
 
 
 def _quantize_rows(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -36,7 +36,17 @@ from phiscrub.errors import ConfigError, ModelError
 from phiscrub.train.config import BILSTM_ENCODER
 from phiscrub.train.dataset import special_affixes
 
-__all__ = ["ONNX_CONFIG", "ONNX_FILE", "TOKENIZER_FILE", "TORCH_ONLY_FILES", "export_onnx", "install_onnx"]
+__all__ = [
+    "EXTRA_WEIGHTS_FILE",
+    "ONNX_CONFIG",
+    "ONNX_FILE",
+    "TOKENIZER_FILE",
+    "TORCH_ONLY_FILES",
+    "export_onnx",
+    "has_torch_weights_in_graph",
+    "install_onnx",
+    "torch_state_from_onnx",
+]
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +57,12 @@ TOKENIZER_FILE = "tokenizer.json"
 #: Version of ``onnx.json``.
 ONNX_FORMAT_VERSION = 1
 _COPIED = ("config.json", "labels.json", "meta.json")
-#: What only the torch path reads: left out of an ONNX-only folder (the one the package ships).
-TORCH_ONLY_FILES = ("tagger.safetensors", "encoder")
+ENCODER_DIR = "encoder"
+#: What only the torch path reads and the graph can stand in for: left out of an ONNX-only folder
+#: (the one the package ships; ``encoder/`` stays: the torch path needs its config and tokenizer).
+TORCH_ONLY_FILES = ("tagger.safetensors",)
+#: Weights of the torch model that the graph does not hold (e.g. the unused BERT pooler), float32.
+EXTRA_WEIGHTS_FILE = "torch_extra.npz"
 _INPUTS = ["input_ids", "attention_mask", "sub_slot", "shape_ids", "length_ids"]
 
 
@@ -158,6 +172,7 @@ def export_onnx(
                 opset_version=opset,
                 dynamo=False,
             )
+        weight_map, extra = _weight_map(fp32, tagger)
         target = out / ONNX_FILE
         if quantize == "int8":
             quantize_dynamic(str(fp32), str(target), weight_type=QuantType.QInt8, per_channel=True)
@@ -187,12 +202,24 @@ def export_onnx(
         "pad_id": tagger.pad_id,
         "unk_token": tagger.tokenizer.unk_token,
         "crf": None if trans is None else {"transitions": trans, **(scores or {})},
+        # state-dict key -> [graph initializer, stored transposed]: rebuilds torch weights from the graph
+        "torch_weights": weight_map,
     }
+    if extra:
+        import numpy as np
+
+        # float16: these are small and unused by the forward pass (the BERT pooler)
+        np.savez(
+            out / EXTRA_WEIGHTS_FILE,
+            **{k: v.astype(np.float16) if v.dtype == np.float32 else v for k, v in extra.items()},
+        )
     (out / ONNX_CONFIG).write_text(json.dumps(info) + "\n", encoding="utf-8")
     if out.resolve() != src.resolve():
         for name in _COPIED:
             if (src / name).is_file():
                 shutil.copyfile(src / name, out / name)
+        if (src / ENCODER_DIR).is_dir():  # the torch path's encoder config and tokenizer
+            shutil.copytree(src / ENCODER_DIR, out / ENCODER_DIR, dirs_exist_ok=True)
     log.info("exported %s to %s (%s)", src, out, quantize)
     return out
 
@@ -202,7 +229,8 @@ def install_onnx(model_dir: str | Path, target: str | Path, quantize: str = "int
 
     The export is written to a staging folder next to ``target`` first, so a failed export leaves
     ``target`` as it was. ``meta.json`` (with its calibration) comes from ``model_dir``; the torch
-    weights (:data:`TORCH_ONLY_FILES`) are not written. ``model_dir`` may be ``target`` itself.
+    weights (:data:`TORCH_ONLY_FILES`) are not written (the torch path rebuilds them from the graph,
+    :func:`torch_state_from_onnx`), and both paths share ``encoder/tokenizer.json``.
 
     Args:
         model_dir: the trained torch model folder.
@@ -223,9 +251,116 @@ def install_onnx(model_dir: str | Path, target: str | Path, quantize: str = "int
                 shutil.rmtree(path)
             elif path.exists():
                 path.unlink()
+        shared = staging / ENCODER_DIR / TOKENIZER_FILE
+        if shared.is_file():  # one tokenizer file for both paths (the package size limit)
+            (staging / TOKENIZER_FILE).unlink()
+            info = json.loads((staging / ONNX_CONFIG).read_text(encoding="utf-8"))
+            info["tokenizer"] = f"{ENCODER_DIR}/{TOKENIZER_FILE}"
+            (staging / ONNX_CONFIG).write_text(json.dumps(info) + "\n", encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _weight_map(fp32_path: Path, tagger: Any) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """Which float32-graph initializer holds each torch weight (as is or transposed), and the rest.
+
+    Returns:
+        ``(map, extra)``: ``map[key] = [initializer name, transposed]``; ``extra[key]`` = the
+        float32 numpy value of weights the graph does not hold (the CRF, kept in ``onnx.json``, left out).
+    """
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(fp32_path)).graph
+    by_shape: dict[tuple[int, ...], list[tuple[str, Any]]] = {}
+    for init in graph.initializer:
+        arr = numpy_helper.to_array(init)
+        by_shape.setdefault(tuple(arr.shape), []).append((init.name, arr))
+    mapping: dict[str, list[Any]] = {}
+    extra: dict[str, Any] = {}
+    for key, value in tagger.state_dict().items():
+        if key.startswith("crf."):
+            continue
+        v = value.detach().cpu().numpy()
+        hit = next(
+            (n for n, a in by_shape.get(tuple(v.shape), []) if a.dtype == v.dtype and np.array_equal(a, v)),
+            None,
+        )
+        if hit is not None:
+            mapping[key] = [hit, False]
+            continue
+        if v.ndim == 2:
+            t = v.T
+            hit = next((n for n, a in by_shape.get(tuple(t.shape), []) if np.array_equal(a, t)), None)
+            if hit is not None:
+                mapping[key] = [hit, True]
+                continue
+        extra[key] = v
+    return mapping, extra
+
+
+def has_torch_weights_in_graph(folder: str | Path) -> bool:
+    """True when ``folder`` holds an ONNX export that can stand in for the torch weights."""
+    path = Path(folder) / ONNX_CONFIG
+    if not (path.is_file() and (Path(folder) / ONNX_FILE).is_file()):
+        return False
+    try:
+        return bool(json.loads(path.read_text(encoding="utf-8")).get("torch_weights"))
+    except (OSError, ValueError):
+        return False
+
+
+def torch_state_from_onnx(folder: str | Path) -> dict[str, torch.Tensor]:
+    """The torch state dict of an exported folder, rebuilt from the graph's initializers.
+
+    int8 initializers are dequantized (``(q - zero_point) * scale``, per tensor or per output
+    column), so an int8 export gives the weights the ONNX path computes with; the CRF comes from
+    ``onnx.json`` and anything else the graph lacks from ``torch_extra.npz``.
+
+    Raises:
+        ModelError: the folder has no such export, or an initializer is missing.
+    """
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    folder = Path(folder)
+    if not has_torch_weights_in_graph(folder):
+        raise ModelError(
+            f"model folder {folder} has neither tagger.safetensors nor an ONNX export to rebuild it"
+        )
+    info = json.loads((folder / ONNX_CONFIG).read_text(encoding="utf-8"))
+    inits = {i.name: i for i in onnx.load(str(folder / info.get("onnx", ONNX_FILE))).graph.initializer}
+
+    def array(name: str) -> Any:
+        if name in inits:
+            return numpy_helper.to_array(inits[name]).astype(np.float32)
+        if name + "_quantized" not in inits:
+            raise ModelError(f"{folder / ONNX_FILE} has no initializer for a torch weight")
+        q = numpy_helper.to_array(inits[name + "_quantized"]).astype(np.float32)
+        scale = numpy_helper.to_array(inits[name + "_scale"]).astype(np.float32)
+        zero = numpy_helper.to_array(inits[name + "_zero_point"]).astype(np.float32)
+        if scale.ndim == 1 and scale.shape[0] > 1:  # per channel: the graph's output columns
+            return (q - zero[None, :]) * scale[None, :]
+        return (q - zero) * scale
+
+    state: dict[str, torch.Tensor] = {}
+    for key, (name, transposed) in info["torch_weights"].items():
+        value = array(name)
+        state[key] = torch.from_numpy(np.ascontiguousarray(value.T if transposed else value))
+    extra = folder / EXTRA_WEIGHTS_FILE
+    if extra.is_file():
+        with np.load(extra) as data:
+            for key in data.files:
+                state[key] = torch.from_numpy(np.array(data[key]))
+    crf = info.get("crf")
+    if crf is not None:
+        state["crf.transitions"] = torch.tensor(crf["transitions"], dtype=torch.float32)
+        state["crf.start_transitions"] = torch.tensor(crf["start"], dtype=torch.float32)
+        state["crf.end_transitions"] = torch.tensor(crf["end"], dtype=torch.float32)
+    return state
