@@ -10,6 +10,12 @@ Three granularities:
 
 Corpus-native labels (i2b2 2006, i2b2 2014, MEDDOCAN, Wang et al.'s Chinese set, the zero-shot
 placeholders) are first mapped to fine labels by :func:`to_fine`, then folded by :func:`fold`.
+
+A fourth, corpus-native granularity keeps the labels as the corpus writes them (``--labels native
+--corpus meddocan``): its name is ``native:<corpus>``, optionally followed by ``+A,B`` for labels
+met in the data beyond the corpus's inventory (a ``brat`` corpus has no fixed inventory, all its
+labels come this way). :func:`fold` to a native granularity returns the label as written (upper
+case, spaces as ``_``) and never drops one: unknown labels stay their own type.
 """
 
 from __future__ import annotations
@@ -25,13 +31,18 @@ __all__ = [
     "CORPUS_MAPPINGS",
     "FINE_LABELS",
     "FINE_TO_COARSE",
+    "NATIVE_CORPORA",
     "PHICON5_LABELS",
     "PLACEHOLDER_LABELS",
     "Granularity",
     "fold",
+    "is_native",
     "label_digest",
     "labels_of",
+    "native_granularity",
+    "native_labels",
     "to_fine",
+    "to_native",
 ]
 
 Granularity = Literal["fine", "coarse", "phicon5"]
@@ -141,6 +152,99 @@ CORPUS_MAPPINGS: dict[str, dict[str, str]] = {
     "placeholder": {**{lab: lab for lab in FINE_LABELS}, "ID": "IDNUM"},
 }
 
+#: The label inventory of each corpus with ``--labels native`` (``brat``: none fixed, the labels of
+#: the data). MEDDOCAN's 22 types are its annotation guideline's (DIREC_PROT_INTERNET included).
+NATIVE_INVENTORIES: dict[str, tuple[str, ...]] = {
+    "meddocan": tuple(sorted(CORPUS_MAPPINGS["meddocan"])),
+    "i2b2-2006": tuple(sorted(CORPUS_MAPPINGS["i2b2-2006"])),
+    "i2b2-2014": tuple(
+        sorted((set(FINE_LABELS) - {"RELATIVE", "IPADDRESS", "LOCATION"}) | {"LOCATION-OTHER", "IPADDR"})
+    ),
+    "brat": (),
+}
+NATIVE_CORPORA: tuple[str, ...] = tuple(NATIVE_INVENTORIES)
+
+
+def is_native(granularity: str) -> bool:
+    """True for a corpus-native granularity (``native:<corpus>[+A,B]``)."""
+    return granularity.startswith("native:")
+
+
+def native_granularity(corpus: str, extra: Iterable[str] = ()) -> str:
+    """The native granularity of ``corpus``, extended by the labels of ``extra`` it lacks.
+
+    Raises:
+        LabelError: ``corpus`` has no native inventory.
+    """
+    if corpus not in NATIVE_INVENTORIES:
+        raise LabelError(f"no native label set for corpus {corpus!r}; known: {list(NATIVE_CORPORA)}")
+    base = set(NATIVE_INVENTORIES[corpus])
+    more = sorted({_canon(lab) for lab in extra} - base)
+    return f"native:{corpus}" + ("+" + ",".join(more) if more else "")
+
+
+def native_labels(granularity: str) -> tuple[str, ...]:
+    """The sorted label inventory of a native granularity.
+
+    Raises:
+        LabelError: not a native granularity, or an unknown corpus.
+    """
+    if not is_native(granularity):
+        raise LabelError(f"{granularity!r} is not a native label granularity")
+    corpus, _, more = granularity[len("native:") :].partition("+")
+    if corpus not in NATIVE_INVENTORIES:
+        raise LabelError(f"no native label set for corpus {corpus!r}; known: {list(NATIVE_CORPORA)}")
+    return tuple(sorted(set(NATIVE_INVENTORIES[corpus]) | {m for m in more.split(",") if m}))
+
+
+#: Fine label -> native label where several native labels map to one fine label, or none does
+#: (the rules and lexicon detectors speak fine labels; ``predict --labels native`` writes these).
+_NATIVE_PREFERRED: dict[str, dict[str, str]] = {
+    "meddocan": {
+        "HEALTHPLAN": "ID_ASEGURAMIENTO",
+        "IDNUM": "OTRO_NUMERO_IDENTIF",
+        "SSN": "ID_ASEGURAMIENTO",  # Spanish NSS / NAF numbers are social-insurance numbers
+        "LOCATION": "TERRITORIO",
+        "CITY": "TERRITORIO",
+        "STATE": "TERRITORIO",
+        "ZIP": "TERRITORIO",
+        "DEPARTMENT": "HOSPITAL",
+        "ROOM": "HOSPITAL",
+        "RELATIVE": "FAMILIARES_SUJETO_ASISTENCIA",
+        "USERNAME": "OTROS_SUJETO_ASISTENCIA",
+    },
+    "i2b2-2006": {
+        "IDNUM": "ID",
+        "MEDICALRECORD": "ID",
+        "CITY": "LOCATION",
+        "STATE": "LOCATION",
+        "STREET": "LOCATION",
+        "ZIP": "LOCATION",
+        "COUNTRY": "LOCATION",
+    },
+    "i2b2-2014": {"LOCATION": "LOCATION-OTHER", "IPADDRESS": "IPADDR", "RELATIVE": "PATIENT"},
+}
+
+
+def to_native(label: str, corpus: str) -> str:
+    """The native label of ``corpus`` for ``label`` (a fine label from the rules, or native already).
+
+    A label already in the corpus's inventory, or one with no native counterpart, is returned as
+    written (upper case): it stays its own type.
+    """
+    key = _canon(label)
+    inventory = NATIVE_INVENTORIES.get(corpus, ())
+    if key in inventory:
+        return key
+    preferred = _NATIVE_PREFERRED.get(corpus, {})
+    if key in preferred:
+        return preferred[key]
+    for native, fine in CORPUS_MAPPINGS.get(corpus, {}).items():
+        if fine == key and native in inventory:
+            return native
+    return key
+
+
 # Labels accepted without naming a corpus: fine, coarse, and every corpus's native label.
 _ANY: dict[str, str] = {}
 for _mapping in CORPUS_MAPPINGS.values():
@@ -190,9 +294,13 @@ def to_fine(label: str, corpus: str | None = None) -> str:
 def fold(label: str, granularity: Granularity = "fine") -> str | None:
     """Fold a fine (or coarse) label to ``granularity``; None means "not PHI at this granularity".
 
+    A native granularity (:func:`is_native`) returns the label as written, known or not.
+
     Raises:
         LabelError: unknown label or granularity.
     """
+    if is_native(granularity):
+        return _canon(label)
     fine = to_fine(label)
     if granularity == "fine":
         return None if fine == "OTHER" else fine
@@ -206,6 +314,8 @@ def fold(label: str, granularity: Granularity = "fine") -> str | None:
 
 def labels_of(granularity: Granularity) -> tuple[str, ...]:
     """The label inventory of a granularity, sorted."""
+    if is_native(granularity):
+        return native_labels(granularity)
     if granularity == "fine":
         return tuple(sorted(FINE_LABELS))
     if granularity == "coarse":

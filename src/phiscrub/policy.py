@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Literal, get_args
 
 from phiscrub.document import Span
-from phiscrub.errors import ConfigError
+from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import COARSE_LABELS, FINE_TO_COARSE, to_fine
 
 __all__ = [
@@ -222,7 +222,12 @@ def region_label(surface: str) -> str | None:
 
 
 def _effective_label(label: str, surface: str | None) -> str:
-    fine = to_fine(label)
+    try:
+        fine = to_fine(label)
+    except LabelError:
+        # A label no table knows (a BRAT corpus's own type, --labels native): PHI under every
+        # policy, privacy first. No policy keeps a label it cannot name.
+        return "\x00unknown"
     if fine == "LOCATION" and surface is not None:
         return region_label(surface) or fine
     return fine
@@ -237,10 +242,10 @@ def is_phi(label: str, policy: str, surface: str | None = None) -> bool:
         policy: ``safe-harbor``, ``i2b2`` or ``strict``.
         surface: the span's text; needed for ages (value) and generic locations (states and
             countries). Without it, an AGE is PHI (its value is unknown) and a LOCATION is PHI.
+            A label no table knows (a corpus's own type under ``--labels native``) is PHI.
 
     Raises:
         ConfigError: unknown policy.
-        LabelError: unknown label.
     """
     keeps = POLICY_KEEPS[check_policy(policy)]
     fine = _effective_label(label, surface)

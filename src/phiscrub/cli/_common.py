@@ -168,16 +168,19 @@ def corpus_option(*param_decls: str, help: str = CORPUS_HELP) -> Callable[[F], F
     return _option(*(param_decls or ("--corpus",)), default=None, help=help)
 
 
-def labels_option(help: str | None = None, *, default: str | None = "coarse") -> Callable[[F], F]:
-    """``--labels``: the label granularity (coarse, fine, phicon5).
+def labels_option(
+    help: str | None = None, *, default: str | None = "coarse", native: bool = False
+) -> Callable[[F], F]:
+    """``--labels``: the label granularity (coarse, fine, phicon5; ``native`` where allowed).
 
     Args:
         help: Help text (``None``: none).
         default: Default granularity, shown in the help (``None``: no default).
+        native: Also offer ``native``: the corpus's own labels (with ``--corpus``).
     """
     return _option(
         "--labels",
-        type=click.Choice(LABEL_GRANULARITIES),
+        type=click.Choice([*LABEL_GRANULARITIES, "native"] if native else LABEL_GRANULARITIES),
         default=default,
         show_default=True if default is not None else None,
         help=help,

@@ -28,7 +28,11 @@ __all__ = ["evaluate_cmd"]
 @click.command("evaluate")
 @existing_path_option("--gold", required=True, help="Gold corpus.")
 @existing_path_option("--pred", required=True, help="Predicted corpus.")
-@labels_option()
+@labels_option(
+    "Label granularity scored; native: the labels as written in the files (unknown ones kept), "
+    "per type, with --gold-corpus naming the corpus (default brat).",
+    native=True,
+)
 @input_format_option("--gold-format", help="Format of --gold (default: guess).")
 @input_format_option("--pred-format", help="Format of --pred (default: guess).")
 @corpus_option("--gold-corpus", help="Label mapping of the gold corpus (e.g. meddocan).")
@@ -104,12 +108,21 @@ def evaluate_cmd(
     from phiscrub.evaluate.metrics import evaluate
     from phiscrub.evaluate.report import label_frequencies, plot_per_label, to_markdown, write_report
     from phiscrub.io import read_corpus
+    from phiscrub.labels import NATIVE_CORPORA, native_granularity
 
     if scheme != "phiscrub":
         _official(gold, pred, gold_format, pred_format, out, scheme)
         return
+    native_corpus = None
+    if labels == "native":
+        native_corpus = gold_corpus if gold_corpus in NATIVE_CORPORA else "brat"
+        gold_corpus = pred_corpus = train_corpus = "native"
     gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=gold_corpus)
     pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus=pred_corpus)
+    if native_corpus is not None:
+        labels = native_granularity(
+            native_corpus, {s.label for d in [*gold_docs, *pred_docs] for s in d.spans}
+        )
     train_problems: list[Problem] = []
     train_counts: Counter[str] | None = None
     if train_path is not None:

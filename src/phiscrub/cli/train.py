@@ -43,6 +43,24 @@ def read_inputs(
     return docs
 
 
+def _native_corpus(labels: str | None, corpus: str | None) -> str | None:
+    """The corpus of ``--labels native`` (checked), or None for the other granularities."""
+    from phiscrub.labels import NATIVE_CORPORA
+
+    if labels != "native":
+        return None
+    if corpus not in NATIVE_CORPORA:
+        raise click.UsageError(f"--labels native needs --corpus, one of {', '.join(NATIVE_CORPORA)}")
+    return corpus
+
+
+def _native_of(corpus: str, docs: list[Document]) -> str:
+    """The native granularity of ``corpus`` plus every label of ``docs`` outside its inventory."""
+    from phiscrub.labels import native_granularity
+
+    return native_granularity(corpus, {s.label for d in docs for s in d.spans})
+
+
 @click.command("train")
 @existing_path_option(
     "--train",
@@ -77,7 +95,12 @@ def read_inputs(
     help="Continue training a saved model folder (with --recipe: its first stage).",
 )
 @click.option("--crf/--no-crf", default=None, help="CRF output layer (default: from config, on).")
-@labels_option("Label granularity.", default=None)
+@labels_option(
+    "Label granularity; native: the corpus's own labels (with --corpus meddocan, i2b2-2006, "
+    "i2b2-2014 or brat), labels met in the data beyond its inventory kept as their own types.",
+    default=None,
+    native=True,
+)
 @input_format_option(help="Input format of every corpus (default: guess).")
 @corpus_option(help="Label mapping of the inputs (meddocan, i2b2-2014 ...).")
 @existing_path_option("--config", "config_path", help="TrainConfig JSON; command-line options override it.")
@@ -210,14 +233,22 @@ def train_cmd(
         "num_threads": num_threads,
         "save_dtype": save_dtype,
     }
+    native_corpus = _native_corpus(labels, corpus)
+    if native_corpus is not None:
+        overrides["granularity"] = None  # set from the corpus and the data below
+        corpus = "native"  # readers keep every label as written
     config = config.replace(**{k: v for k, v in overrides.items() if v is not None})
     dev_docs = read_inputs((dev_path,), fmt, corpus, config.seed + 1000, 1) if dev_path else []
     if recipe is None:
         train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
+        if native_corpus is not None:
+            config = config.replace(granularity=_native_of(native_corpus, train_docs))
         result = train(train_docs, dev_docs, config, out_dir)
     else:
         source_docs = read_inputs(source_paths, fmt, corpus, config.seed, draws)
         target_docs = read_inputs(target_paths, fmt, corpus, config.seed + 1, draws)
+        if native_corpus is not None:
+            config = config.replace(granularity=_native_of(native_corpus, [*source_docs, *target_docs]))
         default_source = epochs if epochs is not None else PAPER_SOURCE_EPOCHS
         default_target = epochs if epochs is not None else PAPER_TARGET_EPOCHS
         outcome = run_recipe(
@@ -256,7 +287,14 @@ def train_cmd(
 @lexicon_option("Add the lexicon detector.")
 @propagate_option()
 @input_format_option()
-@corpus_option(help="Label mapping of the input.")
+@corpus_option(help="Label mapping of the input (with --labels native: the corpus whose labels are written).")
+@labels_option(
+    "fine (default): phiscrub's fine labels. native: the labels of --corpus (meddocan, i2b2-2006, "
+    "i2b2-2014, brat) as a --labels native model predicts them; rule and lexicon spans are "
+    "relabelled to that corpus's types (docs/model.md).",
+    default="fine",
+    native=True,
+)
 @rules_lang_option()
 @batch_size_option()
 @policy_option()
@@ -272,6 +310,7 @@ def predict(
     propagate: bool,
     fmt: str | None,
     corpus: str | None,
+    labels: str,
     lang: str,
     batch_size: int,
     policy: str | None,
@@ -290,8 +329,10 @@ def predict(
     from phiscrub.detect.lexicon import LexiconDetector
     from phiscrub.detect.rules import default_detectors
     from phiscrub.io import get_writer
+    from phiscrub.labels import to_native
 
-    docs = read_inputs((input_path,), fmt, corpus, 0, 1)
+    native_corpus = _native_corpus(labels if labels == "native" else None, corpus)
+    docs = read_inputs((input_path,), fmt, "native" if native_corpus else corpus, 0, 1)
     dets: list[Detector] = list(default_detectors(lang=lang)) if rules else []
     if lexicon:
         dets.append(LexiconDetector(lang=lang))
@@ -311,6 +352,8 @@ def predict(
     for i in range(0, len(docs), batch_size):
         batch = docs[i : i + batch_size]
         for d, spans in zip(batch, deid.detect_many(batch)):
+            if native_corpus is not None:
+                spans = [s.with_label(to_native(s.label, native_corpus)) for s in spans]
             predicted.append(d.with_spans(spans))
         bar.update(len(batch))
     bar.close()

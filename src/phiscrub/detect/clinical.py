@@ -41,7 +41,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError
+from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import fold
 
 __all__ = [
@@ -918,7 +918,10 @@ def decide(doc: Document, spans: Sequence[Span], *, keep_generic: bool = False) 
     out: list[GuardDecision] = []
     text = doc.text
     for span in spans:
-        coarse = fold(span.label, "coarse") or span.label
+        try:
+            coarse = fold(span.label, "coarse") or span.label
+        except LabelError:  # a corpus's own type (--labels native): no guard rule applies
+            coarse = span.label
         if coarse == "NAME":
             trimmed = _trim_name(text, span)
             if trimmed is not span:

@@ -35,7 +35,7 @@ from typing import Any
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
-from phiscrub.labels import Granularity, fold
+from phiscrub.labels import Granularity, fold, is_native
 from phiscrub.text import TOKENIZER_NAME, Token, tokenize
 
 __all__ = ["PRF", "EvaluationResult", "LabelScores", "entities", "evaluate", "token_labels"]
@@ -159,7 +159,7 @@ class EvaluationResult:
 
 
 def _check_granularity(granularity: str) -> None:
-    if granularity not in _GRANULARITIES:
+    if granularity not in _GRANULARITIES and not is_native(granularity):
         raise ConfigError(f"unknown granularity {granularity!r}; use one of {list(_GRANULARITIES)}")
 
 

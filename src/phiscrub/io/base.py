@@ -167,7 +167,8 @@ class Reader(ABC):
     Args:
         corpus: a key of :data:`phiscrub.labels.CORPUS_MAPPINGS`; labels are then mapped to fine
             labels with :func:`phiscrub.labels.to_fine`. Without it labels are kept as read when
-            known to any label set.
+            known to any label set. ``"native"`` keeps every label as written (upper case, spaces
+            as ``_``), unknown ones included (``--labels native``).
 
     Raises:
         ConfigError: ``corpus`` is not a known corpus mapping.
@@ -176,7 +177,7 @@ class Reader(ABC):
     format_name: ClassVar[str] = ""
 
     def __init__(self, corpus: str | None = None) -> None:
-        if corpus is not None and corpus not in CORPUS_MAPPINGS:
+        if corpus is not None and corpus != "native" and corpus not in CORPUS_MAPPINGS:
             raise ConfigError(f"unknown corpus mapping {corpus!r}; known: {sorted(CORPUS_MAPPINGS)}")
         self.corpus = corpus
         self.problems: list[Problem] = []
@@ -214,6 +215,9 @@ class Reader(ABC):
         end: int | None = None,
     ) -> str | None:
         """The label to store for ``label`` as read, or None (reported) when it is unknown."""
+        if self.corpus == "native":
+            # --labels native: the label as written, known or not (never dropped).
+            return label.strip().upper().replace(" ", "_") or None
         try:
             fine = to_fine(label, self.corpus)
         except LabelError:

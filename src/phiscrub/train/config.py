@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.errors import ConfigError
-from phiscrub.labels import Granularity
+from phiscrub.labels import Granularity, is_native
 
 __all__ = [
     "ARCHITECTURE_KEYS",
@@ -78,7 +78,8 @@ class TrainConfig:
         encoder: local Hugging Face encoder folder; None means the bundled MiniLM
             (:func:`phiscrub.train.model.default_encoder_path`). Saved resolved (absolute path).
             ``"bilstm-crf"`` selects the BiLSTM-CRF backbone (:mod:`phiscrub.train.bilstm`).
-        granularity: label set the tagger predicts (``fine``, ``coarse`` or ``phicon5``).
+        granularity: label set the tagger predicts (``fine``, ``coarse`` or ``phicon5``, or a
+            corpus-native set ``native:<corpus>[+A,B]``, see :func:`phiscrub.labels.native_granularity`).
         max_length: subword tokens per window, special tokens included (Kim et al.: 192).
         overlap: subword tokens shared by consecutive windows (context for words near a cut).
         sentence_aware: end windows at sentence boundaries when one lies in the window's back half.
@@ -182,7 +183,7 @@ class TrainConfig:
                 object.__setattr__(self, f.name, float(value))
 
     def _check_values(self) -> None:
-        if self.granularity not in _GRANULARITIES:
+        if self.granularity not in _GRANULARITIES and not is_native(self.granularity):
             raise ConfigError(f"granularity must be one of {_GRANULARITIES}, got {self.granularity!r}")
         if self.subword_strategy not in SUBWORD_STRATEGIES:
             raise ConfigError(f"subword_strategy must be one of {SUBWORD_STRATEGIES}")
