@@ -14,7 +14,7 @@ from phiscrub.detect.base import Detector
 from phiscrub.detect.ensemble import resolve
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
-from phiscrub.labels import Granularity, fold
+from phiscrub.labels import Granularity, fold, is_native
 from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
 
 if TYPE_CHECKING:
@@ -71,7 +71,8 @@ class Deidentifier:
 
     Args:
         mode: ``placeholder`` (``[NAME]``), ``mask`` (``***``) or ``surrogate`` (realistic, keyed).
-        labels: label granularity of placeholders and output spans: ``coarse``, ``fine`` or ``phicon5``.
+        labels: label granularity of placeholders and output spans: ``coarse``, ``fine`` or ``phicon5``,
+            or a corpus-native scheme ``native:<corpus>`` (:func:`phiscrub.labels.native_granularity`).
         key: secret for surrogates (str or bytes); falls back to ``$PHISCRUB_KEY``. Required for
             ``surrogate`` mode; an empty or blank key is a :class:`~phiscrub.errors.ConfigError`.
         model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
@@ -124,8 +125,10 @@ class Deidentifier:
     def __post_init__(self) -> None:
         if self.mode not in ("placeholder", "mask", "surrogate"):
             raise ConfigError(f"unknown mode {self.mode!r}; use placeholder, mask or surrogate")
-        if self.labels not in ("coarse", "fine", "phicon5"):
-            raise ConfigError(f"unknown label granularity {self.labels!r}; use coarse, fine or phicon5")
+        if self.labels not in ("coarse", "fine", "phicon5") and not is_native(self.labels):
+            raise ConfigError(
+                f"unknown label granularity {self.labels!r}; use coarse, fine, phicon5 or native:<corpus>"
+            )
         secret = resolve_key(self.key)
         if secret is not None and not secret.strip():
             # An empty secret would make every surrogate guessable (and failed each note later on).

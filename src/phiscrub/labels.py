@@ -294,13 +294,18 @@ def to_fine(label: str, corpus: str | None = None) -> str:
 def fold(label: str, granularity: Granularity = "fine") -> str | None:
     """Fold a fine (or coarse) label to ``granularity``; None means "not PHI at this granularity".
 
-    A native granularity (:func:`is_native`) returns the label as written, known or not.
+    A native granularity (:func:`is_native`) returns the label as written when it is in the
+    scheme, a fine label (from the rules) as the corpus's type (:func:`to_native`), and any other
+    label as written: nothing is dropped.
 
     Raises:
         LabelError: unknown label or granularity.
     """
     if is_native(granularity):
-        return _canon(label)
+        key = _canon(label)
+        if key in native_labels(granularity):
+            return key
+        return to_native(key, granularity[len("native:") :].partition("+")[0])
     fine = to_fine(label)
     if granularity == "fine":
         return None if fine == "OTHER" else fine

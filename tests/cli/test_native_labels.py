@@ -57,6 +57,18 @@ def test_native_round_trip_trains_and_writes_the_corpus_types(tmp_path: Path) ->
     docs, problems = read_corpus(pred, corpus="native")
     assert not problems
     assert {s.label for d in docs for s in d.spans} == {"NOMBRE_SUJETO_ASISTENCIA", "FECHAS", "CODIGO_CAMA"}
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "n01.txt").write_text((corpus / "n01.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    redacted = runner.invoke(
+        cli,
+        ["redact", str(notes), "-o", str(tmp_path / "out"), "--model", str(model)]
+        + ["--labels", "native", "--lang", "es"],
+    )
+    assert redacted.exit_code == 0, redacted.output
+    assert (tmp_path / "out" / "n01.txt").read_text(encoding="utf-8") == (
+        "Paciente [NOMBRE_SUJETO_ASISTENCIA] ingresa el [FECHAS] en cama [CODIGO_CAMA].\n"
+    )
 
 
 def test_native_reading_keeps_unknown_labels(tmp_path: Path) -> None:
@@ -143,3 +155,14 @@ def test_evaluate_native_scores_each_corpus_type(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(out.with_name("report.json").read_text(encoding="utf-8"))
     assert set(report["result"]["per_label"]) >= {"CODIGO_CAMA", "FECHAS", "NOMBRE_SUJETO_ASISTENCIA"}
+
+
+def test_redact_native_without_a_native_model_is_a_usage_error(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.txt").write_text("Paciente Ana Ruiz.\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["redact", str(notes), "-o", str(tmp_path / "out"), "--labels", "native", "--rules-only"]
+    )
+    assert result.exit_code != 0
+    assert "--labels native needs a model trained with --labels native" in result.output

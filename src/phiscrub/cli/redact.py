@@ -113,7 +113,11 @@ class _FatalRunError(click.ClickException):
     default="placeholder",
     show_default=True,
 )
-@labels_option("Label granularity of placeholders and of the standoff output.")
+@labels_option(
+    "Label granularity of placeholders and of the standoff output; native: the corpus labels a "
+    "--labels native model was trained on (docs/model.md).",
+    native=True,
+)
 @click.option("--key", envvar=KEY_ENV_VAR, default=None, help=f"Surrogate secret (or ${KEY_ENV_VAR}).")
 @click.option("--text-field", default="text", show_default=True, help="JSONL field holding the note.")
 @click.option("--text-column", default="text", show_default=True, help="CSV/Parquet column holding the note.")
@@ -188,6 +192,10 @@ def redact(
         raise _StartupError("--batch-size must be at least 1")
     if workers < 1:
         raise _StartupError("--workers must be at least 1")
+    if labels == "native":
+        from phiscrub.cli.train import native_scheme_of_model
+
+        labels = native_scheme_of_model(None if rules_only else model)
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
     source = _open_input(input_path, text_field, text_column, id_field, patient_field, keep)
     _check_output(source, out_dir)

@@ -61,6 +61,28 @@ def _native_of(corpus: str, docs: list[Document]) -> str:
     return native_granularity(corpus, {s.label for d in docs for s in d.spans})
 
 
+def native_scheme_of_model(model: str | None) -> str:
+    """The native label scheme recorded in a model folder (``labels.json``), for ``--labels native``.
+
+    Raises:
+        click.UsageError: no model, or a model trained on another granularity.
+    """
+    import json
+
+    from phiscrub.detect.tagger import bundled_model_path
+    from phiscrub.labels import is_native
+
+    folder = bundled_model_path() if model in (None, "default") else Path(model)
+    scheme = None
+    if folder is not None and (folder / "labels.json").is_file():
+        scheme = json.loads((folder / "labels.json").read_text(encoding="utf-8")).get("granularity")
+    if not isinstance(scheme, str) or not is_native(scheme):
+        raise click.UsageError(
+            "--labels native needs a model trained with --labels native (its labels.json names the scheme)"
+        )
+    return scheme
+
+
 @click.command("train")
 @existing_path_option(
     "--train",

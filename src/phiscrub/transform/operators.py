@@ -14,7 +14,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
-from phiscrub.labels import Granularity, fold, to_fine
+from phiscrub.labels import Granularity, fold, is_native, to_fine
 from phiscrub.transform.rewrite import rewrite
 from phiscrub.transform.surrogates import NAME_LABELS, Scope, SurrogateGenerator
 
@@ -160,8 +160,10 @@ class Transformer:
         surrogates: SurrogateGenerator | None = None,
         record_offsets: bool = False,
     ) -> None:
-        if granularity not in _GRANULARITIES:
-            raise ConfigError(f"unknown label granularity {granularity!r}; use fine, coarse or phicon5")
+        if granularity not in _GRANULARITIES and not is_native(granularity):
+            raise ConfigError(
+                f"unknown label granularity {granularity!r}; use fine, coarse, phicon5 or native:<corpus>"
+            )
         self.default = default
         self.granularity: Granularity = granularity
         self.operators: dict[str, Operator] = {}
@@ -175,8 +177,14 @@ class Transformer:
         self.record_offsets = record_offsets
 
     def operator_for(self, label: str) -> Operator:
-        """The operator of a label: its fine label's, else its coarse label's, else the default."""
-        fine = to_fine(label)
+        """The operator of a label: its fine label's, else its coarse label's, else the default.
+
+        A label no table knows (a corpus's own type, ``--labels native``) takes the default.
+        """
+        try:
+            fine = to_fine(label)
+        except LabelError:
+            return self.default
         if fine in self.operators:
             return self.operators[fine]
         coarse = fold(fine, "coarse")
@@ -284,8 +292,10 @@ def build_transformer(
     Raises:
         ConfigError: unknown mode or granularity, or surrogate mode without a key.
     """
-    if granularity not in _GRANULARITIES:
-        raise ConfigError(f"unknown label granularity {granularity!r}; use fine, coarse or phicon5")
+    if granularity not in _GRANULARITIES and not is_native(granularity):
+        raise ConfigError(
+            f"unknown label granularity {granularity!r}; use fine, coarse, phicon5 or native:<corpus>"
+        )
     surrogates: SurrogateGenerator | None = None
     default: Operator
     if mode == "placeholder":
