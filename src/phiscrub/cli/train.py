@@ -116,6 +116,14 @@ def native_scheme_of_model(model: str | None) -> str:
     file_okay=False,
     help="Continue training a saved model folder (with --recipe: its first stage).",
 )
+@click.option(
+    "--head",
+    "init_head",
+    type=click.Choice(["fold", "reinit"]),
+    default=None,
+    help="With --init-from a model of other labels (e.g. fine -> --labels coarse): fold its output "
+    "head to the new labels (BIO-aware: rows of labels folding together merged) or re-initialise it.",
+)
 @click.option("--crf/--no-crf", default=None, help="CRF output layer (default: from config, on).")
 @labels_option(
     "Label granularity; native: the corpus's own labels (with --corpus meddocan, i2b2-2006, "
@@ -178,6 +186,7 @@ def train_cmd(
     encoder: str | None,
     init_from: Path | None,
     crf: bool | None,
+    init_head: str | None,
     labels: str | None,
     fmt: str | None,
     corpus: str | None,
@@ -242,6 +251,7 @@ def train_cmd(
     bilstm = config.backbone == BILSTM_ENCODER
     overrides = {
         "init_from": str(init_from) if init_from is not None else None,
+        "init_head": init_head,
         "use_crf": crf,
         "granularity": labels,
         "epochs": epochs,

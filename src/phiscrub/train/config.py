@@ -106,6 +106,8 @@ class TrainConfig:
         device: torch device for training (``cpu``, ``cuda``, ``cuda:1`` ...).
         init_from: a saved model folder to continue training from (its weights, and its
             architecture keys :data:`ARCHITECTURE_KEYS`) instead of a fresh model.
+        init_head: with ``init_from`` of another granularity: ``fold`` its head to this one
+            (BIO-aware, :mod:`phiscrub.train.head`) or ``reinit`` it; None: the granularities must match.
         bilstm_lr: learning rate of every parameter of a BiLSTM-CRF (AdamW; ``lr`` and ``head_lr``
             are for the transformer backbone).
         bilstm_window: words per BiLSTM-CRF window (training sample and inference unit).
@@ -148,6 +150,7 @@ class TrainConfig:
     save_dtype: str = "float32"
     device: str = "cpu"
     init_from: str | None = None
+    init_head: str | None = None
     bilstm_lr: float = 5e-3
     bilstm_window: int = 64
     bilstm_overlap: int = 8

@@ -278,7 +278,7 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
 
     Raises:
         ConfigError: ``init_from`` holds a model of another backbone (when ``encoder`` is set) or
-            another granularity.
+            another granularity and ``init_head`` is not set (``fold``/``reinit`` refit the head).
         ModelError: the encoder or the saved model cannot be loaded.
     """
     if config.init_from is None:
@@ -291,12 +291,19 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
         raise ConfigError(
             f"init_from holds a {saved.backbone} model, but the config asks for {config.backbone}"
         )
-    if config.granularity != saved.granularity:
+    wanted = config.granularity
+    if wanted != saved.granularity and config.init_head is None:
         raise ConfigError(
-            f"init_from predicts {saved.granularity} labels, but the config asks for {config.granularity}"
+            f"init_from predicts {saved.granularity} labels, but the config asks for {wanted}: "
+            "fold its head (--head fold) or re-initialise it (--head reinit)"
         )
     resolved = config.replace(**{key: getattr(saved, key) for key in ARCHITECTURE_KEYS})
     model.config = resolved
+    if wanted != saved.granularity:
+        from phiscrub.train.head import refit_head
+
+        refit_head(model, wanted, config.init_head or "fold")
+        resolved = model.config
     if isinstance(model, BiLstmTagger):
         model.dropout.p = resolved.bilstm_dropout
         return model.extended(train_docs)
