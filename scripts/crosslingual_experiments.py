@@ -362,7 +362,7 @@ def check_zh_redaction(run_dir: Path) -> dict[str, Any]:
     with (red_dir / "phi_spans.jsonl").open(encoding="utf-8") as fh:
         for line in fh:
             rec = json.loads(line)
-            spans.setdefault(str(rec["id"]), []).append(rec)
+            spans.setdefault(str(rec.get("doc_id", rec.get("id"))), []).append(rec)
     n_spans = bad_offsets = off_boundary = bad_placeholder = rebuild_mismatch = leaks = gold_phi = 0
     for doc in gold_docs:
         red = redacted[doc.id]

@@ -247,8 +247,8 @@ def test_redact_cli_on_filled_chinese_notes_writes_offsets_into_the_originals(
     rows = [json.loads(x) for x in (out / "phi_spans.jsonl").read_text(encoding="utf-8").splitlines()]
     assert rows
     for row in rows:
-        original = (src / f"{row['id']}.txt").read_text(encoding="utf-8")
-        redacted = (out / f"{row['id']}.txt").read_text(encoding="utf-8")
+        original = (src / f"{row['doc_id']}.txt").read_text(encoding="utf-8")
+        redacted = (out / f"{row['doc_id']}.txt").read_text(encoding="utf-8")
         assert 0 <= row["start"] < row["end"] <= len(original)
         assert redacted[row["out_start"] : row["out_end"]] == f"[{row['label']}]"
 

@@ -75,7 +75,7 @@ def test_redact_audit_text_writes_original_strings_only_when_asked(tmp_path: Pat
     assert "0048-2231" in texts
     originals = {p.stem: p.read_text(encoding="utf-8") for p in EXAMPLES.glob("*.txt")}
     for r in rows:
-        assert originals[r["id"]][r["start"] : r["end"]] == r["text"]
+        assert originals[r["doc_id"]][r["start"] : r["end"]] == r["text"]
 
 
 def test_redact_surrogate_is_deterministic_per_key(tmp_path: Path) -> None:

@@ -471,6 +471,9 @@ def _redact_batch(
 class StandoffWriter:
     """Writes OUTDIR/phi_spans.jsonl: one line per replaced span, original offsets, no PHI text.
 
+    The document is named ``doc_id``, as in every other standoff file of phiscrub
+    (:func:`phiscrub.io.jsonl.write_standoff` writes ``{"doc_id", "start", "end", "label", ...}`` too).
+
     With ``audit_text=True`` the original string is added under ``"text"`` (the user asked for it).
     """
 
@@ -491,7 +494,7 @@ class StandoffWriter:
         assert self._fh is not None, "use StandoffWriter as a context manager"
         for span, out in zip(red.spans, red.result.spans):
             row: dict[str, object] = {
-                "id": red.original.id,
+                "doc_id": red.original.id,
                 "start": span.start,
                 "end": span.end,
                 "label": span.label,
