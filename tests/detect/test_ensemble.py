@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from phiscrub.detect.ensemble import resolve
+from phiscrub.detect.ensemble import evidence, resolve
 from phiscrub.document import Span
 from phiscrub.errors import ConfigError
 
@@ -49,3 +49,46 @@ def test_merge_keeps_all_sources_in_the_merged_span() -> None:
 def test_resolve_rejects_unknown_strategy() -> None:
     with pytest.raises(ConfigError, match="unknown resolve strategy"):
         resolve([], "vote")
+
+
+@pytest.mark.parametrize(
+    ("rule_label", "rule_score", "model_label", "expected"),
+    [
+        # "CIPA: nhc-2458712": the rule's IDNUM fallback loses to the model's MEDICALRECORD
+        ("IDNUM", 0.45, "MEDICALRECORD", "MEDICALRECORD"),
+        ("IDNUM", 0.99, "MEDICALRECORD", "MEDICALRECORD"),  # whatever the scores
+        # "NHC: 1234567": a keyword-typed rule beats the model
+        ("MEDICALRECORD", 0.85, "IDNUM", "MEDICALRECORD"),
+        ("HEALTHPLAN", 0.5, "MEDICALRECORD", "HEALTHPLAN"),
+    ],
+)
+def test_merge_prefers_the_better_evidenced_label_on_an_agreed_span(
+    rule_label: str, rule_score: float, model_label: str, expected: str
+) -> None:
+    rule = Span(6, 17, rule_label, rule_score, "rule:id")
+    model = Span(6, 17, model_label, 0.6, "model")
+    for order in ([rule, model], [model, rule]):
+        (merged,) = resolve(order, "merge")
+        assert (merged.start, merged.end, merged.label) == (6, 17, expected)
+
+
+def test_merge_label_comes_only_from_members_agreeing_on_the_span() -> None:
+    # a short keyword-typed rule inside a long model span does not relabel the whole span
+    model = Span(0, 40, "HOSPITAL", 0.9, "model")
+    rule = Span(30, 36, "CITY", 0.9, "rule:location")
+    (merged,) = resolve([model, rule], "merge")
+    assert (merged.start, merged.end, merged.label) == (0, 40, "HOSPITAL")
+
+
+@pytest.mark.parametrize(
+    ("span", "tier"),
+    [
+        (Span(0, 3, "IDNUM", 0.4, "rule:id"), 0),
+        (Span(0, 3, "LOCATION", 0.4, "rule:location"), 0),
+        (Span(0, 3, "MEDICALRECORD", 0.4, "rule:id"), 2),
+        (Span(0, 3, "IDNUM", 0.4, "model"), 1),
+        (Span(0, 3, "PATIENT", 0.4, "lexicon"), 0),
+    ],
+)
+def test_evidence_tiers(span: Span, tier: int) -> None:
+    assert evidence(span) == tier

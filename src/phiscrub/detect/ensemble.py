@@ -4,8 +4,12 @@ Strategies (by name, see :data:`RESOLVE_STRATEGIES`):
 
 ``merge`` (default, privacy first)
     Overlapping proposals are merged into their union, so no part of a candidate PHI string survives
-    redaction. The merged span takes the label of its longest member (ties: higher score, then the
-    detector listed first).
+    redaction. The merged span's label comes from the members that agree with the longest one on
+    the span (they cover at least half of it), by evidence (:func:`evidence`): a keyword-typed rule
+    (``rule:*`` with a specific label, e.g. ``MEDICALRECORD`` after "NHC:") beats the model, the
+    model beats a generic rule label (``IDNUM``, ``LOCATION``: a rule's fallback when no keyword
+    says which kind) and other sources (lexicon, propagation). Ties: longer, higher score, then
+    the detector listed first.
 ``longest``
     Greedy: longer spans win, then higher score, then earlier start. Losers are dropped whole.
 ``score``
@@ -19,7 +23,27 @@ from collections.abc import Callable, Iterable, Sequence
 from phiscrub.document import Span, remove_overlaps
 from phiscrub.errors import ConfigError
 
-__all__ = ["RESOLVE_STRATEGIES", "resolve"]
+__all__ = ["GENERIC_LABELS", "RESOLVE_STRATEGIES", "evidence", "resolve"]
+
+
+#: Labels a rule gives when no keyword says which kind of PHI it is (its fallback type).
+GENERIC_LABELS: frozenset[str] = frozenset({"IDNUM", "ID", "LOCATION", "OTHER"})
+
+
+def evidence(span: Span) -> int:
+    """How well a span's *label* is evidenced: 2 keyword-typed rule, 1 model, 0 anything else.
+
+    A rule with a specific label found it through a keyword or a checked format; a rule with a
+    generic label (:data:`GENERIC_LABELS`) only knows "some identifier / some place", which the
+    model, reading the context, types better. Lexicon and propagated spans carry the type of a
+    list entry or of another mention, so they lose to both.
+    """
+    source = span.source.split("+")[0]
+    if source.startswith("rule:"):
+        return 0 if span.label.upper() in GENERIC_LABELS else 2
+    if source.startswith("model"):
+        return 1
+    return 0
 
 
 def _merge(spans: Sequence[Span]) -> list[Span]:
@@ -36,7 +60,13 @@ def _merge(spans: Sequence[Span]) -> list[Span]:
     out: list[Span] = []
     rank = {id(s): i for i, s in enumerate(spans)}
     for group in groups:
-        best = min(group, key=lambda s: (-(s.end - s.start), -s.score, rank[id(s)]))
+        longest = min(group, key=lambda s: (-(s.end - s.start), -s.score, rank[id(s)]))
+        agree = [
+            s
+            for s in group
+            if 2 * (min(s.end, longest.end) - max(s.start, longest.start)) >= longest.end - longest.start
+        ]
+        best = min(agree, key=lambda s: (-evidence(s), -(s.end - s.start), -s.score, rank[id(s)]))
         start = min(s.start for s in group)
         stop = max(s.end for s in group)
         sources = "+".join(sorted({s.source for s in group}))
