@@ -35,13 +35,16 @@ PRED = {
 # By hand:
 # NER (start, end, type): a TP1 FP3 FN2, b TP1 FP2 FN1 -> TP2 FP5 FN3: P 2/7, R 2/5, F1 1/3.
 # Spans strict (start, end): a TP2 FP2 FN1, b TP1 FP2 FN1 -> TP3 FP4 FN2: P 3/7, R 3/5, F1 1/2.
-# Spans merged: pred a (0,10)+(11,16) joined over "-"; gold b (4,12)+(14,25) and pred b
-#   (4,12)+(14,17)+(18,25) joined over ", " and " " -> a TP3, b TP1 -> P = R = F1 = 1.
+# Spans merged (official: TP = strict matches | merged matches; unmatched strict spans inside a
+#   TP are neither FP nor FN): a: merged pred (0,10)+(11,16) over "-" = (0,16) -> TP {(0,16),
+#   (25,31),(37,42)} = 3, FP (0,10),(11,16) inside (0,16): 0, FN (0,16): 0. b: strict match (4,12);
+#   merged gold (4,12)+(14,25) over ", " = (4,25) = merged pred (4,12)+(14,17)+(18,25) -> TP
+#   {(4,12),(4,25)} = 2, FP 0, FN 0. Total TP 5 FP 0 FN 0 -> P = R = F1 = 1.
 # Leak: NER FN 3 / 4 non-empty gold lines = 0.75.
 EXPECTED = {
     "ner": (2, 5, 3, 2 / 7, 2 / 5, 1 / 3),
     "spans_strict": (3, 4, 2, 3 / 7, 3 / 5, 1 / 2),
-    "spans_merged": (4, 0, 0, 1.0, 1.0, 1.0),
+    "spans_merged": (5, 0, 0, 1.0, 1.0, 1.0),
 }
 
 
@@ -88,6 +91,11 @@ def test_leak_is_missed_gold_per_gold_sentence(corpora: tuple[Path, Path]) -> No
         ("ab x cd", [(0, 2), (5, 7)], {(0, 2), (5, 7)}),  # a letter between: kept apart
         ("ab ñ cd", [(0, 2), (5, 7)], {(0, 2), (5, 7)}),  # non-ASCII letters count as alphanumeric
         ("ab, cd", [(0, 2), (4, 6)], {(0, 6)}),  # ", " between: merged
+        (
+            "abcdef",
+            [(0, 5), (1, 3)],
+            {(0, 3)},
+        ),  # nested: nothing between, ends where the next ends (as the script)
     ],
 )
 def test_merge_spans_joins_over_non_alphanumerics_only(
@@ -129,3 +137,11 @@ def test_i2b2_scheme_reports_ner_only(corpora: tuple[Path, Path]) -> None:
     data = official_scores(gold, pred, "i2b2").to_dict()
     assert "spans_merged" not in data
     assert round(data["ner"]["f1"], 4) == 0.3333  # type: ignore[index]
+
+
+def test_only_documents_in_both_corpora_are_scored(corpora: tuple[Path, Path]) -> None:
+    gold, _ = read_corpus(corpora[0])
+    pred, _ = read_corpus(corpora[1])
+    only_b = official_scores(gold, [d for d in pred if d.id == "b"], "meddocan")
+    # b alone: NER TP1 FP2 FN1
+    assert (only_b.ner.tp, only_b.ner.fp, only_b.ner.fn) == (1, 2, 1)

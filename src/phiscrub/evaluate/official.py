@@ -7,12 +7,16 @@ Reimplemented from the scorers' published definition (the MEDDOCAN script is bas
   annotation of the same document has the same ``(start, end, type)``. Sets per document, counts
   summed over documents, micro precision, recall and F1.
 * **Spans strict** (MEDDOCAN subtrack 2): the same on ``(start, end)``, ignoring the type.
-* **Spans merged** (MEDDOCAN subtrack 2): in gold and predictions alike, spans that follow one
-  another are merged into one when only non-alphanumeric characters (:meth:`str.isalnum` false)
-  lie between them; the merged spans are then matched on ``(start, end)``.
-* **Leak** (MEDDOCAN subtrack 1): gold annotations not found (NER false negatives) divided by the
-  number of sentences of the gold texts; a sentence is a non-empty line here (MEDDOCAN texts
-  have one sentence per line).
+* **Spans merged** (MEDDOCAN subtrack 2): in gold and predictions alike, sorted spans that follow
+  one another are merged when only non-alphanumeric characters (:meth:`str.isalnum` false) lie
+  between them. The true positives are the strict matches plus the matches of merged spans (one
+  set); a strict prediction (gold span) that is not matched is no false positive (negative) when it
+  lies inside a true positive.
+* **Leak** (MEDDOCAN subtrack 1): NER false negatives divided by the number of sentences. The
+  official script counts the lines of sentence-split files it reads from a fixed folder (and
+  prints NA without them); here a sentence is a non-empty line of the gold text.
+
+Only documents present in both gold and predictions are scored, as in the official script.
 
 Labels are compared as written (``--labels native``): no folding. Figures are not rounded; the
 official scripts print 4 decimals.
@@ -119,14 +123,31 @@ class OfficialScores:
 
 
 def merge_spans(text: str, offsets: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
-    """Merge sorted spans separated only by non-alphanumeric characters (MEDDOCAN "merged")."""
-    merged: list[list[int]] = []
-    for start, end in sorted(set(offsets)):
+    """Merge sorted spans separated only by non-alphanumeric characters (MEDDOCAN "merged").
+
+    As the official script: the text between the previous merged span's end and the next span's
+    start decides (an overlap leaves nothing between, so it merges), and the merged span ends
+    where the next span ends.
+    """
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(offsets):
         if merged and not any(ch.isalnum() for ch in text[merged[-1][1] : start]):
-            merged[-1][1] = max(merged[-1][1], end)
+            merged[-1] = (merged[-1][0], end)
         else:
-            merged.append([start, end])
-    return {(s, e) for s, e in merged}
+            merged.append((start, end))
+    return set(merged)
+
+
+def _merged_counts(text: str, gold: set[tuple[int, int]], pred: set[tuple[int, int]]) -> tuple[int, int, int]:
+    """TP, FP, FN of MEDDOCAN's "merged" span measure for one document."""
+    hits = (gold & pred) | (merge_spans(text, gold) & merge_spans(text, pred))
+
+    def inside(span: tuple[int, int]) -> bool:
+        return any(span[0] >= h[0] and span[1] <= h[1] for h in hits)
+
+    fp = {s for s in pred - gold if not inside(s)}
+    fn = {s for s in gold - pred if not inside(s)}
+    return len(hits), len(fp), len(fn)
 
 
 def official_scores(
@@ -134,9 +155,7 @@ def official_scores(
 ) -> OfficialScores:
     """Score ``pred`` against ``gold`` as the official script of ``scheme`` does.
 
-    Documents are matched by id; a gold document without a prediction counts as predicting
-    nothing, a predicted document without gold is ignored (the official scripts read the gold's
-    file list).
+    Documents are matched by id; only those in both are scored (as the official script does).
 
     Raises:
         ConfigError: unknown scheme.
@@ -147,8 +166,10 @@ def official_scores(
     scores = OfficialScores(scheme)
     for doc in gold:
         sys_doc = by_id.get(doc.id)
+        if sys_doc is None:
+            continue
         g_ner = {(s.start, s.end, s.label) for s in doc.spans}
-        p_ner = {(s.start, s.end, s.label) for s in sys_doc.spans} if sys_doc is not None else set()
+        p_ner = {(s.start, s.end, s.label) for s in sys_doc.spans}
         scores.ner.add(g_ner, p_ner)  # type: ignore[arg-type]
         for label in {t[2] for t in g_ner | p_ner}:
             scores.per_type.setdefault(label, PRF()).add(
@@ -158,6 +179,9 @@ def official_scores(
         g_spans = {(s, e) for s, e, _ in g_ner}
         p_spans = {(s, e) for s, e, _ in p_ner}
         scores.spans_strict.add(g_spans, p_spans)  # type: ignore[arg-type]
-        scores.spans_merged.add(merge_spans(doc.text, g_spans), merge_spans(doc.text, p_spans))  # type: ignore[arg-type]
+        tp, fp, fn = _merged_counts(doc.text, g_spans, p_spans)  # type: ignore[arg-type]
+        scores.spans_merged.tp += tp
+        scores.spans_merged.fp += fp
+        scores.spans_merged.fn += fn
         scores.sentences += sum(1 for line in doc.text.splitlines() if line.strip())
     return scores
