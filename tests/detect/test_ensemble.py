@@ -88,6 +88,7 @@ def test_merge_label_comes_only_from_members_agreeing_on_the_span() -> None:
         (Span(0, 3, "MEDICALRECORD", 0.4, "rule:id"), 2),
         (Span(0, 3, "IDNUM", 0.4, "model"), 1),
         (Span(0, 3, "PATIENT", 0.4, "lexicon"), 0),
+        (Span(0, 3, "FECHAS", 0.4, "model"), 3),  # a corpus-native label: no rule speaks it
     ],
 )
 def test_evidence_tiers(span: Span, tier: int) -> None:

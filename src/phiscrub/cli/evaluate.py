@@ -162,14 +162,15 @@ def evaluate_cmd(
 def _official(
     gold: Path, pred: Path, gold_format: str | None, pred_format: str | None, out: Path | None, scheme: str
 ) -> None:
-    """Official shared-task figures on the labels as read (no corpus mapping): PREFIX.json/.md."""
+    """Official shared-task figures on the labels as written (no mapping, none dropped): PREFIX.json/.md."""
     import json
 
     from phiscrub.evaluate.official import official_scores
     from phiscrub.io import read_corpus
 
-    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=None)
-    pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus=None)
+    # "native": every label kept as written, unknown ones too (the official scripts drop none)
+    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus="native")
+    pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus="native")
     for p in [*gold_problems, *pred_problems]:
         click.echo(f"problem: {p}", err=True)
     scores = official_scores(gold_docs, pred_docs, scheme)

@@ -323,7 +323,8 @@ def train_cmd(
 @labels_option(
     "fine (default): phiscrub's fine labels. native: the labels of --corpus (meddocan, i2b2-2006, "
     "i2b2-2014, brat) as a --labels native model predicts them; rule and lexicon spans are "
-    "relabelled to that corpus's types (docs/model.md).",
+    "relabelled to that corpus's types, and --policy defaults to strict (every type written; "
+    "docs/model.md).",
     default="fine",
     native=True,
 )
@@ -365,6 +366,9 @@ def predict(
 
     native_corpus = _native_corpus(labels if labels == "native" else None, corpus)
     docs = read_inputs((input_path,), fmt, "native" if native_corpus else corpus, 0, 1)
+    if native_corpus is not None and policy is None:
+        # The corpus annotates all its types (MEDDOCAN's SEXO_SUJETO_ASISTENCIA too): write them all.
+        policy = "strict"
     dets: list[Detector] = list(default_detectors(lang=lang)) if rules else []
     if lexicon:
         dets.append(LexiconDetector(lang=lang))

@@ -8,8 +8,9 @@ Strategies (by name, see :data:`RESOLVE_STRATEGIES`):
     the span (they cover at least half of it), by evidence (:func:`evidence`): a keyword-typed rule
     (``rule:*`` with a specific label, e.g. ``MEDICALRECORD`` after "NHC:") beats the model, the
     model beats a generic rule label (``IDNUM``, ``LOCATION``: a rule's fallback when no keyword
-    says which kind) and other sources (lexicon, propagation). Ties: longer, higher score, then
-    the detector listed first.
+    says which kind) and other sources (lexicon, propagation); a model speaking a corpus-native
+    scheme (``--labels native``) beats every rule. Ties: longer, higher score, then the detector
+    listed first.
 ``longest``
     Greedy: longer spans win, then higher score, then earlier start. Losers are dropped whole.
 ``score``
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from phiscrub.document import Span, remove_overlaps
 from phiscrub.errors import ConfigError
+from phiscrub.labels import COARSE_LABELS, FINE_TO_COARSE
 
 __all__ = ["GENERIC_LABELS", "RESOLVE_STRATEGIES", "evidence", "resolve"]
 
@@ -30,8 +32,15 @@ __all__ = ["GENERIC_LABELS", "RESOLVE_STRATEGIES", "evidence", "resolve"]
 GENERIC_LABELS: frozenset[str] = frozenset({"IDNUM", "ID", "LOCATION", "OTHER"})
 
 
+#: Labels rules and models share (fine and coarse); a model label outside them is corpus-native.
+_SHARED_LABELS: frozenset[str] = frozenset(FINE_TO_COARSE) | frozenset(COARSE_LABELS)
+
+
 def evidence(span: Span) -> int:
     """How well a span's *label* is evidenced: 2 keyword-typed rule, 1 model, 0 anything else.
+
+    A model label of a corpus-native scheme (``FECHAS``, a BRAT corpus's own type) ranks 3: the
+    rules' fine labels cannot say it.
 
     A rule with a specific label found it through a keyword or a checked format; a rule with a
     generic label (:data:`GENERIC_LABELS`) only knows "some identifier / some place", which the
@@ -42,7 +51,8 @@ def evidence(span: Span) -> int:
     if source.startswith("rule:"):
         return 0 if span.label.upper() in GENERIC_LABELS else 2
     if source.startswith("model"):
-        return 1
+        # A model trained on a corpus's own types (--labels native) speaks a scheme no rule does.
+        return 1 if span.label.upper() in _SHARED_LABELS else 3
     return 0
 
 
