@@ -64,7 +64,7 @@ def test_redact_folder_placeholder_keeps_shape_and_writes_standoff(tmp_path: Pat
         assert keep in joined
     rows = [json.loads(line) for line in (out / "phi_spans.jsonl").read_text().splitlines()]
     assert rows and all("text" not in r for r in rows)
-    assert {"id", "start", "end", "label", "source"} <= set(rows[0])
+    assert {"doc_id", "start", "end", "label", "source"} <= set(rows[0]) and "id" not in rows[0]
 
 
 def test_redact_audit_text_writes_original_strings_only_when_asked(tmp_path: Path) -> None:
