@@ -281,3 +281,12 @@ def test_jsonl_record_that_cannot_be_read_fails_alone_and_the_batch_goes_on(
     (error,) = _errors(out)
     assert (error["position"], error["stage"], error["error"]) == (1, "read", code)
     _assert_no_phi(r.output, *_all_output(out))
+
+
+def test_redacted_cells_count_as_part_of_their_record_not_as_documents(tmp_path: Path) -> None:
+    src = tmp_path / "notes.csv"
+    src.write_text(f"id,text,other,more\n1,{NOTE.replace(',', ';')},Dr. Alan Grant,x\n2,plain,y,z\n")
+    result = _redact(src, tmp_path / "out", "--id-field", "id")
+    assert result.exit_code == 0, result.output
+    assert "redacted 2 documents" in result.output
+    _assert_no_phi((tmp_path / "out" / "notes.csv").read_text(), result.output)

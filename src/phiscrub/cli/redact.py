@@ -358,7 +358,11 @@ def _run(
                 for batch, done in map_batches(deid, _redact_list, tagged, workers):
                     results = iter(done)
                     for original in batch:
-                        stats.documents += 1
+                        # A free-text cell of a record is redacted as its own document but counted
+                        # (and shown in the progress bar) as part of its record.
+                        is_cell = "cell" in original.metadata
+                        if not is_cell:
+                            stats.documents += 1
                         red: Redaction | None = None
                         if original.metadata.get("read_error"):
                             stats.read_errors += 1
@@ -377,7 +381,8 @@ def _run(
                             stats.spans.update(s.label for s in red.spans)
                             standoff.write(red)
                             yield red.result
-                        bar.update(1)
+                        if not is_cell:
+                            bar.update(1)
             finally:
                 bar.close()
 
