@@ -290,3 +290,22 @@ def test_redacted_cells_count_as_part_of_their_record_not_as_documents(tmp_path:
     assert result.exit_code == 0, result.output
     assert "redacted 2 documents" in result.output
     _assert_no_phi((tmp_path / "out" / "notes.csv").read_text(), result.output)
+
+
+def test_latin1_csv_with_encoding_option_is_read_whole(tmp_path: Path) -> None:
+    src = tmp_path / "l.csv"
+    src.write_bytes(f'id,text\n1,"Zoë {NOTE}"\n2,"{NOTE}"\n'.encode("latin-1"))
+    out = tmp_path / "out"
+    r = _redact(src, out, "--id-field", "id", "--encoding", "latin-1")
+    assert r.exit_code == 0, r.output
+    text = (out / "l.csv").read_bytes().decode("latin-1")  # written back in the input's encoding
+    assert [line.split(",")[0] for line in text.splitlines()] == ["id", "1", "2"]
+    _assert_no_phi(r.output, *_all_output(out))
+
+
+def test_unknown_encoding_is_a_startup_error(tmp_path: Path) -> None:
+    src = tmp_path / "l.csv"
+    src.write_text(f'id,text\n1,"{NOTE}"\n')
+    r = _redact(src, tmp_path / "out", "--encoding", "no-such-codec")
+    assert r.exit_code == 2, r.output
+    assert not (tmp_path / "out").exists()

@@ -133,6 +133,12 @@ class _FatalRunError(click.ClickException):
     help="JSONL keys / CSV, Parquet columns copied as read. Every other value besides the text and "
     "the --id-field is redacted (Parquet columns that are not strings are nulled).",
 )
+@click.option(
+    "--encoding",
+    default="utf-8",
+    show_default=True,
+    help="Character encoding of CSV/TSV input (e.g. latin-1); the output is written in the same encoding.",
+)
 @model_option("Tagger model folder, or 'default' for the model bundled with phiscrub.")
 @click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
 @lexicon_option("Add the lexicon detector (bundled name and city lists).")
@@ -166,6 +172,7 @@ def redact(
     id_field: str | None,
     patient_field: str | None,
     keep_columns: tuple[str, ...],
+    encoding: str,
     model: str,
     rules_only: bool,
     lexicon: bool,
@@ -197,7 +204,7 @@ def redact(
 
         labels = native_scheme_of_model(None if rules_only else model)
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
-    source = _open_input(input_path, text_field, text_column, id_field, patient_field, keep)
+    source = _open_input(input_path, text_field, text_column, id_field, patient_field, keep, encoding)
     _check_output(source, out_dir)
     try:
         deid = Deidentifier(
@@ -265,6 +272,7 @@ def _open_input(
     id_field: str | None,
     patient_field: str | None,
     keep_columns: tuple[str, ...] = (),
+    encoding: str = "utf-8",
 ) -> Source:
     """Open the input and list it (a folder's entries, a table's columns), or fail at start-up."""
     from phiscrub.io.shapes import open_source
@@ -277,6 +285,7 @@ def _open_input(
             id_field=id_field,
             patient_field=patient_field,
             keep_columns=keep_columns,
+            encoding=encoding,
         )
         _ = source.count  # lists a folder now: duplicate ids or an unlistable folder fail here
     except PhiscrubError as exc:
