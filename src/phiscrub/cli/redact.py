@@ -482,53 +482,8 @@ def _redact_batch(
             yield doc, red, None
 
 
-class StandoffWriter:
-    """Writes OUTDIR/phi_spans.jsonl: one line per replaced span, original offsets, no PHI text.
-
-    The document is named ``doc_id``, as in every other standoff file of phiscrub
-    (:func:`phiscrub.io.jsonl.write_standoff` writes ``{"doc_id", "start", "end", "label", ...}`` too).
-
-    With ``audit_text=True`` the original string is added under ``"text"`` (the user asked for it).
-    """
-
-    def __init__(self, path: Path, audit_text: bool = False) -> None:
-        self.path = path
-        self.audit_text = audit_text
-        self._fh: IO[str] | None = None
-
-    def __enter__(self) -> Self:
-        self._fh = self.path.open("w", encoding="utf-8")
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fh is not None:
-            self._fh.close()
-
-    def write(self, red: Redaction) -> None:
-        assert self._fh is not None, "use StandoffWriter as a context manager"
-        for span, out in zip(red.spans, red.result.spans):
-            row: dict[str, object] = {
-                "doc_id": red.original.id,
-                "start": span.start,
-                "end": span.end,
-                "label": span.label,
-                "source": span.source,
-                "out_start": out.start,
-                "out_end": out.end,
-            }
-            if self.audit_text:
-                row["text"] = red.original.text[span.start : span.end]
-            self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-class ErrorLog:
-    """Writes OUTDIR/errors.jsonl: one line per failed document, never its text.
-
-    Each line is ``{"id": ..., "position": ..., "stage": "read" | "redact", "error": ...}``, where
-    ``error`` is a read-error code (``decode_error``, ``dangling_symlink``, ...) or the type of the
-    exception that stopped the redaction (``ModelError``, ...). ``position`` is the 0-based place of
-    the document in the input, when the source records it.
-    """
+class _JsonLines:
+    """A JSON-lines file written row by row inside a ``with`` block (base of the two run logs)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -542,11 +497,53 @@ class ErrorLog:
         if self._fh is not None:
             self._fh.close()
 
+    def _write_row(self, row: dict[str, object]) -> None:
+        assert self._fh is not None, f"use {type(self).__name__} as a context manager"
+        self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+class StandoffWriter(_JsonLines):
+    """Writes OUTDIR/phi_spans.jsonl: one line per replaced span, original offsets, no PHI text.
+
+    The document is named ``doc_id``, as in every other standoff file of phiscrub
+    (:func:`phiscrub.io.jsonl.write_standoff` writes ``{"doc_id", "start", "end", "label", ...}`` too).
+
+    With ``audit_text=True`` the original string is added under ``"text"`` (the user asked for it).
+    """
+
+    def __init__(self, path: Path, audit_text: bool = False) -> None:
+        super().__init__(path)
+        self.audit_text = audit_text
+
+    def write(self, red: Redaction) -> None:
+        for span, out in zip(red.spans, red.result.spans):
+            row: dict[str, object] = {
+                "doc_id": red.original.id,
+                "start": span.start,
+                "end": span.end,
+                "label": span.label,
+                "source": span.source,
+                "out_start": out.start,
+                "out_end": out.end,
+            }
+            if self.audit_text:
+                row["text"] = red.original.text[span.start : span.end]
+            self._write_row(row)
+
+
+class ErrorLog(_JsonLines):
+    """Writes OUTDIR/errors.jsonl: one line per failed document, never its text.
+
+    Each line is ``{"id": ..., "position": ..., "stage": "read" | "redact", "error": ...}``, where
+    ``error`` is a read-error code (``decode_error``, ``dangling_symlink``, ...) or the type of the
+    exception that stopped the redaction (``ModelError``, ...). ``position`` is the 0-based place of
+    the document in the input, when the source records it.
+    """
+
     def write(self, doc: Document, stage: str, error: str) -> None:
         """Record that ``doc`` failed at ``stage`` with ``error`` (a code or an exception type)."""
-        assert self._fh is not None, "use ErrorLog as a context manager"
         row: dict[str, object] = {"id": doc.id}
         if isinstance(doc.metadata.get("position"), int):
             row["position"] = doc.metadata["position"]
         row.update({"stage": stage, "error": error})
-        self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self._write_row(row)
