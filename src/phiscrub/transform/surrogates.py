@@ -876,15 +876,15 @@ class SurrogateGenerator:
         keep: set[int] = set()
         stripped = surface.lstrip()
         if stripped.startswith("+") and digits:
-            run = re.match(r"\+\s*(\d+)", stripped)
-            assert run is not None
-            code = run.group(1)
+            # "+44 20 ...", "+(1) 617 ...", "+ 1-617-...": the country code may sit in brackets.
+            run = re.match(r"\+\s*\(?\s*(\d+)", stripped)
+            code = run.group(1) if run is not None else ""
             n_keep = (
                 len(code)
                 if len(code) <= 3 and len(digits) > len(code) + 6
                 else (1 if code.startswith("1") else 2)
             )
-            keep = set(digits[:n_keep])
+            keep = set(digits[:n_keep]) if code else set()
         elif len(digits) == 11 and surface[digits[0]] == "1":
             keep = {digits[0]}
         ext = re.search(r"(?i)(x|ext\.?|extension)\s*\d+\s*$", surface)
