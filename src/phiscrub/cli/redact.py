@@ -2,10 +2,13 @@
 
 A run has two phases. At start-up every option, the input, the output folder and the model are
 checked (the model is loaded) before anything is written; a problem there exits with
-:data:`EXIT_USAGE`. The run then writes everything into a hidden staging folder inside OUTDIR and
-moves the files into place only once all of them are complete, so a run stopped by an I/O error
-(a full disk) leaves nothing of its own behind (:data:`EXIT_FATAL`). A document that cannot be read
-or redacted is written empty, never in clear, and listed in ``OUTDIR/errors.jsonl``
+:data:`EXIT_USAGE`. The run then works in a hidden work folder, ``OUTDIR/.phiscrub-run``
+(:mod:`phiscrub.io.manifest`): each batch's result is written there atomically and recorded in a
+manifest, so ``--resume`` continues a run that was killed or stopped without redoing or
+duplicating a document; the output files are assembled in the work folder and moved into OUTDIR
+(``os.replace``, after ``fsync``) only once all of them are complete, so no output that looks
+complete but is not is ever left in OUTDIR (:data:`EXIT_FATAL`). A document that cannot be read or
+redacted is written empty, never in clear, and listed in ``OUTDIR/errors.jsonl``
 (:data:`EXIT_DOC_ERRORS`).
 """
 
@@ -18,10 +21,10 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -42,9 +45,18 @@ from phiscrub.cli._common import (
     rules_lang_option,
     threshold_option,
 )
-from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched
+from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched, resolve_key
 from phiscrub.document import Document
-from phiscrub.errors import ModelError, PhiscrubError
+from phiscrub.errors import ConfigError, ModelError, PhiscrubError
+from phiscrub.io.manifest import (
+    WORK_DIR_NAME,
+    Manifest,
+    Part,
+    RunLock,
+    fsync_dir,
+    fsync_file,
+    new_key_fields,
+)
 from phiscrub.progress import stage_bars
 
 if TYPE_CHECKING:
@@ -77,8 +89,8 @@ EXIT_FATAL = 3
 STANDOFF_NAME = "phi_spans.jsonl"
 #: The list of failed documents in OUTDIR (id, stage, error code or type; never text).
 ERRORS_NAME = "errors.jsonl"
-#: Prefix of the staging folder a run writes into before moving its files into OUTDIR.
-STAGING_PREFIX = ".phiscrub-partial-"
+#: Folder of the work folder where the output is assembled before it is moved into OUTDIR.
+STAGING_NAME = "out"
 
 _CODE_RE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 
@@ -88,7 +100,8 @@ Exit status:
   {EXIT_DOC_ERRORS}  some documents failed: each is written empty (never in clear) and listed
      in OUTDIR/{ERRORS_NAME}; the others are written
   {EXIT_USAGE}  usage or start-up error (options, input, output folder, model); nothing written
-  {EXIT_FATAL}  the run stopped part-way (e.g. disk full); nothing of this run is left in OUTDIR
+  {EXIT_FATAL}  the run stopped part-way (e.g. disk full); no output file of this run is placed
+     in OUTDIR; completed batches are kept in OUTDIR/{WORK_DIR_NAME} for --resume
 """
 
 
@@ -161,6 +174,12 @@ class _FatalRunError(click.ClickException):
 @policy_option()
 @threshold_option()
 @guard_option()
+@click.option(
+    "--resume",
+    is_flag=True,
+    help=f"Continue an interrupted run into the same OUTDIR from its manifest (OUTDIR/{WORK_DIR_NAME}); "
+    "needs the same input, options and key. Without it, an interrupted run's work is discarded.",
+)
 def redact(
     input_path: Path,
     out_dir: Path,
@@ -186,6 +205,7 @@ def redact(
     policy: str | None,
     threshold: float,
     guard: bool,
+    resume: bool,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -225,24 +245,62 @@ def redact(
         raise _StartupError(f"cannot load the model: {exc}") from None
     except PhiscrubError as exc:
         raise _StartupError(str(exc)) from None
-    staging = _make_staging(out_dir)
-    stats = _RunStats()
+    settings = {
+        "mode": mode,
+        "labels": labels,
+        "text_field": text_field,
+        "text_column": text_column,
+        "id_field": id_field,
+        "patient_field": patient_field,
+        "keep_columns": list(keep),
+        "encoding": encoding,
+        "model": None if rules_only else _model_fingerprint(model),
+        "lexicon": lexicon and not rules_only,
+        "propagate": propagate,
+        "resolve": resolve_strategy,
+        "keep_ages": keep_ages,
+        "lang": lang,
+        "audit_text": audit_text,
+        "policy": policy,
+        "threshold": threshold,
+        "guard": guard,
+    }
+    work = out_dir / WORK_DIR_NAME
+    lock = _lock_output(out_dir, work)
     try:
-        _run(deid, source, staging, audit_text, batch_size, stats, workers)
-        _commit(staging, out_dir)
-    except Exception as exc:  # OSError (disk full), a source that stops, or anything unexpected
-        raise _FatalRunError(
-            f"the run stopped after {stats.documents} documents: {_describe(exc, staging, out_dir)}; "
-            f"no file of this run was kept in {out_dir}"
-        ) from exc
+        secret = resolve_key(key)
+        manifest = _open_manifest(work, _header(source, settings, batch_size), secret, resume)
+        stats = _RunStats()
+        try:
+            _run(deid, source, work, manifest, audit_text, batch_size, stats, workers)
+            _commit(work / STAGING_NAME, out_dir)
+        except BaseException as exc:
+            kept = _after_stop(work, manifest)
+            if not isinstance(exc, Exception):  # Ctrl-C, SystemExit: stop as asked, work kept
+                raise
+            raise _FatalRunError(
+                f"the run stopped after {stats.documents} documents: "
+                f"{_describe(exc, work / STAGING_NAME, out_dir)}; "
+                + (
+                    f"no output file of this run was placed in {out_dir}; the {kept} documents done are kept "
+                    f"in {work}: rerun with --resume to continue"
+                    if kept
+                    else f"no file of this run was kept in {out_dir}"
+                )
+            ) from exc
+        manifest.close()
+        shutil.rmtree(work, ignore_errors=True)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        lock.release()
     per_label = ", ".join(f"{k}={v}" for k, v in sorted(stats.spans.items())) or "none"
     click.echo(
         f"redacted {stats.documents - stats.failed} documents into {out_dir} "
         f"({stats.files} files); spans: {sum(stats.spans.values())} ({per_label}); errors: {stats.failed} "
         f"(unreadable: {stats.read_errors}, redaction failed: {stats.redact_errors})"
-        + (f"; failed ids in {out_dir / ERRORS_NAME}" if stats.failed else ""),
+        + (f"; failed ids in {out_dir / ERRORS_NAME}" if stats.failed else "")
+        + f"; input documents: {stats.documents} = {stats.documents - stats.failed} redacted "
+        f"+ {stats.failed} failed"
+        + (f"; {stats.resumed} of them resumed from an interrupted run" if stats.resumed else ""),
         err=True,
     )
     if stats.failed:
@@ -258,11 +316,29 @@ class _RunStats:
     redact_errors: int = 0
     spans: Counter[str] = field(default_factory=Counter)
     files: int = 0
+    #: Documents taken from the batches an interrupted run had completed (``--resume``).
+    resumed: int = 0
 
     @property
     def failed(self) -> int:
         """Documents written empty."""
         return self.read_errors + self.redact_errors
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counts a batch part records (see :class:`~phiscrub.io.manifest.Part`)."""
+        return {
+            "documents": self.documents,
+            "read_errors": self.read_errors,
+            "redact_errors": self.redact_errors,
+            "spans": dict(sorted(self.spans.items())),
+        }
+
+    def add(self, counts: dict[str, Any]) -> None:
+        """Add a batch's counts (:meth:`as_dict`)."""
+        self.documents += int(counts.get("documents", 0))
+        self.read_errors += int(counts.get("read_errors", 0))
+        self.redact_errors += int(counts.get("redact_errors", 0))
+        self.spans.update({str(k): int(v) for k, v in counts.get("spans", {}).items()})
 
 
 def _open_input(
@@ -325,77 +401,204 @@ def _check_output(source: Source, out_dir: Path) -> None:
             raise _StartupError(f"output {path} would overwrite the input; choose another output folder")
 
 
-def _make_staging(out_dir: Path) -> Path:
-    """Create OUTDIR (if needed) and a fresh hidden staging folder in it."""
+def _lock_output(out_dir: Path, work: Path) -> RunLock:
+    """Create OUTDIR (if needed) and lock its work folder for this run."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out_dir))
+        lock = RunLock(work)
+        lock.acquire()
+    except ConfigError as exc:
+        raise _StartupError(str(exc)) from None
     except OSError as exc:
         raise _StartupError(f"cannot create the output folder {out_dir}: {_os_error(exc)}") from None
+    return lock
+
+
+def _model_fingerprint(model: str) -> dict[str, Any]:
+    """The model as a run depends on it: its path, and the names, sizes and times of its files."""
+    from phiscrub.detect.tagger import bundled_model_path
+
+    folder = bundled_model_path() if model == "default" else Path(model)
+    if folder is None or not Path(folder).is_dir():
+        return {"path": str(model)}
+    files = sorted(p for p in Path(folder).rglob("*") if p.is_file())
+    return {
+        "path": str(Path(folder).resolve()),
+        "files": [[p.relative_to(folder).as_posix(), p.stat().st_size, p.stat().st_mtime_ns] for p in files],
+    }
+
+
+def _input_fingerprint(source: Source) -> dict[str, Any]:
+    """The input as a resume must find it again: its path and shape, and the name, size and
+    modification time of each file (a folder's ``.txt`` entries, hashed)."""
+    import hashlib
+
+    from phiscrub.io.text import scan_text_entries
+
+    path = source.path.resolve()
+    if source.shape != "dir":
+        st = path.stat()
+        return {"path": str(path), "shape": source.shape, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    digest = hashlib.sha256()
+    entries = scan_text_entries(path)
+    for e in entries:
+        try:
+            st = e.path.stat()
+            mark = f"{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            mark = e.problem or "unreadable"
+        digest.update(f"{e.rel.as_posix()}\0{mark}\n".encode("utf-8", "surrogateescape"))
+    return {"path": str(path), "shape": "dir", "entries": len(entries), "sha256": digest.hexdigest()}
+
+
+def _header(source: Source, settings: dict[str, Any], batch_size: int) -> dict[str, Any]:
+    """The manifest header of this run: what a resume must find unchanged."""
+    from phiscrub import __version__
+
+    return {
+        "phiscrub": __version__,
+        "batch_size": batch_size,
+        "fingerprint": {"input": _input_fingerprint(source), **settings},
+    }
+
+
+def _open_manifest(work: Path, header: dict[str, Any], key: bytes | None, resume: bool) -> Manifest:
+    """The manifest to run with: the interrupted run's (``--resume``, same settings), or a new one.
+
+    Raises:
+        _StartupError: ``--resume`` with an interrupted run of other settings, input or key.
+    """
+    found = Manifest.load(work)
+    if found is not None and resume:
+        differ = found.differences(header, key)
+        if differ:
+            raise _StartupError(
+                f"cannot resume the interrupted run in {work}: it used another "
+                + ", ".join(differ)
+                + "; rerun with the same input and options, or without --resume to start over"
+            )
+        log.info("resuming: %d documents in %d batches were done", found.documents_done, len(found.batches))
+        return found
+    if found is not None:
+        log.warning("discarding the work of an interrupted run in %s (use --resume to continue it)", work)
+    elif resume:
+        log.info("no interrupted run in %s: starting from the beginning", work)
+    try:
+        return Manifest.create(work, {**header, **new_key_fields(key)})
+    except OSError as exc:
+        raise _StartupError(f"cannot write into {work}: {_os_error(exc)}") from None
+
+
+def _after_stop(work: Path, manifest: Manifest) -> int:
+    """Clean up after a stopped run and return how many documents are kept for ``--resume``.
+
+    The partly assembled output is removed; the batches done are kept (with the manifest) when
+    there are any, else the whole work folder goes.
+    """
+    manifest.close()
+    shutil.rmtree(work / STAGING_NAME, ignore_errors=True)
+    if manifest.batches:
+        return manifest.documents_done
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 def _run(
     deid: Deidentifier,
     source: Source,
-    staging: Path,
+    work: Path,
+    manifest: Manifest,
     audit_text: bool,
     batch_size: int,
     stats: _RunStats,
     workers: int = 1,
 ) -> None:
-    """Redact every document of ``source`` into ``staging``, counting into ``stats`` as it goes.
+    """Redact every document of ``source`` into ``work/out``, counting into ``stats`` as it goes.
 
-    With ``workers`` > 1 the batches are redacted in worker processes (:mod:`phiscrub.cli._parallel`),
-    results in input order.
+    The batches the manifest lists as done are replayed from their parts; the others are redacted
+    (in worker processes with ``workers`` > 1, :mod:`phiscrub.cli._parallel`, results in input
+    order), each written as a part and recorded in the manifest before its documents are passed
+    on. Both go through :func:`_emit`, so a resumed run writes the same bytes as an uninterrupted one.
     """
     from phiscrub.cli._parallel import map_batches
 
+    staging = work / STAGING_NAME
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir()
     total = source.count
-
-    with (
-        StandoffWriter(staging / STANDOFF_NAME, audit_text=audit_text) as standoff,
-        ErrorLog(staging / ERRORS_NAME) as errors,
-    ):
+    logs = {STANDOFF_NAME: staging / STANDOFF_NAME, ERRORS_NAME: staging / ERRORS_NAME}
+    handles: dict[str, IO[str]] = {name: path.open("w", encoding="utf-8") for name, path in logs.items()}
+    try:
 
         def transformed() -> Iterator[Document]:
             bar = tqdm(desc="redact", unit="doc", total=total, file=sys.stderr, delay=1.0, dynamic_ncols=True)
             try:
+                for part in manifest.parts():
+                    stats.resumed += int(part.stats.get("documents", 0))
+                    yield from _emit(part, stats, handles, bar)
+                start = manifest.documents_done
+                docs = islice(source.documents(), start, None)
                 tagged = (
                     (batch, [d for d in batch if not d.metadata.get("read_error")])
-                    for batch in batched(source.documents(), batch_size)
+                    for batch in batched(docs, batch_size)
                 )
                 for batch, done in map_batches(deid, _redact_list, tagged, workers):
-                    results = iter(done)
-                    for original in batch:
-                        # A free-text cell of a record is redacted as its own document but counted
-                        # (and shown in the progress bar) as part of its record.
-                        is_cell = "cell" in original.metadata
-                        if not is_cell:
-                            stats.documents += 1
-                        red: Redaction | None = None
-                        if original.metadata.get("read_error"):
-                            stats.read_errors += 1
-                            code = _code(original.metadata["read_error"])
-                            log.error("document %s cannot be read: %s", original.id, code)
-                            errors.write(original, "read", code)
-                        else:
-                            _, red, error_type = next(results)
-                            if red is None:
-                                stats.redact_errors += 1
-                                errors.write(original, "redact", error_type or "Exception")
-                        if red is None:
-                            # Never fall back to the original text: a failed note is written empty.
-                            yield Document(original.id, "", (), dict(original.metadata))
-                        else:
-                            stats.spans.update(s.label for s in red.spans)
-                            standoff.write(red)
-                            yield red.result
-                        if not is_cell:
-                            bar.update(1)
+                    part = _part(batch, done, audit_text)
+                    manifest.add(start, start + len(batch), part)
+                    start += len(batch)
+                    yield from _emit(part, stats, handles, bar)
             finally:
                 bar.close()
 
         stats.files = len(source.write(staging, transformed()))
+    finally:
+        for fh in handles.values():
+            fh.close()
+
+
+def _part(
+    batch: list[Document], done: list[tuple[Document, Redaction | None, str | None]], audit_text: bool
+) -> Part:
+    """The durable result of a batch: its documents (failed ones empty), run-log lines and counts."""
+    results = iter(done)
+    counts = _RunStats()
+    docs: list[tuple[str, str]] = []
+    standoff: list[str] = []
+    errors: list[str] = []
+    for original in batch:
+        # A free-text cell of a record is redacted as its own document but counted (and shown in
+        # the progress bar) as part of its record.
+        if "cell" not in original.metadata:
+            counts.documents += 1
+        red: Redaction | None = None
+        if original.metadata.get("read_error"):
+            counts.read_errors += 1
+            code = _code(original.metadata["read_error"])
+            log.error("document %s cannot be read: %s", original.id, code)
+            errors.append(ErrorLog.line(original, "read", code))
+        else:
+            _, red, error_type = next(results)
+            if red is None:
+                counts.redact_errors += 1
+                errors.append(ErrorLog.line(original, "redact", error_type or "Exception"))
+        if red is None:
+            docs.append((original.id, ""))  # never fall back to the original text: written empty
+        else:
+            counts.spans.update(s.label for s in red.spans)
+            standoff.extend(StandoffWriter.lines(red, audit_text))
+            docs.append((red.result.id, red.result.text))
+    return Part(docs, {STANDOFF_NAME: standoff, ERRORS_NAME: errors}, counts.as_dict())
+
+
+def _emit(part: Part, stats: _RunStats, handles: dict[str, IO[str]], bar: Any) -> Iterator[Document]:
+    """Count a part, write its run-log lines and yield its documents (for :meth:`Source.write`)."""
+    stats.add(part.stats)
+    for name, lines in part.logs.items():
+        handles[name].writelines(lines)
+    for doc_id, text in part.docs:
+        yield Document(doc_id, text)
+    bar.update(int(part.stats.get("documents", 0)))
 
 
 def _commit(staging: Path, out_dir: Path) -> None:
@@ -410,10 +613,13 @@ def _commit(staging: Path, out_dir: Path) -> None:
         if dest.is_dir() and not dest.is_symlink():
             raise OSError(errno.EISDIR, "an output is an existing folder", str(f))
         dest.parent.mkdir(parents=True, exist_ok=True)
+        fsync_file(f)  # the data is on disk before the rename makes it visible
     # Data first, the standoff and error lists last: they describe a complete output.
     last = [staging / STANDOFF_NAME, staging / ERRORS_NAME]
     for f in [f for f in files if f not in last] + [f for f in last if f.exists()]:
         os.replace(f, out_dir / f.relative_to(staging))
+    for folder in sorted({(out_dir / f.relative_to(staging)).parent for f in files}):
+        fsync_dir(folder)
 
 
 def _os_error(exc: OSError) -> str:
@@ -497,9 +703,13 @@ class _JsonLines:
         if self._fh is not None:
             self._fh.close()
 
-    def _write_row(self, row: dict[str, object]) -> None:
+    @staticmethod
+    def _line(row: dict[str, object]) -> str:
+        return json.dumps(row, ensure_ascii=False) + "\n"
+
+    def _write_line(self, line: str) -> None:
         assert self._fh is not None, f"use {type(self).__name__} as a context manager"
-        self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self._fh.write(line)
 
 
 class StandoffWriter(_JsonLines):
@@ -515,7 +725,10 @@ class StandoffWriter(_JsonLines):
         super().__init__(path)
         self.audit_text = audit_text
 
-    def write(self, red: Redaction) -> None:
+    @classmethod
+    def lines(cls, red: Redaction, audit_text: bool = False) -> list[str]:
+        """The lines of ``red``'s spans (what :meth:`write` writes)."""
+        out_lines = []
         for span, out in zip(red.spans, red.result.spans):
             row: dict[str, object] = {
                 "doc_id": red.original.id,
@@ -526,9 +739,15 @@ class StandoffWriter(_JsonLines):
                 "out_start": out.start,
                 "out_end": out.end,
             }
-            if self.audit_text:
+            if audit_text:
                 row["text"] = red.original.text[span.start : span.end]
-            self._write_row(row)
+            out_lines.append(cls._line(row))
+        return out_lines
+
+    def write(self, red: Redaction) -> None:
+        """Write the lines of ``red``'s spans."""
+        for line in self.lines(red, self.audit_text):
+            self._write_line(line)
 
 
 class ErrorLog(_JsonLines):
@@ -540,10 +759,15 @@ class ErrorLog(_JsonLines):
     the document in the input, when the source records it.
     """
 
-    def write(self, doc: Document, stage: str, error: str) -> None:
-        """Record that ``doc`` failed at ``stage`` with ``error`` (a code or an exception type)."""
+    @classmethod
+    def line(cls, doc: Document, stage: str, error: str) -> str:
+        """The line recording that ``doc`` failed at ``stage`` with ``error``."""
         row: dict[str, object] = {"id": doc.id}
         if isinstance(doc.metadata.get("position"), int):
             row["position"] = doc.metadata["position"]
         row.update({"stage": stage, "error": error})
-        self._write_row(row)
+        return cls._line(row)
+
+    def write(self, doc: Document, stage: str, error: str) -> None:
+        """Record that ``doc`` failed at ``stage`` with ``error`` (a code or an exception type)."""
+        self._write_line(self.line(doc, stage, error))
