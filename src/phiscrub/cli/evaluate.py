@@ -165,12 +165,11 @@ def _official(
     """Official shared-task figures on the labels as written (no mapping, none dropped): PREFIX.json/.md."""
     import json
 
-    from phiscrub.evaluate.official import official_scores
-    from phiscrub.io import read_corpus
+    from phiscrub.evaluate.official import official_scores, read_official
 
-    # "native": every label kept as written, unknown ones too (the official scripts drop none)
-    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus="native")
-    pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus="native")
+    # labels as written, unknown ones too (the official scripts drop none); BRAT: .ann files only
+    gold_docs, gold_problems = read_official(gold, gold_format)
+    pred_docs, pred_problems = read_official(pred, pred_format)
     for p in [*gold_problems, *pred_problems]:
         click.echo(f"problem: {p}", err=True)
     scores = official_scores(gold_docs, pred_docs, scheme)
