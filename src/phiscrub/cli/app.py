@@ -29,6 +29,7 @@ def _register() -> None:
     from phiscrub.cli.experiment import experiment
     from phiscrub.cli.export_onnx import export_onnx_cmd
     from phiscrub.cli.fewshot import fewshot_sample_cmd
+    from phiscrub.cli.serve import serve
     from phiscrub.cli.synth import synth
 
     cli.add_command(redact.redact)
@@ -43,6 +44,7 @@ def _register() -> None:
     cli.add_command(synth)
     cli.add_command(experiment)
     cli.add_command(export_onnx_cmd)
+    cli.add_command(serve)
 
 
 _register()

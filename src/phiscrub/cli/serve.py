@@ -1,0 +1,208 @@
+"""``phiscrub serve``: the HTTP service and the review page (FastAPI + uvicorn, extra ``service``).
+
+The model is loaded once before the server listens (a broken model or option fails here, exit 2).
+With ``--workers N`` uvicorn starts N processes, each loading the model once; the configuration
+reaches them as JSON in ``$PHISCRUB_SERVICE_CONFIG`` (no secrets: each worker reads the token and
+key from the same environment variable or file as the parent).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import click
+
+from phiscrub.cli._common import (
+    guard_option,
+    lexicon_option,
+    model_option,
+    policy_option,
+    propagate_option,
+    rules_lang_option,
+    threshold_option,
+)
+from phiscrub.deid import KEY_ENV_VAR
+from phiscrub.errors import ConfigError, ModelError, PhiscrubError
+
+__all__ = ["log_config", "serve"]
+
+log = logging.getLogger(__name__)
+
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+class _StartupError(click.ClickException):
+    """Bad options, no token, or a model that does not load: nothing is served."""
+
+    exit_code = 2
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging configuration: server messages and phiscrub's access log, to stderr.
+
+    uvicorn's own access log is off (it would log query strings); phiscrub's logs method, path,
+    status, duration and counts only (:mod:`phiscrub.service.middleware`).
+    """
+    upper = level.upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}
+        },
+        "loggers": {
+            "uvicorn": {"handlers": ["stderr"], "level": upper, "propagate": False},
+            "uvicorn.access": {"handlers": [], "level": "CRITICAL", "propagate": False},
+            "phiscrub": {"handlers": ["stderr"], "level": upper, "propagate": False},
+        },
+    }
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes (each loads the model once).",
+)
+@click.option(
+    "--token-file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="File holding the bearer token clients must send (default: $PHISCRUB_SERVICE_TOKEN).",
+)
+@click.option(
+    "--insecure-no-auth",
+    is_flag=True,
+    help="Serve without authentication (anyone who reaches the port can use it).",
+)
+@click.option(
+    "--key-file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help=f"File holding the surrogate secret (default: ${KEY_ENV_VAR}); without one, surrogate mode is refused.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["placeholder", "mask", "surrogate"]),
+    default="placeholder",
+    show_default=True,
+    help="Mode of requests that name none.",
+)
+@policy_option("Policy of requests that name none (default: the language's default).")
+@model_option("Tagger model folder, or 'default' for the model bundled with phiscrub.")
+@click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
+@lexicon_option("Add the lexicon detector (bundled name and city lists).")
+@propagate_option()
+@click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
+@click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
+@rules_lang_option("Language of the rules: en, es, ca, de, fr, nl, zh, or auto (per note).")
+@threshold_option()
+@guard_option()
+@click.option(
+    "--max-body-bytes", default=1 << 20, show_default=True, type=int, help="Larger request bodies get 413."
+)
+@click.option(
+    "--max-batch", default=128, show_default=True, type=int, help="Most notes in one batch request."
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="info",
+    show_default=True,
+    help="Server log level (the access log is at info).",
+)
+def serve(
+    host: str,
+    port: int,
+    workers: int,
+    token_file: str | None,
+    insecure_no_auth: bool,
+    key_file: str | None,
+    mode: str,
+    policy: str | None,
+    model: str,
+    rules_only: bool,
+    lexicon: bool,
+    propagate: bool,
+    resolve_strategy: str,
+    keep_ages: bool,
+    lang: str,
+    threshold: float,
+    guard: bool,
+    max_body_bytes: int,
+    max_batch: int,
+    log_level: str,
+) -> None:
+    """Serve POST /v1/redact, POST /v1/detect, GET /healthz, the OpenAPI docs (/docs) and the review page (/).
+
+    Requests under /v1/ need `Authorization: Bearer TOKEN`, the token coming from
+    $PHISCRUB_SERVICE_TOKEN or --token-file; the server refuses to start without one unless
+    --insecure-no-auth. Surrogates use the server's key ($PHISCRUB_KEY or --key-file), never sent by
+    clients. No note text is logged (docs/service.md).
+    """
+    try:
+        import uvicorn
+
+        from phiscrub.service.app import create_app
+        from phiscrub.service.config import CONFIG_ENV_VAR, ServiceConfig
+        from phiscrub.service.engine import Engine
+    except ImportError as exc:
+        raise _StartupError(
+            f"phiscrub serve needs the service extra: pip install 'phiscrub[service]' ({exc.name})"
+        ) from None
+    try:
+        config = ServiceConfig(
+            model=None if rules_only else model,
+            lexicon=lexicon and not rules_only,
+            propagate=propagate,
+            resolve=resolve_strategy,
+            age_over_89="keep" if keep_ages else "bucket",
+            lang=lang,
+            threshold=threshold,
+            guard=guard,
+            default_mode=mode,
+            default_policy=policy,
+            max_body_bytes=max_body_bytes,
+            max_batch=max_batch,
+            auth=not insecure_no_auth,
+            token_file=token_file,
+            key_file=key_file,
+        )
+        config.token()  # no token, no server
+        key = config.key()
+        if mode == "surrogate" and key is None:
+            raise ConfigError(f"--mode surrogate needs a key: set ${KEY_ENV_VAR} or pass --key-file")
+        engine = Engine(config, key).load()
+    except ModelError as exc:
+        raise _StartupError(f"cannot load the model: {exc}") from None
+    except PhiscrubError as exc:
+        raise _StartupError(str(exc)) from None
+    if insecure_no_auth:
+        where = "" if host in _LOOPBACK else f" on {host}, reachable from other machines"
+        click.echo(f"warning: serving without authentication{where} (--insecure-no-auth)", err=True)
+    click.echo(
+        f"phiscrub serve: http://{host}:{port}/ (workers {workers}, model {'yes' if engine.has_model else 'no'}, "
+        f"auth {'off' if insecure_no_auth else 'on'}, surrogates {'on' if key is not None else 'off'})",
+        err=True,
+    )
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_config": log_config(log_level),
+        "access_log": False,
+        "server_header": False,
+        "proxy_headers": False,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(config, engine), **common)
+        return
+    del engine  # each worker process loads its own
+    os.environ[CONFIG_ENV_VAR] = config.to_json()
+    uvicorn.run("phiscrub.service.app:app_from_env", factory=True, workers=workers, **common)

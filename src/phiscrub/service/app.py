@@ -1,0 +1,242 @@
+"""The FastAPI application of ``phiscrub serve``: API routes, review page, error bodies without text.
+
+Routes:
+
+- ``POST /v1/redact``: redact one note (``text``) or a batch (``notes``).
+- ``POST /v1/detect``: the PHI spans of one note or a batch.
+- ``GET /healthz``: liveness and what the server offers (no auth).
+- ``GET /``: the review page (static files in ``phiscrub/service/static``, no remote assets).
+- ``GET /docs``, ``/redoc``, ``/openapi.json``: OpenAPI docs, served from local files.
+
+Every error body is ``{"error": ..., "detail": ...}`` and never holds the text sent: validation
+errors (422) keep the error type, message and location but not the input FastAPI would echo.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Security
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.security import HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from phiscrub import __version__
+from phiscrub.document import Document
+from phiscrub.errors import PhiscrubError
+from phiscrub.service.config import ServiceConfig
+from phiscrub.service.engine import Engine
+from phiscrub.service.middleware import AccessLog, BearerAuth, BodyLimit
+from phiscrub.service.schemas import (
+    BatchDetectResponse,
+    BatchRedactResponse,
+    DetectRequest,
+    DetectResult,
+    ErrorResponse,
+    Health,
+    RedactedSpan,
+    RedactRequest,
+    RedactResult,
+    SpanOut,
+)
+
+__all__ = ["STATIC_DIR", "app_from_env", "create_app"]
+
+log = logging.getLogger(__name__)
+
+#: The review page's files, shipped in the package.
+STATIC_DIR = Path(__file__).parent / "static"
+
+_DESCRIPTION = """\
+De-identify clinical notes over HTTP. Requests under `/v1/` need `Authorization: Bearer <token>`
+(unless the server runs with `--insecure-no-auth`). Responses hold offsets into the text sent and
+the redacted text, never the PHI strings; the server logs only method, path, status, duration and
+counts. The review page is at `/`.
+"""
+
+#: Field names that may appear in the location of a validation error; other keys become ``<key>``.
+_KNOWN_LOC = frozenset(
+    {"body", "query", "path", "header", "text", "notes", "id", "patient_id", "mode", "policy", "labels"}
+)
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse, "description": "Missing or wrong bearer token."},
+    413: {"model": ErrorResponse, "description": "Request body or batch over the server's limit."},
+    422: {"model": ErrorResponse, "description": "Invalid request (the text sent is not repeated)."},
+}
+
+
+def _no_telemetry() -> dict[str, Any]:
+    """FastAPI keyword arguments turning its OpenTelemetry hooks off, where this FastAPI has them.
+
+    Its telemetry logs would record validation errors with their messages; the service records
+    nothing about a request but its access log line.
+    """
+    from fastapi import FastAPI as _FastAPI
+
+    if "telemetry" not in inspect.signature(_FastAPI.__init__).parameters:
+        return {}
+    off = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
+    return {"telemetry": {**off, "auto_configure": False, "exclude": lambda scope: True}}
+
+
+def _clean_loc(loc: Sequence[Any]) -> list[str | int]:
+    return [x if isinstance(x, int) or x in _KNOWN_LOC else "<key>" for x in loc]
+
+
+def _span_out(s: Any) -> SpanOut:
+    return SpanOut(start=s.start, end=s.end, label=s.label, source=s.source, score=round(float(s.score), 4))
+
+
+def _docs(req: RedactRequest | DetectRequest) -> tuple[list[Document], bool]:
+    """The request's notes as documents, and whether it was a batch."""
+    if req.notes is None:
+        assert req.text is not None
+        meta = {} if req.patient_id is None else {"patient_id": req.patient_id}
+        return [Document(req.id or "text", req.text, (), meta)], False
+    docs = []
+    for i, note in enumerate(req.notes):
+        meta = {} if note.patient_id is None else {"patient_id": note.patient_id}
+        docs.append(Document(note.id if note.id is not None else str(i), note.text, (), meta))
+    return docs, True
+
+
+def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
+    """Build the service.
+
+    Args:
+        config: the service configuration; its token and key are read now.
+        engine: a loaded engine to use (default: one is built and its model loaded now).
+
+    Raises:
+        ConfigError: auth is on and no token is configured, or invalid options.
+        ModelError: the model does not load.
+    """
+    from fastapi_offline import FastAPIOffline
+
+    token = config.token()
+    if engine is None:
+        engine = Engine(config, config.key()).load()
+    app: FastAPI = FastAPIOffline(
+        title="phiscrub",
+        version=__version__,
+        description=_DESCRIPTION,
+        **_no_telemetry(),
+    )
+    bearer = HTTPBearer(auto_error=False, description="The server's token (PHISCRUB_SERVICE_TOKEN).")
+
+    def counted(request: Request, notes: int, spans: int) -> None:
+        request.state.log_counts = {"notes": notes, "spans": spans}
+
+    def check_batch(docs: Sequence[Document]) -> None:
+        if len(docs) > config.max_batch:
+            raise StarletteHTTPException(413, f"more than {config.max_batch} notes in one request")
+
+    @app.post(
+        "/v1/redact",
+        response_model=RedactResult | BatchRedactResponse,
+        responses=_ERRORS,
+        dependencies=[Security(bearer)],
+        summary="Redact one note or a batch",
+    )
+    def redact(req: RedactRequest, request: Request) -> RedactResult | BatchRedactResponse:
+        """Replace the PHI of ``text`` (answer: one result) or of each of ``notes`` (answer: ``results``)."""
+        docs, batch = _docs(req)
+        check_batch(docs)
+        opts = engine.options(req.mode, req.labels, req.policy)
+        results = []
+        n_spans = 0
+        for red, policy in engine.redact(docs, opts):
+            spans = [
+                RedactedSpan(**_span_out(s).model_dump(), out_start=o.start, out_end=o.end)
+                for s, o in zip(red.spans, red.result.spans)
+            ]
+            n_spans += len(spans)
+            results.append(
+                RedactResult(
+                    id=red.original.id,
+                    mode=opts.mode,
+                    policy=policy,
+                    labels=opts.labels,
+                    text=red.result.text,
+                    spans=spans,
+                )
+            )
+        counted(request, len(docs), n_spans)
+        return BatchRedactResponse(results=results) if batch else results[0]
+
+    @app.post(
+        "/v1/detect",
+        response_model=DetectResult | BatchDetectResponse,
+        responses=_ERRORS,
+        dependencies=[Security(bearer)],
+        summary="Find the PHI spans of one note or a batch",
+    )
+    def detect(req: DetectRequest, request: Request) -> DetectResult | BatchDetectResponse:
+        """Spans (offsets into the text sent, label, source, score) of ``text`` or of each of ``notes``."""
+        docs, batch = _docs(req)
+        check_batch(docs)
+        opts = engine.options("placeholder", req.labels, req.policy)
+        results = [
+            DetectResult(id=doc.id, policy=policy, spans=[_span_out(s) for s in spans])
+            for doc, (spans, policy) in zip(docs, engine.detect(docs, opts))
+        ]
+        counted(request, len(docs), sum(len(r.spans) for r in results))
+        return BatchDetectResponse(results=results) if batch else results[0]
+
+    @app.get("/healthz", response_model=Health, summary="Liveness and what the server offers")
+    def healthz() -> Health:
+        """Always 200 while the server runs; no auth needed."""
+        return Health(
+            status="ok",
+            version=__version__,
+            model=engine.has_model,
+            auth=token is not None,
+            surrogate=engine.surrogates,
+            max_body_bytes=config.max_body_bytes,
+            max_batch=config.max_batch,
+        )
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own handler repeats the input (the note) in the body: keep type, message, place.
+        detail = [
+            {
+                "type": str(e.get("type", "")),
+                "loc": _clean_loc(e.get("loc", ())),
+                "msg": str(e.get("msg", "")),
+            }
+            for e in exc.errors()
+        ]
+        return JSONResponse({"error": "invalid request", "detail": detail}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(PhiscrubError)
+    async def phiscrub_error(request: Request, exc: PhiscrubError) -> JSONResponse:
+        # phiscrub messages name options, ids and offsets, never text (phiscrub.errors).
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(BearerAuth, token=token)
+    app.add_middleware(AccessLog)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app of a uvicorn worker process: configuration from ``$PHISCRUB_SERVICE_CONFIG``."""
+    return create_app(ServiceConfig.from_env())

@@ -1,0 +1,150 @@
+"""Configuration of ``phiscrub serve``: detector options, limits, and where the secrets come from.
+
+The configuration travels to uvicorn worker processes as JSON in :data:`CONFIG_ENV_VAR`; that JSON
+holds no secret. The bearer token and the surrogate key are read by each worker from where the
+operator put them: :data:`TOKEN_ENV_VAR` or a token file, :data:`~phiscrub.deid.KEY_ENV_VAR` or a
+key file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from phiscrub.deid import DEFAULT_THRESHOLD, KEY_ENV_VAR
+from phiscrub.errors import ConfigError
+
+__all__ = [
+    "CONFIG_ENV_VAR",
+    "DEFAULT_MAX_BATCH",
+    "DEFAULT_MAX_BODY_BYTES",
+    "TOKEN_ENV_VAR",
+    "ServiceConfig",
+    "read_secret_file",
+]
+
+#: Environment variable holding the bearer token clients must send.
+TOKEN_ENV_VAR = "PHISCRUB_SERVICE_TOKEN"
+#: Environment variable carrying the (secret-free) configuration to worker processes.
+CONFIG_ENV_VAR = "PHISCRUB_SERVICE_CONFIG"
+#: Default request body limit: 1 MiB (about 500 pages of notes).
+DEFAULT_MAX_BODY_BYTES = 1 << 20
+#: Default most notes in one batch request.
+DEFAULT_MAX_BATCH = 128
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """What the service runs with. Per-request options (mode, policy, labels) are in the requests.
+
+    Args:
+        model: tagger model folder, ``"default"`` (bundled model) or None (rules only).
+        lexicon: add the lexicon detector.
+        propagate: tag other occurrences of detected names in a note.
+        resolve: overlap strategy.
+        age_over_89: ``bucket`` or ``keep``.
+        lang: language of the rules (``auto``: per note).
+        threshold: drop proposals scoring below it.
+        guard: drop clinical measurements and vocabulary.
+        default_mode: mode of requests that name none.
+        default_policy: policy of requests that name none (None: the language's default).
+        max_body_bytes: larger request bodies are refused with 413.
+        max_batch: most notes in one batch request.
+        auth: whether requests to ``/v1/`` need the bearer token.
+        token_file: file holding the bearer token (else :data:`TOKEN_ENV_VAR`).
+        key_file: file holding the surrogate key (else ``$PHISCRUB_KEY``); no key, no surrogate mode.
+    """
+
+    model: str | None = "default"
+    lexicon: bool = False
+    propagate: bool = True
+    resolve: str = "merge"
+    age_over_89: str = "bucket"
+    lang: str = "en"
+    threshold: float = DEFAULT_THRESHOLD
+    guard: bool = True
+    default_mode: str = "placeholder"
+    default_policy: str | None = None
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_batch: int = DEFAULT_MAX_BATCH
+    auth: bool = True
+    token_file: str | None = None
+    key_file: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_body_bytes < 1:
+            raise ConfigError("--max-body-bytes must be at least 1")
+        if self.max_batch < 1:
+            raise ConfigError("--max-batch must be at least 1")
+
+    # -- transport to worker processes -------------------------------------------------------------
+    def to_json(self) -> str:
+        """The configuration as JSON (no secrets: only the paths of secret files)."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ServiceConfig:
+        """Read :meth:`to_json` output back.
+
+        Raises:
+            ConfigError: not a JSON object of known fields.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"${CONFIG_ENV_VAR} is not valid JSON ({exc.msg})") from None
+        known = {f.name for f in fields(cls)}
+        if not isinstance(data, dict) or set(data) - known:
+            raise ConfigError(f"${CONFIG_ENV_VAR} holds unknown fields: {sorted(set(data) - known)}")
+        return cls(**data)
+
+    @classmethod
+    def from_env(cls) -> ServiceConfig:
+        """The configuration a worker process was started with (:data:`CONFIG_ENV_VAR`)."""
+        text = os.environ.get(CONFIG_ENV_VAR)
+        if not text:
+            raise ConfigError(f"${CONFIG_ENV_VAR} is not set: start the service with `phiscrub serve`")
+        return cls.from_json(text)
+
+    # -- secrets -----------------------------------------------------------------------------------
+    def token(self) -> str | None:
+        """The bearer token: from :attr:`token_file`, else :data:`TOKEN_ENV_VAR`; None when auth is off.
+
+        Raises:
+            ConfigError: auth is on and no non-blank token is configured.
+        """
+        if not self.auth:
+            return None
+        if self.token_file is not None:
+            token = read_secret_file(self.token_file, "--token-file")
+        else:
+            token = os.environ.get(TOKEN_ENV_VAR, "").strip()
+        if not token:
+            raise ConfigError(
+                f"no bearer token: set ${TOKEN_ENV_VAR} or pass --token-file "
+                "(or --insecure-no-auth to serve without authentication)"
+            )
+        return token
+
+    def key(self) -> str | None:
+        """The surrogate key: from :attr:`key_file`, else ``$PHISCRUB_KEY``, else None."""
+        if self.key_file is not None:
+            return read_secret_file(self.key_file, "--key-file")
+        return os.environ.get(KEY_ENV_VAR) or None
+
+
+def read_secret_file(path: str, option: str) -> str:
+    """The stripped content of a secret file.
+
+    Raises:
+        ConfigError: the file cannot be read or is blank (the message names the path, not content).
+    """
+    try:
+        secret = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{option} {path} cannot be read: {type(exc).__name__}") from None
+    if not secret:
+        raise ConfigError(f"{option} {path} is empty")
+    return secret
