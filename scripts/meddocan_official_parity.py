@@ -190,6 +190,8 @@ def write_perturbed(gold: Path, out: Path) -> Path:
     docs, problems = read_official(gold, "brat")
     if problems:
         raise SystemExit(f"{gold}: {len(problems)} problems reading the gold folder")
+    if out.exists() and any(out.iterdir()):
+        raise SystemExit(f"{out}: not empty (a stale .ann would change the figures)")
     out.mkdir(parents=True, exist_ok=True)
     k = 0
     for n, doc in enumerate(docs):
