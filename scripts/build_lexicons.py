@@ -10,7 +10,8 @@ Latin-script values from several Western locales; ``es/`` holds Spanish/Catalan 
 Simplified Chinese values (the surrogate code picks them by language or script). Generated entries
 (cities, companies, hospitals, streets) come from a seeded Faker, so a rerun with the same Faker
 version reproduces the files byte for byte. Faker is MIT licensed; NOTICE carries its license.
-Departments, Spanish/Catalan towns and a few street names are written by hand below.
+Departments, Spanish/Catalan and French towns and a few street names are written by hand below.
+``de/``, ``fr/`` and ``nl/`` hold the names and towns the German, French and Dutch rule packs read.
 """
 
 from __future__ import annotations
@@ -44,9 +45,30 @@ CITY_LOCALES = {
     "pl_PL": 200, "cs_CZ": 200, "da_DK": 300, "fi_FI": 200, "sk_SK": 200,
 }  # fmt: skip
 SPANISH_LOCALES = ("es_ES",)
+# Language-pack lists (de/, fr/, nl/): given names, surnames and towns the rules of those packs read
+# (phiscrub.detect.rules.intl_names / intl_places). Kept small: one language's locales each.
+PACK_NAME_LOCALES = {"de": ("de_DE", "de_AT", "de_CH"), "fr": ("fr_FR", "fr_CH", "fr_CA"), "nl": ("nl_NL", "nl_BE")}
+PACK_CITY_LOCALES = {"de": {"de_DE": 392, "de_AT": 188, "de_CH": 162}, "nl": {"nl_NL": 700, "nl_BE": 250}}
 ZH_LOCALE = "zh_CN"
 
 _NAME_RE = re.compile(r"^[^\W\d_]{2,}(?:[-'][^\W\d_]{2,})*$")
+
+# French and Belgian/Swiss French towns (facts; Faker's fr_FR has no town list).
+FRENCH_TOWNS = """
+Agen Aix-en-Provence Ajaccio Albi Alençon Amiens Angers Angoulême Annecy Antibes Arles Arras Aubervilliers
+Auch Aurillac Auxerre Avignon Bastia Bayonne Beauvais Belfort Besançon Béziers Blois Bobigny Bordeaux
+Boulogne-Billancourt Boulogne-sur-Mer Bourg-en-Bresse Bourges Brest Brive-la-Gaillarde Caen Calais Cannes
+Carcassonne Cergy Chalon-sur-Saône Châlons-en-Champagne Chambéry Charleville-Mézières Chartres Châteauroux
+Cherbourg Cholet Clermont-Ferrand Colmar Colombes Compiègne Créteil Dax Dieppe Dijon Dole Douai Dunkerque
+Épinal Évreux Évry Fontainebleau Fréjus Gap Grenoble Guéret Haguenau Hyères Laval Le Havre Le Mans Lens
+Lille Limoges Lorient Lourdes Lyon Mâcon Marseille Meaux Melun Metz Montauban Montbéliard Mont-de-Marsan
+Montluçon Montpellier Montreuil Mulhouse Nancy Nanterre Nantes Narbonne Nevers Nice Nîmes Niort Orléans
+Paris Pau Périgueux Perpignan Poitiers Quimper Reims Rennes Roanne Rodez Rouen Saint-Brieuc Saint-Denis
+Saint-Étienne Saint-Malo Saint-Nazaire Saint-Quentin Saintes Sarreguemines Sète Soissons Strasbourg Tarbes
+Thionville Toulon Toulouse Tourcoing Tours Troyes Valence Valenciennes Vannes Verdun Versailles Vichy
+Villeurbanne Vitry-sur-Seine Genève Lausanne Neuchâtel Fribourg Sion Bruxelles Liège Namur Charleroi Mons
+Montréal Québec
+"""
 
 # ---------------------------------------------------------------------------------------------
 # Hand-written lists (facts, no license needed).
@@ -575,6 +597,17 @@ def name_ok(name: str) -> bool:
     return bool(_NAME_RE.match(name)) and is_latin(name) and name[0].isupper()
 
 
+def _particle_name(name: str) -> bool:
+    """Surnames with a lower-case particle ("van den Berg", "de Vries", "von Arx") are kept too."""
+    parts = name.split()
+    return (
+        1 < len(parts) <= 4
+        and all(p.islower() and p.isalpha() for p in parts[:-1])
+        and name_ok(parts[-1])
+        and is_latin(name)
+    )
+
+
 def faker_for(locale: str, seed: int = SEED) -> Faker:
     """A seeded Faker instance, so generated entries are reproducible."""
     fake = Faker(locale)
@@ -805,6 +838,26 @@ def build() -> dict[str, set[str]]:
     lists["department_abbreviations"] = set(DEPARTMENT_ABBREVIATIONS.split())
     lists["es/departments"] = {d.strip() for d in DEPARTMENTS_ES.splitlines() if d.strip()}
     lists["zh/departments"] = set(DEPARTMENTS_ZH.split())
+
+    # Language-pack lists ----------------------------------------------------------------------
+    for code, locales in PACK_NAME_LOCALES.items():
+        f_names: set[str] = set()
+        m_names: set[str] = set()
+        l_names: set[str] = set()
+        for loc in locales:
+            person = provider(Faker(loc), "person")
+            f_names |= {n for n in attr(person, "first_names_female") if name_ok(n)}
+            m_names |= {n for n in attr(person, "first_names_male") if name_ok(n)}
+            l_names |= {n for n in attr(person, "last_names") if name_ok(n) or _particle_name(n)}
+        lists[f"{code}/first_names_female"] = f_names
+        lists[f"{code}/first_names_male"] = m_names
+        lists[f"{code}/last_names"] = l_names
+    for code, city_locales in PACK_CITY_LOCALES.items():
+        towns: set[str] = set()
+        for loc, n in city_locales.items():
+            towns |= set(sample((c for c in attr(provider(Faker(loc), "address"), "cities") if is_latin(c)), n))
+        lists[f"{code}/cities"] = towns
+    lists["fr/cities"] = set(FRENCH_TOWNS.split())
     return lists
 
 
@@ -823,7 +876,8 @@ def notice() -> str:
         if file.name.upper().startswith("LICENSE"):
             license_text = Path(str(file.locate())).read_text(encoding="utf-8")
             break
-    locales = ", ".join(sorted(set(NAME_LOCALES) | set(CITY_LOCALES) | {ZH_LOCALE}))
+    pack_locales = {loc for locs in PACK_NAME_LOCALES.values() for loc in locs}
+    locales = ", ".join(sorted(set(NAME_LOCALES) | set(CITY_LOCALES) | pack_locales | {ZH_LOCALE}))
     return (
         "phiscrub surrogate lexicons\n"
         "===========================\n\n"
@@ -831,7 +885,9 @@ def notice() -> str:
         f"locales: {locales}; seed {SEED}.\n"
         "Name, country, state and job lists are taken from Faker's locale data; city, company, street\n"
         "and hospital entries are generated with a seeded Faker or from Faker's names; departments,\n"
-        "Spanish/Catalan towns and some street names are written by hand in the script.\n"
+        "Spanish/Catalan and French towns and some street names are written by hand in the script.\n"
+        "de/, fr/ and nl/ hold the given names, surnames and towns of the German, French and Dutch\n"
+        "language packs (Faker de_DE/de_AT/de_CH, fr_FR/fr_CH/fr_CA, nl_NL/nl_BE).\n"
         "Every entry is synthetic surrogate material, not data about any person.\n\n"
         "Faker license (MIT)\n"
         "-------------------\n\n" + license_text.strip() + "\n"
