@@ -79,6 +79,14 @@ __all__ = ["evaluate_cmd"]
     "P/R/F1; meddocan adds spans strict, spans merged and leak), on the labels as written in the "
     "files (no corpus mapping, no folding). See docs/evaluation.md.",
 )
+@click.option(
+    "--leaks",
+    is_flag=True,
+    help="Leak accounting: --pred is the redacted output (a `phiscrub redact` OUTDIR or any notes); "
+    "reports per label the gold PHI that survives in it (residual rate, share of documents with a "
+    "leak, worst leak kinds) as counts, labels, doc ids and offsets, never the strings. Writes "
+    "PREFIX.json and PREFIX.md. See docs/reliability.md.",
+)
 def evaluate_cmd(
     gold: Path,
     pred: Path,
@@ -96,6 +104,7 @@ def evaluate_cmd(
     policy: str | None,
     pr_curve: Path | None,
     scheme: str,
+    leaks: bool = False,
 ) -> None:
     """Binary token F1, token micro F1 and entity micro F1, plus per-label scores.
 
@@ -112,6 +121,9 @@ def evaluate_cmd(
 
     if scheme != "phiscrub":
         _official(gold, pred, gold_format, pred_format, out, scheme)
+        return
+    if leaks:
+        _leaks(gold, pred, gold_format, pred_format, gold_corpus, labels, policy, out)
         return
     native_corpus = None
     if labels == "native":
@@ -183,6 +195,48 @@ def _official(
     click.echo(scores.to_markdown())
     click.echo(f"report written to {json_path}, {md_path}", err=True)
     if gold_problems or pred_problems:
+        sys.exit(1)
+
+
+def _leaks(
+    gold: Path,
+    pred: Path,
+    gold_format: str | None,
+    pred_format: str | None,
+    gold_corpus: str | None,
+    labels: str,
+    policy: str | None,
+    out: Path | None,
+) -> None:
+    """``--leaks``: what of the gold PHI survives in the redacted corpus ``pred`` (PREFIX.json/.md)."""
+    import json
+
+    from phiscrub.evaluate.leaks import find_leaks, read_redacted
+    from phiscrub.io import read_corpus
+
+    if labels == "native":
+        raise click.UsageError("--leaks reports coarse, fine or phicon5 labels, not native")
+    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=gold_corpus)
+    pred_docs, pred_problems = read_redacted(pred, pred_format)
+    for p in [*gold_problems, *pred_problems]:
+        click.echo(f"problem: {p}", err=True)
+    if policy is not None:
+        from phiscrub.policy import apply_policy
+
+        gold_docs = [d.with_spans(apply_policy(d.text, d.spans, policy)) for d in gold_docs]
+    report = find_leaks(gold_docs, pred_docs, labels)  # type: ignore[arg-type]
+    prefix = out or Path("evaluation")
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    config = {"gold": str(gold), "pred": str(pred), "labels": labels, "policy": policy, "leaks": True}
+    json_path = prefix.with_name(prefix.name + ".json")
+    md_path = prefix.with_name(prefix.name + ".md")
+    json_path.write_text(
+        json.dumps({"config": config, **report.to_dict()}, indent=2) + "\n", encoding="utf-8"
+    )
+    md_path.write_text(report.to_markdown(), encoding="utf-8")
+    click.echo(report.to_markdown())
+    click.echo(f"leak report written to {json_path}, {md_path} (doc ids and offsets of each leak)", err=True)
+    if gold_problems or pred_problems or report.missing:
         sys.exit(1)
 
 
