@@ -18,9 +18,13 @@ Also: ``phiscrub redact`` on one note as a whole process (``cli_startup``: inter
 model load, the note, the output files), median of 3, and its peak RSS; ``rules`` rows are the
 rules-only baseline.
 
+The bundled model ships as an ONNX-only folder; keep the torch folder it was exported from (e.g.
+``build/torch-default``, a copy of ``src/phiscrub/resources/model`` before ``install_onnx``) to
+compare against.
+
 Usage:
-    python benchmarks/onnx_path.py --onnx build/onnx-default [--torch src/phiscrub/resources/model]
-        [--threads 2] [--agreement] [--out build/onnx-bench.json]
+    python benchmarks/onnx_path.py [--onnx src/phiscrub/resources/model] [--torch build/torch-default]
+        [--threads 2] [--agreement | --agreement-only] [--out build/onnx-bench.json]
 """
 
 from __future__ import annotations
@@ -156,15 +160,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--onnx", default=str(ROOT / "build" / "onnx-default"))
-    parser.add_argument("--torch", default=str(ROOT / "src" / "phiscrub" / "resources" / "model"))
+    parser.add_argument("--onnx", default=str(ROOT / "src" / "phiscrub" / "resources" / "model"))
+    parser.add_argument(
+        "--torch",
+        default=str(ROOT / "build" / "torch-default"),
+        help="the torch folder the ONNX one was exported from (the bundled model ships ONNX only)",
+    )
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--agreement", action="store_true")
+    parser.add_argument("--agreement-only", action="store_true", help="only the agreement (no timings)")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--one", nargs=2, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], args.threads)))
+        return
+    if args.agreement_only:
+        result = {"agreement": agreement(args.onnx, args.torch, args.threads), "machine": machine()}
+        print(json.dumps(result["agreement"]))
+        if args.out:
+            args.out.write_text(json.dumps(result, indent=2) + "\n")
         return
     startups = []
     for backend, model in (("rules", ""), ("onnx", args.onnx), ("torch", args.torch)):

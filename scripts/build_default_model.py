@@ -22,8 +22,9 @@ Steps (all seeded, all offline):
    (``phiscrub.train.trainer.train``), saving to ``OUT/model``. ``--init-from default`` continues
    from the bundled model (much cheaper than training from the encoder); ``--time-budget`` caps the
    training seconds.
-4. With ``--install``, save the best model with int8 weights (per-row scales) into the package folder
-   ``src/phiscrub/resources/model`` (about 23 MB). ``--install-only`` does just that for a trained model.
+4. With ``--install``, save the best model with int8 weights (per-row scales) next to it and install
+   its ONNX int8 export into the package folder ``src/phiscrub/resources/model`` (about 24 MB,
+   no torch weights: the torch path rebuilds them from the graph). ``--install-only`` does just that for a trained model.
    Install a new model only when ``scripts/eval_realnotes.py`` shows it better on the OOD test.
 
 Usage:
@@ -222,19 +223,24 @@ def main() -> None:
 
 
 def install(model_dir: Path) -> None:
-    """Save ``model_dir`` with int8 weights as the package's bundled model."""
-    import shutil
+    """Install ``model_dir`` as the package's bundled model: an ONNX-only int8 folder.
 
+    The torch weights are first saved with int8 storage next to ``model_dir``
+    (``<model_dir>-installed-torch``, kept for benchmarks and agreement checks), then exported
+    (:func:`phiscrub.train.onnx_export.install_onnx`): the package ships ``tagger.onnx`` only (both
+    weight files would exceed its 25 MB). Re-run ``scripts/calibrate_default_model.py`` afterwards.
+    """
     from phiscrub.detect.tagger import BUNDLED_MODEL_DIR
     from phiscrub.train.model import PhiTagger
+    from phiscrub.train.onnx_export import install_onnx
 
     target = ROOT / "src" / "phiscrub" / "resources" / BUNDLED_MODEL_DIR
-    if target.exists():
-        shutil.rmtree(target)
+    torch_copy = model_dir.parent / f"{model_dir.name}-installed-torch"
     model = PhiTagger.load(model_dir)
-    model.save(target, dtype="int8", extra_meta={"built_by": "scripts/build_default_model.py"})
+    model.save(torch_copy, dtype="int8", extra_meta={"built_by": "scripts/build_default_model.py"})
+    install_onnx(torch_copy, target)
     size = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
-    print(f"installed {target} ({size / 2**20:.1f} MiB)")
+    print(f"installed {target} ({size / 2**20:.1f} MiB; torch weights kept in {torch_copy})")
 
 
 if __name__ == "__main__":

@@ -232,15 +232,34 @@ def test_empty_key_is_refused_by_the_deidentifier(key: str | bytes) -> None:
 # -- case 8: a broken model folder ---------------------------------------------------------------------
 
 
-def _broken_model(tmp_path: Path, how: str) -> Path:
+@pytest.fixture(scope="module")
+def torch_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A torch model folder (``tagger.safetensors``): the bundled ONNX-only model's weights, rebuilt
+    from its graph and saved as int8."""
+    from phiscrub.detect.tagger import bundled_model_path
+    from phiscrub.train.model import PhiTagger
+
+    bundled = bundled_model_path()
+    assert bundled is not None, "the repository bundles a model in phiscrub/resources/model"
+    folder = tmp_path_factory.mktemp("torch") / "model"
+    PhiTagger.load(bundled).save(folder, dtype="int8")
+    return folder
+
+
+def _broken_model(tmp_path: Path, how: str, torch_model: Path) -> Path:
     from phiscrub.detect.tagger import bundled_model_path
 
     bundled = bundled_model_path()
     assert bundled is not None, "the repository bundles a model in phiscrub/resources/model"
     folder = tmp_path / "model"
-    shutil.copytree(bundled, folder)
+    shutil.copytree(bundled if "onnx" in how else torch_model, folder)
     weights = folder / "tagger.safetensors"
-    if how == "missing_weights":
+    if how == "truncated_onnx":
+        onnx = folder / "tagger.onnx"
+        onnx.write_bytes(onnx.read_bytes()[:100])
+    elif how == "onnx_config_not_json":
+        (folder / "onnx.json").write_text("{not json", encoding="utf-8")
+    elif how == "missing_weights":
         weights.unlink()
     elif how == "truncated_weights":
         weights.write_bytes(weights.read_bytes()[:100])
@@ -264,10 +283,14 @@ def _broken_model(tmp_path: Path, how: str) -> Path:
         ("labels_not_json", "labels.json cannot be read as JSON"),
         ("weights_do_not_fit", "do not fit the model"),
         ("no_folder", "does not exist"),
+        ("truncated_onnx", "cannot be loaded"),
+        ("onnx_config_not_json", "onnx.json cannot be read"),
     ],
 )
-def test_broken_model_folder_fails_at_startup_with_its_cause(tmp_path: Path, how: str, cause: str) -> None:
-    model = _broken_model(tmp_path, how)
+def test_broken_model_folder_fails_at_startup_with_its_cause(
+    tmp_path: Path, how: str, cause: str, torch_model: Path
+) -> None:
+    model = _broken_model(tmp_path, how, torch_model)
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text(PHI_NOTE, encoding="utf-8")
     out = tmp_path / "out"

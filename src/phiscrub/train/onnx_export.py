@@ -243,6 +243,7 @@ def install_onnx(model_dir: str | Path, target: str | Path, quantize: str = "int
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".onnx-export-", dir=target.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private; the installed folder must be readable by all
     try:
         export_onnx(model_dir, staging, quantize=quantize)
         for name in TORCH_ONLY_FILES:
