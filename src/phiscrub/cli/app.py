@@ -29,10 +29,12 @@ def _register() -> None:
     from phiscrub.cli.experiment import experiment
     from phiscrub.cli.export_onnx import export_onnx_cmd
     from phiscrub.cli.fewshot import fewshot_sample_cmd
+    from phiscrub.cli.reidentify import reidentify
     from phiscrub.cli.serve import serve
     from phiscrub.cli.synth import synth
 
     cli.add_command(redact.redact)
+    cli.add_command(reidentify)
     cli.add_command(augment.augment)
     cli.add_command(train.train_cmd)
     cli.add_command(train.predict)

@@ -45,6 +45,7 @@ from phiscrub.cli._common import (
     rules_lang_option,
     threshold_option,
 )
+from phiscrub.cli._secrets import key_file_option, key_option, read_secret
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched, resolve_key
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
@@ -131,7 +132,17 @@ class _FatalRunError(click.ClickException):
     "--labels native model was trained on (docs/model.md).",
     native=True,
 )
-@click.option("--key", envvar=KEY_ENV_VAR, default=None, help=f"Surrogate secret (or ${KEY_ENV_VAR}).")
+@key_option(
+    f"Surrogate and vault secret (or ${KEY_ENV_VAR}; --key-file is safer: a typed --key shows in ps)."
+)
+@key_file_option()
+@click.option(
+    "--vault",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write an encrypted mapping vault (original strings per document and span; AES-GCM, key "
+    "derived from the secret) for `phiscrub reidentify`. Written only when asked; needs a secret.",
+)
 @click.option("--text-field", default="text", show_default=True, help="JSONL field holding the note.")
 @click.option("--text-column", default="text", show_default=True, help="CSV/Parquet column holding the note.")
 @click.option(
@@ -206,6 +217,8 @@ def redact(
     threshold: float,
     guard: bool,
     resume: bool,
+    key_file: Path | None = None,
+    vault: Path | None = None,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -213,6 +226,9 @@ def redact(
     offsets into the original text, label, source) without the PHI strings unless --audit-text.
     OUTDIR/errors.jsonl lists the documents that failed (id, stage, error code; no text).
     """
+    key = read_secret(key, key_file)
+    if vault is not None and resolve_key(key) is None:
+        raise _StartupError(f"--vault needs a secret to encrypt it: set ${KEY_ENV_VAR} or use --key-file")
     if key is not None and not key.strip():
         raise _StartupError(f"--key (or ${KEY_ENV_VAR}) is empty or blank; give a non-empty secret")
     if batch_size < 1:
@@ -273,6 +289,10 @@ def redact(
         stats = _RunStats()
         try:
             _run(deid, source, work, manifest, audit_text, batch_size, stats, workers)
+            if vault is not None and secret is not None:
+                reopen = {k: settings[k] for k in _VAULT_SETTINGS}
+                standoff = work / STAGING_NAME / STANDOFF_NAME
+                stats.vaulted = _write_vault(vault, source, out_dir, standoff, secret, reopen)
             _commit(work / STAGING_NAME, out_dir)
         except BaseException as exc:
             kept = _after_stop(work, manifest)
@@ -300,7 +320,8 @@ def redact(
         + (f"; failed ids in {out_dir / ERRORS_NAME}" if stats.failed else "")
         + f"; input documents: {stats.documents} = {stats.documents - stats.failed} redacted "
         f"+ {stats.failed} failed"
-        + (f"; {stats.resumed} of them resumed from an interrupted run" if stats.resumed else ""),
+        + (f"; {stats.resumed} of them resumed from an interrupted run" if stats.resumed else "")
+        + (f"; encrypted vault of {stats.vaulted} documents: {vault}" if vault is not None else ""),
         err=True,
     )
     if stats.failed:
@@ -318,6 +339,8 @@ class _RunStats:
     files: int = 0
     #: Documents taken from the batches an interrupted run had completed (``--resume``).
     resumed: int = 0
+    #: Documents stored in the ``--vault`` (those with replaced spans).
+    vaulted: int = 0
 
     @property
     def failed(self) -> int:
@@ -501,6 +524,32 @@ def _after_stop(work: Path, manifest: Manifest) -> int:
         return manifest.documents_done
     shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+#: The options ``phiscrub reidentify`` needs to read the output again, stored in the vault.
+_VAULT_SETTINGS = ("text_field", "text_column", "id_field", "patient_field", "keep_columns", "encoding")
+
+
+def _write_vault(
+    path: Path, source: Source, out_dir: Path, standoff: Path, secret: bytes, settings: dict[str, Any]
+) -> int:
+    """Write the ``--vault``: every replaced span's original string, from the run's standoff rows
+    (original and output offsets) and a second read of the input; returns the documents stored."""
+    from phiscrub.transform.vault import document_entry, write_vault
+
+    rows: dict[str, list[dict[str, Any]]] = {}
+    with standoff.open(encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            rows.setdefault(str(row["doc_id"]), []).append(row)
+    entries = (
+        document_entry(doc, rows[doc.id])
+        for doc in source.documents()
+        if doc.id in rows and not doc.metadata.get("read_error")
+    )
+    output = source.output_path(out_dir)
+    info = {"output": "." if source.path.is_dir() else output.name, "shape": source.shape, **settings}
+    return write_vault(path, entries, secret, info)
 
 
 def _run(
