@@ -26,6 +26,7 @@ def _register() -> None:
     from phiscrub.cli import augment, convert, evaluate, redact, train
     from phiscrub.cli import synth_eval as synth_eval_cli
     from phiscrub.cli.calibrate import calibrate_cmd
+    from phiscrub.cli.distill import distill_cmd
     from phiscrub.cli.experiment import experiment
     from phiscrub.cli.export_onnx import export_onnx_cmd
     from phiscrub.cli.fewshot import fewshot_sample_cmd
@@ -47,6 +48,7 @@ def _register() -> None:
     cli.add_command(experiment)
     cli.add_command(export_onnx_cmd)
     cli.add_command(serve)
+    cli.add_command(distill_cmd)
 
 
 _register()
