@@ -49,6 +49,7 @@ from phiscrub.cli._secrets import key_file_option, key_option, read_secret
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction, batched, resolve_key
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
+from phiscrub.io.decoding import ENCODING_ERRORS
 from phiscrub.io.manifest import (
     WORK_DIR_NAME,
     Manifest,
@@ -70,6 +71,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "STANDOFF_NAME",
+    "WARNINGS_NAME",
     "ErrorLog",
     "StandoffWriter",
     "redact",
@@ -90,6 +92,8 @@ EXIT_FATAL = 3
 STANDOFF_NAME = "phi_spans.jsonl"
 #: The list of failed documents in OUTDIR (id, stage, error code or type; never text).
 ERRORS_NAME = "errors.jsonl"
+#: Documents redacted with a caveat (recovered undecodable bytes, a repeated id); written when any.
+WARNINGS_NAME = "warnings.jsonl"
 #: Folder of the work folder where the output is assembled before it is moved into OUTDIR.
 STAGING_NAME = "out"
 
@@ -163,6 +167,14 @@ class _FatalRunError(click.ClickException):
     show_default=True,
     help="Character encoding of CSV/TSV input (e.g. latin-1); the output is written in the same encoding.",
 )
+@click.option(
+    "--encoding-errors",
+    type=click.Choice(list(ENCODING_ERRORS)),
+    default="fail",
+    show_default=True,
+    help="A document with bytes that are not text in its encoding: fail it (errors.jsonl), or redact it "
+    f"with each bad byte as U+FFFD (replace) or its bytes read as Latin-1 (latin-1), listed in OUTDIR/{WARNINGS_NAME}.",
+)
 @model_option("Tagger model folder, or 'default' for the model bundled with phiscrub.")
 @click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
 @lexicon_option("Add the lexicon detector (bundled name and city lists).")
@@ -203,6 +215,7 @@ def redact(
     patient_field: str | None,
     keep_columns: tuple[str, ...],
     encoding: str,
+    encoding_errors: str,
     model: str,
     rules_only: bool,
     lexicon: bool,
@@ -240,7 +253,9 @@ def redact(
 
         labels = native_scheme_of_model(None if rules_only else model)
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
-    source = _open_input(input_path, text_field, text_column, id_field, patient_field, keep, encoding)
+    source = _open_input(
+        input_path, text_field, text_column, id_field, patient_field, keep, encoding, encoding_errors
+    )
     _check_output(source, out_dir)
     try:
         deid = Deidentifier(
@@ -270,6 +285,7 @@ def redact(
         "patient_field": patient_field,
         "keep_columns": list(keep),
         "encoding": encoding,
+        "encoding_errors": encoding_errors,
         "model": None if rules_only else _model_fingerprint(model),
         "lexicon": lexicon and not rules_only,
         "propagate": propagate,
@@ -321,6 +337,13 @@ def redact(
         + f"; input documents: {stats.documents} = {stats.documents - stats.failed} redacted "
         f"+ {stats.failed} failed"
         + (f"; {stats.resumed} of them resumed from an interrupted run" if stats.resumed else "")
+        + (
+            f"; warnings: {sum(stats.warnings.values())} ("
+            + ", ".join(f"{k}={v}" for k, v in sorted(stats.warnings.items()))
+            + f") in {out_dir / WARNINGS_NAME}"
+            if stats.warnings
+            else ""
+        )
         + (f"; encrypted vault of {stats.vaulted} documents: {vault}" if vault is not None else ""),
         err=True,
     )
@@ -339,6 +362,8 @@ class _RunStats:
     files: int = 0
     #: Documents taken from the batches an interrupted run had completed (``--resume``).
     resumed: int = 0
+    #: Documents redacted with a caveat, by warning code (see :data:`WARNINGS_NAME`).
+    warnings: Counter[str] = field(default_factory=Counter)
     #: Documents stored in the ``--vault`` (those with replaced spans).
     vaulted: int = 0
 
@@ -354,6 +379,7 @@ class _RunStats:
             "read_errors": self.read_errors,
             "redact_errors": self.redact_errors,
             "spans": dict(sorted(self.spans.items())),
+            "warnings": dict(sorted(self.warnings.items())),
         }
 
     def add(self, counts: dict[str, Any]) -> None:
@@ -362,6 +388,7 @@ class _RunStats:
         self.read_errors += int(counts.get("read_errors", 0))
         self.redact_errors += int(counts.get("redact_errors", 0))
         self.spans.update({str(k): int(v) for k, v in counts.get("spans", {}).items()})
+        self.warnings.update({str(k): int(v) for k, v in counts.get("warnings", {}).items()})
 
 
 def _open_input(
@@ -372,6 +399,7 @@ def _open_input(
     patient_field: str | None,
     keep_columns: tuple[str, ...] = (),
     encoding: str = "utf-8",
+    encoding_errors: str = "fail",
 ) -> Source:
     """Open the input and list it (a folder's entries, a table's columns), or fail at start-up."""
     from phiscrub.io.shapes import open_source
@@ -385,6 +413,7 @@ def _open_input(
             patient_field=patient_field,
             keep_columns=keep_columns,
             encoding=encoding,
+            encoding_errors=encoding_errors,
         )
         _ = source.count  # lists a folder now: duplicate ids or an unlistable folder fail here
     except PhiscrubError as exc:
@@ -576,7 +605,7 @@ def _run(
         shutil.rmtree(staging)
     staging.mkdir()
     total = source.count
-    logs = {STANDOFF_NAME: staging / STANDOFF_NAME, ERRORS_NAME: staging / ERRORS_NAME}
+    logs = {name: staging / name for name in (STANDOFF_NAME, ERRORS_NAME, WARNINGS_NAME)}
     handles: dict[str, IO[str]] = {name: path.open("w", encoding="utf-8") for name, path in logs.items()}
     try:
 
@@ -587,7 +616,7 @@ def _run(
                     stats.resumed += int(part.stats.get("documents", 0))
                     yield from _emit(part, stats, handles, bar)
                 start = manifest.documents_done
-                docs = islice(source.documents(), start, None)
+                docs = islice(_mark_repeated_ids(source), start, None)
                 tagged = (
                     (batch, [d for d in batch if not d.metadata.get("read_error")])
                     for batch in batched(docs, batch_size)
@@ -604,6 +633,8 @@ def _run(
     finally:
         for fh in handles.values():
             fh.close()
+    if not stats.warnings:
+        (staging / WARNINGS_NAME).unlink()  # only written when a document has a caveat
 
 
 def _part(
@@ -615,11 +646,16 @@ def _part(
     docs: list[tuple[str, str]] = []
     standoff: list[str] = []
     errors: list[str] = []
+    warnings: list[str] = []
     for original in batch:
         # A free-text cell of a record is redacted as its own document but counted (and shown in
         # the progress bar) as part of its record.
         if "cell" not in original.metadata:
             counts.documents += 1
+            for code in _warnings_of(original):
+                counts.warnings[code] += 1
+                log.warning("document %s: %s", original.id, code)
+                warnings.append(ErrorLog.line(original, "read", code, key="warning"))
         red: Redaction | None = None
         if original.metadata.get("read_error"):
             counts.read_errors += 1
@@ -637,7 +673,41 @@ def _part(
             counts.spans.update(s.label for s in red.spans)
             standoff.extend(StandoffWriter.lines(red, audit_text))
             docs.append((red.result.id, red.result.text))
-    return Part(docs, {STANDOFF_NAME: standoff, ERRORS_NAME: errors}, counts.as_dict())
+    logs = {STANDOFF_NAME: standoff, ERRORS_NAME: errors, WARNINGS_NAME: warnings}
+    return Part(docs, logs, counts.as_dict())
+
+
+def _warnings_of(doc: Document) -> list[str]:
+    """The caveats of a document that is redacted: recovered bytes, a repeated id."""
+    codes = []
+    if doc.metadata.get("decode") and not doc.metadata.get("read_error"):
+        codes.append(str(doc.metadata["decode"]))
+    if doc.metadata.get("repeated_id"):
+        codes.append("duplicate_id")
+    return codes
+
+
+def _mark_repeated_ids(source: Source) -> Iterator[Document]:
+    """``source``'s documents, a record whose id an earlier record had marked ``repeated_id``.
+
+    Only sources whose ids are read from the input (``--id-field``) can repeat one; a folder's ids
+    are checked when it is listed. Ids are remembered as 8-byte digests (about 70 bytes a record).
+    """
+    import hashlib
+
+    if getattr(source, "id_field", None) is None:
+        yield from source.documents()
+        return
+    seen: set[int] = set()
+    for doc in source.documents():
+        if "cell" not in doc.metadata and not doc.metadata.get("read_error"):
+            digest = int.from_bytes(
+                hashlib.blake2b(doc.id.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big"
+            )
+            if digest in seen:
+                doc = Document(doc.id, doc.text, doc.spans, {**doc.metadata, "repeated_id": True})
+            seen.add(digest)
+        yield doc
 
 
 def _emit(part: Part, stats: _RunStats, handles: dict[str, IO[str]], bar: Any) -> Iterator[Document]:
@@ -664,7 +734,7 @@ def _commit(staging: Path, out_dir: Path) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         fsync_file(f)  # the data is on disk before the rename makes it visible
     # Data first, the standoff and error lists last: they describe a complete output.
-    last = [staging / STANDOFF_NAME, staging / ERRORS_NAME]
+    last = [staging / STANDOFF_NAME, staging / WARNINGS_NAME, staging / ERRORS_NAME]
     for f in [f for f in files if f not in last] + [f for f in last if f.exists()]:
         os.replace(f, out_dir / f.relative_to(staging))
     for folder in sorted({(out_dir / f.relative_to(staging)).parent for f in files}):
@@ -809,12 +879,13 @@ class ErrorLog(_JsonLines):
     """
 
     @classmethod
-    def line(cls, doc: Document, stage: str, error: str) -> str:
-        """The line recording that ``doc`` failed at ``stage`` with ``error``."""
+    def line(cls, doc: Document, stage: str, error: str, key: str = "error") -> str:
+        """The line recording that ``doc`` failed at ``stage`` with ``error`` (under ``key``:
+        ``warning`` for a line of warnings.jsonl)."""
         row: dict[str, object] = {"id": doc.id}
         if isinstance(doc.metadata.get("position"), int):
             row["position"] = doc.metadata["position"]
-        row.update({"stage": stage, "error": error})
+        row.update({"stage": stage, key: error})
         return cls._line(row)
 
     def write(self, doc: Document, stage: str, error: str) -> None:

@@ -52,6 +52,13 @@ from typing import IO, Any
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import PathLike
+from phiscrub.io.decoding import (
+    DECODE_NOTES,
+    check_policy,
+    decode_bytes,
+    read_text_with_policy,
+    recover_escaped,
+)
 from phiscrub.io.jsonl import (
     dumps_line,
     pointer_token,
@@ -60,7 +67,7 @@ from phiscrub.io.jsonl import (
     string_leaves,
 )
 from phiscrub.io.tabular import CsvLayout, allow_large_csv_fields, sniff_csv
-from phiscrub.io.text import TextEntry, read_text_file, scan_text_entries
+from phiscrub.io.text import TextEntry, scan_text_entries
 
 __all__ = [
     "RECORD_PROBLEMS",
@@ -120,6 +127,7 @@ def open_source(
     fmt: str | None = None,
     keep_columns: Sequence[str] = (),
     encoding: str = "utf-8",
+    encoding_errors: str = "fail",
 ) -> Source:
     """Open ``path`` as a :class:`Source` of the matching shape.
 
@@ -134,6 +142,9 @@ def open_source(
         keep_columns: JSONL keys or table columns copied as read; every other value besides the
             text and the id is redacted (JSONL, CSV/TSV, Parquet only).
         encoding: text encoding of a CSV/TSV file (JSONL is UTF-8 by definition).
+        encoding_errors: what a document with undecodable bytes becomes
+            (:data:`phiscrub.io.decoding.ENCODING_ERRORS`): ``fail`` (a ``decode_error`` read
+            error), or recovered and flagged in ``metadata["decode"]`` (``replace``, ``latin-1``).
 
     Raises:
         InputFormatError: unknown shape, missing path, or a table without the named columns.
@@ -155,20 +166,22 @@ def open_source(
         raise ConfigError(f"--keep-columns applies to JSONL, CSV/TSV and Parquet input, not {shape!r}")
     if shape not in ("csv", "tsv") and _codec(encoding) != "utf-8":
         raise ConfigError(f"an encoding other than UTF-8 applies to CSV/TSV input only, not {shape!r}")
+    check_policy(encoding_errors)
     if shape == "txt":
-        return TextFileSource(p)
+        return TextFileSource(p, encoding_errors)
+    source: Source
     if shape == "dir":
-        return TextFolderSource(p)
-    if shape == "jsonl":
-        return JsonlSource(
+        source = TextFolderSource(p)
+    elif shape == "jsonl":
+        source = JsonlSource(
             p,
             text_field=text_field,
             id_field=id_field,
             patient_field=patient_field,
             keep_columns=keep_columns,
         )
-    if shape in ("csv", "tsv"):
-        return CsvSource(
+    elif shape in ("csv", "tsv"):
+        source = CsvSource(
             p,
             text_column=text_column,
             id_field=id_field,
@@ -177,9 +190,16 @@ def open_source(
             keep_columns=keep_columns,
             encoding=encoding,
         )
-    return ParquetSource(
-        p, text_column=text_column, id_field=id_field, patient_field=patient_field, keep_columns=keep_columns
-    )
+    else:
+        source = ParquetSource(
+            p,
+            text_column=text_column,
+            id_field=id_field,
+            patient_field=patient_field,
+            keep_columns=keep_columns,
+        )
+    source.encoding_errors = encoding_errors
+    return source
 
 
 def _codec(encoding: str) -> str:
@@ -247,6 +267,8 @@ class Source(ABC):
     """
 
     shape: str = ""
+    #: What a document with undecodable bytes becomes (:mod:`phiscrub.io.decoding`).
+    encoding_errors: str = "fail"
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -297,9 +319,10 @@ class TextFileSource(Source):
 
     shape = "txt"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, encoding_errors: str = "fail") -> None:
         super().__init__(path)
-        text, problem = read_text_file(self.path)
+        self.encoding_errors = encoding_errors
+        text, problem, self._note = read_text_with_policy(self.path, encoding_errors)
         if text is None:
             raise InputFormatError(f"{self.path} {_TEXT_PROBLEM_WORDS.get(problem or '', 'cannot be read')}")
         self._text = text
@@ -311,7 +334,9 @@ class TextFileSource(Source):
 
     def documents(self) -> Iterator[Document]:
         """Yield the file's note."""
-        yield Document(self.path.stem, self._text, (), {"position": 0})
+        yield Document(
+            self.path.stem, self._text, (), {"position": 0, **({"decode": self._note} if self._note else {})}
+        )
 
     def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
         """Write the transformed note to ``out_dir/<same name>``."""
@@ -365,10 +390,16 @@ class TextFolderSource(Source):
     def documents(self) -> Iterator[Document]:
         """Yield one note per ``.txt`` entry, sorted by relative path."""
         for pos, entry in enumerate(self._list()):
-            text, problem = (None, entry.problem) if entry.problem else read_text_file(entry.path)
+            text, problem, note = (
+                (None, entry.problem, None)
+                if entry.problem
+                else read_text_with_policy(entry.path, self.encoding_errors)
+            )
             meta: dict[str, Any] = {"position": pos}
             if text is None:
                 meta["read_error"] = problem
+            elif note:
+                meta["decode"] = note
             yield Document(entry.doc_id, text or "", (), meta)
 
     def output_path(self, out_dir: PathLike) -> Path:
@@ -443,6 +474,8 @@ class _Record:
     line: int | None = None
     #: A failed record's id was read from the record itself (a JSONL key), so it may be written back.
     id_read: bool = False
+    #: Set when undecodable bytes were recovered (:data:`phiscrub.io.decoding.DECODE_NOTES`).
+    decode: str | None = None
 
     def documents(self, with_patient: bool) -> Iterator[Document]:
         """The record's note, then one document per cell to redact (none for a failed record)."""
@@ -453,6 +486,8 @@ class _Record:
                 meta["line"] = self.line
             yield Document(self.doc_id, "", (), meta)
             return
+        if self.decode is not None:
+            meta["decode"] = self.decode
         yield Document(self.doc_id, self.text, (), meta)
         for pointer, value in self.cells:
             yield Document(cell_id(self.doc_id, pointer), value, (), {**meta, "cell": pointer})
@@ -596,10 +631,17 @@ class JsonlSource(_RecordSource):
             rec.id_read = doc_id is not None
             return rec, obj
 
+        note = None
         try:
             value = json.loads(raw)
         except UnicodeDecodeError:
-            return failed("decode_error")
+            line, note = decode_bytes(raw, self.encoding_errors)
+            if line is None:
+                return failed("decode_error")
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                return failed("invalid_json")
         except RecursionError:
             return failed("too_deep")
         except ValueError:  # JSONDecodeError, or an integer too long to convert
@@ -633,7 +675,9 @@ class JsonlSource(_RecordSource):
         except ValueError:
             return failed("too_deep", doc_id)
         patient = obj.get(self.patient_field) if self.patient_field else None
-        return _Record(pos, doc_id or _row_id(self.path.stem, pos, None), text or "", patient, cells), obj
+        rec = _Record(pos, doc_id or _row_id(self.path.stem, pos, None), text or "", patient, cells)
+        rec.decode = note
+        return rec, obj
 
     def _redacted(self, key: str) -> bool:
         """Whether top-level ``key`` goes through redaction (strings) and number nulling."""
@@ -818,6 +862,10 @@ class CsvSource(_TableSource):
                 if not row:
                     yield None, None
                     continue
+                note = None
+                if self.encoding_errors != "fail" and any(_UNDECODABLE.search(c) for c in row):
+                    row = [recover_escaped(c, self.encoding_errors, self.encoding) for c in row]
+                    note = DECODE_NOTES[self.encoding_errors]
                 problem = (
                     "decode_error"
                     if any(_UNDECODABLE.search(c) for c in row)
@@ -834,7 +882,7 @@ class CsvSource(_TableSource):
                     doc_id = _row_id(self.path.stem, pos, ident)
                     patient = row[self._p] if self._p is not None else None
                     cells = [(p, row[i]) for i, p in self._redact if row[i]]
-                    yield row, _Record(pos, doc_id, row[self._t], patient, cells)
+                    yield row, _Record(pos, doc_id, row[self._t], patient, cells, decode=note)
                 pos += 1
 
     def _failed(self, pos: int, line: int, code: str) -> _Record:
