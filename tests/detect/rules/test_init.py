@@ -40,12 +40,15 @@ def test_default_detectors_cover_every_kind_in_english() -> None:
 @pytest.mark.parametrize(
     ("lang", "kinds"),
     [
-        ("es", ["date", "contact", "id", "age"]),
-        ("ca", ["date", "contact", "id", "age"]),
-        ("ES", ["date", "contact", "id", "age"]),
-        ("es-ES", ["date", "contact", "id", "age"]),
+        ("es", ["date", "contact", "id", "location", "age", "name"]),
+        ("ca", ["date", "contact", "id", "location", "age", "name"]),
+        ("ES", ["date", "contact", "id", "location", "age", "name"]),
+        ("es-ES", ["date", "contact", "id", "location", "age", "name"]),
         ("zh", ["date", "contact", "id"]),
-        ("de", ["date", "contact", "id"]),
+        ("de", ["date", "contact", "id", "location", "age", "name"]),
+        ("fr", ["date", "contact", "id", "location", "age", "name"]),
+        ("nl", ["date", "contact", "id", "location", "age", "name"]),
+        ("it", ["date", "contact", "id"]),
     ],
 )
 def test_default_detectors_keep_neutral_rules_for_other_languages(lang: str, kinds: list[str]) -> None:

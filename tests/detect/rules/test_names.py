@@ -87,5 +87,7 @@ def test_name_stopwords_are_lower_case() -> None:
     assert all(w == w.lower() for w in NAME_STOPWORDS)
 
 
-def test_name_rules_exist_only_for_english() -> None:
-    assert name_rules("ca") == ()
+def test_name_rules_exist_only_for_english_and_the_packs() -> None:
+    assert name_rules("zh") == ()
+    assert name_rules("xx") == ()
+    assert name_rules("ca") != ()

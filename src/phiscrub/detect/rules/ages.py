@@ -179,7 +179,9 @@ _ES_NUMBER_WORDS = (
     r"|trenta|quaranta|cinquanta|seixanta|setanta|vuitanta|noranta"
 )
 _ES_QTY = rf"(?:\d{{1,3}}(?:[.,]5)?|(?:{_ES_NUMBER_WORDS})(?:\s+y\s+(?:{_ES_NUMBER_WORDS}))?)"
-_ES_UNIT = r"(?:años|año|anys|any|a\.?|meses|mes|mesos|semanas|semana|setmanes|setmana|días|dias|día|dia|dies)"
+_ES_UNIT = (
+    r"(?:años|año|anys|any|a\.?|meses|mes|mesos|semanas|semana|setmanes|setmana|días|dias|día|dia|dies)"
+)
 _ES_AGE = rf"{_ES_QTY}\s*{_ES_UNIT}(?:\s+y\s+(?:medio|{_ES_QTY}\s*{_ES_UNIT}))?"
 _ES_NEWBORN = r"(?:recién|recien|nou)\s+nacid[oa]s?|nounat|nounada|neonato|neonata"
 _ES_PERSON = (
@@ -231,7 +233,14 @@ _AGE_RULES: dict[str, tuple[PatternRule, ...]] = {"en": AGE_RULES_EN, "es": AGE_
 
 
 def age_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The AGE rules for ``lang`` (English, Spanish and Catalan; other languages get none for now)."""
+    """The AGE rules for ``lang`` (English, Spanish, Catalan; German, French and Dutch from
+    :mod:`.intl_ages`; other languages get none)."""
+    if lang in ("de", "fr", "nl"):
+        from phiscrub.detect.rules import intl_ages
+
+        return {"de": intl_ages.AGE_RULES_DE, "fr": intl_ages.AGE_RULES_FR, "nl": intl_ages.AGE_RULES_NL}[
+            lang
+        ]
     return _AGE_RULES.get(lang, ())
 
 

@@ -940,8 +940,13 @@ LOCATION_RULES_EN: tuple[PatternRule, ...] = (
 
 
 def location_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The ZIP/STREET rules for ``lang`` (English/US only for now; other languages get none)."""
-    return LOCATION_RULES_EN if lang == "en" else ()
+    """The LOCATION rules for ``lang``: English/US, or the pack rules of ``de``, ``fr``, ``nl``, ``es`` and
+    ``ca`` (:mod:`.intl_places`); other languages get none."""
+    if lang == "en":
+        return LOCATION_RULES_EN
+    from phiscrub.detect.rules.intl_places import pack_location_rules  # builds on the pack lexicons
+
+    return pack_location_rules(lang)
 
 
 def location_detector(lang: str = "en") -> RuleDetector:

@@ -828,8 +828,13 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
 
 
 def name_rules(lang: str = "en") -> tuple[PatternRule, ...]:
-    """The name rules for ``lang`` (English titles and labels; other languages get none for now)."""
-    return NAME_RULES_EN if lang == "en" else ()
+    """The name rules for ``lang``: English titles and labels, or the pack rules of ``de``, ``fr``,
+    ``nl``, ``es`` and ``ca`` (:mod:`.intl_names`); other languages get none."""
+    if lang == "en":
+        return NAME_RULES_EN
+    from phiscrub.detect.rules.intl_names import pack_name_rules  # builds on this module
+
+    return pack_name_rules(lang)
 
 
 def name_detector(lang: str = "en") -> RuleDetector:

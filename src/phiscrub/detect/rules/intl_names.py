@@ -1,0 +1,606 @@
+"""NAME rules of the language packs: German, French, Dutch, Spanish and Catalan.
+
+As for English (:mod:`.names`), a name is only taken next to a trigger, never as a bare capitalised
+word (German capitalises every noun), with one exception: a listed given name followed by a listed
+surname (``Klaus Müller``, from the bundled ``de/``, ``fr/``, ``nl/``, ``es/`` lexicons).
+
+Triggers, per language (``NameWords``):
+
+* **titles**, alone or chained: ``Herr``, ``Frau``, ``Hr.``, ``Fr.``, ``Dr. med.``, ``Prof. Dr.``,
+  ``PD Dr.``, ``OA``; ``M.``, ``Mme``, ``Pr``, ``Dr``; ``dhr.``, ``mevr.``, ``dr.``; ``Sr.``, ``Sra.``,
+  ``Dña.``, ``Dra.``. A chain with a doctor title gives DOCTOR, else PATIENT; a kinship word right
+  before (``die Tochter, Frau ...``, ``sa fille, Mme ...``) gives RELATIVE.
+* **field labels** at the start of a line or a table cell: ``Patient:``, ``Name:``, ``Pat.:``,
+  ``Patiente :``, ``Operateur:``, ``Einsender:``, ``Mère :``, ``Paciente:`` (``Surname, Given``
+  accepted after patient fields).
+* **kinship words** before a name (``seiner Ehefrau Anna``, ``son neveu, M. ...``): with a title, a
+  comma or parenthesis, or a listed name after.
+* **a role after the name**: ``X, Oberarzt``, ``X, Assistenzärztin``, ``X, radiologue``,
+  ``X, huisarts``, or the role alone on the next line (signature blocks).
+* **closing formulas**: the name on the line after ``Mit freundlichen Grüßen``, ``Bien amicalement``,
+  ``Met vriendelijke groet``, ``Atentamente``; ``gez.``, ``signé``, ``Firmado por``.
+
+A name is one to four tokens (five in Spanish, for two surnames) in one case style (Title or UPPER),
+single spaces apart, with lower-case particles inside (``van den Berg``, ``von Arx``, ``de la Fuente``)
+and initials (``K. Schmidt``); it stops at a stop word of the language (``Herr Kollege``,
+``Dr. med.``, ``Frau Doktor``, ``Praxis``) or at a change of case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.langpacks import normalize_lang
+from phiscrub.detect.rules.names import NAME_STOPWORDS
+
+__all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
+
+
+@dataclass(frozen=True)
+class NameWords:
+    """The words the name rules of one language need.
+
+    Args:
+        doctor_titles: titles of physicians and academics (``Dr.``, ``Prof.``, ``OA``); case-sensitive.
+        person_titles: forms of address (``Herr``, ``Mme``, ``dhr.``); case-sensitive.
+        patient_fields: field labels before a patient's name (a colon follows).
+        doctor_fields: field labels before a clinician's name.
+        relative_fields: field labels before a relative's name.
+        kin: kinship and carer words before a relative's name (lower case; any case matches).
+        roles: roles written after a name (``, Oberarzt``) or on the line below it.
+        closings: closing formulas after which the next line holds a name.
+        signed: words right before a signature name (``gez.``, ``signé``).
+        particles: lower-case name particles (``von``, ``van``, ``de``).
+        stopwords: words that end a name (lower case), on top of the English ones.
+        lexicon: folder of the bundled name lists (``de``, ``fr``, ``nl``, ``es``).
+        max_tokens: longest name in tokens.
+    """
+
+    doctor_titles: tuple[str, ...]
+    person_titles: tuple[str, ...]
+    patient_fields: tuple[str, ...]
+    doctor_fields: tuple[str, ...]
+    relative_fields: tuple[str, ...]
+    kin: tuple[str, ...]
+    roles: tuple[str, ...]
+    closings: tuple[str, ...]
+    signed: tuple[str, ...]
+    particles: tuple[str, ...]
+    stopwords: str
+    lexicon: str
+    max_tokens: int = 4
+
+
+_DE = NameWords(
+    doctor_titles=("Dr.", "Dr", "Dres.", "Prof.", "Prof", "PD", "Priv.-Doz.", "Doz.", "med.", "dent.", "rer.",
+                   "nat.", "phil.", "univ.", "habil.", "h.c.", "Dipl.-Psych.", "Dipl.-Med.", "Dipl.-Ing.",
+                   "OA", "OÄ", "CA", "Oberarzt", "Oberärztin", "Chefarzt", "Chefärztin", "Kollege", "Kollegin",
+                   "Professor", "Professorin", "Doktor", "Dr.-Ing.", "M.Sc.", "B.Sc."),
+    person_titles=("Herr", "Herrn", "Hr.", "Hrn.", "Frau", "Fr.", "Fräulein", "Frl.", "HERR", "HERRN", "FRAU"),
+    patient_fields=("Patient", "Patientin", "Pat.", "Pat", "Name", "Nachname", "Vorname", "Name, Vorname",
+                    "Patientenname", "Versicherter", "Versicherte", "Verstorbener", "Verstorbene", "Klient",
+                    "Klientin", "Betr.", "Betreff", "Kind", "Mutter des Kindes", "Bewohner", "Bewohnerin"),
+    doctor_fields=("Arzt", "Ärztin", "Behandler", "Behandlerin", "Operateur", "Operateurin", "Assistenz",
+                   "Anästhesie", "Anästhesist", "Anästhesistin", "Untersucher", "Untersucherin", "Überweiser",
+                   "Überweiserin", "Einsender", "Einsenderin", "Hausarzt", "Hausärztin", "Geburtshelfer",
+                   "Geburtshelferin", "Hebamme", "Validiert", "Befundet", "Befundet von", "Vorgestellt durch",
+                   "Unterschrift", "Diktiert", "Diktat", "Stationsarzt", "Stationsärztin", "Oberarzt",
+                   "Oberärztin", "Chefarzt", "Chefärztin", "Assistenzarzt", "Assistenzärztin", "Pflegekraft",
+                   "Bezugspflege", "Therapeut", "Therapeutin", "Logopädin", "Logopäde", "Physiotherapeut",
+                   "Physiotherapeutin", "Psychologe", "Psychologin", "Sozialarbeiter", "Sozialarbeiterin",
+                   "Facharzt", "Fachärztin", "Leichenschau durch", "Aufnehmender Arzt", "Entlassender Arzt",
+                   "Verantwortlicher Arzt", "Erstellt von", "Gesehen von", "An"),
+    relative_fields=("Mutter", "Vater", "Partner", "Partnerin", "Ehemann", "Ehefrau", "Ehepartner",
+                     "Angehörige", "Angehöriger", "Angehörigen", "Betreuer", "Betreuerin", "Bezugsperson",
+                     "Kontaktperson", "Notfallkontakt", "Sorgeberechtigte", "Lebensgefährte",
+                     "Lebensgefährtin", "Tochter", "Sohn"),
+    kin=("Tochter", "Sohn", "Ehefrau", "Ehemann", "Frau", "Mann", "Mutter", "Vater", "Schwester", "Bruder",
+         "Neffe", "Neffen", "Nichte", "Enkel", "Enkelin", "Lebensgefährte", "Lebensgefährtin", "Partner",
+         "Partnerin", "Betreuer", "Betreuerin", "Schwiegertochter", "Schwiegersohn", "Cousin", "Cousine",
+         "Onkel", "Tante", "Großmutter", "Großvater", "Oma", "Opa", "Nachbarin", "Nachbar", "Freundin",
+         "Freund", "Ehepartner", "Ehepartnerin", "Schwager", "Schwägerin", "Stiefsohn", "Stieftochter",
+         "geschiedene Ehemann", "geschiedenen Ehemann", "geschiedene Ehefrau"),
+    roles=("Oberarzt", "Oberärztin", "Chefarzt", "Chefärztin", "Assistenzarzt", "Assistenzärztin",
+           "Stationsarzt", "Stationsärztin", "Facharzt", "Fachärztin", "Arzt", "Ärztin", "Hausarzt",
+           "Hausärztin", "Sozialarbeiterin", "Sozialarbeiter", "MFA", "Gesundheits- und Krankenpflegerin",
+           "Gesundheits- und Krankenpfleger", "Krankenpflegerin", "Krankenpfleger", "Pflegefachkraft",
+           "Pflegefachfrau", "Pflegefachmann", "Hebamme", "Psychologin", "Psychologe", "Logopädin",
+           "Logopäde", "Physiotherapeutin", "Physiotherapeut", "Ergotherapeutin", "Ergotherapeut",
+           "Sekretariat", "Oberärztin Neurologie", "Assistenzarzt ZNA", "Funktionsoberarzt", "Funktionsoberärztin",
+           "Arzt in Weiterbildung", "Ärztin in Weiterbildung", "PJ", "Famulant", "Famulantin", "D-Arzt",
+           "Chefarztsekretariat", "Stationsleitung", "Pflegedienstleitung", "Case Managerin", "Case Manager",
+           "Diätassistentin", "Berufsbetreuer", "Berufsbetreuerin"),
+    closings=("Mit freundlichen Grüßen", "Mit freundlichen kollegialen Grüßen", "Mit kollegialen Grüßen",
+              "Mit freundlichem Gruß", "Mit besten Grüßen", "Mit kollegialem Gruß", "Freundliche Grüße",
+              "Hochachtungsvoll", "MfG", "Mit freundlichen Grüssen", "Mit kollegialen Grüssen"),
+    signed=("gez.", "gez", "gezeichnet", "unterschrieben von", "elektronisch signiert von", "signiert von",
+            "diktiert von", "befundet von", "i.A.", "i. A.", "i.V.", "i. V."),
+    particles=("von", "van", "vom", "zu", "von der", "van der", "van den", "de", "del", "da", "di", "le", "la",
+               "ter", "ten", "zum", "zur", "auf der", "in der"),
+    stopwords="""
+        kollege kollegin kollegen kolleginnen doktor doktorin professor professorin med dent rer nat phil
+        oberarzt oberärztin chefarzt chefärztin arzt ärztin patient patientin pat praxis klinik klinikum
+        krankenhaus station ambulanz sprechstunde termin befund befunde bericht brief labor telefon tel fax
+        frau herr herrn und oder mit von vom zum zur im am an auf aus bei nach seit bis für über unter vor
+        der die das den dem des ein eine einer eines einem sie er es ihr ihre ihren seine seiner seinen wir
+        heute gestern morgen datum nr nummer geb geboren gest name vorname nachname anschrift adresse
+        wohnhaft versicherter versicherte kasse krankenkasse ist war wurde wird hat hatte sind waren wurden
+        zimmer zi bett aufnahme entlassung verlegung notaufnahme intensivstation innere medizin chirurgie
+        neurologie kardiologie radiologie pathologie psychiatrie pädiatrie geriatrie onkologie urologie
+        gynäkologie orthopädie unfallchirurgie anästhesie anästhesiologie dermatologie nephrologie
+        gastroenterologie pneumologie hämatologie rheumatologie allgemeinmedizin zahnmedizin sozialdienst
+        pflege pflegedienst pflegeheim hausarzt hausärztin facharzt fachärztin assistenzarzt assistenzärztin
+        stationsarzt stationsärztin rücksprache information informiert angehörige angehörigen betreuer
+        betreuerin ehemann ehefrau tochter sohn mutter vater kind kinder schwester bruder sehr geehrte
+        geehrter geehrten liebe lieber dank vielen grüße grüßen gruß mfg montag dienstag mittwoch
+        donnerstag freitag samstag sonntag januar februar märz april mai juni juli august september oktober
+        november dezember jahre jahren jahr monate monaten wochen tage tagen stunden uhr ca etwa links rechts
+        beidseits bds re li o.g. og u.a. ua z.b. zb v.a. va ggf bzw dr med prof pd oa oä ca
+        rehabilitation reha notarzt rettungsdienst rtw naw polizei betreuung vollmacht vorsorgevollmacht
+        kontrolle wiedervorstellung nachsorge nachuntersuchung diagnose diagnosen therapie medikation
+        anamnese verlauf procedere empfehlung beurteilung untersuchung sonographie röntgen mrt ct ekg
+        echo labor labore laborwerte hb crp az ez bmi rr hf spo2 temp bz gcs nihss
+    """,
+    lexicon="de",
+)  # fmt: skip
+
+_FR = NameWords(
+    doctor_titles=("Dr", "Dr.", "Drs", "Docteur", "Docteure", "Pr", "Pr.", "Prof.", "Prof", "Professeur",
+                   "Professeure", "DR", "PR"),
+    person_titles=("M.", "Mme", "Mme.", "Mmes", "MM.", "Mlle", "Mlle.", "Monsieur", "Madame", "Mademoiselle",
+                   "MME", "MONSIEUR", "MADAME", "Me"),
+    patient_fields=("Patient", "Patiente", "Nom", "Nom de naissance", "Nom d'usage", "Nom marital",
+                    "Prénom", "Nom et prénom", "Nom, prénom", "Enfant", "Défunt", "Défunte", "Assuré", "Assurée",
+                    "Identité", "Résident", "Résidente", "Bénéficiaire", "Concerne", "Objet"),
+    doctor_fields=("Médecin", "Médecin traitant", "Médecin demandeur", "Médecin prescripteur", "Prescripteur",
+                   "Prescriptrice", "Opérateur", "Opératrice", "Aide", "Anesthésiste", "Biologiste",
+                   "Psychiatre", "Sage-femme", "Obstétricien", "Obstétricien de garde", "Radiologue",
+                   "Interne", "Externe", "Chirurgien", "Médecin senior", "Médecin responsable",
+                   "Dossier présenté par", "Rédigé par", "Validé par", "Signé par", "Dicté par",
+                   "Compte rendu rédigé par", "IDE", "Infirmier", "Infirmière", "Kinésithérapeute", "Cadre de santé",
+                   "Assistante sociale", "Assistant social", "Référent", "Référente", "Praticien",
+                   "Médecin expert", "Expert", "Vu par", "Examiné par", "Opérateur principal", "Présents"),
+    relative_fields=("Mère", "Père", "Personne à prévenir", "Personne de confiance", "Conjoint", "Conjointe",
+                     "Époux", "Épouse", "Tuteur", "Tutrice", "Curateur", "Curatrice", "Tiers", "Parent",
+                     "Parents", "Représentant légal", "Accompagnant", "Accompagnante"),
+    kin=("sa fille", "son fils", "son épouse", "son époux", "son mari", "sa femme", "sa mère", "son père",
+         "sa sœur", "sa soeur", "son frère", "son neveu", "sa nièce", "sa compagne", "son compagnon",
+         "sa petite-fille", "son petit-fils", "sa belle-fille", "son gendre", "sa tante", "son oncle",
+         "sa cousine", "son cousin", "sa voisine", "son voisin", "sa conjointe", "son conjoint", "sa tutrice",
+         "son tuteur", "sa curatrice", "son curateur", "sa mère,", "fille", "fils", "épouse", "époux", "mari",
+         "mère", "père", "sœur", "frère", "neveu", "nièce", "compagne", "compagnon", "conjoint", "conjointe",
+         "tiers", "sa grand-mère", "son grand-père"),
+    roles=("IDE", "interne", "externe", "urgentiste", "radiologue", "pédiatre", "anesthésiste",
+           "anesthésiste-réanimateur", "psychiatre", "chef de clinique", "praticien hospitalier",
+           "assistante sociale", "assistant social", "médecin expert", "oncologue", "cardiologue",
+           "médecin MPR", "kinésithérapeute", "sage-femme", "biologiste", "pneumologue", "neurologue",
+           "chirurgien", "gériatre", "médecin traitant", "médecin généraliste", "infirmière", "infirmier",
+           "aide-soignante", "aide-soignant", "cadre de santé", "diététicienne", "orthophoniste",
+           "psychologue", "ergothérapeute", "secrétaire médicale", "dermatologue", "gastro-entérologue",
+           "néphrologue", "rhumatologue", "endocrinologue", "médecin du travail", "pharmacien", "pharmacienne",
+           "chef de service", "docteur en médecine", "PH", "CCA", "médecin"),
+    closings=("Bien amicalement", "Bien cordialement", "Cordialement", "Bien confraternellement",
+              "Confraternellement", "Amicalement", "sentiments confraternels", "sentiments distingués",
+              "salutations distinguées", "Avec mes remerciements", "Respectueusement", "Sincères salutations"),
+    signed=("signé", "signé par", "validé par", "rédigé par", "dicté par", "Je soussigné",
+            "Je soussignée", "soussigné", "soussignée"),
+    particles=("de", "du", "des", "de la", "d'", "le", "la", "van", "von", "ben", "el", "al"),
+    stopwords="""
+        docteur professeur madame monsieur mademoiselle patient patiente médecin service hôpital clinique
+        chu cabinet consultation urgences unité chambre lit le la les un une des du de au aux et ou en dans
+        pour par sur avec sans chez qui que dont il elle ils elles nous vous son sa ses leur leurs ce cette
+        aujourd'hui hier demain date né née le nom prénom adresse tél tel téléphone fax ipp dossier
+        lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril mai juin juillet
+        août septembre octobre novembre décembre ans mois jours semaines heures
+        cher chère chers confrère consœur collègue amie ami mes meilleurs sentiments salutations
+        réanimation cardiologie neurologie radiologie pédiatrie psychiatrie oncologie médecine chirurgie
+        gériatrie orthopédie traumatologie anesthésie néonatologie gynécologie obstétrique pneumologie
+        diabétologie endocrinologie gastro-entérologie néphrologie dermatologie urologie rhumatologie
+        interne garde senior référent traitant ide as aide-soignante
+        ssr ehpad pmi cmp samu smur pompiers famille compte rendu ordonnance certificat copie
+    """,
+    lexicon="fr",
+)  # fmt: skip
+
+_NL = NameWords(
+    doctor_titles=("dr.", "Dr.", "dr", "Dr", "drs.", "Drs.", "prof.", "Prof.", "prof", "Prof", "mr.", "ir.",
+                   "DR.", "collega", "Collega", "weledelgeleerde heer", "weledelgeleerde vrouwe",
+                   "zeergeleerde heer", "zeergeleerde vrouwe"),
+    person_titles=("dhr.", "Dhr.", "dhr", "Dhr", "mevr.", "Mevr.", "mevr", "Mevr", "mw.", "Mw.", "mej.", "Mej.",
+                   "de heer", "De heer", "mevrouw", "Mevrouw", "meneer", "Meneer", "heer", "DHR.", "MEVR."),
+    patient_fields=("Patiënt", "Patient", "Patiënte", "Naam", "Achternaam", "Voornaam", "Cliënt", "Client",
+                    "Cliënte", "Betreft", "Bewoner", "Bewoonster", "Kind", "Overledene"),
+    doctor_fields=("Operateur", "Assistent", "Anesthesioloog", "Aanvrager", "Verloskundige", "Gynaecoloog",
+                   "Huisarts", "Behandelaar", "Arts", "Verwijzer", "Specialist", "Radioloog", "Cardioloog",
+                   "Internist", "Neuroloog", "Longarts", "Chirurg", "Verpleegkundige", "Hoofdbehandelaar",
+                   "Regiebehandelaar", "Opgesteld door", "Gezien door", "Ondertekend door", "Aan", "Arts-assistent",
+                   "Supervisor", "Fysiotherapeut", "Psychiater", "Psycholoog"),
+    relative_fields=("Contactpersoon", "Moeder", "Vader", "Partner", "Echtgenoot", "Echtgenote", "Wettelijk vertegenwoordiger",
+                     "Mentor", "Curator", "Eerste contactpersoon", "Tweede contactpersoon"),
+    kin=("dochter", "zoon", "echtgenoot", "echtgenote", "partner", "moeder", "vader", "broer", "zus", "zuster",
+         "neef", "nicht", "kleinzoon", "kleindochter", "schoonzoon", "schoondochter", "vriendin", "vriend",
+         "buurvrouw", "buurman", "mentor", "zijn moeder", "haar moeder", "zijn vrouw", "haar man",
+         "zijn zoon", "haar zoon", "zijn dochter", "haar dochter", "man", "vrouw"),
+    roles=("huisarts", "arts-assistent", "arts-assistent cardiologie", "SEH-arts", "verpleegkundige",
+           "verpleegkundig specialist", "radioloog", "psychiater", "dermatoloog", "longarts", "cardioloog",
+           "internist", "neuroloog", "chirurg", "gynaecoloog", "kinderarts", "anesthesioloog", "uroloog",
+           "medisch maatschappelijk werker", "maatschappelijk werker", "fysiotherapeut", "verloskundige",
+           "physician assistant", "AIOS", "ANIOS", "specialist ouderengeneeskunde", "geriater", "oncoloog",
+           "psycholoog", "apotheker", "diëtist", "logopedist", "ergotherapeut", "arts"),
+    closings=("Met vriendelijke groet", "Met vriendelijke groeten", "Met collegiale groet",
+              "Met collegiale groeten", "Hoogachtend", "Vriendelijke groet", "Met hartelijke groet"),
+    signed=("getekend", "ondertekend door", "gezien door", "w.g.", "wg"),
+    particles=("van", "de", "der", "den", "van de", "van der", "van den", "ter", "ten", "te", "in 't", "'t",
+               "op de", "in de", "uit de", "von", "le", "la", "du"),
+    stopwords="""
+        patiënt patiënte arts huisarts specialist ziekenhuis afdeling polikliniek kamer bed de het een en of
+        van in op aan met voor bij door naar uit over tot om als dan die dat deze dit zijn haar hij zij wij
+        u uw hun heer mevrouw meneer collega geachte beste datum geboren geb naam adres telefoon tel fax
+        maandag dinsdag woensdag donderdag vrijdag zaterdag zondag januari februari maart april mei juni
+        juli augustus september oktober november december jaar jaren maanden weken dagen uur
+        cardiologie neurologie interne geneeskunde chirurgie radiologie psychiatrie dermatologie
+        longziekten geriatrie verloskunde gynaecologie kindergeneeskunde seh ic spoedeisende hulp
+        groet groeten vriendelijke collegiale hoogachtend dhr mevr dr prof drs
+    """,
+    lexicon="nl",
+)  # fmt: skip
+
+_ES = NameWords(
+    doctor_titles=("Dr.", "Dra.", "Dr", "Dra", "DR.", "DRA.", "Prof.", "Profa.", "Doctor", "Doctora",
+                   "doctor", "doctora"),
+    person_titles=("Sr.", "Sra.", "Srta.", "Sr", "Sra", "D.", "Dª.", "Dª", "Dña.", "Dña", "Don", "Doña",
+                   "SR.", "SRA.", "Senyor", "Senyora", "Sra.ª"),
+    patient_fields=("Paciente", "Nombre", "Apellidos", "Nombre y apellidos", "Apellidos y nombre", "Pacient",
+                    "Nom", "Cognoms", "Nom i cognoms", "Usuario", "Usuaria", "Usuari", "Usuària"),
+    doctor_fields=("Médico", "Médica", "Médico responsable", "Metge", "Metgessa", "Metge responsable",
+                   "Logopeda", "Facultativo", "Facultativa", "Médico adjunto", "Metge adjunt", "Firmado",
+                   "Firmado por", "Signat", "Signat per", "Enfermera", "Infermera", "Fisioterapeuta",
+                   "Neuropsicòloga", "Neuropsicólogo", "Treballadora social", "Trabajadora social", "Remitente",
+                   "Responsable", "Cirujano", "Anestesista", "Referent", "Referente"),
+    relative_fields=("Familiar", "Contacto", "Contacte", "Madre", "Padre", "Mare", "Pare", "Cuidador",
+                     "Cuidadora", "Cuidador principal", "Cuidadora principal", "Persona de contacto",
+                     "Persona de contacte"),
+    kin=("hija", "hijo", "esposa", "esposo", "marido", "mujer", "madre", "padre", "hermana", "hermano",
+         "sobrina", "sobrino", "nieta", "nieto", "pareja", "filla", "fill", "dona", "marit", "mare", "pare",
+         "germana", "germà", "neboda", "nebot", "néta", "nét", "parella", "cuñada", "cuñado", "nuera", "yerno",
+         "jove", "gendre", "cuidadora", "cuidador"),
+    roles=("médico adjunto", "metge adjunt", "metgessa adjunta", "enfermera", "infermera", "logopeda",
+           "fisioterapeuta", "neuropsicòloga", "neuropsicóloga", "trabajadora social", "treballadora social",
+           "terapeuta ocupacional", "residente", "resident", "MIR", "médico residente", "neuróloga",
+           "neurólogo", "neuròleg", "neuròloga", "psicóloga", "psicòloga", "supervisora"),
+    closings=("Atentamente", "Un saludo", "Saludos cordiales", "Cordialmente", "Atentament", "Salutacions"),
+    signed=("firmado por", "fdo.", "Fdo.", "firmat per", "signat per", "signat electrònicament per",
+            "firmado electrónicamente por"),
+    particles=("de", "del", "de la", "de los", "de las", "y", "i", "da", "dos", "das", "van", "von", "le"),
+    stopwords="""
+        paciente médico médica doctor doctora hospital servicio unidad planta habitación cama consulta
+        urgencias el la los las un una unos unas y o de del en con sin por para a al que se su sus es fue
+        ha hoy ayer mañana fecha nombre edad años meses días semanas horas domicilio teléfono tel
+        lunes martes miércoles jueves viernes sábado domingo enero febrero marzo abril mayo junio julio
+        agosto septiembre octubre noviembre diciembre pacient metge metgessa servei unitat habitació llit
+        els les uns unes i amb sense per amb dia avui ahir data edat anys mesos dies setmanes hores
+        dilluns dimarts dimecres dijous divendres dissabte diumenge gener febrer març maig juny juliol
+        agost setembre novembre desembre neurología neurologia rehabilitación rehabilitació
+    """,
+    lexicon="es",
+    max_tokens=5,
+)  # fmt: skip
+
+_WORDS: dict[str, NameWords] = {"de": _DE, "fr": _FR, "nl": _NL, "es": _ES, "ca": _ES}
+#: Languages with pack name rules.
+NAME_LANGUAGES: tuple[str, ...] = tuple(_WORDS)
+
+
+# ------------------------------------------------------------------------------------------------
+# Tokens.
+_L = r"[^\W\d_]"
+_NAME_TOKEN_RE = re.compile(
+    rf"(?P<tok>{_L}\.(?!{_L})|(?:[dDlL]['’]|[oO]['’](?={_L}{{2}}))?{_L}+(?:['’]{_L}+)?(?:-{_L}+)*\.?)"
+)
+
+
+def _case(tok: str) -> str:
+    core = tok.rstrip(".")
+    if len(core) == 1:
+        return "initial" if core.isupper() else "lower"
+    if core.isupper():
+        return "upper"
+    if core[0].islower():
+        # "d'Arc", "l'Hermite" are name parts; "de" is a particle.
+        return "title" if len(core) > 2 and core[1] in "'’" and core[2:3].isupper() else "lower"
+    return "title"
+
+
+@dataclass(frozen=True)
+class _Lex:
+    first: frozenset[str]
+    last: frozenset[str]
+
+
+@cache
+def _lexicon(folder: str) -> _Lex:
+    first = {w.lower() for stem in ("first_names_female", "first_names_male") for w in _read(folder, stem)}
+    last = {w.lower() for w in _read(folder, "last_names")}
+    return _Lex(frozenset(first), frozenset(last))
+
+
+def _read(folder: str, stem: str) -> tuple[str, ...]:
+    """A bundled list of ``lexicons/<folder>/`` (read directly: the pack folders are the rules' own)."""
+    path = resources.files("phiscrub.resources").joinpath("lexicons", folder, f"{stem}.txt")
+    if not path.is_file():
+        return ()
+    return tuple(line for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+class _Scanner:
+    """Reads a name forward or backward from a position, with one language's words."""
+
+    def __init__(self, words: NameWords) -> None:
+        self.words = words
+        self.max_tokens = words.max_tokens
+        self.stop = (
+            NAME_STOPWORDS
+            | frozenset(words.stopwords.split())
+            | frozenset(t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles))
+        )
+        self.particles = frozenset(words.particles)
+        self.title_re = re.compile(
+            rf"(?:{trie_pattern([*words.doctor_titles, *words.person_titles], ignore_case=False)})"
+            rf"(?![\w\-])[ \t]+"
+        )
+
+    def skip_titles(self, text: str, pos: int) -> tuple[int, bool]:
+        """Position after any titles at ``pos`` and whether one was a doctor title."""
+        doctor = False
+        doctor_titles = set(self.words.doctor_titles)
+        while True:
+            m = self.title_re.match(text, pos)
+            if m is None:
+                return pos, doctor
+            if m.group().strip() in doctor_titles:
+                doctor = True
+            pos = m.end()
+
+    def _particle_at(self, text: str, pos: int) -> int:
+        """End of a particle run starting at ``pos`` ("van den "), or -1."""
+        best = -1
+        for p in self.particles:
+            if text.startswith(p, pos):
+                end = pos + len(p)
+                if p.endswith("'"):
+                    best = max(best, end)
+                elif text.startswith(" ", end) and end + 1 > best:
+                    best = end + 1
+        return best
+
+    def forward(
+        self, text: str, pos: int, *, comma_ok: bool = False, upper_ok: bool = True
+    ) -> tuple[int, int] | None:
+        """The name starting at ``pos`` (after at most one space or tab run already skipped)."""
+        start = end = -1
+        style = ""
+        count = 0
+        commas = 0
+        while count < self.max_tokens and pos < len(text):
+            # Particles inside a name: "van den Berg", "de la Fuente" (never first and last).
+            part_end = self._particle_at(text, pos)
+            tok_pos = part_end if part_end > 0 else pos
+            m = _NAME_TOKEN_RE.match(text, tok_pos)
+            if m is None:
+                break
+            tok = m.group("tok")
+            st = _case(tok)
+            core = tok.rstrip(".")
+            if tok.endswith(".") and st not in ("initial",):
+                # "Müller." ends a sentence: keep the word, drop the period.
+                tok = core
+            tok_end = m.start("tok") + len(tok)
+            if st == "lower" or (st != "initial" and core.lower() in self.stop):
+                break
+            if st == "upper" and not upper_ok:
+                break
+            if st != "initial":
+                if style and st != style:
+                    break
+                style = st
+            if start < 0:
+                start = pos if part_end > 0 and count else m.start("tok")
+                if part_end > 0 and not count:
+                    start = pos  # "van Dijk" as the whole name
+            end = tok_end
+            count += 1
+            pos = tok_end
+            if text.startswith(" ", pos) and not text.startswith("  ", pos):
+                pos += 1
+                continue
+            if comma_ok and not commas and text.startswith(", ", pos) and count == 1:
+                commas = 1
+                pos += 2
+                continue
+            break
+        if not style:
+            return None
+        return start, end
+
+    def backward(self, text: str, end: int) -> tuple[int, int] | None:
+        """The name ending at ``end`` (for ``X, Oberarzt`` and signature lines)."""
+        line_start = text.rfind("\n", 0, end) + 1
+        segment = text[line_start:end]
+        # A name follows the titles of its line, or starts the line or a table cell.
+        cell = re.split(r"[ \t]{2,}|\t|\|", segment)[-1]
+        cell_start = end - len(cell)
+        pos, _ = self.skip_titles(text, cell_start + (len(cell) - len(cell.lstrip())))
+        span = self.forward(text, pos)
+        if span is None or span[1] != end:
+            return None
+        return span
+
+
+def _words_re(words: tuple[str, ...], *, ignore_case: bool = True) -> str:
+    return trie_pattern(words, ignore_case=ignore_case)
+
+
+@dataclass(frozen=True)
+class PackNameRule(PatternRule):
+    """Name triggers of one language; ``find`` scans the name around each trigger (see module doc)."""
+
+    lang: str = "de"
+
+    def _scanner(self) -> _Scanner:
+        return _scanner(self.lang)
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Yield ``(start, end, label)`` of every name next to a trigger."""
+        sc = self._scanner()
+        words = sc.words
+        lex = _lexicon(words.lexicon)
+        for m in self.pattern.finditer(text):
+            kind = m.lastgroup
+            if kind is None:
+                continue
+            start_pos = m.end()
+            if kind in ("title", "ptitle"):
+                if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in ".-/"):
+                    continue
+                pos, doctor = sc.skip_titles(text, m.start())
+                if pos == m.start():
+                    continue
+                span = sc.forward(text, pos)
+                if span is None:
+                    continue
+                label = "DOCTOR" if doctor else self._kin_label(text, m.start())
+                yield span[0], span[1], label
+            elif kind in ("pfield", "dfield", "rfield"):
+                pos, doctor = sc.skip_titles(text, start_pos)
+                titled = pos != start_pos
+                span = sc.forward(
+                    text, pos, comma_ok=kind == "pfield", upper_ok=titled or self._upper_line(text, pos)
+                )
+                if span is None:
+                    continue
+                label = {"pfield": "PATIENT", "dfield": "DOCTOR", "rfield": "RELATIVE"}[kind]
+                yield span[0], span[1], "DOCTOR" if doctor and kind != "rfield" else label
+            elif kind == "kin":
+                pos, doctor = sc.skip_titles(text, start_pos)
+                titled = pos != start_pos
+                span = sc.forward(text, pos, upper_ok=titled)
+                if span is None:
+                    continue
+                sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]
+                if not titled and not ("," in sep or "(" in sep or self._listed(text, span, lex)):
+                    continue
+                yield span[0], span[1], "RELATIVE"
+            elif kind in ("role", "close_before"):
+                span = sc.backward(text, m.start())
+                if span is not None and self._signature_ok(text, span, lex):
+                    yield span[0], span[1], "DOCTOR"
+            elif kind in ("closing", "signed"):
+                pos, doctor = sc.skip_titles(text, start_pos)
+                span = sc.forward(text, pos, upper_ok=pos != start_pos)
+                if span is not None and (pos != start_pos or self._signature_ok(text, span, lex)):
+                    yield span[0], span[1], "DOCTOR"
+            elif kind == "bare":
+                span = (m.start(), m.end())
+                if self._bare_ok(text, m, lex):
+                    yield span[0], span[1], "PATIENT"
+
+    # -- checks ---------------------------------------------------------------------------------
+    @staticmethod
+    def _upper_line(text: str, pos: int) -> bool:
+        """Capital names are taken after a field label only on an all-capitals line."""
+        line_start = text.rfind("\n", 0, pos) + 1
+        line_end = text.find("\n", pos)
+        line = text[line_start : len(text) if line_end < 0 else line_end]
+        letters = [c for c in line if c.isalpha()]
+        return bool(letters) and sum(c.isupper() for c in letters) / len(letters) > 0.8
+
+    @staticmethod
+    def _tokens(text: str, span: tuple[int, int]) -> list[str]:
+        return [t.strip(".,").lower() for t in text[span[0] : span[1]].replace(",", " ").split()]
+
+    def _listed(self, text: str, span: tuple[int, int], lex: _Lex) -> bool:
+        return any(t in lex.first or t in lex.last for t in self._tokens(text, span))
+
+    def _signature_ok(self, text: str, span: tuple[int, int], lex: _Lex) -> bool:
+        toks = self._tokens(text, span)
+        return len(toks) >= 2 or self._listed(text, span, lex)
+
+    def _bare_ok(self, text: str, m: re.Match[str], lex: _Lex) -> bool:
+        toks = self._tokens(text, (m.start(), m.end()))
+        if len(toks) < 2:
+            return False
+        first, last = toks[0], toks[-1]
+        return first in lex.first and (last in lex.last or all(p in lex.last for p in last.split("-")))
+
+    def _kin_label(self, text: str, start: int) -> str:
+        before = text[max(0, start - 30) : start]
+        return "RELATIVE" if _kin_before(self.lang).search(before) else "PATIENT"
+
+
+@cache
+def _scanner(lang: str) -> _Scanner:
+    return _Scanner(_WORDS[lang])
+
+
+@cache
+def _kin_before(lang: str) -> re.Pattern[str]:
+    words = _WORDS[lang]
+    return re.compile(rf"(?<!\w)(?:{_words_re(words.kin)})(?:[ \t]*[,(:])?[ \t]*\Z", re.IGNORECASE)
+
+
+def _trigger_re(words: NameWords) -> re.Pattern[str]:
+    titles = trie_pattern([*words.doctor_titles, *words.person_titles], ignore_case=False)
+    field_start = r"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{2})|(?<=\t)|(?<=\|)|(?<=·)|(?<=; ))[ \t]*"
+    colon = r"[ \t]*:[ \t]*"
+    name_start = r"(?=[^\W\d_])"
+    return re.compile(
+        rf"(?P<title>(?<![\w.\-]){titles}(?![\w\-])[ \t]+{name_start})"
+        rf"|(?P<pfield>{field_start}(?:{_words_re(words.patient_fields)}){colon}{name_start})"
+        rf"|(?P<dfield>{field_start}(?:{_words_re(words.doctor_fields)}){colon}{name_start})"
+        rf"|(?P<rfield>{field_start}(?:{_words_re(words.relative_fields)}){colon}{name_start})"
+        rf"|(?P<kin>(?<![\w\-])(?P<kinword>{_words_re(words.kin)})(?![\w\-])(?:[ \t]*,[ \t]*|[ \t]*\([ \t]*|[ \t]+){name_start})"
+        rf"|(?P<role>(?<=[^\s,]),[ \t]*(?:{_words_re(words.roles)})(?![\w\-]))"
+        rf"|(?P<close_before>(?<=[^\s,])[ \t]*\n[ \t]*(?:{_words_re(words.roles)})(?![\w\-])[ \t]*(?:\n|\Z|[ \t]{{2}}|,|\.|$))"
+        rf"|(?P<closing>(?<![\w])(?:{_words_re(words.closings)})[ \t]*[,.!]?[ \t]*(?:\n[ \t]*)+{name_start})"
+        rf"|(?P<signed>(?<![\w])(?:{_words_re(words.signed)})[ \t:]*[ \t]+{name_start})",
+        re.MULTILINE,
+    )
+
+
+def _bare_re() -> re.Pattern[str]:
+    # Given name + optional particles + surname, both Title case (checked against the lexicons).
+    tok = rf"[A-ZÀ-ÖØ-Þ]{_L}+(?:-[A-ZÀ-ÖØ-Þ]{_L}+)?"
+    return re.compile(
+        rf"(?<![\w\-.]){tok}(?:[ ](?:van|de|von|van den|van der|de la|del|le|du))?[ ]{tok}(?![\w\-])"
+    )
+
+
+@cache
+def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The NAME rules of ``lang`` (``de``, ``fr``, ``nl``, ``es``, ``ca``; empty for others)."""
+    code = normalize_lang(lang)
+    words = _WORDS.get(code)
+    if words is None:
+        return ()
+    return (
+        PackNameRule(
+            "PATIENT",
+            _trigger_re(words),
+            extra_labels=("DOCTOR", "RELATIVE"),
+            score=0.85,
+            name=f"names_{code}",
+            lang=code,
+        ),
+        PackNameRule(
+            "PATIENT",
+            re.compile(rf"(?P<bare>{_bare_re().pattern})"),
+            score=0.7,
+            name=f"names_listed_{code}",
+            lang=code,
+        ),
+    )
