@@ -205,4 +205,9 @@ def serve(
         return
     del engine  # each worker process loads its own
     os.environ[CONFIG_ENV_VAR] = config.to_json()
+    if not os.environ.get("PHISCRUB_THREADS"):
+        # Split the cores between the workers, as `redact --workers` does.
+        from phiscrub.detect.onnx_tagger import physical_cores
+
+        os.environ["PHISCRUB_THREADS"] = str(max(1, physical_cores() // workers))
     uvicorn.run("phiscrub.service.app:app_from_env", factory=True, workers=workers, **common)
