@@ -485,6 +485,7 @@ def _input_fingerprint(source: Source) -> dict[str, Any]:
     modification time of each file (a folder's ``.txt`` entries, hashed)."""
     import hashlib
 
+    from phiscrub.io.shapes import TextFolderSource
     from phiscrub.io.text import scan_text_entries
 
     path = source.path.resolve()
@@ -492,7 +493,8 @@ def _input_fingerprint(source: Source) -> dict[str, Any]:
         st = path.stat()
         return {"path": str(path), "shape": source.shape, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
     digest = hashlib.sha256()
-    entries = scan_text_entries(path)
+    # The source's own listing (listing again would repeat its warnings).
+    entries = source._list() if isinstance(source, TextFolderSource) else scan_text_entries(path)
     for e in entries:
         try:
             st = e.path.stat()

@@ -13,6 +13,7 @@ not followed (a loop could never end, and the tree would leave the input folder)
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 #: Codes of a ``.txt`` entry or file that cannot be read as a note (never the text itself).
 TEXT_ENTRY_PROBLEMS: tuple[str, ...] = (
     "dangling_symlink",  # a symbolic link whose target does not exist
+    "symlink_loop",  # a symbolic link that leads back to itself (a -> b -> a)
     "not_regular_file",  # a fifo, socket, device, or a link to a folder
     "unreadable",  # opening or reading the file failed (permission, I/O error)
     "decode_error",  # the bytes are not UTF-8
@@ -67,6 +69,11 @@ class TextEntry:
 def _entry_problem(path: Path) -> str | None:
     """None when ``path`` is (or links to) a regular file, else why it cannot be a note."""
     if path.is_symlink() and not path.exists():
+        try:
+            os.stat(path)
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                return "symlink_loop"
         return "dangling_symlink"
     return None if path.is_file() else "not_regular_file"
 
