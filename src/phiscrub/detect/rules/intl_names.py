@@ -252,7 +252,7 @@ _NL = NameWords(
 
 _ES = NameWords(
     doctor_titles=("Dr.", "Dra.", "Dr", "Dra", "DR.", "DRA.", "Prof.", "Profa.", "Doctor", "Doctora",
-                   "doctor", "doctora"),
+                   "doctor", "doctora", "Enf.", "Enfª", "Inf.", "Infª"),
     person_titles=("Sr.", "Sra.", "Srta.", "Sr", "Sra", "D.", "Dª.", "Dª", "Dña.", "Dña", "Don", "Doña",
                    "SR.", "SRA.", "Senyor", "Senyora", "Sra.ª"),
     patient_fields=("Paciente", "Nombre", "Apellidos", "Nombre y apellidos", "Apellidos y nombre", "Pacient",
@@ -261,14 +261,17 @@ _ES = NameWords(
                    "Logopeda", "Facultativo", "Facultativa", "Médico adjunto", "Metge adjunt", "Firmado",
                    "Firmado por", "Signat", "Signat per", "Enfermera", "Infermera", "Fisioterapeuta",
                    "Neuropsicòloga", "Neuropsicólogo", "Treballadora social", "Trabajadora social", "Remitente",
-                   "Responsable", "Cirujano", "Anestesista", "Referent", "Referente"),
+                   "Responsable", "Cirujano", "Anestesista", "Referent", "Referente", "Responsable clínico",
+                   "Responsable clinico", "Remitido por", "Remitida por", "Remès per", "Remesa per", "Enviado por",
+                   "Médico responsable del paciente", "Metge referent", "Doctor", "Doctora", "Professional",
+                   "Profesional", "Terapeuta", "Supervisora", "Treballador social", "Trabajador social"),
     relative_fields=("Familiar", "Contacto", "Contacte", "Madre", "Padre", "Mare", "Pare", "Cuidador",
                      "Cuidadora", "Cuidador principal", "Cuidadora principal", "Persona de contacto",
                      "Persona de contacte"),
     kin=("hija", "hijo", "esposa", "esposo", "marido", "mujer", "madre", "padre", "hermana", "hermano",
          "sobrina", "sobrino", "nieta", "nieto", "pareja", "filla", "fill", "dona", "marit", "mare", "pare",
          "germana", "germà", "neboda", "nebot", "néta", "nét", "parella", "cuñada", "cuñado", "nuera", "yerno",
-         "jove", "gendre", "cuidadora", "cuidador"),
+         "jove", "gendre", "cuidadora", "cuidador", "família", "familia", "la família", "la familia"),
     roles=("médico adjunto", "metge adjunt", "metgessa adjunta", "enfermera", "infermera", "logopeda",
            "fisioterapeuta", "neuropsicòloga", "neuropsicóloga", "trabajadora social", "treballadora social",
            "terapeuta ocupacional", "residente", "resident", "MIR", "médico residente", "neuróloga",
@@ -286,6 +289,11 @@ _ES = NameWords(
         els les uns unes i amb sense per amb dia avui ahir data edat anys mesos dies setmanes hores
         dilluns dimarts dimecres dijous divendres dissabte diumenge gener febrer març maig juny juliol
         agost setembre novembre desembre neurología neurologia rehabilitación rehabilitació
+        plaza calle avenida avda paseo carrer avinguda passeig plaça hospital clínica clinica centro
+        servicio unidad sección oncología cirugía cardiología neumología pediatría urología dermatología
+        oftalmología ginecología obstetricia psiquiatría radiología hematología nefrología urgencias
+        medicina interna digestivo traumatología anestesiología reumatología endocrinología geriatría
+        tras tel tfno teléfono email e-mail correo electrónico nºcol colegiado colegiada
     """,
     lexicon="es",
     max_tokens=5,
@@ -400,7 +408,11 @@ class _Scanner:
                 # "Müller." ends a sentence: keep the word, drop the period.
                 tok = core
             tok_end = m.start("tok") + len(tok)
-            if st == "lower" or (st != "initial" and core.lower() in self.stop):
+            if (
+                st == "lower"
+                or (st != "initial" and core.lower() in self.stop)
+                or any(c in "ºª°" for c in core)
+            ):
                 break
             if st == "upper" and not upper_ok:
                 break
@@ -499,15 +511,19 @@ class PackNameRule(PatternRule):
                 span = sc.backward(text, m.start())
                 if span is not None and self._signature_ok(text, span, lex):
                     yield span[0], span[1], "DOCTOR"
+            elif kind == "user":
+                yield m.start("userv"), m.end("userv"), "USERNAME"
+            elif kind == "user_before":
+                yield m.start("userb"), m.end("userb"), "USERNAME"
             elif kind in ("closing", "signed"):
                 pos, doctor = sc.skip_titles(text, start_pos)
                 span = sc.forward(text, pos, upper_ok=pos != start_pos)
                 if span is not None and (pos != start_pos or self._signature_ok(text, span, lex)):
                     yield span[0], span[1], "DOCTOR"
             elif kind == "bare":
-                span = (m.start(), m.end())
-                if self._bare_ok(text, m, lex):
-                    yield span[0], span[1], "PATIENT"
+                listed = self._listed_name(text, m, lex)
+                if listed is not None:
+                    yield listed[0], listed[1], "PATIENT"
 
     # -- checks ---------------------------------------------------------------------------------
     @staticmethod
@@ -530,12 +546,32 @@ class PackNameRule(PatternRule):
         toks = self._tokens(text, span)
         return len(toks) >= 2 or self._listed(text, span, lex)
 
-    def _bare_ok(self, text: str, m: re.Match[str], lex: _Lex) -> bool:
-        toks = self._tokens(text, (m.start(), m.end()))
-        if len(toks) < 2:
-            return False
-        first, last = toks[0], toks[-1]
-        return first in lex.first and (last in lex.last or all(p in lex.last for p in last.split("-")))
+    @staticmethod
+    def _listed_name(text: str, m: re.Match[str], lex: _Lex) -> tuple[int, int] | None:
+        """The listed name inside a run of capitalised words: a listed given name, then given names and
+        surnames of the lists with at least one surname ("Francisco Javier Torres Gómez")."""
+        toks = [
+            (t.start(), t.end(), t.group().lower())
+            for t in re.finditer(r"[^\W\d_]+(?:-[^\W\d_]+)*", m.group())
+        ]
+        start = next((i for i, t in enumerate(toks) if t[2] in lex.first), None)
+        if start is None:
+            return None
+        end = start
+        surname = False
+        for i in range(start + 1, len(toks)):
+            word = toks[i][2]
+            parts = word.split("-")
+            is_last = word in lex.last or all(p in lex.last for p in parts)
+            if word in _PARTICLES and i + 1 < len(toks):
+                continue
+            if not (is_last or word in lex.first):
+                break
+            surname = surname or is_last
+            end = i
+        if end == start or not surname:
+            return None
+        return m.start() + toks[start][0], m.start() + toks[end][1]
 
     def _kin_label(self, text: str, start: int) -> str:
         before = text[max(0, start - 30) : start]
@@ -567,17 +603,24 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
         rf"|(?P<role>(?<=[^\s,]),[ \t]*(?:{_words_re(words.roles)})(?![\w\-]))"
         rf"|(?P<close_before>(?<=[^\s,])[ \t]*\n[ \t]*(?:{_words_re(words.roles)})(?![\w\-])[ \t]*(?:\n|\Z|[ \t]{{2}}|,|\.|$))"
         rf"|(?P<closing>(?<![\w])(?:{_words_re(words.closings)})[ \t]*[,.!]?[ \t]*(?:\n[ \t]*)+{name_start})"
+        rf"|(?P<user>(?<![\w])(?:usuario|usuaria|usuari|usuària|user|login|Benutzer|Benutzername|Kürzel|utilisateur|"
+        rf"identifiant|gebruiker|gebruikersnaam|(?i:signat[ ]electrònicament[ ]per|firmado[ ]electrónicamente[ ]por)|"
+        rf"(?i:elektronisch[ ]signiert[ ]von|signé[ ]électroniquement[ ]par|elektronisch[ ]ondertekend[ ]door))"
+        rf"[ \t:]*[ \t]+(?P<userv>[a-z][a-z0-9._\-]{{2,24}}[0-9]*)(?![\w@]))"
+        rf"|(?P<user_before>(?:^|(?<=\n))[ \t]*(?P<userb>[a-z][a-z0-9._\-]{{2,24}})(?=,[ \t]*(?:{_words_re(words.roles)})(?![\w\-])|[ \t]+\((?:{_words_re(words.roles)})\)))"
         rf"|(?P<signed>(?<![\w])(?:{_words_re(words.signed)})[ \t:]*[ \t]+{name_start})",
         re.MULTILINE,
     )
 
 
+_PARTICLES = frozenset({"van", "de", "von", "den", "der", "la", "del", "le", "du", "dos", "da", "y", "i"})
+
+
 def _bare_re() -> re.Pattern[str]:
-    # Given name + optional particles + surname, both Title case (checked against the lexicons).
+    # A run of two to six capitalised words, particles between them (checked against the lexicons).
     tok = rf"[A-ZÀ-ÖØ-Þ]{_L}+(?:-[A-ZÀ-ÖØ-Þ]{_L}+)?"
-    return re.compile(
-        rf"(?<![\w\-.]){tok}(?:[ ](?:van|de|von|van den|van der|de la|del|le|du))?[ ]{tok}(?![\w\-])"
-    )
+    part = r"(?:van|de|von|van den|van der|de la|del|le|du|dos|da|y|i)"
+    return re.compile(rf"(?<![\w\-.]){tok}(?:[ ](?:{part}[ ])?{tok}){{1,5}}(?![\w\-])")
 
 
 @cache
@@ -591,7 +634,7 @@ def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
         PackNameRule(
             "PATIENT",
             _trigger_re(words),
-            extra_labels=("DOCTOR", "RELATIVE"),
+            extra_labels=("DOCTOR", "RELATIVE", "USERNAME"),
             score=0.85,
             name=f"names_{code}",
             lang=code,

@@ -258,7 +258,7 @@ _NL = PlaceWords(
 )  # fmt: skip
 
 _ES = PlaceWords(
-    zip_re=r"(?:0[1-9]|[1-4]\d|5[0-2])\d{3}",
+    zip_re=r"(?:E-)?(?:0[1-9]|[1-4]\d|5[0-2])\d{3}",
     street_re=(
         r"(?P<st>(?:C/|c/|C\.|c\.|Calle|calle|CALLE|Avda\.|Avda|avda\.|Avenida|avenida|Avenido|Av\.|av\.|Pº|P\.º|Paseo|"
         r"paseo|Plaza|plaza|Pl\.|Pza\.|Plza\.|Ronda|ronda|Carretera|carretera|Ctra\.|ctra\.|Camino|camino|Travesía|"
@@ -266,7 +266,7 @@ _ES = PlaceWords(
         r"Travessera|Via|Camí|Passatge|Rbla\.|Pg\.)"
         rf"[ ]*(?:(?:de[ ]la|de[ ]los|de[ ]las|del|de|dels|de[ ]l['’´]|d['’´]|la|el|les|los)[ ]?)?(?:{_CAP}|[a-zá-ú]{{3,}}|\d{{1,2}}[ ]de[ ]{_CAP})"
         rf"(?:[ ](?:(?:de[ ]la|de[ ]los|del|de|d['’´]|y|i|la|el)[ ]?)?{_CAP}){{0,4}}"
-        r"(?:,?[ ]+(?:n[º°o]\.?[ ]?)?(?P<n>\d{1,4}(?:[-/]\d{1,4})?(?:[ ]?[A-Za-z](?![\w]))?|s/n)(?:,?[ ]\d{1,2}[º°ª]?(?:[ ]?[A-Za-z](?![\w])|[ ]?(?:dcha|izda|izq|der)\.?)?)?"
+        r"(?:,?[ ]+(?:n[º°o]\.?[ ]?)?(?P<n>\d{1,4}(?:[-/]\d{1,4})?(?:[ ]?[A-Za-z](?![\w]))?|s/n)(?:,?[ ]\d{1,2}[º°ª]?(?:[ ]?[A-Za-z](?![\w])|[ ]?(?:dcha|izda|izq|der)\.?|[ -]\d{1,2}[º°ª]?(?![\d]))?(?![\d]))?"
         r"|[ ]km[ ]\d{1,3}(?:,\d{1,3})?)?)"
     ),
     facility_re=(
@@ -283,7 +283,7 @@ _ES = PlaceWords(
                "nascut a", "nascuda a", "viu a", "vive en"),
     town_fields=("Localidad", "Localidad/ Provincia", "Localidad/Provincia", "Provincia", "Municipio", "Ciudad",
                  "Población", "Lugar de nacimiento", "Població", "Localitat", "Municipi", "Comunidad Autónoma"),
-    room_cues=("Habitación", "habitación", "Hab.", "hab.", "Habitació", "habitació", "Box", "box", "Cama", "cama",
+    room_cues=("Habitación", "habitación", "Hab.", "hab.", "HAB", "HAB.", "Habitació", "habitació", "Box", "box", "Cama", "cama",
                "Llit", "llit"),
     org_fields=("Aseguradora", "Mutua", "Mútua", "Empresa", "Compañía", "Asseguradora"),
     connectors=("de", "del", "de la", "de les", "de los", "d'", "i", "y", "la", "el", "les", "Sant", "Santa",
@@ -296,7 +296,95 @@ _WORDS: dict[str, PlaceWords] = {"de": _DE, "fr": _FR, "nl": _NL, "es": _ES, "ca
 
 # ------------------------------------------------------------------------------------------------
 # A capitalised word; "St." and "Ste." keep their period before the next word ("St. Gallen").
-_CAP_TOKEN_RE = re.compile(rf"(?:St|Ste|Bd)\.(?=[ ]\w)|{_CAP}")
+_CAP_TOKEN_RE = re.compile(rf"(?:(?:St|Ste|Bd)\.(?=[ ]\w)|{_CAP})(?![/\w])")
+#: Words that end a place or facility name: the next address part, a contact label, a unit.
+_NAME_END_WORDS = frozenset(
+    [
+        "Calle",
+        "C",
+        "Avda",
+        "Avenida",
+        "Av",
+        "Paseo",
+        "Pº",
+        "Plaza",
+        "Pl",
+        "Carrer",
+        "Avinguda",
+        "Passeig",
+        "Plaça",
+        "Ctra",
+        "Carretera",
+        "Camino",
+        "Camí",
+        "Rambla",
+        "Ronda",
+        "Rue",
+        "Avenue",
+        "Boulevard",
+        "Bd",
+        "Place",
+        "Chemin",
+        "Allée",
+        "Route",
+        "Quai",
+        "Straße",
+        "Strasse",
+        "Str",
+        "Weg",
+        "Platz",
+        "Allee",
+        "Straat",
+        "Laan",
+        "Tel",
+        "Tfno",
+        "Telf",
+        "Teléfono",
+        "Telefono",
+        "Tél",
+        "Telefon",
+        "Telefoon",
+        "Fax",
+        "Telefax",
+        "Email",
+        "E-mail",
+        "Mail",
+        "Correo",
+        "Courriel",
+        "Tlf",
+        "Móvil",
+        "Servicio",
+        "Unidad",
+        "Sección",
+        "Departamento",
+        "Dpto",
+        "Servei",
+        "Unitat",
+        "Service",
+        "Unité",
+        "Abteilung",
+        "Station",
+        "Afdeling",
+        "España",
+        "Spain",
+        "Espagne",
+        "Deutschland",
+        "Germany",
+        "Frankreich",
+        "France",
+        "Nederland",
+        "Belgique",
+        "België",
+        "Schweiz",
+        "Suisse",
+        "Österreich",
+        "CEDEX",
+        "Cedex",
+        "Postfach",
+        "BP",
+        "CS",
+    ]
+)
 
 
 def _name_after(text: str, pos: int, connectors: tuple[str, ...], max_tokens: int = 5) -> int:
@@ -307,9 +395,7 @@ def _name_after(text: str, pos: int, connectors: tuple[str, ...], max_tokens: in
     i = pos
     while count < max_tokens:
         m = cap.match(text, i)
-        if m is None or (
-            m.group().isupper() and len(m.group()) > 1 and count == 0 and not text[pos:].startswith(m.group())
-        ):
+        if m is None or m.group().rstrip(".") in _NAME_END_WORDS:
             break
         end = m.end()
         count += 1
@@ -333,6 +419,16 @@ def _name_after(text: str, pos: int, connectors: tuple[str, ...], max_tokens: in
             else:
                 break
     return end
+
+
+def _town_prefix(text: str, start: int, end: int, towns: frozenset[str]) -> int:
+    """End of the longest listed town at the start of ``text[start:end]``, or -1."""
+    best = -1
+    for m in re.finditer(r"(?=[ ,]|\Z)", text[start : end + 1]):
+        cut = start + m.start()
+        if cut > start and cut <= end and text[start:cut] in towns:
+            best = cut
+    return best
 
 
 @dataclass(frozen=True)
@@ -360,6 +456,14 @@ class PackPlaceRule(PatternRule):
                 yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
             elif kind == "town":
                 yield from self._town(text, m, words, towns)
+            elif kind == "townf":
+                end = _name_after(text, m.end(), words.connectors, 4)
+                if end > m.end():
+                    yield m.end(), end, "CITY"
+            elif kind == "company":
+                yield m.start(), m.end(), "ORGANIZATION"
+            elif kind == "zipf":
+                yield m.start("zipfv"), m.end("zipfv"), "ZIP"
             elif kind == "room":
                 yield m.start("roomv"), m.end("roomv"), "ROOM"
             elif kind == "org":
@@ -378,8 +482,12 @@ class PackPlaceRule(PatternRule):
         if city_end <= city_start:
             return
         city = text[city_start:city_end]
-        # "CEDEX" and district numbers stay outside the town.
-        listed = city in towns or city.split(" ")[0] in towns or city.title() in towns
+        listed = city in towns or city.title() in towns
+        if not listed:
+            # "Pamplona Tfno", "Madrid Servicio": the listed town at the start is the town.
+            cut = _town_prefix(text, city_start, city_end, towns)
+            if cut > 0:
+                city_end, listed = cut, True
         digits = sum(c.isdigit() for c in m.group("zipv"))
         line_start = text.rfind("\n", 0, code_start) + 1
         before = text[line_start:code_start]
@@ -401,6 +509,7 @@ class PackPlaceRule(PatternRule):
         start = m.start("facw")
         pos = m.end("facw")
         after = text[pos : pos + 20]
+        after = after.lower()
         for stop in words.facility_stop:
             if after.startswith((" " + stop + " ", " " + stop + "\n")) or after == " " + stop:
                 return None
@@ -421,6 +530,11 @@ class PackPlaceRule(PatternRule):
         end = _name_after(text, name_pos, words.connectors, 4)
         if end <= name_pos:
             return None
+        if conn is not None and conn.group().strip():
+            # "Complejo Hospitalario de Navarra", "CHU de Rennes": the town ends the name.
+            cut = _town_prefix(text, name_pos, end, _towns())
+            if cut > 0:
+                end = cut
         name = text[name_pos:end]
         if name.lower() in _NOT_NAMES:
             return None
@@ -542,22 +656,32 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
     field_alt = trie_pattern(w.town_fields, ignore_case=True)
     room_alt = trie_pattern(w.room_cues, ignore_case=False)
     org_alt = trie_pattern(w.org_fields, ignore_case=False)
-    zip_follow = r"(?=[ ]?[A-ZÀ-ÖØ-Þ'])" if code != "nl" else r"(?=[ ]|\n|,|\Z)"
+    zip_follow = r"(?=,?[ ]?[A-ZÀ-ÖØ-Þ'])" if code != "nl" else r"(?=[ ]|\n|,|\Z)"
     parts = [
-        rf"(?P<zip>(?<![\w.,/+\-])(?P<zipv>{w.zip_re})(?![\w.,/\-]\d)[ ]{zip_follow}[ ]?)",
+        rf"(?P<zip>(?<![\w.,/+\-])(?P<zipv>{w.zip_re})(?![\w.,/\-]\d),?[ ]{zip_follow}[ ]?)",
+        (
+            rf"(?P<zipf>(?<![\w])(?:CP|C\.P\.|C\.P|Código[ ]postal|Codi[ ]postal|Code[ ]postal|PLZ|Postleitzahl|"
+            rf"Postcode)[ \t]*[:.]?[ \t]*(?P<zipfv>{w.zip_re})(?![\w\-]))"
+        ),
         rf"(?P<fac>(?<![\w\-])(?P<facw>{w.facility_re})(?![\w\-]))",
         (
             rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|le[ ]|el[ ]|\d))|"
-            rf"(?:^|(?<=\n)|(?<=[ ]{{2}}))[ \t]*{field_alt}[ \t]*:[ \t]*|(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\|)|[ ]-[ ]))|[ ]-[ ](?={town_alt}))"
+            rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\|)|[ ]-[ ]))|[ ]-[ ](?={town_alt}))"
             rf"(?P<townv>{town_alt})(?![\w\-]))"
         ),
-        rf"(?P<room>(?<![\w\-]){room_alt}[ \t:]*(?:Nr\.?[ ]?|n[º°o]\.?[ ]?)?(?P<roomv>\d{{1,4}}(?:[.\-/]\d{{1,3}})?[A-Za-z]?)(?![\w.,]\d|[\w]))",
+        rf"(?P<townf>(?:^|(?<=\n)|(?<=[ ]{{2}}))[ \t]*{field_alt}[ \t]*:[ \t]*(?=[A-ZÀ-ÖØ-Þ]))",
+        rf"(?P<room>(?<![\w\-]){room_alt}[ \t:]*(?:Nr\.?[ ]?|n[º°o]\.?[ ]?)?(?P<roomv>(?:[A-Z]-?)?\d{{1,4}}(?:[.\-/]\d{{1,3}})?(?:-?[A-Z]\b|[a-z]\b)?)(?![\w.,]\d|[\w]))",
+        (
+            rf"(?P<company>(?<![\w\-.]){_CAP}(?:[ ](?:{_CAP}|y|i|e|et|und|en|&|asociados|associats|hijos|fills)){{0,5}}"
+            r",?[ ](?:S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.U\.|S\.A\.|S\.Coop\.|S\.C\.|SLU|SL|SA|GmbH(?:[ ]&[ ]Co\.[ ]KG)?|"
+            r"AG|KG|e\.V\.|gGmbH|SARL|SAS|EURL|B\.V\.|N\.V\.|BV|NV|VOF|Ltd\.?)(?![\w]))"
+        ),
         rf"(?P<org>(?<![\w\-]){org_alt}[ \t]*:?[ \t]+(?=[A-ZÀ-ÖØ-Þ]))",
     ]
     if code in ("es", "ca"):
         countries = trie_pattern(sorted(_countries(), key=len, reverse=True), ignore_case=False)
         parts.append(
-            rf"(?P<country>(?:(?i:Pa[ií]s)[ \t]*:[ \t]*|(?<=\w),[ ]|\((?=(?:{countries})\)))(?P<ctry>{countries})(?![\w\-]))"
+            rf"(?P<country>(?:(?i:Pa[ií]s)(?:[ ]de[ ](?:nacimiento|origen|residencia|naixement|procedència|procedencia))?[ \t]*:[ \t]*|(?<=\w),[ ]|\((?=(?:{countries})\))|(?<![\w\-])(?:a|en|de|desde|resideix[ ]a|reside[ ]en|natural[ ]de|procedent[ ]de|procedente[ ]de|originari[ ]de|originario[ ]de|originaria[ ]de)[ ])(?P<ctry>{countries})(?![\w\-]))"
         )
     if w.facility_after != r"(?:)":
         parts.append(
