@@ -939,6 +939,13 @@ class ParquetSource(_TableSource):
         batch_size: rows read per batch.
         keep_columns: columns copied as read.
 
+    Reading and writing stream in bounded memory: the file is read one row group at a time (a
+    fresh reader per row group, through a buffered stream, so neither the compressed column
+    chunks of row groups already read nor a whole column chunk are held), in batches of
+    ``batch_size`` rows; the output is written with a :class:`pyarrow.parquet.ParquetWriter` in
+    row groups of at most :data:`ROW_GROUP_ROWS` rows (and about :data:`ROW_GROUP_BYTES` bytes
+    of input).
+
     Raises:
         InputFormatError: the file is not Parquet, lacks a named column, repeats a column name, or
             the text or id column has a type that cannot be one (named with its type).
@@ -999,7 +1006,8 @@ class ParquetSource(_TableSource):
         import pyarrow.parquet as pq
 
         try:
-            return pq.ParquetFile(self.path)
+            # A buffered stream reads a column chunk page by page, not whole (row groups can be GBs).
+            return pq.ParquetFile(self.path, buffer_size=_READ_BUFFER)
         except (OSError, ValueError, pa.ArrowException) as err:
             raise InputFormatError(
                 f"{self.path} is not a readable Parquet file ({type(err).__name__})"
@@ -1008,7 +1016,7 @@ class ParquetSource(_TableSource):
     def _batches(self, columns: list[str] | None) -> Iterator[tuple[Any, list[_Record]]]:
         """(record batch, its records in order)."""
         pos = 0
-        for batch in self._file().iter_batches(batch_size=self.batch_size, columns=columns):
+        for batch in self._iter_batches(columns):
             n = batch.num_rows
             none: list[Any] = [None] * n
             ids = batch.column(self.id_field).to_pylist() if self.id_field else none
@@ -1027,6 +1035,17 @@ class ParquetSource(_TableSource):
             ]
             yield batch, records
             pos += n
+
+    def _iter_batches(self, columns: list[str] | None) -> Iterator[Any]:
+        """The file's record batches in order, one row group at a time.
+
+        One ``iter_batches`` over the whole file keeps the compressed column chunks of every row
+        group read so far (pyarrow 14-26: memory grows by about the compressed size of the file),
+        so each row group gets its own reader, dropped before the next one.
+        """
+        pf = self._file()
+        for group in range(pf.num_row_groups):
+            yield from pf.iter_batches(batch_size=self.batch_size, columns=columns, row_groups=[group])
 
     def _records(self) -> Iterator[_Record]:
         columns = sorted(
@@ -1051,6 +1070,7 @@ class ParquetSource(_TableSource):
         redact_at = {schema.get_field_index(c): "/" + pointer_token(c) for c in self._redact}
         nulled_at = {schema.get_field_index(c) for c in self._nulled}
         with pq.ParquetWriter(out, schema, compression=_compression(pf)) as writer:
+            pending = _RowGroupBuffer(writer, schema)
             for batch, records in self._batches(None):
                 notes = batch.column(t_i).to_pylist()
                 cells = {p: batch.column(i).to_pylist() for i, p in redact_at.items()}
@@ -1071,9 +1091,49 @@ class ParquetSource(_TableSource):
                         arrays.append(pa.nulls(batch.num_rows, type=field_type))
                     else:
                         arrays.append(batch.column(i))
-                writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
+                pending.add(pa.RecordBatch.from_arrays(arrays, schema=schema), batch.nbytes)
+            pending.flush()
             align.finish()
         return [out]
+
+
+#: Rows of an output row group at most (writing each read batch as its own row group would give
+#: tiny row groups and a footer that grows with the file).
+ROW_GROUP_ROWS = 65_536
+#: Bytes of input batches buffered for one output row group at most.
+ROW_GROUP_BYTES = 16 * 2**20
+#: Read buffer of the Parquet input stream.
+_READ_BUFFER = 2**20
+
+
+class _RowGroupBuffer:
+    """Output batches collected into row groups of at most :data:`ROW_GROUP_ROWS` rows / about
+    :data:`ROW_GROUP_BYTES` bytes, each written as soon as it is full."""
+
+    def __init__(self, writer: Any, schema: Any) -> None:
+        self._writer = writer
+        self._schema = schema
+        self._batches: list[Any] = []
+        self._rows = 0
+        self._bytes = 0
+
+    def add(self, batch: Any, nbytes: int) -> None:
+        """Buffer ``batch`` (``nbytes``: its input's size), writing a row group when one is full."""
+        self._batches.append(batch)
+        self._rows += batch.num_rows
+        self._bytes += nbytes
+        if self._rows >= ROW_GROUP_ROWS or self._bytes >= ROW_GROUP_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what is buffered as one row group."""
+        if not self._batches:
+            return
+        import pyarrow as pa
+
+        table = pa.Table.from_batches(self._batches, schema=self._schema)
+        self._writer.write_table(table, row_group_size=max(1, self._rows))
+        self._batches, self._rows, self._bytes = [], 0, 0
 
 
 def _is_text_type(t: Any) -> bool:

@@ -1,0 +1,108 @@
+"""``phiscrub redact`` streams: its peak memory does not grow with the input.
+
+Each input shape that can be big (JSONL, Parquet) is redacted rules-only in a fresh process at N
+and 4N records; the peak RSS of the two runs must agree within a tolerance far below what holding
+the input would add. Every record carries a kept, incompressible 48 KB column (``--keep-columns``,
+copied as read), so keeping the records, the output rows, or the compressed Parquet column chunks
+read so far would add at least ``3N x 48 KB`` (58 MB at N = 400) to the larger run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+N = 400
+BLOB_BYTES = 48_000
+#: Allowed growth of the peak RSS from N to 4N records (holding the input would add >= 58 MB).
+TOLERANCE_MB = 12.0
+
+# Made-up people only.
+NAMES = ("Alma Quill", "Boris Sovik", "Celia Tamber", "Dario Wexley")
+
+
+def _records(n: int) -> list[dict[str, str]]:
+    rng = random.Random(7)
+    return [
+        {
+            "id": f"n{i}",
+            "text": f"Patient {rng.choice(NAMES)} was seen on {rng.randint(1, 12):02d}/"
+            f"{rng.randint(1, 28):02d}/2019. MRN {rng.randint(100000, 999999)}.",
+            "blob": rng.randbytes(BLOB_BYTES // 2).hex(),
+        }
+        for i in range(n)
+    ]
+
+
+def _write_jsonl(path: Path, n: int) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        for rec in _records(n):
+            fh.write(json.dumps(rec) + "\n")
+
+
+def _write_parquet(path: Path, n: int) -> None:
+    # Several row groups: one reader over the whole file keeps the chunks of those already read.
+    pq.write_table(pa.Table.from_pylist(_records(n)), path, row_group_size=100)
+
+
+# Runs the CLI, then writes the process's peak RSS (VmHWM, kB) to argv[1]. VmHWM belongs to the
+# program after exec: the parent's pages a forked child maps before exec (counted by wait4's
+# ru_maxrss) are not in it.
+_RUNNER = """
+import sys
+from pathlib import Path
+from phiscrub.cli.app import main
+report = Path(sys.argv.pop(1))
+try:
+    main()
+finally:
+    hwm = [l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:")]
+    report.write_text(hwm[0].split()[1])
+"""
+
+
+def _peak_rss_mb(args: list[str], report: Path) -> float:
+    """Peak RSS (MB) of ``phiscrub <args>`` run in its own process, which must succeed."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PHISCRUB_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _RUNNER, str(report), *args], capture_output=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-2000:]
+    return int(report.read_text()) / 1024
+
+
+@pytest.mark.parametrize("shape", ["jsonl", "parquet"])
+def test_peak_memory_does_not_grow_with_the_input(tmp_path: Path, shape: str) -> None:
+    peaks = {}
+    for n in (N, 4 * N):
+        src = tmp_path / f"notes{n}.{shape}"
+        (_write_jsonl if shape == "jsonl" else _write_parquet)(src, n)
+        out = tmp_path / f"out{n}"
+        args = ["redact", str(src), "-o", str(out), "--rules-only", "--id-field", "id"]
+        peaks[n] = _peak_rss_mb([*args, "--keep-columns", "blob", "--batch-size", "64"], tmp_path / f"rss{n}")
+        written = out / src.name
+        rows = (
+            sum(1 for _ in written.open(encoding="utf-8"))
+            if shape == "jsonl"
+            else pq.ParquetFile(written).metadata.num_rows
+        )
+        assert rows == n
+        # The redaction really ran: no note's name is left in the output.
+        sample = (
+            json.loads(written.open(encoding="utf-8").readline())["text"]
+            if shape == "jsonl"
+            else pq.read_table(written, columns=["text"]).column("text")[0].as_py()
+        )
+        assert "[NAME]" in sample and not any(name in sample for name in NAMES)
+    growth = peaks[4 * N] - peaks[N]
+    assert growth < TOLERANCE_MB, (
+        f"peak RSS {peaks[N]:.0f} MB at {N} records, {peaks[4 * N]:.0f} MB at {4 * N}"
+    )
