@@ -31,6 +31,7 @@ def _register() -> None:
     from phiscrub.cli.export_onnx import export_onnx_cmd
     from phiscrub.cli.fewshot import fewshot_sample_cmd
     from phiscrub.cli.reidentify import reidentify
+    from phiscrub.cli.report import report_cmd
     from phiscrub.cli.serve import serve
     from phiscrub.cli.synth import synth
 
@@ -49,6 +50,7 @@ def _register() -> None:
     cli.add_command(export_onnx_cmd)
     cli.add_command(serve)
     cli.add_command(distill_cmd)
+    cli.add_command(report_cmd)
 
 
 _register()

@@ -87,6 +87,15 @@ __all__ = ["evaluate_cmd"]
     "leak, worst leak kinds) as counts, labels, doc ids and offsets, never the strings. Writes "
     "PREFIX.json and PREFIX.md. See docs/reliability.md.",
 )
+@click.option(
+    "--out-dir",
+    "out_dir",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write a folder for `phiscrub report`: evaluation.json, evaluation.md and documents.jsonl "
+    "(per document the entity-level TP, FP and FN: offsets and labels, no text). Without -o, no "
+    "./evaluation.* is written. See docs/report.md.",
+)
 def evaluate_cmd(
     gold: Path,
     pred: Path,
@@ -105,6 +114,7 @@ def evaluate_cmd(
     pr_curve: Path | None,
     scheme: str,
     leaks: bool = False,
+    out_dir: Path | None = None,
 ) -> None:
     """Binary token F1, token micro F1 and entity micro F1, plus per-label scores.
 
@@ -119,6 +129,10 @@ def evaluate_cmd(
     from phiscrub.io import read_corpus
     from phiscrub.labels import NATIVE_CORPORA, native_granularity
 
+    if out_dir is not None and (scheme != "phiscrub" or leaks):
+        raise click.UsageError(
+            "--out-dir goes with the phiscrub scores, not --scheme meddocan/i2b2 or --leaks"
+        )
     if scheme != "phiscrub":
         _official(gold, pred, gold_format, pred_format, out, scheme)
         return
@@ -160,7 +174,16 @@ def evaluate_cmd(
     }
     if train_path is not None:
         config.update({"train": str(train_path), "train_format": train_format, "train_corpus": train_corpus})
-    paths = list(write_report(result, out or Path("evaluation"), config, train_counts))
+    paths = (
+        []
+        if out is None and out_dir is not None
+        else list(write_report(result, out or Path("evaluation"), config, train_counts))
+    )
+    if out_dir is not None:
+        from phiscrub.evaluate.details import write_details
+
+        paths += [*write_report(result, out_dir / "evaluation", config, train_counts)]
+        paths.append(write_details(gold_docs, pred_docs, labels, out_dir))  # type: ignore[arg-type]
     if plot is not None:
         paths.append(plot_per_label(result, plot, train_counts, metric=plot_metric))
     if pr_curve is not None:
