@@ -47,11 +47,38 @@ CITY_LOCALES = {
 SPANISH_LOCALES = ("es_ES",)
 # Language-pack lists (de/, fr/, nl/): given names, surnames and towns the rules of those packs read
 # (phiscrub.detect.rules.intl_names / intl_places). Kept small: one language's locales each.
-PACK_NAME_LOCALES = {"de": ("de_DE", "de_AT", "de_CH"), "fr": ("fr_FR", "fr_CH", "fr_CA"), "nl": ("nl_NL", "nl_BE")}
-PACK_CITY_LOCALES = {"de": {"de_DE": 392, "de_AT": 188, "de_CH": 162}, "nl": {"nl_NL": 700, "nl_BE": 250}}
+PACK_NAME_LOCALES = {
+    "de": ("de_DE", "de_AT", "de_CH"),
+    "fr": ("fr_FR", "fr_CH", "fr_CA"),
+    "nl": ("nl_NL", "nl_BE"),
+}
+PACK_CITY_LOCALES = {"de": {"de_DE": 392, "de_AT": 188, "de_CH": 162}, "nl": {"nl_NL": 2424, "nl_BE": 250}}
 ZH_LOCALE = "zh_CN"
 
 _NAME_RE = re.compile(r"^[^\W\d_]{2,}(?:[-'][^\W\d_]{2,})*$")
+
+# The larger German, Austrian and Swiss towns (facts; Faker's de_DE list holds districts and misses
+# Köln, Düsseldorf, Leipzig ...).
+GERMAN_TOWNS = """
+Aachen Augsburg Bamberg Bayreuth Bergisch-Gladbach Berlin Bielefeld Bochum Bonn Bottrop Braunschweig Bremen
+Bremerhaven Chemnitz Cottbus Darmstadt Dessau Dortmund Dresden Duisburg Düren Düsseldorf Erfurt Erlangen
+Esslingen Flensburg Frankfurt Freiburg Fulda Fürth Gelsenkirchen Gera Gießen Görlitz Göttingen Gütersloh Hagen
+Hamburg Hamm Hanau Hannover Heidelberg Heilbronn Herne Hildesheim Ingolstadt Jena Kaiserslautern Karlsruhe
+Kassel Kiel Koblenz Köln Konstanz Krefeld Leipzig Leverkusen Lübeck Ludwigsburg Ludwigshafen Lüneburg
+Magdeburg Mainz Mannheim Marburg Minden Moers Mönchengladbach Mülheim München Münster Neuss Nürnberg
+Oberhausen Offenbach Oldenburg Osnabrück Paderborn Passau Pforzheim Potsdam Recklinghausen Regensburg
+Remscheid Reutlingen Rosenheim Rostock Saarbrücken Salzgitter Schwerin Siegen Solingen Stralsund Stuttgart
+Trier Tübingen Ulm Wiesbaden Witten Wolfsburg Worms Wuppertal Würzburg Zwickau Wien Graz Linz Salzburg
+Innsbruck Klagenfurt Villach Wels Dornbirn Feldkirch Bregenz Zürich Genf Basel Bern Lausanne Winterthur
+Luzern St.-Gallen Lugano Biel Thun Chur Schaffhausen Aarau Zug
+"""
+GERMAN_TOWN_PHRASES = (
+    "Frankfurt am Main", "Frankfurt (Oder)", "Freiburg im Breisgau", "Halle (Saale)", "Bad Oeynhausen",
+    "Bad Homburg", "Bad Kreuznach", "Bad Nauheim", "Bad Tölz", "Bad Reichenhall", "Bad Saarow", "Bad Segeberg",
+    "Mülheim an der Ruhr", "Ludwigshafen am Rhein", "Offenbach am Main", "Garmisch-Partenkirchen",
+    "Neustadt an der Weinstraße", "Rheda-Wiedenbrück", "Villingen-Schwenningen", "St. Gallen", "Sankt Augustin",
+    "Wiener Neustadt", "Sankt Pölten", "St. Pölten",
+)  # fmt: skip
 
 # French and Belgian/Swiss French towns (facts; Faker's fr_FR has no town list).
 FRENCH_TOWNS = """
@@ -855,8 +882,11 @@ def build() -> dict[str, set[str]]:
     for code, city_locales in PACK_CITY_LOCALES.items():
         towns: set[str] = set()
         for loc, n in city_locales.items():
-            towns |= set(sample((c for c in attr(provider(Faker(loc), "address"), "cities") if is_latin(c)), n))
+            towns |= set(
+                sample((c for c in attr(provider(Faker(loc), "address"), "cities") if is_latin(c)), n)
+            )
         lists[f"{code}/cities"] = towns
+    lists["de/cities"] |= set(GERMAN_TOWNS.split()) | set(GERMAN_TOWN_PHRASES)
     lists["fr/cities"] = set(FRENCH_TOWNS.split())
     return lists
 
@@ -885,7 +915,7 @@ def notice() -> str:
         f"locales: {locales}; seed {SEED}.\n"
         "Name, country, state and job lists are taken from Faker's locale data; city, company, street\n"
         "and hospital entries are generated with a seeded Faker or from Faker's names; departments,\n"
-        "Spanish/Catalan and French towns and some street names are written by hand in the script.\n"
+        "Spanish/Catalan, German and French towns and some street names are written by hand in the script.\n"
         "de/, fr/ and nl/ hold the given names, surnames and towns of the German, French and Dutch\n"
         "language packs (Faker de_DE/de_AT/de_CH, fr_FR/fr_CH/fr_CA, nl_NL/nl_BE).\n"
         "Every entry is synthetic surrogate material, not data about any person.\n\n"

@@ -94,7 +94,8 @@ POSITIVE = [
     ("de", "OP am 3 Dez. 2018.", "3 Dez. 2018", "DATE"),
     ("de", "Erstdiagnose im Mai 2018.", "Mai 2018", "DATE"),
     ("de", "Diabetes seit 2015 bekannt.", "2015", "DATE"),
-    ("de", "Wiedervorstellung am 3.12. geplant", "3.12", "DATE"),
+    # A German day-month keeps its closing period ("am 03.05."): issue 16.
+    ("de", "Wiedervorstellung am 3.12. geplant", "3.12.", "DATE"),
     ("de", "Tel. 030 1234567", "030 1234567", "PHONE"),
     ("de", "Fax 030/1234568", "030/1234568", "FAX"),
     ("de", "Praxis (089) 12345678", "(089) 12345678", "PHONE"),

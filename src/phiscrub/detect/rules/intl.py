@@ -130,7 +130,10 @@ def _month_date_ok(m: re.Match[str]) -> bool:
 
 def _numeric_day_month_re() -> re.Pattern[str]:
     # 3/12, 03/12, 13.01 (day first, as in every pack language); the year-less numeric date.
-    return re.compile(r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])(?![\d/]|[.,]\d)")
+    # "am 03.05." keeps its closing period (German day-month), "el 3/12" has none.
+    return re.compile(
+        r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])(?:(?<=\.\d\d)\.(?![\w.]))?(?![\d/]|[.,]\d)"
+    )
 
 
 def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:

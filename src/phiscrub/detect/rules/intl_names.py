@@ -517,13 +517,51 @@ class PackNameRule(PatternRule):
                 yield m.start("userb"), m.end("userb"), "USERNAME"
             elif kind in ("closing", "signed"):
                 pos, doctor = sc.skip_titles(text, start_pos)
-                span = sc.forward(text, pos, upper_ok=pos != start_pos)
+                span = sc.forward(text, pos, upper_ok=pos != start_pos, comma_ok=True)
                 if span is not None and (pos != start_pos or self._signature_ok(text, span, lex)):
                     yield span[0], span[1], "DOCTOR"
             elif kind == "bare":
                 listed = self._listed_name(text, m, lex)
                 if listed is not None:
                     yield listed[0], listed[1], "PATIENT"
+
+        if self.name.startswith("names_listed"):
+            yield from self._signature_cells(text, sc, lex)
+
+    def _signature_cells(self, text: str, sc: _Scanner, lex: _Lex) -> Iterator[tuple[int, int, str]]:
+        """Names in signature rows: the cells of a line beside a titled name (``Prof. Dr. A    B``),
+        above a row of roles (``A    B`` / ``Chefarzt    Stationsarzt``), and a lone name closing the
+        note (a listed name, or ``Surname, Given``)."""
+        lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]*", text) if m.group().strip()]
+        for k, (start, line) in enumerate(lines):
+            cells = [(start + c.start(), c.group()) for c in _CELL_RE.finditer(line)]
+            names = []
+            for c_start, cell in cells:
+                pos, doctor = sc.skip_titles(text, c_start)
+                span = sc.forward(text, pos, comma_ok=True)
+                whole = span is not None and text[span[1] : c_start + len(cell)].strip(" ,.") == ""
+                names.append((span if whole else None, doctor))
+            if not any(n for n, _ in names):
+                continue
+            nxt = lines[k + 1][1] if k + 1 < len(lines) else ""
+            roles_below = bool(nxt.strip()) and all(
+                _role_cell(self.lang).fullmatch(c.group().strip(" ,")) for c in _CELL_RE.finditer(nxt)
+            )
+            titled_row = len(cells) >= 2 and any(doctor and n for n, doctor in names)
+            last_line = k == len(lines) - 1 and len(cells) == 1
+            for span, _doctor in names:
+                if span is None:
+                    continue
+                if (
+                    titled_row
+                    or (roles_below and len(cells) >= 2)
+                    or (
+                        last_line
+                        and (self._listed(text, span, lex) or "," in text[span[0] : span[1]])
+                        and len(self._tokens(text, span)) >= 2
+                    )
+                ):
+                    yield span[0], span[1], "DOCTOR"
 
     # -- checks ---------------------------------------------------------------------------------
     @staticmethod
@@ -583,6 +621,14 @@ def _scanner(lang: str) -> _Scanner:
     return _Scanner(_WORDS[lang])
 
 
+_CELL_RE = re.compile(r"[^ \t/|](?:[^\t/|]*?[^ \t/|])?(?=[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ]|\Z)")
+
+
+@cache
+def _role_cell(lang: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{_words_re(_WORDS[lang].roles)})(?:[ ]\S+){{0,3}}", re.IGNORECASE)
+
+
 @cache
 def _kin_before(lang: str) -> re.Pattern[str]:
     words = _WORDS[lang]
@@ -623,6 +669,91 @@ def _bare_re() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w\-.]){tok}(?:[ ](?:{part}[ ])?{tok}){{1,5}}(?![\w\-])")
 
 
+# PROFESSION after a work cue ("Bis zuletzt als Maurer tätig", "travaille comme boulanger", "werkzaam als
+# timmerman", "trabajaba como minero"): the cue is required, a bare job word is never taken.
+_JOB_DE = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜa-zäöüß][a-zäöüß]+)*"
+_JOB_LOWER = r"[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+"
+_PROFESSION_RES: dict[str, re.Pattern[str]] = {
+    "de": re.compile(
+        r"(?:\b(?:tätig|arbeitet|arbeitete|beschäftigt|angestellt|gearbeitet|zuletzt|beruflich|ehemaliger?|ehemals|"
+        r"pensionierter?|berentete?r?|Ausbildung|arbeitete\s+er|arbeitete\s+sie|war)\b[^\n.;]{0,30}?\bals"
+        r"|\bvon\s+Beruf|\bBeruf\s*:|\bTätigkeit\s*:|\bBerufstätigkeit\s*:)[ \t]+"
+        rf"(?P<p>{_JOB_DE})(?![\w\-])"
+    ),
+    "fr": re.compile(
+        r"(?:\btravaill(?:e|ait|é)\s+(?:comme|en\s+tant\s+que)|\bexer[cç](?:e|ait)\s+(?:la\s+profession|le\s+métier)\s+d[e'’]"
+        r"|\bprofession\s*:|\bmétier\s*:|\bde\s+profession|\bancien(?:ne)?|\best\s+(?=\S+\s+retraitée?\b))[ \t]*"
+        rf"(?P<p>{_JOB_LOWER}(?:[ ](?:de|d'|en|du)[ ]?{_JOB_LOWER})?)(?![\w\-])"
+    ),
+    "nl": re.compile(
+        r"(?:\bwerkzaam\s+als|\bwerkt\s+als|\bwerkte\s+als|\bberoep\s*:|\bvan\s+beroep|\bgepensioneerd)[ \t]+"
+        rf"(?P<p>{_JOB_LOWER})(?![\w\-])"
+    ),
+    "es": re.compile(
+        r"(?:\btrabaja(?:ba)?\s+(?:como|de)|\btrabajó\s+como|\btreballa(?:va)?\s+(?:com\s+a|de)|\bde\s+profesión|\bde\s+professió"
+        r"|\bprofesión\s*:|\bprofessió\s*:|\bocupación\s*:|\bocupació\s*:|\bjubilad[oa]\s+de|\bjubilat\s+de)[ \t]+"
+        rf"(?P<p>{_JOB_LOWER}(?:[ ](?:de|d'|del)[ ]?{_JOB_LOWER})?)(?![\w\-])"
+    ),
+}
+_PROFESSION_RES["ca"] = _PROFESSION_RES["es"]
+#: Words after a work cue that are no profession ("ancien fumeur", "als Folge").
+_NOT_JOBS = frozenset(
+    [
+        "folge",
+        "beispiel",
+        "ursache",
+        "grund",
+        "erstes",
+        "zweites",
+        "nächstes",
+        "letztes",
+        "auch",
+        "noch",
+        "mit",
+        "dem",
+        "der",
+        "die",
+        "das",
+        "ein",
+        "eine",
+        "fumeur",
+        "fumeuse",
+        "tabagique",
+        "alcoolique",
+        "buveur",
+        "patient",
+        "patiente",
+        "le",
+        "la",
+        "les",
+        "un",
+        "une",
+        "des",
+        "du",
+        "de",
+        "en",
+        "au",
+        "van",
+        "het",
+        "een",
+        "de",
+        "en",
+        "a",
+        "la",
+        "el",
+        "los",
+        "las",
+        "un",
+        "una",
+        "en",
+    ]
+)
+
+
+def _job_ok(m: re.Match[str]) -> bool:
+    return m.group("p").split()[0].lower() not in _NOT_JOBS
+
+
 @cache
 def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
     """The NAME rules of ``lang`` (``de``, ``fr``, ``nl``, ``es``, ``ca``; empty for others)."""
@@ -645,5 +776,13 @@ def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
             score=0.7,
             name=f"names_listed_{code}",
             lang=code,
+        ),
+        PatternRule(
+            "PROFESSION",
+            _PROFESSION_RES[code],
+            group="p",
+            validator=_job_ok,
+            score=0.75,
+            name=f"profession_{code}",
         ),
     )
