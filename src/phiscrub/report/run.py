@@ -358,7 +358,7 @@ def render_run(report: RunReport, sample: int, seed: int) -> tuple[str, str, lis
     summary = (
         '<section id="summary"><h2>Summary</h2><div class="cards">'
         + "".join(
-            f'<div class="card {css}" data-key="{e(k)}"><b>{e(v)}</b><span>{e(k)}</span></div>'
+            f'<div class="card {css}" data-key="{e(k)}" data-value="{e(v)}"><b>{e(v)}</b><span>{e(k)}</span></div>'
             for k, v, css in cards
         )
         + "</div>"
