@@ -165,3 +165,44 @@ def test_the_key_is_never_echoed_and_a_typed_key_warns(tmp_path: Path, key_file:
             assert SECRET.encode() not in path.read_bytes()
     code, both = run("redact", notes, "-o", tmp_path / "both", "--key", SECRET, "--key-file", key_file)
     assert code == 2 and SECRET not in both
+
+
+def test_a_killed_then_resumed_run_still_gives_a_complete_vault(tmp_path: Path, key_file: Path) -> None:
+    """SIGKILL after a few batches, ``--resume --vault``: the vault covers the replayed batches too."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from phiscrub.io.manifest import MANIFEST_NAME, WORK_DIR_NAME
+
+    notes = tmp_path / "many"
+    notes.mkdir()
+    texts = {f"n{i:03d}": NOTES["n1"].replace("0048-2231", f"0048-{i:04d}") * 40 for i in range(120)}
+    for doc_id, text in texts.items():
+        (notes / f"{doc_id}.txt").write_bytes(text.encode("utf-8"))
+    out, vault, back = tmp_path / "out", tmp_path / "v", tmp_path / "back"
+    args = ["redact", str(notes), "-o", str(out), "--rules-only", "--mode", "surrogate", "--batch-size", "2",
+            "--vault", str(vault), "--key-file", str(key_file)]  # fmt: skip
+    env = {**{k: v for k, v in os.environ.items() if k != "PHISCRUB_KEY"}, "OMP_NUM_THREADS": "1"}
+    cmd = [sys.executable, "-m", "phiscrub.cli", *args]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    manifest = out / WORK_DIR_NAME / MANIFEST_NAME
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if manifest.exists() and manifest.read_bytes().count(b"\n") >= 4:  # header + 3 batches
+            proc.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.002)
+    proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    assert not vault.exists()
+    resumed = subprocess.run(
+        [*cmd, "--resume"], env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert resumed.returncode == 0 and "resumed from an interrupted run" in resumed.stderr, resumed.stderr
+    code, log = run("reidentify", out, "-o", back, "--vault", vault, "--key-file", key_file)
+    assert code == 0, log
+    for doc_id, text in texts.items():
+        assert (back / f"{doc_id}.txt").read_bytes() == text.encode("utf-8")
