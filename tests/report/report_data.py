@@ -55,8 +55,8 @@ RUN_PHI: tuple[str, ...] = (
 BAD_NOTE = ("ward/c9", b"Zoltan \xff Quenwick\n")
 
 #: Gold notes of the evaluation: ``(id, text, [(surface, coarse label), ...])``. The rules miss the
-#: bare name of g2 and the town of g3 (false negatives) and find the unannotated date of g2 (a false
-#: positive).
+#: bare name of g2 and the town of g3 (false negatives), find the unannotated date of g2 (a false
+#: positive), and the name of g5 without the "Dr." the gold includes (a boundary error: both).
 GOLD: list[tuple[str, str, list[tuple[str, str]]]] = [
     (
         "g1",
@@ -70,6 +70,11 @@ GOLD: list[tuple[str, str, list[tuple[str, str]]]] = [
     ),
     ("g3", "Patient reports no pain. Lives in Wexhampton.", [("Wexhampton", "LOCATION")]),
     ("g4", "No PHI in this note.", []),
+    (
+        "g5",
+        "Reviewed by Dr. Ysolde Fenwright on 01/05/2022.",
+        [("Dr. Ysolde Fenwright", "NAME"), ("01/05/2022", "DATE")],
+    ),
 ]
 #: The synthetic PHI strings of :data:`GOLD`, the unannotated date included.
 EVAL_PHI: tuple[str, ...] = (
@@ -80,6 +85,8 @@ EVAL_PHI: tuple[str, ...] = (
     "99887766",
     "04/05/2020",
     "Wexhampton",
+    "Ysolde Fenwright",
+    "01/05/2022",
 )
 
 

@@ -302,7 +302,7 @@ def _family(source: str) -> str:
 
 def _pane(title: str, text: str, marks: list[Mark], css: str) -> str:
     cut = len(text) > MAX_CHARS
-    body = highlight(text, marks, 0, MAX_CHARS)
+    body = highlight(text, marks, 0, MAX_CHARS) or '<span class="muted">(empty)</span>'
     more = f'<div class="note">first {MAX_CHARS:,} of {len(text):,} characters</div>' if cut else ""
     return f'<div class="pane {css}"><div class="muted">{e(title)}</div><div class="text">{body}</div>{more}</div>'
 

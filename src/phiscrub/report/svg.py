@@ -88,7 +88,7 @@ def grouped_bar_chart(
     title: str,
     css_class: str = "grouped",
     empty: str = "nothing to show",
-    width: int = 640,
+    width: int = 540,
 ) -> str:
     """Horizontal grouped bars on a 0-1 scale (e.g. precision, recall and F1 per label).
 
