@@ -16,6 +16,7 @@ import fcntl
 import json
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -186,7 +187,11 @@ def test_sigkill_at_random_points_then_resume_gives_byte_identical_output(
     points = _points(rng, n_batches, 3)
     out = tmp_path / "killed"
     killed, final = _kill_and_resume(src, out, extra, points, key)
-    print(f"\n{shape} {' '.join(extra)}: kill points {points}: {killed} killed mid-run")
+    resumed = re.search(r"(\d+) of them resumed", final.stderr)
+    print(
+        f"\n{shape} {' '.join(extra)}: kill points {points}: {killed} killed mid-run; "
+        f"the last resume took {resumed.group(1) if resumed else 0} of {n} documents from the interrupted runs"
+    )
     assert final.returncode == int(bad), final.stderr
     assert _files(out) == expected  # byte-identical, and no work folder left
     assert not (out / WORK_DIR_NAME).exists()
