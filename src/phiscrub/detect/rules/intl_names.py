@@ -209,7 +209,9 @@ _FR = NameWords(
 
 _NL = NameWords(
     doctor_titles=("dr.", "Dr.", "dr", "Dr", "drs.", "Drs.", "prof.", "Prof.", "prof", "Prof", "mr.", "ir.",
-                   "DR.", "collega", "Collega", "weledelgeleerde heer", "weledelgeleerde vrouwe",
+                   "DR.", "collega", "Collega", "weledelgeleerde heer", "weledelgeleerde vrouwe", "arts-assistent",
+                   "Arts-assistent", "huisarts", "Huisarts", "internist", "Internist", "verpleegkundige",
+                   "Verpleegkundige", "verloskundige", "Verloskundige",
                    "zeergeleerde heer", "zeergeleerde vrouwe"),
     person_titles=("dhr.", "Dhr.", "dhr", "Dhr", "mevr.", "Mevr.", "mevr", "Mevr", "mw.", "Mw.", "mej.", "Mej.",
                    "de heer", "De heer", "mevrouw", "Mevrouw", "meneer", "Meneer", "heer", "DHR.", "MEVR."),
@@ -355,6 +357,7 @@ class _Scanner:
             NAME_STOPWORDS
             | frozenset(words.stopwords.split())
             | frozenset(t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles))
+            | frozenset(w.lower() for role in words.roles for w in role.split() if len(w) > 2)
         )
         self.particles = frozenset(words.particles)
         self.title_re = re.compile(
@@ -408,6 +411,19 @@ class _Scanner:
                 # "Müller." ends a sentence: keep the word, drop the period.
                 tok = core
             tok_end = m.start("tok") + len(tok)
+            if st == "title" and core.lower() in _CAP_PARTICLES and _NAME_TOKEN_RE.match(text, tok_end + 1):
+                # "Le Goff", "De Smet", "Van Dijk": a capitalised particle before a capitalised word.
+                nxt = _NAME_TOKEN_RE.match(text, tok_end + 1)
+                if (
+                    nxt is not None
+                    and text.startswith(" ", tok_end)
+                    and _case(nxt.group("tok")) == "title"
+                    and nxt.group("tok").rstrip(".").lower() not in self.stop
+                ):
+                    if start < 0:
+                        start = m.start("tok")
+                    pos = tok_end + 1
+                    continue
             if (
                 st == "lower"
                 or (st != "initial" and core.lower() in self.stop)
@@ -482,17 +498,18 @@ class PackNameRule(PatternRule):
                 pos, doctor = sc.skip_titles(text, m.start())
                 if pos == m.start():
                     continue
-                span = sc.forward(text, pos)
+                span = sc.forward(text, pos, comma_ok=True)
                 if span is None:
                     continue
+                span = self._given_after_comma(text, span, lex, strict=True)
                 label = "DOCTOR" if doctor else self._kin_label(text, m.start())
                 yield span[0], span[1], label
             elif kind in ("pfield", "dfield", "rfield"):
                 pos, doctor = sc.skip_titles(text, start_pos)
                 titled = pos != start_pos
-                span = sc.forward(
-                    text, pos, comma_ok=kind == "pfield", upper_ok=titled or self._upper_line(text, pos)
-                )
+                span = sc.forward(text, pos, comma_ok=True, upper_ok=titled or self._upper_line(text, pos))
+                if span is not None:
+                    span = self._given_after_comma(text, span, lex, strict=kind != "pfield")
                 if span is None:
                     continue
                 label = {"pfield": "PATIENT", "dfield": "DOCTOR", "rfield": "RELATIVE"}[kind]
@@ -504,7 +521,8 @@ class PackNameRule(PatternRule):
                 if span is None:
                     continue
                 sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]
-                if not titled and not ("," in sep or "(" in sep or self._listed(text, span, lex)):
+                field = text[max(0, m.start() - 3) : m.start()].rstrip().endswith(":")
+                if not titled and not ("," in sep or "(" in sep or field or self._listed(text, span, lex)):
                     continue
                 yield span[0], span[1], "RELATIVE"
             elif kind in ("role", "close_before"):
@@ -564,6 +582,20 @@ class PackNameRule(PatternRule):
                     yield span[0], span[1], "DOCTOR"
 
     # -- checks ---------------------------------------------------------------------------------
+    @staticmethod
+    def _given_after_comma(text: str, span: tuple[int, int], lex: _Lex, *, strict: bool) -> tuple[int, int]:
+        """``Surname, Given``: keep the part after the comma only when it reads as given names (after a
+        patient field any capitalised word; elsewhere listed given names only)."""
+        surface = text[span[0] : span[1]]
+        if ", " not in surface:
+            return span
+        head, _, tail = surface.partition(", ")
+        if not strict or all(
+            t.strip(".").lower() in lex.first or len(t.strip(".")) == 1 for t in tail.split()
+        ):
+            return span
+        return span[0], span[0] + len(head)
+
     @staticmethod
     def _upper_line(text: str, pos: int) -> bool:
         """Capital names are taken after a field label only on an all-capitals line."""
@@ -659,6 +691,9 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
     )
 
 
+_CAP_PARTICLES = frozenset(
+    {"le", "la", "de", "du", "des", "van", "von", "den", "der", "del", "da", "di", "ten", "ter"}
+)
 _PARTICLES = frozenset({"van", "de", "von", "den", "der", "la", "del", "le", "du", "dos", "da", "y", "i"})
 
 

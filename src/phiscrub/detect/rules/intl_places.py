@@ -480,6 +480,8 @@ class PackPlaceRule(PatternRule):
         city_start = m.end()
         city_end = _name_after(text, city_start, words.connectors, 4)
         if city_end <= city_start:
+            if self.lang == "nl":
+                yield code_start, code_end, "ZIP"  # "1012 AB" is a postcode by its shape alone
             return
         city = text[city_start:city_end]
         listed = city in towns or city.title() in towns
@@ -496,6 +498,8 @@ class PackPlaceRule(PatternRule):
             or re.search(r"(?:,|·|\||–|-|\d[a-z]?)[ \t]*\Z", before) is not None
             or re.search(r"(?i)(?:CP|C\.P\.|PLZ|code postal|postcode)[: .]*\Z", before) is not None
         )
+        if self.lang == "nl":
+            listed = True  # "1012 AB" is a postcode by its shape alone
         if digits == 4 and self.lang != "nl" and not (listed and address_line):
             return
         if not (listed or address_line):
@@ -507,6 +511,8 @@ class PackPlaceRule(PatternRule):
 
     def _facility(self, text: str, m: re.Match[str], words: PlaceWords) -> tuple[int, int] | None:
         start = m.start("facw")
+        # A service word ("Pflegedienst", "Laboratoire", "Huisartsenpraktijk") is no part of the name.
+        generic = _GENERIC_FACILITY.fullmatch(m.group("facw")) is not None
         pos = m.end("facw")
         after = text[pos : pos + 20]
         after = after.lower()
@@ -538,7 +544,7 @@ class PackPlaceRule(PatternRule):
         name = text[name_pos:end]
         if name.lower() in _NOT_NAMES:
             return None
-        return start, end
+        return (name_pos if generic else start), end
 
     def _town(
         self, text: str, m: re.Match[str], words: PlaceWords, towns: frozenset[str]
@@ -548,6 +554,14 @@ class PackPlaceRule(PatternRule):
             yield start, end, "CITY"
 
 
+_GENERIC_FACILITY = re.compile(
+    r"Seniorenzentrum|Seniorenresidenz|Pflegeheim|Altenheim|Seniorenheim|Gemeinschaftspraxis|"
+    r"Radiologische Gemeinschaftspraxis|Pathologie|Labor|Pflegedienst|Diakoniestation|Sozialstation|Dialysezentrum|"
+    r"Laboratoire|Cabinet de radiologie|Cabinet d'imagerie|Centre d'imagerie|Centre de radiologie|"
+    r"Centre médico-psychologique|Centre de dialyse|EHPAD|Ehpad|Résidence|Association|association|"
+    r"Huisartsenpraktijk|Huisartsenpost|Thuiszorg|Kraamzorg|Zorggroep|Verpleeghuis|verpleeghuis|Zorgcentrum|"
+    r"Woonzorgcentrum|Residencia|Residència|Mútua|Mutua|Fundación|Fundació"
+)
 _NOT_TOWNS = frozenset(
     [
         "einheiten",
@@ -656,9 +670,10 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
     field_alt = trie_pattern(w.town_fields, ignore_case=True)
     room_alt = trie_pattern(w.room_cues, ignore_case=False)
     org_alt = trie_pattern(w.org_fields, ignore_case=False)
-    zip_follow = r"(?=,?[ ]?[A-ZÀ-ÖØ-Þ'])" if code != "nl" else r"(?=[ ]|\n|,|\Z)"
+    zip_sep = r",?[ ]" if code != "nl" else r"(?![\w])[ ]?"
+    zip_follow = r"(?=,?[ ]?[A-ZÀ-ÖØ-Þ'])" if code != "nl" else r"(?:(?=[A-ZÀ-ÖØ-Þ'])|(?=[\n,.;)]|\Z))"
     parts = [
-        rf"(?P<zip>(?<![\w.,/+\-])(?P<zipv>{w.zip_re})(?![\w.,/\-]\d),?[ ]{zip_follow}[ ]?)",
+        rf"(?P<zip>(?<![\w.,/+\-])(?P<zipv>{w.zip_re})(?![\w.,/\-]\d){zip_sep}{zip_follow}[ ]?)",
         (
             rf"(?P<zipf>(?<![\w])(?:CP|C\.P\.|C\.P|Código[ ]postal|Codi[ ]postal|Code[ ]postal|PLZ|Postleitzahl|"
             rf"Postcode)[ \t]*[:.]?[ \t]*(?P<zipfv>{w.zip_re})(?![\w\-]))"
@@ -666,7 +681,7 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
         rf"(?P<fac>(?<![\w\-])(?P<facw>{w.facility_re})(?![\w\-]))",
         (
             rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|le[ ]|el[ ]|\d))|"
-            rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\|)|[ ]-[ ]))|[ ]-[ ](?={town_alt}))"
+            rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\||\.(?:\s|\Z))|[ ]-[ ]))|[ ]-[ ](?={town_alt}))"
             rf"(?P<townv>{town_alt})(?![\w\-]))"
         ),
         rf"(?P<townf>(?:^|(?<=\n)|(?<=[ ]{{2}}))[ \t]*{field_alt}[ \t]*:[ \t]*(?=[A-ZÀ-ÖØ-Þ]))",
