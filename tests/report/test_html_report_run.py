@@ -232,3 +232,20 @@ def test_jsonl_run_with_ids_and_other_cells(tmp_path: Path) -> None:
     # --show-text reads the JSONL input with the same options.
     html = report(out, tmp_path / "r3.html", "--id-field", "nid", "--show-text", "--input", str(src))
     assert "Zoltan Quenwick" in html and "617-555-0134" in html
+
+
+def test_many_failures_are_counted_and_the_first_ones_listed(tmp_path: Path) -> None:
+    from phiscrub.report.run import MAX_FAILED_LISTED
+
+    notes = write_notes(tmp_path / "notes", {"ok": "Seen on 03/12/2019."}, bad=False)
+    n_bad = MAX_FAILED_LISTED + 2
+    for i in range(n_bad):
+        (notes / f"bad{i:03d}.txt").write_bytes(b"\xff")
+    invoke(["redact", str(notes), "-o", str(tmp_path / "out"), "--rules-only"], expect=1)
+    els = parse(report(tmp_path / "out", tmp_path / "r.html"))
+    got = cards(els)
+    assert (got["documents"], got["failed"], got["redacted"]) == (str(n_bad + 1), str(n_bad), "1")
+    listed = select(els, "table", "failed")[0]
+    assert sum(1 for el in select(els, "tr") if listed in el.ancestors) == MAX_FAILED_LISTED + 1  # + header
+    assert f"first {MAX_FAILED_LISTED}" in "".join(el.text for el in select(els, "h3"))
+    assert [d.attrs["data-doc-id"] for d in select(els, "div", "doc", "samples")] == ["ok"]

@@ -93,7 +93,7 @@ def build_report(
         run = load_run(folder, sample, seed, opts, show_text, input_path)
         title, subtitle, sections = render_run(run, sample, seed)
         summary = (
-            f"redact run: {run.documents} documents ({len(run.failed)} failed), {run.spans} spans, "
+            f"redact run: {run.documents} documents ({run.n_failed} failed), {run.spans} spans, "
             f"{len(run.samples)} sampled notes"
         )
         shows = run.shown_text

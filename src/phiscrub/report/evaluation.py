@@ -168,6 +168,7 @@ def _read_texts(report: EvalReport, source: Path, fmt: str | None, corpus: str |
     from phiscrub.io import read_corpus
 
     docs, _ = read_corpus(source, fmt=fmt, corpus=corpus)
+    granularity = str(report.result.get("granularity", "coarse"))
     wanted = {str(r["doc_id"]): r for r in report.samples}
     texts: dict[str, str] = {}
     for doc in docs:
@@ -180,10 +181,22 @@ def _read_texts(report: EvalReport, source: Path, fmt: str | None, corpus: str |
                 f"{row['length']}; give the gold corpus of this evaluation (--input)"
             )
         texts[doc.id] = doc.text
-        report.masks[doc.id] = [(s.start, s.end, s.label) for s in doc.spans]
+        report.masks[doc.id] = [(s.start, s.end, _folded(s.label, granularity)) for s in doc.spans]
     report.texts = texts
     report.text_source = source
     report.missing_texts = [d for d in wanted if d not in texts]
+
+
+def _folded(label: str, granularity: str) -> str:
+    """``label`` at the evaluation's granularity, for a placeholder; as written when it does not fold
+    (a span that is not PHI there is masked all the same)."""
+    from phiscrub.errors import LabelError
+    from phiscrub.labels import fold
+
+    try:
+        return fold(label, granularity) or label  # type: ignore[arg-type]
+    except LabelError:
+        return label
 
 
 def _pct(x: Any) -> str:

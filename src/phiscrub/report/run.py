@@ -72,7 +72,9 @@ class RunReport:
     folder: Path
     shape: str
     documents: int = 0
+    #: The first :data:`MAX_FAILED_LISTED` failed documents (id, position, stage, error).
     failed: list[dict[str, Any]] = field(default_factory=list)
+    failed_ids: set[str] = field(default_factory=set)
     failed_by_error: Counter[tuple[str, str]] = field(default_factory=Counter)
     warnings: Counter[str] = field(default_factory=Counter)
     labels: Counter[str] = field(default_factory=Counter)
@@ -88,9 +90,14 @@ class RunReport:
         return sum(self.labels.values())
 
     @property
+    def n_failed(self) -> int:
+        """Documents that failed (written empty)."""
+        return sum(self.failed_by_error.values())
+
+    @property
     def redacted(self) -> int:
         """Notes written redacted (the others failed and were written empty)."""
-        return self.documents - len(self.failed)
+        return self.documents - self.n_failed
 
 
 def is_run(folder: Path) -> bool:
@@ -199,7 +206,9 @@ def load_run(
     source = _output_source(folder, opts)
     report = RunReport(folder=folder, shape=source.shape)
     for _, row in _jsonl(folder / ERRORS_NAME):
-        report.failed.append({k: row.get(k) for k in ("id", "position", "stage", "error")})
+        if len(report.failed) < MAX_FAILED_LISTED:
+            report.failed.append({k: row.get(k) for k in ("id", "position", "stage", "error")})
+        report.failed_ids.add(str(row.get("id")))
         report.failed_by_error[(str(row.get("stage")), str(row.get("error")))] += 1
     if (folder / WARNINGS_NAME).is_file():
         for _, row in _jsonl(folder / WARNINGS_NAME):
@@ -226,7 +235,7 @@ def _scan_output(
     source: Any, report: RunReport, per_doc: Counter[str], sample: int, rng: random.Random
 ) -> list[NoteSample]:
     """Count the output's notes and spans per note (cells go to their record), and sample notes."""
-    failed_ids = {str(f["id"]) for f in report.failed}
+    failed_ids = report.failed_ids
     reservoir: list[NoteSample] = []
     seen = 0
     current: list[Any] = []  # [spans, counted?] of the record being read
@@ -350,7 +359,7 @@ def render_run(report: RunReport, sample: int, seed: int) -> tuple[str, str, lis
     cards = [
         ("documents", report.documents, ""),
         ("redacted", report.redacted, ""),
-        ("failed", len(report.failed), "bad" if report.failed else ""),
+        ("failed", report.n_failed, "bad" if report.n_failed else ""),
         ("spans replaced", report.spans, ""),
         ("spans per note (mean)", f"{mean:.2f}", ""),
         ("warnings", sum(report.warnings.values()), "bad" if report.warnings else ""),
@@ -400,9 +409,9 @@ def render_run(report: RunReport, sample: int, seed: int) -> tuple[str, str, lis
                     "failed-by-error",
                 )
             )
-            listed = report.failed[:MAX_FAILED_LISTED]
+            listed = report.failed
             parts.append(
-                f"<h3>Failed documents (written empty, never in clear){' - first ' + str(len(listed)) if len(listed) < len(report.failed) else ''}</h3>"
+                f"<h3>Failed documents (written empty, never in clear){' - first ' + str(len(listed)) if len(listed) < report.n_failed else ''}</h3>"
                 + table(
                     ["id", "position", "stage", "error"],
                     [
