@@ -407,3 +407,27 @@ def test_manifest_keeps_the_longest_durable_prefix(tmp_path: Path, damage: str, 
     m.close()
     again = Manifest.load(work)
     assert again is not None and len(again.batches) == kept + 1
+
+
+def test_ctrl_c_exits_130_keeps_the_work_and_resume_finishes(tmp_path: Path) -> None:
+    src = make_input(tmp_path, "csv", 40)
+    extra = ["--batch-size", "3", "--id-field", "id"]
+    base = tmp_path / "base"
+    _sync(_cmd(src, base, extra), env=_env(), capture_output=True, timeout=300)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        _cmd(src, out, extra), env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while _batches_done(out) < 4 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "Interrupted after" in stderr and "rerun with --resume" in stderr
+    assert "Traceback" not in stderr
+    assert sorted(p.name for p in out.iterdir()) == [WORK_DIR_NAME]
+    r = _sync(_cmd(src, out, [*extra, "--resume"]), env=_env(), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stderr
+    assert "of them resumed from an interrupted run" in r.stderr
+    assert _files(out) == _files(base)

@@ -68,6 +68,7 @@ __all__ = [
     "ERRORS_NAME",
     "EXIT_DOC_ERRORS",
     "EXIT_FATAL",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "STANDOFF_NAME",
@@ -85,8 +86,11 @@ EXIT_OK = 0
 EXIT_DOC_ERRORS = 1
 #: A usage or start-up error (options, input, output folder, model): nothing was written.
 EXIT_USAGE = 2
-#: The run stopped part-way (an I/O error such as a full disk): nothing of this run was kept.
+#: The run stopped part-way (an I/O error such as a full disk): no output file of this run was
+#: placed in OUTDIR; the batches completed are kept for ``--resume``.
 EXIT_FATAL = 3
+#: Stopped by Ctrl-C (SIGINT), as shells report it; the batches completed are kept for ``--resume``.
+EXIT_INTERRUPTED = 130
 
 #: The standoff file of replaced spans in OUTDIR.
 STANDOFF_NAME = "phi_spans.jsonl"
@@ -107,6 +111,7 @@ Exit status:
   {EXIT_USAGE}  usage or start-up error (options, input, output folder, model); nothing written
   {EXIT_FATAL}  the run stopped part-way (e.g. disk full); no output file of this run is placed
      in OUTDIR; completed batches are kept in OUTDIR/{WORK_DIR_NAME} for --resume
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C); as for {EXIT_FATAL}
 """
 
 
@@ -312,17 +317,20 @@ def redact(
             _commit(work / STAGING_NAME, out_dir)
         except BaseException as exc:
             kept = _after_stop(work, manifest)
-            if not isinstance(exc, Exception):  # Ctrl-C, SystemExit: stop as asked, work kept
+            outcome = (
+                f"no output file of this run was placed in {out_dir}; the {kept} documents done are kept "
+                f"in {work}: rerun with --resume to continue"
+                if kept
+                else f"no file of this run was kept in {out_dir}"
+            )
+            if isinstance(exc, KeyboardInterrupt):
+                click.echo(f"Interrupted after {stats.documents} documents: {outcome}", err=True)
+                sys.exit(EXIT_INTERRUPTED)
+            if not isinstance(exc, Exception):  # SystemExit, GeneratorExit: stop as asked
                 raise
             raise _FatalRunError(
                 f"the run stopped after {stats.documents} documents: "
-                f"{_describe(exc, work / STAGING_NAME, out_dir)}; "
-                + (
-                    f"no output file of this run was placed in {out_dir}; the {kept} documents done are kept "
-                    f"in {work}: rerun with --resume to continue"
-                    if kept
-                    else f"no file of this run was kept in {out_dir}"
-                )
+                f"{_describe(exc, work / STAGING_NAME, out_dir)}; {outcome}"
             ) from exc
         manifest.close()
         shutil.rmtree(work, ignore_errors=True)
