@@ -161,6 +161,11 @@ def test_not_a_report_folder_exits_2_naming_it(tmp_path: Path) -> None:
     assert f"{missing} is not a folder" in message
     message = report(notes / "a.txt", tmp_path / "r.html", expect=2)
     assert "is not a folder" in message
+    from phiscrub.io.manifest import WORK_DIR_NAME
+
+    (tmp_path / "stopped" / WORK_DIR_NAME).mkdir(parents=True)
+    message = report(tmp_path / "stopped", tmp_path / "r.html", expect=2)
+    assert "holds an unfinished `phiscrub redact` run" in message and "--resume" in message
 
 
 def test_a_broken_run_log_is_named_by_file_and_line_never_its_text(tmp_path: Path) -> None:

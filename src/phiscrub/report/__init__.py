@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phiscrub.errors import InputFormatError
+from phiscrub.io.manifest import WORK_DIR_NAME
 from phiscrub.report.evaluation import is_evaluation, load_evaluation, render_evaluation
 from phiscrub.report.html import e, page
 from phiscrub.report.run import ReadOptions, is_run, load_run, render_run
@@ -53,6 +54,11 @@ def detect_kind(folder: Path) -> str:
         return "redact"
     if is_evaluation(folder):
         return "evaluation"
+    if (folder / WORK_DIR_NAME).is_dir():
+        raise InputFormatError(
+            f"{folder} holds an unfinished `phiscrub redact` run ({WORK_DIR_NAME}, no phi_spans.jsonl yet): "
+            "finish it with `phiscrub redact ... --resume`, then report on it"
+        )
     raise InputFormatError(
         f"{folder} is neither a `phiscrub redact` output folder (phi_spans.jsonl and errors.jsonl) "
         "nor an evaluation folder of `phiscrub evaluate --out-dir` (evaluation.json)"
