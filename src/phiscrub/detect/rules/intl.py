@@ -464,7 +464,7 @@ def _shape_rule(code: str) -> PatternRule | None:
 _LIST_WORDS = {"es": "y|e", "ca": "i", "de": "und", "fr": "et", "nl": "en"}
 # Digit groups written with single spaces, hyphens or slashes ("NºCol: 28 28 70973",
 # "NASS: 26 37482910 04"); a group right before a lower-case word ("45 años") is not taken.
-_DIGIT_GROUPS = r"\d{1,10}(?:[ \-/]\d{1,10}(?![ \t]*[a-zà-ÿ])){1,3}(?![\w])"
+_DIGIT_GROUPS = r"\d{1,10}(?:[ \-/]\d{1,10}(?![ \t]*[a-zà-ÿ])){1,6}(?![\w])"
 
 
 def _keyword_rule(pack: LanguagePack) -> PatternRule:

@@ -203,6 +203,8 @@ _FR = NameWords(
         diabétologie endocrinologie gastro-entérologie néphrologie dermatologie urologie rhumatologie
         interne garde senior référent traitant ide as aide-soignante
         ssr ehpad pmi cmp samu smur pompiers famille compte rendu ordonnance certificat copie
+        directrice directeur président présidente maire ministre juge procureur préfet cadre responsable
+        chef cheffe secrétaire sœur soeur frère
     """,
     lexicon="fr",
 )  # fmt: skip
@@ -455,6 +457,15 @@ class _Scanner:
             return None
         return start, end
 
+    def month_surname(self, text: str, pos: int) -> tuple[int, int] | None:
+        """A month name right after a title is a surname ("Frau Mai", "Dr. August")."""
+        m = _NAME_TOKEN_RE.match(text, pos)
+        if m is None or m.group("tok").lower() not in _MONTH_WORDS:
+            return None
+        if re.match(r"[ \t]+\d", text[m.end() : m.end() + 3]):
+            return None  # "Frau Mai 2019" is no name reading
+        return m.start("tok"), m.end("tok")
+
     def backward(self, text: str, end: int) -> tuple[int, int] | None:
         """The name ending at ``end`` (for ``X, Oberarzt`` and signature lines)."""
         line_start = text.rfind("\n", 0, end) + 1
@@ -498,7 +509,7 @@ class PackNameRule(PatternRule):
                 pos, doctor = sc.skip_titles(text, m.start())
                 if pos == m.start():
                     continue
-                span = sc.forward(text, pos, comma_ok=True)
+                span = sc.forward(text, pos, comma_ok=True) or sc.month_surname(text, pos)
                 if span is None:
                     continue
                 span = self._given_after_comma(text, span, lex, strict=True)
@@ -691,6 +702,30 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
     )
 
 
+_MONTH_WORDS = frozenset(
+    [
+        "januar",
+        "februar",
+        "märz",
+        "april",
+        "mai",
+        "juni",
+        "juli",
+        "august",
+        "september",
+        "oktober",
+        "november",
+        "dezember",
+        "avril",
+        "mai",
+        "juin",
+        "août",
+        "mei",
+        "juni",
+        "juli",
+        "augustus",
+    ]
+)
 _CAP_PARTICLES = frozenset(
     {"le", "la", "de", "du", "des", "van", "von", "den", "der", "del", "da", "di", "ten", "ter"}
 )
@@ -716,16 +751,16 @@ _PROFESSION_RES: dict[str, re.Pattern[str]] = {
         rf"(?P<p>{_JOB_DE})(?![\w\-])"
     ),
     "fr": re.compile(
-        r"(?:\btravaill(?:e|ait|é)\s+(?:comme|en\s+tant\s+que)|\bexer[cç](?:e|ait)\s+(?:la\s+profession|le\s+métier)\s+d[e'’]"
+        r"(?:\b[Tt]ravaill(?:e|ait|é)\s+(?:comme|en\s+tant\s+que)|\bexer[cç](?:e|ait)\s+(?:la\s+profession|le\s+métier)\s+d[e'’]"
         r"|\bprofession\s*:|\bmétier\s*:|\bde\s+profession|\bancien(?:ne)?|\best\s+(?=\S+\s+retraitée?\b))[ \t]*"
         rf"(?P<p>{_JOB_LOWER}(?:[ ](?:de|d'|en|du)[ ]?{_JOB_LOWER})?)(?![\w\-])"
     ),
     "nl": re.compile(
-        r"(?:\bwerkzaam\s+als|\bwerkt\s+als|\bwerkte\s+als|\bberoep\s*:|\bvan\s+beroep|\bgepensioneerd)[ \t]+"
+        r"(?:\b[Ww]erkzaam\s+als|\b[Ww]erkt\s+als|\b[Ww]erkte\s+als|\bberoep\s*:|\bvan\s+beroep|\bgepensioneerd)[ \t]+"
         rf"(?P<p>{_JOB_LOWER})(?![\w\-])"
     ),
     "es": re.compile(
-        r"(?:\btrabaja(?:ba)?\s+(?:como|de)|\btrabajó\s+como|\btreballa(?:va)?\s+(?:com\s+a|de)|\bde\s+profesión|\bde\s+professió"
+        r"(?:\b[Tt]rabaja(?:ba)?\s+(?:como|de)|\b[Tt]rabajó\s+como|\b[Tt]reballa(?:va)?\s+(?:com\s+a|de)|\bde\s+profesión|\bde\s+professió"
         r"|\bprofesión\s*:|\bprofessió\s*:|\bocupación\s*:|\bocupació\s*:|\bjubilad[oa]\s+de|\bjubilat\s+de)[ \t]+"
         rf"(?P<p>{_JOB_LOWER}(?:[ ](?:de|d'|del)[ ]?{_JOB_LOWER})?)(?![\w\-])"
     ),

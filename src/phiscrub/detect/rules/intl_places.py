@@ -166,7 +166,8 @@ _DE = PlaceWords(
     zip_re=r"(?:(?:D|A|CH)-?[ ]?)?(?:\d{5}|\d{4})",
     street_re=(
         # Goethestraße 27 / Friedrich-Ebert-Straße 3 / Lange Straße 5 / Am Stadtpark 7 (address line).
-        rf"(?P<st>(?:{_UP}{_L}*-)*{_UP}{_L}*{_DE_STREET_SUFFIX}(?![\w])|(?:{_CAP}[ ])?(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm|Ufer|Chaussee|Markt)(?![\w])"
+        rf"(?P<st>(?:{_UP}{_L}*-)*{_UP}{_L}*{_DE_STREET_SUFFIX}(?![\w])|(?:{_UP}{_L}*-)+(?:Straße|Strasse|Str\.|Weg|"
+        rf"Allee|Platz|Gasse|Ring|Damm|Ufer|Chaussee|Markt|Steig|Pfad)(?![\w])|(?:{_CAP}[ ])?(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm|Ufer|Chaussee|Markt)(?![\w])"
         rf"(?:[ ](?:des|der|am|an[ ]der|zum|zur)?[ ]?{_CAP})?)(?:[ ]+(?P<n>{_NUM}))?(?![\w,.]\d)"
         rf"|(?P<prep>(?:Am|An[ ]der|An[ ]den|Auf[ ]der|Auf[ ]dem|Im|In[ ]der|In[ ]den|Zum|Zur|Hinter[ ]der|Unter[ ]den|Alte[rs]?|Neue[rs]?)[ ]{_CAP}(?:[ ]{_CAP})?)[ ]+(?P<pn>{_NUM})(?=[ \t]*(?:,|·|\||\n|\Z|[ \t]{{2}}|[ ]in[ ]))"
     ),
@@ -190,8 +191,8 @@ _DE = PlaceWords(
     room_cues=("Zi.", "Zi", "Zimmer", "Zimmer-Nr.", "Zimmernummer", "Raum"),
     org_fields=("Krankenkasse", "Kostenträger", "Arbeitgeber", "Firma", "bei der Firma", "Versicherung",
                 "Kasse", "Pflegekasse", "Berufsgenossenschaft", "Arbeitgeberin", "Träger"),
-    connectors=("am", "an der", "im", "in der", "rechts der", "links der", "bei", "vor der", "auf der", "ob der",
-                "St.", "Sankt", "zum", "zur", "Bad", "(Saale)", "a.", "a.d.", "v.d.", "(Oder)", "(Main)"),
+    connectors=("am", "an der", "im", "in der", "rechts der", "links der", "vor der", "auf der", "ob der",
+                "St.", "Sankt", "Bad", "(Saale)", "a.", "a.d.", "v.d.", "(Oder)", "(Main)"),
     facility_stop=("für", "der", "des", "und", "mit", "am", "im", "in", "zu"),
 )  # fmt: skip
 
@@ -218,8 +219,8 @@ _FR = PlaceWords(
     ),
     facility_after=r"(?:)",
     town_cues=("à", "de", "d'", "originaire de", "domicilié à", "domiciliée à", "demeurant à", "né à", "née à",
-               "Fait à", "fait à", "habite à", "vit à", "en provenance de", "région de", "près de", "CHU de",
-               "au CHU de", "hôpital de", "CH de", "juge des tutelles de", "CMP de"),
+               "Fait à", "fait à", "habite à", "vit à", "en provenance de", "région de", "près de",
+               "juge des tutelles de", "CMP de"),
     town_fields=("Ville", "Commune", "Lieu de naissance", "Localité", "Domicile"),
     room_cues=("ch.", "chambre", "Chambre", "box", "Box"),
     org_fields=("Employeur", "Organisme", "Mutuelle", "Caisse", "Assurance", "Complémentaire", "l'association",
@@ -266,7 +267,7 @@ _ES = PlaceWords(
         r"Travessera|Via|Camí|Passatge|Rbla\.|Pg\.)"
         rf"[ ]*(?:(?:de[ ]la|de[ ]los|de[ ]las|del|de|dels|de[ ]l['’´]|d['’´]|la|el|les|los)[ ]?)?(?:{_CAP}|[a-zá-ú]{{3,}}|\d{{1,2}}[ ]de[ ]{_CAP})"
         rf"(?:[ ](?:(?:de[ ]la|de[ ]los|del|de|d['’´]|y|i|la|el)[ ]?)?{_CAP}){{0,4}}"
-        r"(?:,?[ ]+(?:n[º°o]\.?[ ]?)?(?P<n>\d{1,4}(?:[-/]\d{1,4})?(?:[ ]?[A-Za-z](?![\w]))?|s/n)(?:,?[ ]\d{1,2}[º°ª]?(?:[ ]?[A-Za-z](?![\w])|[ ]?(?:dcha|izda|izq|der)\.?|[ -]\d{1,2}[º°ª]?(?![\d]))?(?![\d]))?"
+        r"(?:,?[ ]+(?:n[º°o]\.?[ ]?)?(?P<n>\d{1,4}(?:[-/]\d{1,4})?(?:[ ]?[A-Za-z](?![\w]))?|s/n)(?:,?[ ]\d{1,2}[º°ª]?(?:[ ]?[A-Za-z](?![\w])|[ ]?(?:dcha|izda|izq|der)\.?|[ -]\d{1,2}[º°ª]?(?![\d]))?(?:[ ]\d{1,2}[ªa](?![\w]))?(?![\d]))?"
         r"|[ ]km[ ]\d{1,3}(?:,\d{1,3})?)?)"
     ),
     facility_re=(
@@ -461,7 +462,13 @@ class PackPlaceRule(PatternRule):
                 if end > m.end():
                     yield m.end(), end, "CITY"
             elif kind == "company":
-                yield m.start(), m.end(), "ORGANIZATION"
+                start = m.start()
+                for word in re.finditer(r"\S+", m.group()):
+                    if word.group().lower() not in _COMPANY_LEAD:
+                        break
+                    start = m.start() + word.end() + 1
+                if start < m.end():
+                    yield start, m.end(), "ORGANIZATION"
             elif kind == "zipf":
                 yield m.start("zipfv"), m.end("zipfv"), "ZIP"
             elif kind == "room":
@@ -554,6 +561,10 @@ class PackPlaceRule(PatternRule):
             yield start, end, "CITY"
 
 
+#: Sentence words that may stand before a company name ("Trabajaba en X S.L.").
+_COMPANY_LEAD = frozenset(
+    ["trabajaba", "trabaja", "trabajó", "treballava", "treballa", "arbeitet", "arbeitete", "travaille", "travaillait", "werkt", "werkte", "bei", "firma", "empresa", "en", "la", "el", "los", "las", "die", "der", "das", "le", "les", "de", "het", "chez", "für", "von", "vom", "zur", "zum", "con", "per", "por", "para", "mútua", "mutua", "aseguradora", "a", "al", "à", "y", "i", "und", "et"]
+)
 _GENERIC_FACILITY = re.compile(
     r"Seniorenzentrum|Seniorenresidenz|Pflegeheim|Altenheim|Seniorenheim|Gemeinschaftspraxis|"
     r"Radiologische Gemeinschaftspraxis|Pathologie|Labor|Pflegedienst|Diakoniestation|Sozialstation|Dialysezentrum|"
@@ -643,7 +654,6 @@ _NOT_NAMES = frozenset(
         "de",
         "la",
         "el",
-        "los",
         "para",
         "y",
         "servicio",

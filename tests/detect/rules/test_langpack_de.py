@@ -1,0 +1,122 @@
+"""German language pack: what the rules must find, and clinical text they must leave alone (issue 16)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ._langpack import overlaps, pack_coarse
+
+POSITIVE = [
+    # Titled and role names (the title stays outside the span).
+    ("Sehr geehrter Herr Kollege Meier,", "Meier", "NAME"),
+    ("An Herrn Dr. med. Klaus Müller-Wagner, Facharzt für Allgemeinmedizin", "Klaus Müller-Wagner", "NAME"),
+    ("Chefarzt: Prof. Dr. med. Ostermeier", "Ostermeier", "NAME"),
+    ("Rücksprache mit Fr. Dr. Hellwege erfolgt.", "Hellwege", "NAME"),
+    ("Die Tochter, Frau Anna Wendtland, fand die Patientin.", "Anna Wendtland", "NAME"),
+    ("Hr. K. Schmidt wurde informiert.", "K. Schmidt", "NAME"),
+    ("PD Dr. Eggersglüß hat befundet.", "Eggersglüß", "NAME"),
+    ("Patient: Klein, Thomas, geb. 01.02.1950", "Klein, Thomas", "NAME"),
+    ("Patientin: Frau Renate Obernkirchner", "Renate Obernkirchner", "NAME"),
+    ("Einsender: Dr. med. Tiedemann, Gastroenterologische Praxis", "Tiedemann", "NAME"),
+    ("lebt mit seiner Ehefrau Anna Lüdecke in einem Haus", "Anna Lüdecke", "NAME"),
+    ("Mit freundlichen Grüßen\n\nSabine Kröger\nOberärztin", "Sabine Kröger", "NAME"),
+    ("Bericht folgt.\nHans Ostermeier, Assistenzarzt ZNA", "Hans Ostermeier", "NAME"),
+    ("gez. Grabowski, Renate", "Grabowski, Renate", "NAME"),
+    (
+        "Prof. Dr. med. K. Schmidt            Dr. med. Wendtland            Hans Dreesbach",
+        "Hans Dreesbach",
+        "NAME",
+    ),
+    ("Besuch von Frau von der Heydt heute.", "von der Heydt", "NAME"),
+    ("Übergabe an Frühdienst.\n\nskroeger, Gesundheits- und Krankenpflegerin", "skroeger", "NAME"),
+    # Dates with month names and day-dot forms, relative years.
+    ("Aufnahme am 3. Mai 2019 über die ZNA.", "3. Mai 2019", "DATE"),
+    ("Kontrolle am 03.05. in der Ambulanz.", "03.05.", "DATE"),
+    ("Rostock, den 07.12.\n", "07.12.", "DATE"),
+    ("Entlassung am 03.05.19 nach Hause.", "03.05.19", "DATE"),
+    ("Vorhofflimmern seit Mai 2015 bekannt.", "Mai 2015", "DATE"),
+    ("Z.n. Mammakarzinom, ED im Jahr 2016.", "2016", "DATE"),
+    ("Geb.-Datum: 12.03.1950", "12.03.1950", "DATE"),
+    # Postal codes with town, streets.
+    ("Hauptstraße 5, 10115 Berlin", "Hauptstraße 5", "LOCATION"),
+    ("Hauptstraße 5, 10115 Berlin", "10115", "LOCATION"),
+    ("Hauptstraße 5, 10115 Berlin", "Berlin", "LOCATION"),
+    ("Bahnhofstr. 12a\n80331 München", "Bahnhofstr. 12a", "LOCATION"),
+    ("wohnhaft Friedrich-Ebert-Straße 3, 50667 Köln", "Friedrich-Ebert-Straße 3", "LOCATION"),
+    ("Am Stadtpark 7 · 36295 Kassel", "Am Stadtpark 7", "LOCATION"),
+    ("A-1010 Wien, Stephansplatz 1", "A-1010", "LOCATION"),
+    ("Marktplatz 15 · 8001 Zürich", "Zürich", "LOCATION"),
+    ("wohnhaft in Gütersloh seit Jahren", "Gütersloh", "LOCATION"),
+    ("Köln, den 3. Mai 2019", "Köln", "LOCATION"),
+    # Hospitals and clinics.
+    ("Verlegung ins Klinikum Nürnberg zur PCI.", "Klinikum Nürnberg", "LOCATION"),
+    (
+        "Universitätsklinikum Heidelberg, Klinik für Kardiologie",
+        "Universitätsklinikum Heidelberg",
+        "LOCATION",
+    ),
+    ("Aufnahme im Kreiskrankenhaus Lüneburg.", "Kreiskrankenhaus Lüneburg", "LOCATION"),
+    ("Reha im St. Marien-Krankenhaus geplant", "St. Marien-Krankenhaus", "LOCATION"),
+    ("Helios Klinikum Berlin-Buch", "Helios Klinikum Berlin-Buch", "LOCATION"),
+    ("Versorgung durch den Pflegedienst Sonnenschein 1x täglich", "Sonnenschein", "LOCATION"),
+    ("Pat. auf Zi. 214 verlegt.", "214", "LOCATION"),
+    ("Krankenkasse: Techniker Krankenkasse", "Techniker Krankenkasse", "LOCATION"),
+    # Phones and identifiers.
+    ("Tel. 030 12345678", "030 12345678", "CONTACT"),
+    ("Rückruf unter (0761) 270-12345 erbeten", "(0761) 270-12345", "CONTACT"),
+    ("Fallnummer: 2019004567", "2019004567", "ID"),
+    ("Pat.-Nr.: 00458721", "00458721", "ID"),
+    ("PID 7784512", "7784512", "ID"),
+    # Ages and professions.
+    ("Der 67-jährige Patient stellte sich vor.", "67", "AGE"),
+    ("Patientin: Frau Weber, 79 J., Zi. 12", "79", "AGE"),
+    ("Der Patient ist 54 Jahre alt.", "54", "AGE"),
+    ("Bis zuletzt als Dachdecker tätig.", "Dachdecker", "PROFESSION"),
+]
+
+NEGATIVE = [
+    # Doses, labs, scores, ICD and OPS codes, clock times.
+    "ASS 100 mg 1-0-0, Ramipril 5 mg 1-0-0",
+    "Troponin T hs 187 ng/l, im Verlauf 412 ng/l.",
+    "Leukozyten 10000/µl, CRP 12 mg/l, Hb 13.11 g/dl",
+    "NSTEMI (I21.4) bei koronarer 3-Gefäßerkrankung",
+    "Eingriff: Offene Spaltung (OPS 5-056.40)",
+    "Heparin 25000 IE über 24 h i.v.",
+    "Wiedervorstellung um 10:15 Uhr in der Sprechstunde.",
+    "Barthel-Index bei Verlegung 35 Punkte.",
+    # "Dr." and titles without a name, month words used as words, eponyms.
+    "Der Titel Dr. med. wird geführt.",
+    "Herr Kollege, vielen Dank für die Überweisung.",
+    "Sehr geehrte Frau Doktor,",
+    "Babinski bds. negativ, Lasègue links positiv.",
+    "Morbus Parkinson seit Jahren bekannt.",
+    "Die Patientin wurde in die Klinik für Innere Medizin verlegt.",
+    "Aufnahme in der Klinik am Abend.",
+    "Kontrolle in 3 Monaten beim Hausarzt.",
+    "seit 3 Jahren rezidivierende Beschwerden",
+    "Fr. 12:00 Uhr Visite",
+    "Patient in gutem AZ und EZ.",
+    "Im Verlauf 2 Tage fieberfrei.",
+    "Am Ende 5 Einheiten Insulin.",
+    "Untersuchung im Rahmen der Vorsorge.",
+    "Gehen mit Rollator über 150 m möglich.",
+    "Kalium 5,4 mmol/l, Natrium 138 mmol/l",
+]
+
+
+@pytest.mark.parametrize(("text", "surface", "label"), POSITIVE)
+def test_german_pack_finds(text: str, surface: str, label: str) -> None:
+    assert (surface, label) in pack_coarse("de", text)
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_german_pack_leaves_clinical_text_alone(text: str) -> None:
+    assert pack_coarse("de", text) == set()
+
+
+def test_german_month_word_after_a_title_is_a_surname() -> None:
+    text = "Im Mai kam Frau Mai zur Kontrolle."
+    hits = overlaps("de", text, "Frau Mai")
+    assert hits == [("Mai", "PATIENT")]
+    assert ("Mai", "DATE") in pack_coarse("de", "Erstdiagnose im Mai, Kontrolle folgt.")
+    assert overlaps("de", "Frau Mai 2019 gesehen", "Mai 2019") == [("Mai 2019", "DATE")]
