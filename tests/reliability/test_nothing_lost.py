@@ -161,7 +161,7 @@ def make_parquet(tmp: Path, rng: random.Random, n: int) -> Mixed:
     ]
     src = tmp / "notes.parquet"
     pq.write_table(pa.Table.from_pylist(rows), src, row_group_size=7)
-    return Mixed(src, [r["id"] for r in rows], {}, ["--id-field", "id"])
+    return Mixed(src, [f"r{i}" for i in range(n)], {}, ["--id-field", "id"])
 
 
 def _read_output(out: Path, mixed: Mixed) -> list[tuple[str, str]]:

@@ -56,7 +56,9 @@ def make_input(folder: Path, shape: str, n: int, seed: int = SEED) -> Path:
         (src / "n050bad.txt").write_bytes(b"Zoltan \xff Quenwick\n")  # not UTF-8: a failed document
         (src / "n051empty.txt").write_bytes(b"")
         return src
-    rows = [{"id": f"r{i}", "text": t, "seen_by": f"Dr. {rng.choice(NAMES)}"} for i, t in enumerate(notes)]
+    rows: list[dict[str, str | None]] = [
+        {"id": f"r{i}", "text": t, "seen_by": f"Dr. {rng.choice(NAMES)}"} for i, t in enumerate(notes)
+    ]
     if shape == "jsonl":
         src = folder / "notes.jsonl"
         lines = [json.dumps(r) for r in rows]
@@ -137,13 +139,18 @@ def _kill_at(proc: subprocess.Popen[bytes], out: Path, point: tuple[str, float])
 
 def _kill_and_resume(
     src: Path, out: Path, extra: list[str], points: list[tuple[str, float]], key: str | None = None
-) -> tuple[int, subprocess.CompletedProcess[str]]:
-    """Start, kill at each point in turn (resuming after each), then resume to the end."""
-    killed = 0
+) -> tuple[list[int], subprocess.CompletedProcess[str]]:
+    """Start, kill at each point in turn (resuming after each), then resume to the end.
+
+    Returns:
+        For each run killed, the batches its manifest held when it died; and the final run.
+    """
+    killed = []
     for i, point in enumerate(points):
         args = _cmd(src, out, extra + (["--resume"] if i else []))
         proc = subprocess.Popen(args, env=_env(key), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        killed += _kill_at(proc, out, point)
+        if _kill_at(proc, out, point):
+            killed.append(_batches_done(out))
     final = _sync(
         _cmd(src, out, [*extra, "--resume"]), env=_env(key), capture_output=True, text=True, timeout=300
     )
@@ -188,14 +195,16 @@ def test_sigkill_at_random_points_then_resume_gives_byte_identical_output(
     out = tmp_path / "killed"
     killed, final = _kill_and_resume(src, out, extra, points, key)
     resumed = re.search(r"(\d+) of them resumed", final.stderr)
+    inputs = re.search(r"input documents: (\d+)", final.stderr)
     print(
-        f"\n{shape} {' '.join(extra)}: kill points {points}: {killed} killed mid-run; "
-        f"the last resume took {resumed.group(1) if resumed else 0} of {n} documents from the interrupted runs"
+        f"\n{shape} {' '.join(extra)}: kill points {points}; {len(killed)} runs killed, with "
+        f"{killed} of {n_batches} batches in the manifest; the last resume took "
+        f"{resumed.group(1) if resumed else 0} of {inputs.group(1) if inputs else '?'} documents from them"
     )
     assert final.returncode == int(bad), final.stderr
     assert _files(out) == expected  # byte-identical, and no work folder left
     assert not (out / WORK_DIR_NAME).exists()
-    assert killed >= 2  # the points land mid-run, not after it ended
+    assert len(killed) >= 2  # the points land mid-run, not after it ended
 
 
 def _batches(src: Path, extra: list[str]) -> int:
