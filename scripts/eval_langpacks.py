@@ -9,7 +9,8 @@ Sets (coarse labels, policy ``i2b2``, the default of every non-English language)
   ``k-dev`` = k-001..k-028, ``k-test`` = k-029..k-035;
 * ``de``, ``fr``, ``nl``: the placeholder notes of ``tests/data/langpack-notes/<lang>/`` filled by the
   small filler below (three draws per note, seeds 1-3). Notes 001-015 (nl: 001-006) are the dev part the
-  rules were tuned on; 016-030 (nl: 007-012) are the test part, not looked at while writing rules.
+  rules were tuned on (German also 031-038, written later in other styles: telegraphic, ALL CAPS, forms);
+  016-030 (nl: 007-012) are the test part, not looked at while writing rules.
 
 The filler is self-contained (``phiscrub.transform.fill`` fills only en/es/ca/zh) and draws names
 half from common names of the language and half from rare surnames and given names that are not in
@@ -352,7 +353,7 @@ def note_docs(lang: str, part: str) -> list[Document]:
     docs = []
     for path in sorted((NOTES / lang).glob("*.txt")):
         num = int(path.stem.split("-")[1])
-        if (part == "dev") != (num <= cut):
+        if (part == "dev") != (num <= cut or num > 30):
             continue
         text = path.read_text(encoding="utf-8")
         for seed in FILL_SEEDS:

@@ -196,7 +196,11 @@ def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
     month_anchor = re.compile(rf"(?<![^\W\d_]){p['month_any']}")
     year_cue = _cue_before_re(pack.year_cues)
     month_cue = _cue_before_re(pack.month_cues)
-    day_cue = _cue_before_re(pack.day_cues)
+    # Also a dateline: "Wien, 01.03." (a capitalised place or word opening the line, then a comma).
+    day_cue = re.compile(
+        rf"(?:(?<![\w]){_words(pack.day_cues)}[ \t]+|\(|(?:^|\n)[ \t]*[^\W\d_][\w\-. ]{{1,30}},[ \t]*)\Z"
+    )
+
     return (
         PatternRule(
             "DATE",
@@ -551,4 +555,56 @@ def pack_id_rules(lang: str) -> tuple[PatternRule, ...]:
         rules.append(shape)
     if pack.id_keywords:
         rules.append(_zh_keyword_rule(pack) if code == "zh" else _keyword_rule(pack))
+    if code in _PLATES:
+        plate, context = _PLATES[code]
+        rules.append(
+            PatternRule(
+                "VEHICLE",
+                re.compile(rf"(?<![\w\-])(?:{plate})(?![\w\-])"),
+                context=context,
+                window=40,
+                score=0.85,
+                name=f"plate_{code}",
+            )
+        )
     return tuple(rules)
+
+
+# Licence plates: German "HH-AB 1234" / "B AB 123E", French "AB-123-CD", Dutch "12-ABC-3"; taken only
+# after a vehicle word (a plate shape alone is too close to codes and lot numbers).
+_PLATES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "de": (
+        r"[A-ZÄÖÜ]{1,3}[\- ][A-Z]{1,2}[ ]?\d{1,4}[EH]?",
+        (
+            "Fahrzeug",
+            "Kennzeichen",
+            "Kfz",
+            "KFZ",
+            "RTW",
+            "KTW",
+            "NEF",
+            "NAW",
+            "Pkw",
+            "PKW",
+            "Wagen",
+            "Fahrzeugs",
+        ),
+    ),
+    "fr": (
+        r"[A-Z]{2}-\d{3}-[A-Z]{2}|\d{1,4}[ ][A-Z]{2,3}[ ]\d{2}",
+        (
+            "immatriculation",
+            "immatriculé",
+            "immatriculée",
+            "véhicule",
+            "VSL",
+            "ambulance",
+            "plaque",
+            "voiture",
+        ),
+    ),
+    "nl": (
+        r"[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,2}",
+        ("kenteken", "voertuig", "ambulance", "auto", "wagen"),
+    ),
+}

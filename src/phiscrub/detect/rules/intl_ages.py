@@ -26,7 +26,7 @@ def _n(name: str) -> str:
 
 _AGE_DE_RE = re.compile(
     rf"(?<![\d.,]){_n('a')}[ \t]?-?[ \t]?(?:jährige[nrms]?|jährig|Jähriger|Jährige|-Jährige[nr]?)(?![\w])"
-    rf"|(?:,|\(|(?i:Alter)[ \t]*:?|(?i:Alter[ \t]+von)|\bist|\bwar|\bwird)[ \t]*{_n('b')}[ \t]*"
+    rf"|(?:,(?:[ \t]*(?:ca\.|etwa|circa))?|\(|(?i:Alter)[ \t]*:?|(?i:Alter[ \t]+von)|\bist|\bwar|\bwird)[ \t]*{_n('b')}[ \t]*"
     r"(?:J\.|Jahre(?:n)?|Jahr|Jr\.|Lj\.|LJ|a\b|Monate|Monaten|Mon\.)(?=[\s,;.)]|\Z)(?![ \t]+(?:lang|her|zuvor|später|nach|vor)\b)"
     rf"|(?i:Alter)[ \t]*:[ \t]*{_n('c')}(?![\d.,])"
     rf"|(?<![\d.,]){_n('d')}[ \t]*(?:Jahre|J\.)[ \t]+alt\b"

@@ -80,8 +80,11 @@ _DE = NameWords(
     doctor_titles=("Dr.", "Dr", "Dres.", "Prof.", "Prof", "PD", "Priv.-Doz.", "Doz.", "med.", "dent.", "rer.",
                    "nat.", "phil.", "univ.", "habil.", "h.c.", "Dipl.-Psych.", "Dipl.-Med.", "Dipl.-Ing.",
                    "OA", "OÄ", "CA", "Oberarzt", "Oberärztin", "Chefarzt", "Chefärztin", "Kollege", "Kollegin",
-                   "Professor", "Professorin", "Doktor", "Dr.-Ing.", "M.Sc.", "B.Sc."),
-    person_titles=("Herr", "Herrn", "Hr.", "Hrn.", "Frau", "Fr.", "Fräulein", "Frl.", "HERR", "HERRN", "FRAU"),
+                   "Professor", "Professorin", "Doktor", "Dr.-Ing.", "M.Sc.", "B.Sc.", "Stationsarzt",
+                   "Stationsärztin", "Assistenzarzt", "Assistenzärztin", "Notarzt", "Notärztin", "Hausarzt",
+                   "Hausärztin", "Praxis", "Hausarztpraxis", "Arztpraxis", "Gemeinschaftspraxis", "FA", "FÄ"),
+    person_titles=("Herr", "Herrn", "Hr.", "Hrn.", "Frau", "Fr.", "Fräulein", "Frl.", "Pat.", "Patient", "Patientin",
+                   "Patienten", "Versicherte", "Versicherter", "Versicherten", "Klient", "Klientin"),
     patient_fields=("Patient", "Patientin", "Pat.", "Pat", "Name", "Nachname", "Vorname", "Name, Vorname",
                     "Patientenname", "Versicherter", "Versicherte", "Verstorbener", "Verstorbene", "Klient",
                     "Klientin", "Betr.", "Betreff", "Kind", "Mutter des Kindes", "Bewohner", "Bewohnerin"),
@@ -94,7 +97,9 @@ _DE = NameWords(
                    "Bezugspflege", "Therapeut", "Therapeutin", "Logopädin", "Logopäde", "Physiotherapeut",
                    "Physiotherapeutin", "Psychologe", "Psychologin", "Sozialarbeiter", "Sozialarbeiterin",
                    "Facharzt", "Fachärztin", "Leichenschau durch", "Aufnehmender Arzt", "Entlassender Arzt",
-                   "Verantwortlicher Arzt", "Erstellt von", "Gesehen von", "An"),
+                   "Verantwortlicher Arzt", "Erstellt von", "Gesehen von", "Zuweisung", "Zuweiser",
+                   "Zuweiserin", "Pflege", "Notarzt", "Notärztin", "1. Assistenz", "2. Assistenz", "OP-Pflege",
+                   "Instrumentierende", "Springer", "Hebamme", "Kinderarzt", "Kinderärztin"),
     relative_fields=("Mutter", "Vater", "Partner", "Partnerin", "Ehemann", "Ehefrau", "Ehepartner",
                      "Angehörige", "Angehöriger", "Angehörigen", "Betreuer", "Betreuerin", "Bezugsperson",
                      "Kontaktperson", "Notfallkontakt", "Sorgeberechtigte", "Lebensgefährte",
@@ -114,7 +119,8 @@ _DE = NameWords(
            "Sekretariat", "Oberärztin Neurologie", "Assistenzarzt ZNA", "Funktionsoberarzt", "Funktionsoberärztin",
            "Arzt in Weiterbildung", "Ärztin in Weiterbildung", "PJ", "Famulant", "Famulantin", "D-Arzt",
            "Chefarztsekretariat", "Stationsleitung", "Pflegedienstleitung", "Case Managerin", "Case Manager",
-           "Diätassistentin", "Berufsbetreuer", "Berufsbetreuerin"),
+           "Diätassistentin", "Berufsbetreuer", "Berufsbetreuerin", "FA", "FÄ", "Leitende Oberärztin",
+           "Leitender Oberarzt", "Leitender Arzt", "Leitende Ärztin"),
     closings=("Mit freundlichen Grüßen", "Mit freundlichen kollegialen Grüßen", "Mit kollegialen Grüßen",
               "Mit freundlichem Gruß", "Mit besten Grüßen", "Mit kollegialem Gruß", "Freundliche Grüße",
               "Hochachtungsvoll", "MfG", "Mit freundlichen Grüssen", "Mit kollegialen Grüssen"),
@@ -145,6 +151,13 @@ _DE = NameWords(
         kontrolle wiedervorstellung nachsorge nachuntersuchung diagnose diagnosen therapie medikation
         anamnese verlauf procedere empfehlung beurteilung untersuchung sonographie röntgen mrt ct ekg
         echo labor labore laborwerte hb crp az ez bmi rr hf spo2 temp bz gcs nihss
+        endokrinologie diabetologie angiologie hepatologie infektiologie intensivmedizin notfallmedizin
+        palliativmedizin schmerzmedizin sportmedizin arbeitsmedizin neurochirurgie herzchirurgie
+        gefäßchirurgie thoraxchirurgie viszeralchirurgie allgemeinchirurgie kinderchirurgie handchirurgie
+        mkg hno augenheilkunde nuklearmedizin strahlentherapie labormedizin mikrobiologie hygiene
+        humangenetik psychosomatik neuroradiologie senologie proktologie phlebologie allergologie
+        leitende leitender geriatrische internistische chirurgische neurologische psychiatrische
+        für fuer innere allgemeine zahnheilkunde
     """,
     lexicon="de",
 )  # fmt: skip
@@ -362,15 +375,16 @@ class _Scanner:
             | frozenset(w.lower() for role in words.roles for w in role.split() if len(w) > 2)
         )
         self.particles = frozenset(words.particles)
+        self.doctor_titles = frozenset(_with_upper(words.doctor_titles))
         self.title_re = re.compile(
-            rf"(?:{trie_pattern([*words.doctor_titles, *words.person_titles], ignore_case=False)})"
+            rf"(?:{trie_pattern(_with_upper((*words.doctor_titles, *words.person_titles)), ignore_case=False)})"
             rf"(?![\w\-])[ \t]+"
         )
 
     def skip_titles(self, text: str, pos: int) -> tuple[int, bool]:
         """Position after any titles at ``pos`` and whether one was a doctor title."""
         doctor = False
-        doctor_titles = set(self.words.doctor_titles)
+        doctor_titles = self.doctor_titles
         while True:
             m = self.title_re.match(text, pos)
             if m is None:
@@ -515,16 +529,24 @@ class PackNameRule(PatternRule):
                 span = self._given_after_comma(text, span, lex, strict=True)
                 label = "DOCTOR" if doctor else self._kin_label(text, m.start())
                 yield span[0], span[1], label
+                yield from self._slash_names(text, span[1], sc, label)
             elif kind in ("pfield", "dfield", "rfield"):
                 pos, doctor = sc.skip_titles(text, start_pos)
                 titled = pos != start_pos
                 span = sc.forward(text, pos, comma_ok=True, upper_ok=titled or self._upper_line(text, pos))
                 if span is not None:
-                    span = self._given_after_comma(text, span, lex, strict=kind != "pfield")
+                    # After a patient field an unlisted given name ends the line or the field.
+                    loose = (
+                        kind == "pfield"
+                        and re.match(r"[ \t]*(?:$|\n|,|\(|\*|geb|né|nac)", text[span[1] :]) is not None
+                    )
+                    span = self._given_after_comma(text, span, lex, strict=not loose)
                 if span is None:
                     continue
                 label = {"pfield": "PATIENT", "dfield": "DOCTOR", "rfield": "RELATIVE"}[kind]
-                yield span[0], span[1], "DOCTOR" if doctor and kind != "rfield" else label
+                label = "DOCTOR" if doctor and kind != "rfield" else label
+                yield span[0], span[1], label
+                yield from self._slash_names(text, span[1], sc, label)
             elif kind == "kin":
                 pos, doctor = sc.skip_titles(text, start_pos)
                 titled = pos != start_pos
@@ -561,9 +583,17 @@ class PackNameRule(PatternRule):
         """Names in signature rows: the cells of a line beside a titled name (``Prof. Dr. A    B``),
         above a row of roles (``A    B`` / ``Chefarzt    Stationsarzt``), and a lone name closing the
         note (a listed name, or ``Surname, Given``)."""
-        lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]*", text) if m.group().strip()]
+        lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]+", text) if m.group().strip()]
         for k, (start, line) in enumerate(lines):
-            cells = [(start + c.start(), c.group()) for c in _CELL_RE.finditer(line)]
+            last_line = k == len(lines) - 1
+            multi = _CELL_GAP_RE.search(line) is not None
+            if not (multi or last_line) or len(line) > 160:
+                continue  # prose lines hold no signature cells (cheap test first: notes are long)
+            cells = (
+                [(start + c.start(), c.group()) for c in _CELL_RE.finditer(line)]
+                if multi
+                else [(start + len(line) - len(line.lstrip()), line.strip())]
+            )
             names = []
             for c_start, cell in cells:
                 pos, doctor = sc.skip_titles(text, c_start)
@@ -577,7 +607,7 @@ class PackNameRule(PatternRule):
                 _role_cell(self.lang).fullmatch(c.group().strip(" ,")) for c in _CELL_RE.finditer(nxt)
             )
             titled_row = len(cells) >= 2 and any(doctor and n for n, doctor in names)
-            last_line = k == len(lines) - 1 and len(cells) == 1
+            last_line = last_line and len(cells) == 1
             for span, _doctor in names:
                 if span is None:
                     continue
@@ -591,6 +621,18 @@ class PackNameRule(PatternRule):
                     )
                 ):
                     yield span[0], span[1], "DOCTOR"
+
+    @staticmethod
+    def _slash_names(text: str, end: int, sc: _Scanner, label: str) -> Iterator[tuple[int, int, str]]:
+        """Names joined by a slash to a found one: ``Dr. A / Dr. B``, ``Praxis A / B``."""
+        while text.startswith(" / ", end) or text.startswith("/", end):
+            pos = end + (3 if text.startswith(" / ", end) else 1)
+            pos, _ = sc.skip_titles(text, pos)
+            span = sc.forward(text, pos)
+            if span is None:
+                return
+            yield span[0], span[1], label
+            end = span[1]
 
     # -- checks ---------------------------------------------------------------------------------
     @staticmethod
@@ -664,6 +706,14 @@ def _scanner(lang: str) -> _Scanner:
     return _Scanner(_WORDS[lang])
 
 
+def _with_upper(words: tuple[str, ...]) -> list[str]:
+    """Titles as written and in capitals ("Dr." and "DR.", "Oberarzt" and "OBERARZT")."""
+    out = list(words)
+    out += [w.upper() for w in words if w.upper() not in out and len(w.rstrip(".")) > 1]
+    return out
+
+
+_CELL_GAP_RE = re.compile(r"\S(?:[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ])\S")
 _CELL_RE = re.compile(r"[^ \t/|](?:[^\t/|]*?[^ \t/|])?(?=[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ]|\Z)")
 
 
@@ -679,8 +729,10 @@ def _kin_before(lang: str) -> re.Pattern[str]:
 
 
 def _trigger_re(words: NameWords) -> re.Pattern[str]:
-    titles = trie_pattern([*words.doctor_titles, *words.person_titles], ignore_case=False)
-    field_start = r"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{2})|(?<=\t)|(?<=\|)|(?<=·)|(?<=; ))[ \t]*"
+    titles = trie_pattern(_with_upper((*words.doctor_titles, *words.person_titles)), ignore_case=False)
+    field_start = (
+        r"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{2})|(?<=\t)|(?<=\|)|(?<=·)|(?<=; )|(?<=/ ))[ \t]*(?:\d{1,2}\.[ \t]*)?"
+    )
     colon = r"[ \t]*:[ \t]*"
     name_start = r"(?=[^\W\d_])"
     return re.compile(
@@ -691,7 +743,8 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
         rf"|(?P<kin>(?<![\w\-])(?P<kinword>{_words_re(words.kin)})(?![\w\-])(?:[ \t]*,[ \t]*|[ \t]*\([ \t]*|[ \t]+){name_start})"
         rf"|(?P<role>(?<=[^\s,]),[ \t]*(?:{_words_re(words.roles)})(?![\w\-]))"
         rf"|(?P<close_before>(?<=[^\s,])[ \t]*\n[ \t]*(?:{_words_re(words.roles)})(?![\w\-])[ \t]*(?:\n|\Z|[ \t]{{2}}|,|\.|$))"
-        rf"|(?P<closing>(?<![\w])(?:{_words_re(words.closings)})[ \t]*[,.!]?[ \t]*(?:\n[ \t]*)+{name_start})"
+        rf"|(?P<closing>(?<![\w])(?:{_words_re(words.closings)})(?:[ \t]+(?:aus|from|de|uit|desde)[ \t][^\n]{{1,40}})?"
+        rf"[ \t]*[,.!]?[ \t]*(?:\n[ \t]*)+{name_start})"
         rf"|(?P<user>(?<![\w])(?:usuario|usuaria|usuari|usuària|user|login|Benutzer|Benutzername|Kürzel|utilisateur|"
         rf"identifiant|gebruiker|gebruikersnaam|(?i:signat[ ]electrònicament[ ]per|firmado[ ]electrónicamente[ ]por)|"
         rf"(?i:elektronisch[ ]signiert[ ]von|signé[ ]électroniquement[ ]par|elektronisch[ ]ondertekend[ ]door))"
@@ -746,7 +799,8 @@ _JOB_LOWER = r"[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+"
 _PROFESSION_RES: dict[str, re.Pattern[str]] = {
     "de": re.compile(
         r"(?:\b(?:tätig|arbeitet|arbeitete|beschäftigt|angestellt|gearbeitet|zuletzt|beruflich|ehemaliger?|ehemals|"
-        r"pensionierter?|berentete?r?|Ausbildung|arbeitete\s+er|arbeitete\s+sie|war)\b[^\n.;]{0,30}?\bals"
+        r"pensionierter?|berentete?r?|Ausbildung|arbeitete\s+er|arbeitete\s+sie|war|Versicherte|Versicherter)\b"
+        r"[^\n;]{0,30}?\bals"
         r"|\bvon\s+Beruf|\bBeruf\s*:|\bTätigkeit\s*:|\bBerufstätigkeit\s*:)[ \t]+"
         rf"(?P<p>{_JOB_DE})(?![\w\-])"
     ),

@@ -563,7 +563,62 @@ class PackPlaceRule(PatternRule):
 
 #: Sentence words that may stand before a company name ("Trabajaba en X S.L.").
 _COMPANY_LEAD = frozenset(
-    ["trabajaba", "trabaja", "trabajó", "treballava", "treballa", "arbeitet", "arbeitete", "travaille", "travaillait", "werkt", "werkte", "bei", "firma", "empresa", "en", "la", "el", "los", "las", "die", "der", "das", "le", "les", "de", "het", "chez", "für", "von", "vom", "zur", "zum", "con", "per", "por", "para", "mútua", "mutua", "aseguradora", "a", "al", "à", "y", "i", "und", "et"]
+    [
+        "trabajaba",
+        "trabaja",
+        "trabajó",
+        "treballava",
+        "treballa",
+        "arbeitet",
+        "arbeitete",
+        "travaille",
+        "travaillait",
+        "werkt",
+        "werkte",
+        "bei",
+        "firma",
+        "empresa",
+        "en",
+        "la",
+        "el",
+        "los",
+        "las",
+        "die",
+        "der",
+        "das",
+        "le",
+        "les",
+        "de",
+        "het",
+        "chez",
+        "für",
+        "von",
+        "vom",
+        "zur",
+        "zum",
+        "con",
+        "per",
+        "por",
+        "para",
+        "mútua",
+        "mutua",
+        "aseguradora",
+        "a",
+        "al",
+        "à",
+        "y",
+        "i",
+        "und",
+        "et",
+        "krankenkasse",
+        "kasse",
+        "firma",
+        "arbeitgeber",
+        "versicherung",
+        "zwischenbericht",
+        "bericht",
+        "an",
+    ]
 )
 _GENERIC_FACILITY = re.compile(
     r"Seniorenzentrum|Seniorenresidenz|Pflegeheim|Altenheim|Seniorenheim|Gemeinschaftspraxis|"
@@ -699,7 +754,7 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
         (
             rf"(?P<company>(?<![\w\-.]){_CAP}(?:[ ](?:{_CAP}|y|i|e|et|und|en|&|asociados|associats|hijos|fills)){{0,5}}"
             r",?[ ](?:S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.U\.|S\.A\.|S\.Coop\.|S\.C\.|SLU|SL|SA|GmbH(?:[ ]&[ ]Co\.[ ]KG)?|"
-            r"AG|KG|e\.V\.|gGmbH|SARL|SAS|EURL|B\.V\.|N\.V\.|BV|NV|VOF|Ltd\.?)(?![\w]))"
+            r"AG|e\.V\.|gGmbH|SARL|SAS|EURL|B\.V\.|N\.V\.|BV|NV|VOF|Ltd\.?)(?![\w]))"
         ),
         rf"(?P<org>(?<![\w\-]){org_alt}[ \t]*:?[ \t]+(?=[A-ZÀ-ÖØ-Þ]))",
     ]
