@@ -12,7 +12,7 @@ automatically when a model folder holds these files and onnxruntime is installed
 
 Throughput: windows are sorted by length and batched under a token budget, so a batch is padded
 only to its own longest window; ONNX Runtime uses one intra-op thread per physical core (or
-``num_threads``, or ``$PHISCRUB_THREADS``).
+``num_threads``, or ``$PHISCRUB_THREADS``), whose idle threads sleep rather than spin.
 """
 
 from __future__ import annotations
@@ -151,6 +151,10 @@ def _session(path: Path, num_threads: int) -> Any:
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3
+    # Idle pool threads sleep instead of spin-waiting: spinning burns a core between runs (while the
+    # rules, decoding and other workers need it) and, on a loaded machine, took 21 CPU s instead of
+    # 14 for the same 200 notes (docs/benchmarks.md).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
@@ -241,7 +245,7 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
     """
     from phiscrub.progress import report, wants_progress
     from phiscrub.train.dataset import encode_documents
-    from phiscrub.train.decode import decode_document, inference_windows, keep_owned
+    from phiscrub.train.decode import decode_documents, inference_windows, keep_owned
 
     out = []
     group = 64  # documents encoded at once, as in phiscrub.train.inference
@@ -270,10 +274,8 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
             b += rows
             if loud:
                 report("model windows", b, len(order))
-        out += [
-            decode_document(doc.id, enc.tokens, doc_scores, model.tags, model.transitions, model.use_crf)
-            for doc, enc, doc_scores in zip(part, encoded, scores)
-        ]
+        items = [(doc.id, enc.tokens, doc_scores) for doc, enc, doc_scores in zip(part, encoded, scores)]
+        out += decode_documents(items, model.tags, model.transitions, model.use_crf)
     return out
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "bio_constraints",
     "constraint_scores",
     "decode_document",
+    "decode_documents",
     "inference_windows",
     "keep_owned",
     "log_softmax",
@@ -252,6 +253,162 @@ def decode_document(
     return WordPrediction(
         doc_id=doc_id, tokens=tokens, tags=[tags[i] for i in path], probs=[float(p) for p in probs]
     )
+
+
+#: Word positions (documents x longest document) decoded together by :func:`decode_documents`.
+_DECODE_CELLS = 16_384
+
+
+def decode_documents(
+    items: Sequence[tuple[str, list[Token], np.ndarray]],
+    tags: Sequence[str],
+    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    use_crf: bool,
+) -> list[WordPrediction]:
+    """:func:`decode_document` for many documents: the same tags and (up to rounding) probabilities.
+
+    Viterbi and the CRF forward-backward step through the documents side by side (documents of
+    similar length together, at most :data:`_DECODE_CELLS` word positions at a time), so numpy runs
+    one step per position of the longest document of a group instead of one per word of each
+    document: the per-step overhead, not arithmetic, is what decoding short notes costs.
+
+    Args:
+        items: ``(doc_id, tokens, scores)`` per document, ``scores`` of shape ``(n_words, T)``.
+        tags, transitions, use_crf: as for :func:`decode_document`.
+    """
+    out: list[WordPrediction | None] = [None] * len(items)
+    order = sorted(range(len(items)), key=lambda i: items[i][2].shape[0])
+    k = 0
+    while k < len(order):
+        group = [order[k]]
+        longest = max(items[order[k]][2].shape[0], 1)
+        while k + len(group) < len(order):
+            nxt = max(items[order[k + len(group)]][2].shape[0], 1)
+            if nxt * (len(group) + 1) > _DECODE_CELLS:
+                break
+            group.append(order[k + len(group)])
+            longest = nxt
+        k += len(group)
+        if longest <= 1 or len(group) == 1:
+            for i in group:
+                out[i] = decode_document(*items[i], tags, transitions, use_crf)
+            continue
+        for i, pred in zip(group, _decode_group([items[i] for i in group], tags, transitions, use_crf)):
+            out[i] = pred
+    return [p for p in out if p is not None]
+
+
+def _decode_group(
+    items: Sequence[tuple[str, list[Token], np.ndarray]],
+    tags: Sequence[str],
+    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    use_crf: bool,
+) -> list[WordPrediction]:
+    trans, start, end = (np.asarray(x, dtype=np.float64) for x in transitions)
+    lengths = np.array([it[2].shape[0] for it in items])
+    n_docs, longest, n_tags = len(items), int(lengths.max()), len(tags)
+    em = np.zeros((n_docs, longest, n_tags))
+    for b, it in enumerate(items):
+        em[b, : lengths[b]] = it[2]
+    paths = _viterbi_many(em, lengths, trans, start, end)
+    tables: list[np.ndarray | None]
+    if use_crf:
+        tables = _marginals_scaled_many(em, lengths, trans, start, end)
+    else:
+        tables = [_softmax(em[b, : lengths[b]]) if lengths[b] else None for b in range(n_docs)]
+    preds = []
+    for b, (doc_id, tokens, scores) in enumerate(items):
+        n = int(lengths[b])
+        if n == 0:
+            preds.append(decode_document(doc_id, tokens, scores, tags, transitions, use_crf))
+            continue
+        path = paths[b, :n]
+        table = tables[b]
+        if table is None:  # a scaling factor underflowed: the exact single-document route
+            table = marginals(scores, trans, start, end)
+        probs = table[np.arange(n), path]
+        preds.append(
+            WordPrediction(
+                doc_id=doc_id,
+                tokens=tokens,
+                tags=[tags[i] for i in path],
+                probs=[float(p) for p in probs],
+            )
+        )
+    return preds
+
+
+def _viterbi_many(
+    em: np.ndarray, lengths: np.ndarray, trans: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> np.ndarray:
+    """:func:`viterbi_decode` of ``(B, N, T)`` emissions, document b using its first ``lengths[b]`` rows."""
+    n_docs, longest, n_tags = em.shape
+    back = np.zeros((n_docs, longest, n_tags), dtype=np.int64)
+    score = start[None, :] + em[:, 0]
+    final = score.copy()
+    rows = np.arange(n_docs)
+    for t in range(1, longest):
+        cand = score[:, :, None] + trans[None, :, :]  # (B, prev, next)
+        best = cand.argmax(axis=1)
+        back[:, t] = best
+        score = np.take_along_axis(cand, best[:, None, :], axis=1)[:, 0, :] + em[:, t]
+        ends = lengths - 1 == t
+        final[ends] = score[ends]
+    last = (final + end[None, :]).argmax(axis=1)
+    paths = np.zeros((n_docs, longest), dtype=np.int64)
+    cur = np.zeros(n_docs, dtype=np.int64)
+    for t in range(longest - 1, -1, -1):
+        cur = np.where(lengths - 1 == t, last, cur)
+        paths[:, t] = cur
+        if t:
+            cur = np.where(t <= lengths - 1, back[rows, t, cur], cur)
+    return paths
+
+
+def _marginals_scaled_many(
+    em: np.ndarray, lengths: np.ndarray, trans: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> list[np.ndarray | None]:
+    """:func:`_marginals_scaled` of ``(B, N, T)`` emissions; None for a document whose scaling
+    underflowed (the caller then takes the exact route)."""
+    n_docs, longest, _ = em.shape
+    valid = np.arange(longest)[None, :] < lengths[:, None]  # (B, N)
+    top = em.max(axis=2)
+    top = np.where(valid & np.isfinite(top), top, 0.0)
+    with np.errstate(under="ignore", over="ignore"):
+        e = np.exp(em - top[:, :, None]) * valid[:, :, None]
+    t_exp = _finite_exp(trans)
+    alpha = np.zeros_like(e)
+    beta = np.zeros_like(e)
+    ok = np.ones(n_docs, dtype=bool)
+    with np.errstate(all="ignore"):
+        a = _finite_exp(start)[None, :] * e[:, 0]
+        for t in range(longest):
+            if t:
+                a = (alpha[:, t - 1] @ t_exp) * e[:, t]
+            z = a.sum(axis=1)
+            live = valid[:, t]
+            ok &= ~live | ((z > 0) & np.isfinite(z))
+            alpha[:, t] = np.where(live[:, None], a / np.where(live, z, 1.0)[:, None], 0.0)
+        end_exp = _finite_exp(end)
+        b = np.zeros_like(e[:, 0])
+        for t in range(longest - 1, -1, -1):
+            if t < longest - 1:
+                b = (e[:, t + 1] * beta[:, t + 1]) @ t_exp.T
+            b = np.where((lengths - 1 == t)[:, None], end_exp[None, :], b)
+            z = b.sum(axis=1)
+            live = valid[:, t]
+            ok &= ~live | ((z > 0) & np.isfinite(z))
+            beta[:, t] = np.where(live[:, None], b / np.where(live, z, 1.0)[:, None], 0.0)
+        post = alpha * beta
+        norm = post.sum(axis=2, keepdims=True)
+    out: list[np.ndarray | None] = []
+    for k in range(n_docs):
+        n = int(lengths[k])
+        if not ok[k] or not np.all(norm[k, :n] > 0):
+            out.append(None)
+            continue
+        out.append(np.clip(post[k, :n] / norm[k, :n], 0.0, 1.0))
+    return out
 
 
 def inference_windows(

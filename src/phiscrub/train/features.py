@@ -34,6 +34,7 @@ Index 0 of both tables is reserved for padding.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from phiscrub.text import Token
 
@@ -81,6 +82,7 @@ def _is_cjk(ch: str) -> bool:
     return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
+@lru_cache(maxsize=1 << 16)  # words repeat: a note's 250 words take about 100 distinct shapes calls
 def _shape_name(word: str, next_char: str) -> str:
     if word.isdigit():
         n = len(word)

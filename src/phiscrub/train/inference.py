@@ -31,7 +31,7 @@ from phiscrub.train.bilstm import BiLstmTagger, word_scores
 from phiscrub.train.dataset import collate, encode_documents, special_affixes
 
 # Decoding and window planning are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
-from phiscrub.train.decode import WordPrediction, decode_document, inference_windows, keep_owned
+from phiscrub.train.decode import WordPrediction, decode_documents, inference_windows, keep_owned
 from phiscrub.train.model import PhiTagger, Tagger
 
 __all__ = ["WordPrediction", "predict_words"]
@@ -75,10 +75,8 @@ def _predict_group(model: Tagger, docs: Sequence[Document], batch_size: int) -> 
         scored = _window_scores(model, docs, batch_size)
     transitions = model.transition_scores()
     use_crf = model.crf is not None
-    return [
-        decode_document(doc.id, tokens, doc_scores, model.tags, transitions, use_crf)
-        for doc, (tokens, doc_scores) in zip(docs, scored)
-    ]
+    items = [(doc.id, tokens, doc_scores) for doc, (tokens, doc_scores) in zip(docs, scored)]
+    return decode_documents(items, model.tags, transitions, use_crf)
 
 
 def _window_scores(
