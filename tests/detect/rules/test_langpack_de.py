@@ -29,7 +29,14 @@ POSITIVE = [
     ),
     ("Besuch von Frau von der Heydt heute.", "von der Heydt", "NAME"),
     ("Übergabe an Frühdienst.\n\nskroeger, Gesundheits- und Krankenpflegerin", "skroeger", "NAME"),
+    ("HAUSARZT: DR. OSTERMEIER, KÖLN", "OSTERMEIER", "NAME"),
+    ("RÜCKFRAGEN: STATIONSARZT WENDTLAND, TEL. 030 1234567", "WENDTLAND", "NAME"),
+    ("vielen Dank für die Überweisung Ihrer Patientin Renate Hellwege, geb. 3.4.1950", "Renate Hellwege", "NAME"),
+    ("Anästhesie: Dr. Koch / Pflege: Sabine Lüdecke", "Sabine Lüdecke", "NAME"),
+    ("Zuweisung: Hausarztpraxis Dreesbach / Tiedemann, Köln", "Tiedemann", "NAME"),
     # Dates with month names and day-dot forms, relative years.
+    ("Wien, 01.03.\nDr. X", "01.03.", "DATE"),
+    ("Mammakarzinom ED 2016, seitdem rezidivfrei", "2016", "DATE"),
     ("Aufnahme am 3. Mai 2019 über die ZNA.", "3. Mai 2019", "DATE"),
     ("Kontrolle am 03.05. in der Ambulanz.", "03.05.", "DATE"),
     ("Rostock, den 07.12.\n", "07.12.", "DATE"),
@@ -67,7 +74,9 @@ POSITIVE = [
     ("Fallnummer: 2019004567", "2019004567", "ID"),
     ("Pat.-Nr.: 00458721", "00458721", "ID"),
     ("PID 7784512", "7784512", "ID"),
+    ("Einlieferung mit RTW HB-VZ 906", "HB-VZ 906", "ID"),
     # Ages and professions.
+    ("Patient: Meyer, Gisela, ca. 58 Jahre", "58", "AGE"),
     ("Der 67-jährige Patient stellte sich vor.", "67", "AGE"),
     ("Patientin: Frau Weber, 79 J., Zi. 12", "79", "AGE"),
     ("Der Patient ist 54 Jahre alt.", "54", "AGE"),
@@ -101,6 +110,10 @@ NEGATIVE = [
     "Untersuchung im Rahmen der Vorsorge.",
     "Gehen mit Rollator über 150 m möglich.",
     "Kalium 5,4 mmol/l, Natrium 138 mmol/l",
+    "Fußheberschwäche KG 4/5 rechts",
+    "Befund: L-AB 123 positiv",
+    "Patient wurde mobilisiert.",
+    "Der Patient Zustand nach Sturz.",
 ]
 
 

@@ -527,6 +527,11 @@ class PackNameRule(PatternRule):
                 if span is None:
                     continue
                 span = self._given_after_comma(text, span, lex, strict=True)
+                chain = text[m.start() : pos].split()
+                if all(t.lower() in _NOUN_TITLES for t in chain) and not (
+                    self._listed(text, span, lex) or len(self._tokens(text, span)) >= 2
+                ):
+                    continue  # "Der Patient Zustand nach ...": a noun title needs a clear name after it
                 label = "DOCTOR" if doctor else self._kin_label(text, m.start())
                 yield span[0], span[1], label
                 yield from self._slash_names(text, span[1], sc, label)
@@ -755,6 +760,10 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
     )
 
 
+#: Nouns used as titles ("Ihre Patientin Renate X"): a single unlisted word after them is no name.
+_NOUN_TITLES = frozenset(
+    "patient patientin patienten versicherte versicherter versicherten klient klientin pat.".split()
+)
 _MONTH_WORDS = frozenset(
     [
         "januar",
