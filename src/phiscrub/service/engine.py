@@ -55,7 +55,7 @@ class Engine:
     @property
     def has_model(self) -> bool:
         """Whether a tagger model is among the detectors."""
-        return any("Tagger" in type(d).__name__ for d in self._base.active_detectors)
+        return any(getattr(d, "name", "") == "model" for d in self._base.active_detectors)
 
     @property
     def surrogates(self) -> bool:
