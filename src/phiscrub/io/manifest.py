@@ -169,13 +169,17 @@ class Part:
 
 @dataclass(frozen=True)
 class BatchRecord:
-    """One manifest line: batch ``batch`` covered documents ``[start, end)`` of the input stream."""
+    """One manifest line: batch ``batch`` covered documents ``[start, end)`` of the input stream
+    (cell documents included); ``records`` and ``failed`` count its input records and the failed ones
+    (for a person reading the manifest: how far the run got)."""
 
     batch: int
     start: int
     end: int
     part: str
     sha256: str
+    records: int = 0
+    failed: int = 0
 
 
 class Manifest:
@@ -254,7 +258,11 @@ class Manifest:
         name = f"{PARTS_DIR}/{k:09d}.json"
         data = part.to_bytes()
         atomic_write_bytes(self.work / name, data)
-        rec = BatchRecord(k, start, end, name, hashlib.sha256(data).hexdigest())
+        stats = part.stats
+        failed = int(stats.get("read_errors", 0)) + int(stats.get("redact_errors", 0))
+        rec = BatchRecord(
+            k, start, end, name, hashlib.sha256(data).hexdigest(), int(stats.get("documents", 0)), failed
+        )
         if self._fh is None:
             self._fh = self.path.open("ab")
         self._fh.write((json.dumps(rec.__dict__, sort_keys=True) + "\n").encode("utf-8"))
@@ -303,7 +311,13 @@ def _batch_record(raw: bytes, k: int, start: int) -> BatchRecord | None:
     try:
         obj = json.loads(raw)
         rec = BatchRecord(
-            int(obj["batch"]), int(obj["start"]), int(obj["end"]), str(obj["part"]), str(obj["sha256"])
+            int(obj["batch"]),
+            int(obj["start"]),
+            int(obj["end"]),
+            str(obj["part"]),
+            str(obj["sha256"]),
+            int(obj.get("records", 0)),
+            int(obj.get("failed", 0)),
         )
     except (ValueError, KeyError, TypeError):
         return None
