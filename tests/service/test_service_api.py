@@ -211,6 +211,13 @@ def test_labels_and_policy_options(client: httpx.Client) -> None:
         assert body["policy"] == policy
         return {s["label"] for s in body["spans"]}
 
+    # phicon5 has no AGE or PROFESSION: those are neither listed nor replaced.
+    five = client.post("/v1/redact", json={"text": text, "labels": "phicon5", "policy": "i2b2"}).json()
+    assert five["labels"] == "phicon5" and five["spans"]
+    assert {s["label"] for s in five["spans"]} <= {"NAME", "LOCATION", "DATE", "ID", "CONTACT"}
+    for s in five["spans"]:
+        assert five["text"][s["out_start"] : s["out_end"]] == f"[{s['label']}]"
+    assert "45 year old teacher" in five["text"]
     # An age of 45 is PHI under i2b2, not under Safe Harbor.
     assert "AGE" in labels("i2b2")
     assert "AGE" not in labels("safe-harbor")

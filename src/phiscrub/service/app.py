@@ -153,6 +153,8 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
         results = []
         n_spans = 0
         for red, policy in engine.redact(docs, opts):
+            if len(red.spans) != len(red.result.spans):  # each listed span has its replacement
+                raise RuntimeError("spans and replacements differ in number")
             spans = [
                 RedactedSpan(**_span_out(s).model_dump(), out_start=o.start, out_end=o.end)
                 for s, o in zip(red.spans, red.result.spans)
