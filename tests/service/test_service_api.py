@@ -116,6 +116,19 @@ def test_refuses_to_start_without_a_token(tmp_path: Path) -> None:
     assert "PHISCRUB_SERVICE_TOKEN" in proc.stderr and "--insecure-no-auth" in proc.stderr
 
 
+def test_an_invalid_option_fails_at_startup() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "phiscrub.cli", "serve", "--rules-only", "--resolve", "bogus", "--port", "1"],
+        env=server_env(),
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "unknown resolve strategy 'bogus'" in proc.stderr
+
+
 # -- redact and detect ------------------------------------------------------------------------------
 
 

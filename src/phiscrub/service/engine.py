@@ -19,6 +19,9 @@ from phiscrub.service.config import ServiceConfig
 
 __all__ = ["Engine", "Options"]
 
+#: Run through the detectors at start-up (no PHI).
+_WARM_UP = "Seen in clinic on 01/02/2020 for a follow-up visit."
+
 
 @dataclass(frozen=True)
 class Options:
@@ -48,8 +51,13 @@ class Engine:
         self._cache: dict[Options, Deidentifier] = {}
 
     def load(self) -> Engine:
-        """Load the detectors (the model) now, so that a broken model fails at start-up."""
+        """Load the detectors (the model) and run them once on a fixed sentence.
+
+        A broken model or an invalid option (e.g. the resolve strategy) fails here, at start-up,
+        and the first request does not pay for the first model run.
+        """
         self._base.load()
+        self._base.detect_many([Document("warm-up", _WARM_UP)])
         return self
 
     @property
