@@ -16,7 +16,22 @@ the size is reached (``--one-line`` writes it as a single line), redacted whole 
 2X MB (CPU seconds of the process, best of ``--repeats``) and prints time(2X)/time(X) (about 2 is
 linear; the old propagation gave about 4).
 
+Speed/recall frontier (``--frontier``): one row per inference path, each in a fresh subprocess:
+``rules`` (rules only), ``student`` (``--student DIR``, a distilled model folder; the row is left out,
+with a note, when no folder is given), ``teacher int8`` (the bundled ONNX int8 model), ``teacher fp32``
+(``--fp32 DIR``: the ONNX float32 export of the torch folder the bundled model came from; exported
+from ``--torch-model`` when missing) and ``torch`` (``--torch-model`` on the torch path). A row gives
+start-up (seconds from before ``import phiscrub`` to the first note redacted, a 165-word note),
+notes/s, CPU seconds and peak RSS over the out-of-distribution test of ``scripts/eval_realnotes.py``
+(564 documents: the real-world-style hold-out, 3 fills, safe-harbor policy, ``detect_many`` in
+batches of 16), its binary token recall / precision and false positives per 1,000 non-PHI tokens
+(safe-harbor gold), and one 20,000-word note (built from the 500-word notes) redacted whole in
+another fresh process: seconds, CPU seconds, peak RSS. Writes a markdown table (``--out``), the
+JSON next to it, and a PNG of recall against notes/s (``--png``).
+
 Usage:
+    python benchmarks/throughput.py --frontier [--student build/student/model] [--torch-model build/torch-default]
+        [--fp32 build/onnx-fp32] [--out build/frontier.md] [--png docs/img/frontier.png]
     python benchmarks/throughput.py [--configs rules,model,model-fp32,model-int8] [--model DIR] [--crf-model DIR]
         [--threads 2] [--batch-size 16] [--out docs/benchmarks-table.md]
     python benchmarks/throughput.py --configs "" --long-mb 5,50 --long-configs rules,model [--one-line]
@@ -51,6 +66,32 @@ def corpus() -> list:
             docs.append(Document(f"{folder}/{d.id}", d.text))
     docs.sort(key=lambda d: (abs(len(d.text.split()) - 500), d.id))
     return sorted(docs[:100], key=lambda d: d.id)
+
+
+REALWORLD = ROOT.parent / "shared" / "data" / "realworld-notes"
+
+
+def short_corpus(n: int = 200, words: int = 165) -> list:
+    """The short benchmark notes: the ``n`` real-world-style notes (``shared/data/realworld-notes``,
+    filled with seed 2024) whose length is closest to ``words`` words (200 notes: 114-216 words,
+    170 on average)."""
+    from phiscrub.document import Document
+    from phiscrub.transform.fill import PlaceholderReader
+
+    docs = []
+    for folder in sorted(p for p in REALWORLD.iterdir() if p.is_dir()):
+        for d in PlaceholderReader(seed=2024, lang="en").read(folder):
+            docs.append(Document(f"{folder.name}/{d.id}", d.text))
+    docs.sort(key=lambda d: (abs(len(d.text.split()) - words), d.id))
+    return sorted(docs[:n], key=lambda d: d.id)
+
+
+def write_notes(docs: list, folder: Path) -> Path:
+    """Write ``docs`` as one ``.txt`` file each (``<id with / as _>.txt``): the input of ``phiscrub redact``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for d in docs:
+        (folder / (d.id.replace("/", "_") + ".txt")).write_text(d.text, encoding="utf-8")
+    return folder
 
 
 def run_one(config: str, model: str | None, threads: int, batch_size: int) -> dict:
@@ -179,6 +220,189 @@ def run_scaling(megabytes: float, one_line: bool, repeats: int = 3) -> dict:
     return out
 
 
+# -- the speed/recall frontier -----------------------------------------------------------------------
+
+#: The 20,000-word note of the frontier (time and memory of a long note on each path).
+LONG_WORDS = 20_000
+
+
+def note_of_words(words: int) -> str:
+    """One note of ``words`` whitespace-separated words: the 500-word benchmark notes joined, cut."""
+    body = "\n\n".join(d.text for d in corpus())
+    reps = words // max(len(body.split()), 1) + 1
+    text = "\n\n".join([body] * reps)
+    cut, seen = len(text), 0
+    for k, ch in enumerate(text):  # end after the words-th word
+        if not ch.isspace() and (k == 0 or text[k - 1].isspace()):
+            seen += 1
+            if seen > words:
+                cut = k
+                break
+    return text[:cut].rstrip()
+
+
+def frontier_row(name: str, model: str, first_note: str, threads: int) -> dict:
+    """One frontier row, in this (fresh) process: start-up, OOD test speed and scores, peak RSS."""
+    t0 = time.perf_counter()
+    from phiscrub.deid import Deidentifier
+    from phiscrub.document import Document
+
+    if os.environ.get("PHISCRUB_BACKEND") == "torch":
+        import torch
+
+        torch.set_num_threads(threads)
+    deid = Deidentifier(mode="placeholder", model=model or None, policy="safe-harbor")
+    list(deid.redact_many([Document("first", Path(first_note).read_text(encoding="utf-8"))]))
+    startup = time.perf_counter() - t0
+    backend = type(deid.active_detectors[-1]).__name__ if model else "rules only"
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from eval_realnotes import ood_test, score, view_of
+
+    docs = ood_test(3)
+    gold = view_of(docs, "safe-harbor")
+    t1, c1 = time.perf_counter(), time.process_time()
+    pred = []
+    for i in range(0, len(docs), 16):
+        chunk = docs[i : i + 16]
+        for doc, spans in zip(chunk, deid.detect_many(chunk)):
+            pred.append(Document(doc.id, doc.text, tuple(spans), {}))
+    secs, cpu = time.perf_counter() - t1, time.process_time() - c1
+    scores = score(gold, pred)
+    return {
+        "row": name,
+        "model": model or None,
+        "detector": backend,
+        "startup_s": round(startup, 2),
+        "documents": len(docs),
+        "words_per_doc": round(sum(len(d.text.split()) for d in docs) / len(docs)),
+        "seconds": round(secs, 2),
+        "cpu_seconds": round(cpu, 2),
+        "notes_per_s": round(len(docs) / secs, 2),
+        "recall": round(scores["binary"]["recall"], 4),
+        "precision": round(scores["binary"]["precision"], 4),
+        "fp_per_1k": round(scores["notes"]["fp_per_1000_non_phi"], 2),
+        "missed_phi_note_share": round(scores["notes"]["missed_phi_note_share"], 4),
+        "peak_rss_mb": _peak_rss_mb(),
+        "torch_imported": "torch" in sys.modules,
+        "threads": threads,
+    }
+
+
+def frontier_long(name: str, model: str, threads: int) -> dict:
+    """The 20,000-word note redacted whole in this (fresh) process: seconds, CPU seconds, peak RSS."""
+    from phiscrub.deid import Deidentifier
+    from phiscrub.document import Document
+
+    if os.environ.get("PHISCRUB_BACKEND") == "torch":
+        import torch
+
+        torch.set_num_threads(threads)
+    text = note_of_words(LONG_WORDS)
+    deid = Deidentifier(mode="placeholder", model=model or None, policy="safe-harbor")
+    list(deid.redact_many([Document("warm-up", corpus()[0].text)]))
+    t0, c0 = time.perf_counter(), time.process_time()
+    spans = sum(len(r.spans) for r in deid.redact_many([Document("long", text)]))
+    return {
+        "row": name,
+        "words": len(text.split()),
+        "seconds": round(time.perf_counter() - t0, 2),
+        "cpu_seconds": round(time.process_time() - c0, 2),
+        "spans": spans,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def _child(args: list[str], backend: str | None, threads: int) -> dict:
+    env = {**os.environ, "PHISCRUB_THREADS": str(threads)}
+    env.pop("PHISCRUB_BACKEND", None)
+    if backend:
+        env["PHISCRUB_BACKEND"] = backend
+    cmd = [sys.executable, __file__, *args, "--threads", str(threads)]
+    run = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def frontier(args: argparse.Namespace) -> None:
+    """Run every frontier row and write the table, the JSON and the PNG."""
+    import tempfile
+
+    rows_spec: list[tuple[str, str, str | None]] = [("rules only", "", None)]
+    notes: list[str] = []
+    if args.student:
+        rows_spec.append(("student (ONNX)", str(args.student), None))
+    else:
+        notes.append("no student row: no distilled model folder was given (--student)")
+    rows_spec.append(
+        ("teacher int8 (ONNX, shipped)", str(ROOT / "src" / "phiscrub" / "resources" / "model"), None)
+    )
+    fp32 = Path(args.fp32)
+    if not (fp32 / "tagger.onnx").is_file():
+        from phiscrub.train.onnx_export import export_onnx
+
+        export_onnx(args.torch_model, fp32, quantize="none")
+    rows_spec.append(("teacher fp32 (ONNX)", str(fp32), None))
+    rows_spec.append(("torch path", str(args.torch_model), "torch"))
+    rows, longs = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        first = Path(tmp) / "first.txt"
+        docs = short_corpus()
+        first.write_text(min(docs, key=lambda d: abs(len(d.text.split()) - 165)).text, encoding="utf-8")
+        for name, model, backend in rows_spec:
+            rows.append(_child(["--frontier-one", name, model, str(first)], backend, args.threads))
+            print(json.dumps(rows[-1]), file=sys.stderr)
+            longs.append(_child(["--frontier-long", name, model], backend, args.threads))
+            print(json.dumps(longs[-1]), file=sys.stderr)
+    header = f"Machine: {machine()}; {args.threads} threads"
+    lines = [
+        header,
+        "",
+        (
+            "| path | notes/s | start-up s | peak RSS (MB) | recall | precision | FP / 1k non-PHI | "
+            f"{LONG_WORDS:,}-word note: s | its CPU s | its peak RSS (MB) |"
+        ),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r, lg in zip(rows, longs):
+        lines.append(
+            f"| {r['row']} | {r['notes_per_s']} | {r['startup_s']} | {r['peak_rss_mb']} | {r['recall']:.3f} | "
+            f"{r['precision']:.3f} | {r['fp_per_1k']:.2f} | {lg['seconds']} | {lg['cpu_seconds']} | {lg['peak_rss_mb']} |"
+        )
+    text = "\n".join(lines + [""] + [f"({n})" for n in notes]) + "\n"
+    print(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+        args.out.with_suffix(".json").write_text(
+            json.dumps({"machine": header, "rows": rows, "long_note": longs, "notes": notes}, indent=2) + "\n"
+        )
+    if args.png:
+        plot_frontier(rows, args.png)
+
+
+def plot_frontier(rows: list[dict], path: Path) -> None:
+    """Recall against notes/s, one labelled point per row (matplotlib, written to ``path``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=120)
+    for r in rows:
+        ax.scatter(r["notes_per_s"], r["recall"], s=36)
+        ax.annotate(
+            r["row"], (r["notes_per_s"], r["recall"]), textcoords="offset points", xytext=(5, 4), fontsize=8
+        )
+    ax.set_xscale("log")
+    ax.set_xlabel("notes/s (OOD test, 564 documents; log scale)")
+    ax.set_ylabel("binary token recall (OOD test, safe-harbor)")
+    ax.set_title("phiscrub: speed / recall frontier")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def machine() -> str:
     """One line describing the machine."""
     cpu = platform.processor() or platform.machine()
@@ -190,9 +414,18 @@ def machine() -> str:
     except OSError:
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    import torch
+    from importlib.metadata import PackageNotFoundError, version
 
-    return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB RAM, Python {platform.python_version()}, torch {torch.__version__}"
+    libs = []
+    for lib in ("onnxruntime", "torch"):
+        try:
+            libs.append(f"{lib} {version(lib)}")
+        except PackageNotFoundError:
+            pass
+    return (
+        f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB RAM, Python {platform.python_version()}, "
+        f"{', '.join(libs)}, load average {os.getloadavg()[0]:.1f} at start"
+    )
 
 
 def main() -> None:
@@ -214,9 +447,32 @@ def main() -> None:
         "--scaling-mb", type=float, default=None, help="propagation scaling check at X and 2X MB"
     )
     parser.add_argument("--repeats", type=int, default=3, help="scaling check: best of this many runs")
+    parser.add_argument("--frontier", action="store_true", help="the speed/recall frontier table")
+    parser.add_argument("--student", type=Path, default=None, help="frontier: a distilled model folder")
+    parser.add_argument(
+        "--torch-model",
+        type=Path,
+        default=ROOT / "build" / "torch-default",
+        help="frontier: the torch folder the bundled model was exported from",
+    )
+    parser.add_argument(
+        "--fp32", type=Path, default=ROOT / "build" / "onnx-fp32", help="frontier: ONNX fp32 folder"
+    )
+    parser.add_argument("--png", type=Path, default=None, help="frontier: recall vs notes/s plot")
+    parser.add_argument("--frontier-one", nargs=3, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--frontier-long", nargs=2, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--one-long", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.frontier_one:
+        print(json.dumps(frontier_row(*args.frontier_one, threads=args.threads)))
+        return
+    if args.frontier_long:
+        print(json.dumps(frontier_long(*args.frontier_long, threads=args.threads)))
+        return
+    if args.frontier:
+        frontier(args)
+        return
     if args.one:
         print(json.dumps(run_one(args.one, args.model, args.threads, args.batch_size)))
         return

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,3 +55,32 @@ def test_default_model_finds_untitled_names_and_places() -> None:
     labels = {text[s.start : s.end]: s.label for s in spans}
     assert any("Margarethe" in k for k in labels)
     assert any("Kesterwood" in k for k in labels)
+
+
+def test_bundled_model_is_onnx_and_the_default_path_imports_neither_torch_nor_transformers(
+    tmp_path: Path,
+) -> None:
+    folder = bundled_model_path()
+    assert folder is not None
+    assert (folder / "tagger.onnx").is_file() and not (folder / "tagger.safetensors").exists()
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.txt").write_text("Patient Alma Quill was seen on 03/04/2019. Plan: rest.\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from phiscrub.cli.app import cli\n"
+        f"for args in (['redact', {str(notes)!r}, '-o', {str(tmp_path / 'out')!r}],\n"
+        f"             ['predict', {str(notes)!r}, '-o', {str(tmp_path / 'pred.jsonl')!r}]):\n"
+        "    try:\n"
+        "        cli.main(args, standalone_mode=False)\n"
+        "    except SystemExit as exc:\n"
+        "        assert not exc.code, exc.code\n"
+        "from phiscrub import Deidentifier\n"
+        "d = Deidentifier()\n"
+        "d.redact('Seen by Dr. Alan Grant on 03/12/2019.')\n"
+        "assert type(d.active_detectors[-1]).__name__ == 'OnnxTaggerDetector'\n"
+        "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'torch imported'\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (tmp_path / "out" / "a.txt").is_file() and (tmp_path / "pred.jsonl").is_file()
