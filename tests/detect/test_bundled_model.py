@@ -81,6 +81,8 @@ def test_bundled_model_is_onnx_and_the_default_path_imports_neither_torch_nor_tr
         "assert type(d.active_detectors[-1]).__name__ == 'OnnxTaggerDetector'\n"
         "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'torch imported'\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     assert (tmp_path / "out" / "a.txt").is_file() and (tmp_path / "pred.jsonl").is_file()
