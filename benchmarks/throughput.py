@@ -318,7 +318,9 @@ def _child(args: list[str], backend: str | None, threads: int) -> dict:
     if backend:
         env["PHISCRUB_BACKEND"] = backend
     cmd = [sys.executable, __file__, *args, "--threads", str(threads)]
-    run = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+    run = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env)
+    if run.returncode != 0:
+        raise RuntimeError(f"{' '.join(args[:2])} exited {run.returncode}: {run.stderr[-3000:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
