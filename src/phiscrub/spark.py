@@ -278,52 +278,84 @@ def _task_cpus() -> int:
         return 1
 
 
-def redact_batches(settings: SparkSettings, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
-    """Redact Arrow batches of ``(text, id, patient)`` rows into ``(text, spans, error)`` rows."""
-    import pandas as pd
+@dataclass
+class _Frame:
+    """The output of one Arrow batch, filled in as its notes are redacted."""
 
-    from phiscrub.cli.redact import _redact_batch
+    text: list[str | None]
+    spans: list[list[dict[str, Any]] | None]
+    error: list[str | None]
+    waiting: int = 0
+    #: Rows whose text is null: redacted as "" (as the CLI reads a null JSONL text), written null.
+    nulls: set[int] = field(default_factory=set)
+
+
+def redact_batches(settings: SparkSettings, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """Redact Arrow batches of ``(text, id, patient)`` rows into ``(text, spans, error)`` rows.
+
+    The notes are redacted in consecutive batches of ``settings.batch_size`` across Arrow batch
+    boundaries, as ``phiscrub redact`` batches its input: a partition holding the CLI's input in
+    order (or a run of whole CLI batches) is redacted in the very same batches. (The int8 model
+    quantizes its activations per batch, so a note's model scores can depend, slightly, on the
+    notes batched with it.) An Arrow batch's output is yielded once all its notes are done.
+    """
+    import pandas as pd
 
     deid = deidentifier_for(settings)
     partition = _partition_id()
     row = 0
+    frames: list[_Frame] = []  # not yet yielded, in order
+    pending: list[tuple[_Frame, int, Document]] = []
     for frame in batches:
         texts = frame["text"].tolist()
         ids = frame["id"].tolist()
         patients = frame["patient"].tolist()
-        out_text: list[str | None] = [None] * len(texts)
-        out_spans: list[list[dict[str, Any]] | None] = [[] for _ in texts]  # a null note: none
-        out_error: list[str | None] = [None] * len(texts)
-        docs: list[tuple[int, Document]] = []
+        out = _Frame([None] * len(texts), [[] for _ in texts], [None] * len(texts))  # null note: no spans
+        frames.append(out)
         for i, text in enumerate(texts):
             if not isinstance(text, str):  # null: None, or NaN with pandas' string dtype
-                continue
+                out.nulls.add(i)
+                text = ""
             doc_id = ids[i] if isinstance(ids[i], str) and ids[i] != "" else f"{partition}-{row + i}"
             meta: dict[str, Any] = {"position": row + i}
             if isinstance(patients[i], str):
                 meta["patient_id"] = patients[i]
-            docs.append((i, Document(doc_id, text, (), meta)))
+            pending.append((out, i, Document(doc_id, text, (), meta)))
+            out.waiting += 1
         row += len(texts)
-        for start in range(0, len(docs), settings.batch_size):
-            chunk = docs[start : start + settings.batch_size]
-            for (i, _), (_, red, error) in zip(chunk, _redact_batch(deid, [d for _, d in chunk])):
-                if red is None:
-                    out_text[i], out_spans[i], out_error[i] = "", None, error or "Exception"
-                else:
-                    out_text[i] = red.result.text
-                    out_spans[i] = [
-                        {
-                            "start": s.start,
-                            "end": s.end,
-                            "label": s.label,
-                            "source": s.source,
-                            "score": float(s.score),
-                            "out_start": o.start,
-                            "out_end": o.end,
-                        }
-                        for s, o in zip(red.spans, red.result.spans)
-                    ]
-        yield pd.DataFrame({"text": out_text, "spans": out_spans, "error": out_error})
+        while len(pending) >= settings.batch_size:
+            _redact_into(deid, pending[: settings.batch_size])
+            del pending[: settings.batch_size]
+        while frames and frames[0].waiting == 0:
+            done = frames.pop(0)
+            yield pd.DataFrame({"text": done.text, "spans": done.spans, "error": done.error})
+    _redact_into(deid, pending)
+    for done in frames:
+        yield pd.DataFrame({"text": done.text, "spans": done.spans, "error": done.error})
+
+
+def _redact_into(deid: Deidentifier, chunk: list[tuple[_Frame, int, Document]]) -> None:
+    """Redact one batch of notes (retried one by one on failure) into their frames' outputs."""
+    from phiscrub.cli.redact import _redact_batch
+
+    for (out, i, _), (_, red, error) in zip(chunk, _redact_batch(deid, [d for _, _, d in chunk])):
+        out.waiting -= 1
+        if red is None:  # never the original text: written empty, with the exception type
+            out.text[i], out.spans[i], out.error[i] = "", None, error or "Exception"
+            continue
+        out.text[i] = None if i in out.nulls and red.result.text == "" else red.result.text
+        out.spans[i] = [
+            {
+                "start": s.start,
+                "end": s.end,
+                "label": s.label,
+                "source": s.source,
+                "score": float(s.score),
+                "out_start": o.start,
+                "out_end": o.end,
+            }
+            for s, o in zip(red.spans, red.result.spans)
+        ]
 
 
 def _partition_id() -> int:

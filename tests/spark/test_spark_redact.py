@@ -143,9 +143,11 @@ def test_a_shipped_model_folder_gives_the_cli_output_of_the_bundled_model(
     assert bundled is not None, "the package must bundle its model"
     folder = tmp_path / "model-copy"
     shutil.copytree(bundled, folder)
-    rows = _notes(8)
+    rows = _notes(20)
     cli_out = _cli(tmp_path, rows, "--policy", "i2b2")
-    got = _spark(spark, rows, 2, model=folder, ship_model=True, policy="i2b2")
+    # One partition in input order, Arrow batches of 4: redacted in the CLI's batches of 16 notes
+    # (the int8 model's scores can depend on the notes batched together).
+    got = _spark(spark, rows, 1, model=folder, ship_model=True, policy="i2b2")
     _check_same(cli_out, got)
     assert any(s["source"] == "model" for r in got.values() for s in r["phi_spans"])
 
