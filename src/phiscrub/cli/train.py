@@ -300,6 +300,8 @@ def train_cmd(
                 f"at epoch {stage.result.best_epoch} -> {stage.result.model_dir}",
                 err=True,
             )
+        if outcome.fusion is not None:
+            click.echo(outcome.fusion.summary(), err=True)
         result = outcome.final
     click.echo(
         f"model saved to {result.model_dir}: best dev token F1 {result.best_dev_f1} at epoch {result.best_epoch}; "

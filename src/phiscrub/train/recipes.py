@@ -29,6 +29,7 @@ is not drowned by the source corpus) and one tagger is trained on them.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from typing import Any
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
+from phiscrub.labels import is_native
 from phiscrub.train.config import TrainConfig
 from phiscrub.train.trainer import TrainResult, train
 
@@ -52,6 +54,8 @@ __all__ = [
     "plan_stages",
     "run_recipe",
 ]
+
+log = logging.getLogger(__name__)
 
 RECIPES: tuple[str, ...] = ("finetune", "source-then-target", "multitask", "multitask-then-target")
 #: Learning rate of all the paper's runs.
@@ -169,6 +173,7 @@ class RecipeResult:
     model_dir: Path
     stages: tuple[StageResult, ...]
     seconds: float
+    fusion: Any = None  # phiscrub.crosslingual.fusion.FusionReport, when the target dev was compared
 
     @property
     def final(self) -> TrainResult:
@@ -182,6 +187,7 @@ class RecipeResult:
             "model_dir": str(self.model_dir),
             "stages": [s.to_dict() for s in self.stages],
             "seconds": self.seconds,
+            **({"fusion": self.fusion.to_dict()} if self.fusion is not None else {}),
         }
 
 
@@ -196,6 +202,7 @@ def run_recipe(
     target_epochs: int = PAPER_TARGET_EPOCHS,
     target_repeat: int = 1,
     progress: bool = True,
+    fusion_lang: str | None = "auto",
 ) -> RecipeResult:
     """Train a tagger with a transfer recipe (see the module docstring).
 
@@ -213,6 +220,11 @@ def run_recipe(
         target_epochs: epochs of a stage on F alone (paper: 25).
         target_repeat: copies of F pooled with M in a multi-task stage (default 1: plain pooling).
         progress: tqdm progress bars (counts and scores only).
+        fusion_lang: rule language for the rules-versus-model comparison on ``dev_docs``
+            (:func:`phiscrub.crosslingual.fusion.compare_on_dev`; ``auto``: per document); None skips
+            it. When the rules alone beat rules + model for a label, ``fusion.json`` tells predict to
+            prefer the rules for it, and a model worse than the rules alone is reported (log and
+            ``recipe.json``). Skipped without dev documents and for corpus-native labels.
 
     Returns:
         A :class:`RecipeResult`.
@@ -233,8 +245,16 @@ def run_recipe(
         result = train(docs, dev_docs, stage_config, stage_dir, progress=progress)
         results.append(StageResult(name=name, n_docs=len(docs), result=result))
         init_from = str(stage_dir.resolve())
+    fusion = None
+    if fusion_lang is not None and dev_docs and not is_native(config.granularity):
+        from phiscrub.crosslingual.fusion import compare_on_dev, write_fusion
+        from phiscrub.detect.tagger import load_model_detector
+
+        fusion = compare_on_dev(dev_docs, load_model_detector(out), lang=fusion_lang)
+        write_fusion(fusion, out)
+        (log.warning if fusion.model_below_rules else log.info)("%s", fusion.summary())
     summary = RecipeResult(
-        recipe=recipe, model_dir=out, stages=tuple(results), seconds=time.monotonic() - started
+        recipe=recipe, model_dir=out, stages=tuple(results), seconds=time.monotonic() - started, fusion=fusion
     )
     (out / "recipe.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     return summary
