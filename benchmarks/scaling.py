@@ -11,7 +11,7 @@ Three parts, each run in fresh subprocesses so that timings and peak memory are 
              numbers), with the RSS sampled at 10%, 50% and 90% of the run: memory must not grow
              with the input.
 ``spark``    ``phiscrub.spark.redact`` on a local Spark session (``local[2]``) over the same 2,000
-             notes in 8 partitions, written to Parquet: the first run (Python workers start and load
+             notes in 25 partitions, written to Parquet: the first run (Python workers start and load
              the model) and a second, warm run; its redacted text is checked against the CLI's.
 
 The 2,000 notes: the 350 English zero-shot notes of ``shared/data/zeroshot-notes`` (folders a-j),
@@ -41,6 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT.parent / "shared" / "data" / "zeroshot-notes"
 N_NOTES = 2000
+#: 25 partitions of 80 notes: whole batches of 16, as the CLI batches its input (see docs/spark.md).
+SPARK_PARTITIONS = 25
 
 # Runs the CLI, then writes the process's peak RSS (VmHWM, kB) to argv[1] (after exec: the parent's
 # pages are not counted, as they are in wait4's ru_maxrss of a forked child).
@@ -216,7 +218,7 @@ def spark_child(notes: Path, result: Path, cli_out: Path) -> None:
     spark.sparkContext.setLogLevel("ERROR")
     start_s = time.perf_counter() - t0
     rows = [json.loads(line) for line in notes.read_text(encoding="utf-8").splitlines()]
-    data = spark.sparkContext.parallelize([(r["id"], r["text"]) for r in rows], 8)
+    data = spark.sparkContext.parallelize([(r["id"], r["text"]) for r in rows], SPARK_PARTITIONS)
     df = spark.createDataFrame(data, "id string, text string")
     runs = []
     for k in range(2):
@@ -232,7 +234,7 @@ def spark_child(notes: Path, result: Path, cli_out: Path) -> None:
         identical = want == got
     out = {
         "notes": len(rows),
-        "partitions": 8,
+        "partitions": SPARK_PARTITIONS,
         "session_start_s": round(start_s, 1),
         "first_run_s": round(runs[0], 1),
         "first_docs_per_s": round(len(rows) / runs[0], 2),
