@@ -454,3 +454,43 @@ def test_ctrl_c_exits_130_keeps_the_work_and_resume_finishes(tmp_path: Path) -> 
     assert r.returncode == 1, r.stderr
     assert "of them resumed from an interrupted run" in r.stderr
     assert _files(out) == _files(base)
+
+
+_KILL_MID_COMMIT = """
+import os, signal, sys
+import phiscrub.cli.redact as r
+from phiscrub.cli.app import main
+
+class _Os:
+    calls = 0
+    def __getattr__(self, name):
+        return getattr(os, name)
+    def replace(self, src, dst):
+        os.replace(src, dst)
+        _Os.calls += 1
+        if _Os.calls == KILL_AFTER:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+r.os = _Os()
+sys.argv[0] = "phiscrub"
+main()
+"""
+
+
+@pytest.mark.parametrize("kill_after", [1, 3])
+def test_sigkill_while_moving_the_output_into_place_then_resume(tmp_path: Path, kill_after: int) -> None:
+    """A run killed between two of the renames that move its output into OUTDIR (some files new,
+    some not yet) is finished by --resume, byte-identical to an uninterrupted run."""
+    src = make_input(tmp_path, "dir", 12)
+    extra = ["--batch-size", "4"]
+    base = tmp_path / "base"
+    _sync(_cmd(src, base, extra), env=_env(), capture_output=True, timeout=300)
+    out = tmp_path / "out"
+    driver = [sys.executable, "-c", _KILL_MID_COMMIT.replace("KILL_AFTER", str(kill_after))]
+    r = _sync([*driver, *_cmd(src, out, extra)[3:]], env=_env(), capture_output=True, text=True, timeout=300)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    moved = [p for p in out.rglob("*") if p.is_file() and WORK_DIR_NAME not in p.parts]
+    assert len(moved) == kill_after  # killed part-way through the renames
+    r = _sync(_cmd(src, out, [*extra, "--resume"]), env=_env(), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stderr
+    assert _files(out) == _files(base)
