@@ -107,8 +107,9 @@ def native_scheme_of_model(model: str | None) -> str:
 @click.option(
     "--encoder",
     default=None,
-    help="Local Hugging Face encoder folder (default: bundled MiniLM), or 'bilstm-crf' for the "
-    "character + word BiLSTM-CRF trained from scratch (no pretrained weights).",
+    help="Local Hugging Face encoder folder (default: bundled MiniLM), 'bilstm-crf' for the "
+    "character + word BiLSTM-CRF trained from scratch (no pretrained weights), or 'gemma3-270m' / a "
+    ".gguf file: a frozen multilingual llama.cpp model as word features under a BiLSTM-CRF.",
 )
 @existing_path_option(
     "--init-from",
@@ -213,7 +214,7 @@ def train_cmd(
     (M + F, then F). Recipe defaults follow Amin et al. (2022): learning rate 3e-5, 10% warm-up,
     3 epochs on stages that see M, 25 on F alone.
     """
-    from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
+    from phiscrub.train.config import TrainConfig
     from phiscrub.train.recipes import PAPER_SOURCE_EPOCHS, PAPER_TARGET_EPOCHS, paper_config, run_recipe
     from phiscrub.train.trainer import train
 
@@ -248,7 +249,7 @@ def train_cmd(
         config = paper_config() if recipe else TrainConfig()
     if encoder is not None:
         config = config.replace(encoder=encoder)
-    bilstm = config.backbone == BILSTM_ENCODER
+    bilstm = config.backbone != "transformer"  # bilstm-crf, or gguf (a BiLSTM-CRF head)
     overrides = {
         "init_from": str(init_from) if init_from is not None else None,
         "init_head": init_head,

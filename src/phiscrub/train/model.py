@@ -39,7 +39,7 @@ from torch import nn
 from phiscrub.errors import ModelError
 from phiscrub.labels import labels_of
 from phiscrub.text import TOKENIZER_NAME
-from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
+from phiscrub.train.config import BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
 from phiscrub.train.crf import CRF, constraint_scores
 from phiscrub.train.dataset import IGNORE_INDEX, WindowExample, collate, tag_set
 from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS
@@ -398,8 +398,8 @@ class PhiTagger(TaggerBase):
 
         folder = Path(model_dir)
         config = read_model_config(folder)
-        if config.backbone == BILSTM_ENCODER:
-            raise ModelError(f"{folder} holds a {BILSTM_ENCODER} model; load it with load_tagger")
+        if config.backbone != "transformer":
+            raise ModelError(f"{folder} holds a {config.backbone} model; load it with load_tagger")
         if not (folder / ENCODER_DIR / "config.json").is_file():
             raise ModelError(f"model folder {folder} has no {ENCODER_DIR}/config.json")
         check_model_labels(folder, config)
@@ -414,9 +414,10 @@ class PhiTagger(TaggerBase):
 
 
 def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> Tagger:
-    """Load any saved tagger folder: a transformer :class:`PhiTagger` or a ``bilstm-crf`` model.
+    """Load any saved tagger folder: a transformer :class:`PhiTagger`, a ``bilstm-crf`` or a ``gguf`` model.
 
-    The backbone is read from the folder's ``config.json`` (``encoder: "bilstm-crf"``).
+    The backbone is read from the folder's ``config.json`` (``encoder: "bilstm-crf"``, or
+    ``"gemma3-270m"`` / a ``.gguf`` path: :class:`phiscrub.train.gemma.GemmaTagger`).
 
     Args:
         model_dir: the folder (written by ``save`` or :func:`phiscrub.train.train`).
@@ -433,10 +434,15 @@ def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = Fal
     folder = Path(model_dir)
     if not (folder / "config.json").is_file():
         raise ModelError(f"model folder {folder} has no config.json")
-    if TrainConfig.from_json(folder / "config.json").backbone == BILSTM_ENCODER:
+    backbone = TrainConfig.from_json(folder / "config.json").backbone
+    if backbone == BILSTM_ENCODER:
         from phiscrub.train.bilstm import BiLstmTagger
 
         return BiLstmTagger.load(folder, device=device, quantize=quantize)
+    if backbone == GGUF_BACKBONE:
+        from phiscrub.train.gemma import GemmaTagger
+
+        return GemmaTagger.load(folder, device=device, quantize=quantize)
     return PhiTagger.load(folder, device=device, quantize=quantize)
 
 

@@ -43,7 +43,7 @@ import torch
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.train.bilstm import BiLstmTagger, build_word_examples
-from phiscrub.train.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, TrainConfig
+from phiscrub.train.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
 from phiscrub.train.dataset import build_examples
 from phiscrub.train.inference import predict_words
 from phiscrub.train.model import PhiTagger, Tagger, load_tagger
@@ -284,6 +284,10 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
     if config.init_from is None:
         if config.backbone == BILSTM_ENCODER:
             return BiLstmTagger.from_documents(config, train_docs)
+        if config.backbone == GGUF_BACKBONE:
+            from phiscrub.train.gemma import GemmaTagger
+
+            return GemmaTagger.from_documents(config, train_docs)
         return PhiTagger.from_encoder(config)
     model = load_tagger(config.init_from)
     saved = model.config
