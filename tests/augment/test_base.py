@@ -26,6 +26,11 @@ class _Broken:
     """Returns copies that break one invariant each, chosen by the doc id."""
 
     name = "broken"
+    keeps_surfaces = False
+    unchanged = 0
+
+    def fit(self, docs: object) -> _Broken:
+        return self
 
     def augment(self, doc: Document, rng: random.Random) -> Document:
         if doc.id == "relabel":

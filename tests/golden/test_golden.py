@@ -49,7 +49,9 @@ UPDATE = os.environ.get("PHISCRUB_UPDATE_GOLDEN") == "1"
 _TEXT_SUFFIXES = {".txt", ".ann", ".conll", ".xml", ".md", ".jsonl", ".csv", ".tsv", ".toml"}
 _BINARY_SUFFIXES = {".png", ".safetensors", ".bin", ".pt", ".npz", ".onnx", ".parquet"}
 # Keys whose values are wall-clock times, dates, versions or hashes of paths: never reproducible.
-_VOLATILE_KEY = re.compile(r"(^|_)(s|seconds|secs|time|elapsed|started|finished|date|created|version|fingerprint)$|_s$")
+_VOLATILE_KEY = re.compile(
+    r"(^|_)(s|seconds|secs|time|elapsed|started|finished|date|created|version|fingerprint)$|_s$"
+)
 _SECONDS = re.compile(r"\d+(\.\d+)? s/")
 _PROGRESS = re.compile(r"\r|\d+%\|| it/s|s/it|doc/s|note/s|letter/s")
 
@@ -65,6 +67,7 @@ def _strip_json(value: Any) -> Any:
             # An experiment's config echo: its train table lists every TrainConfig default, which
             # grows with unrelated features; the keys the grid sets are in grid.toml.
             value = {k: v for k, v in value.items() if k != "train"}
+        value = {k: v for k, v in value.items() if k != "train_config"}  # a cell's copy of the same
         return {k: _strip_json(v) for k, v in value.items() if not _VOLATILE_KEY.search(str(k))}
     if isinstance(value, list):
         return [_strip_json(v) for v in value]
@@ -139,12 +142,14 @@ class Case:
 
 # ---------------------------------------------------------------------------------------------- augment
 
-_AUG = [
-    Case(f"augment-{method}", (lambda m: lambda out, fx: [
-        "augment", str(GOLD), "-o", str(out / "aug.jsonl"), "--method", m, "--alpha", "2", "--seed", "7",
-        "--corpus", "i2b2-2014"])(method))
-    for method in ("phi", "context", "phicon", "mr")
-]  # fmt: skip
+
+def _augment_case(method: str) -> Case:
+    return Case(f"augment-{method}", lambda out, fx: [
+        "augment", str(GOLD), "-o", str(out / "aug.jsonl"), "--method", method, "--alpha", "2", "--seed", "7",
+        "--corpus", "i2b2-2014"])  # fmt: skip
+
+
+_AUG = [_augment_case(method) for method in ("phi", "context", "phicon", "mr")]
 _AUG += [
     Case("augment-phi-es-brat", lambda out, fx: [
         "augment", str(GOLD), "-o", str(out / "aug"), "--method", "phi", "--lang", "es", "--to", "brat",
@@ -157,11 +162,14 @@ _AUG += [
 # ---------------------------------------------------------------------------------------------- convert
 
 _OUT_NAME = {"jsonl": "out.jsonl", "conll": "out.conll", "i2b2": "out", "txt": "out"}
-_CONVERT = [
-    Case(f"convert-brat-{to}", (lambda t: lambda out, fx: [
-        "convert", str(GOLD), str(out / _OUT_NAME[t]), "--from", "brat", "--to", t])(to))
-    for to in ("jsonl", "conll", "i2b2", "txt")
-]  # fmt: skip
+
+
+def _convert_case(to: str) -> Case:
+    return Case(f"convert-brat-{to}", lambda out, fx: [
+        "convert", str(GOLD), str(out / _OUT_NAME[to]), "--from", "brat", "--to", to])  # fmt: skip
+
+
+_CONVERT = [_convert_case(to) for to in ("jsonl", "conll", "i2b2", "txt")]
 _CONVERT += [
     Case("convert-brat-jsonl-coarse", lambda out, fx: [
         "convert", str(GOLD), str(out / "out.jsonl"), "--to", "jsonl", "--labels", "coarse"]),

@@ -1,31 +1,46 @@
-"""The augmenter contract and the loop that makes ``alpha`` re-validated copies of a corpus.
+"""The augmentation contract: one corpus-level protocol, and the per-document loop behind most methods.
 
-An :class:`Augmenter` turns one gold :class:`~phiscrub.document.Document` into a new one with the
-same PHI labels in the same order (surfaces may change, spans move with the text). Corpus-dependent
-augmenters (mention replacement) also have ``fit(docs)``, called once on the corpus before use.
+Every augmentation method is a :class:`CorpusAugmenter`: ``fit(docs, seed=...)`` learns what it needs
+from the gold corpus (nothing, mentions, a language model), then ``augment(docs, alpha, seed)`` returns
+an :class:`AugmentResult`: the new documents, the counts for a results file, the warnings and the
+summary line a front end prints. :mod:`phiscrub.augment.registry` builds them by method name.
 
-:func:`augment_corpus` runs an augmenter ``alpha`` times over a corpus, as PHICON does ("we can run
-alpha times, by setting different random seeds"): copy ``k`` of document ``d`` is drawn from its own
-random stream, seeded by ``(seed, d.id, k)``, so a copy does not depend on the order of the documents or
-on the other copies. Every copy is re-validated; a copy that fails is skipped and counted, never fatal.
+Most methods edit one document at a time: a :class:`DocumentAugmenter` turns one gold
+:class:`~phiscrub.document.Document` into a new one with the same PHI labels in the same order
+(surfaces may change, spans move with the text). :class:`CopyAugmenter` makes one of those a corpus
+augmenter through :func:`augment_corpus`, which runs it ``alpha`` times over a corpus, as PHICON does
+("we can run alpha times, by setting different random seeds"): copy ``k`` of document ``d`` is drawn
+from its own random stream, seeded by ``(seed, d.id, k)``, so a copy does not depend on the order of
+the documents or on the other copies. Every copy is re-validated; a copy that fails is skipped and
+counted, never fatal.
+
+DAGA (:class:`~phiscrub.augment.daga.DagaAugmenter`), the LLM path
+(:class:`~phiscrub.augment.llm_client.LLMAugmenter`) and the masked-LM refill
+(:class:`~phiscrub.synth.augmenter.MaskedLMAugmenter`) implement :class:`CorpusAugmenter` directly.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, PhiscrubError
 
 __all__ = [
+    "AugmentResult",
     "AugmentStats",
     "Augmenter",
     "ChainAugmenter",
+    "CopiesResult",
+    "CopyAugmenter",
+    "CorpusAugmenter",
+    "DocumentAugmenter",
     "augment_corpus",
     "copy_rng",
     "validate_augmented",
@@ -35,22 +50,84 @@ logger = logging.getLogger(__name__)
 
 
 @runtime_checkable
-class Augmenter(Protocol):
-    """What every augmenter provides.
+class AugmentResult(Protocol):
+    """What one :meth:`CorpusAugmenter.augment` call gives back (ids, counts and labels only, no text).
 
     Attributes:
-        name: short method name (``phi``, ``context``, ``phicon``, ``mr``), stored in the copies' metadata.
+        documents: the new documents (the input not included).
+    """
 
-    An augmenter may also define ``keeps_surfaces = True`` when it never changes a span's text (context
-    augmentation); :func:`augment_corpus` then checks that too. Augmenters that learn from the corpus
-    define ``fit(docs) -> self``.
+    documents: list[Document]
+
+    def counts(self) -> dict[str, Any]:
+        """JSON-ready counts of the call (an experiment cell's ``augmentation`` record)."""
+        ...
+
+    def warnings(self) -> list[str]:
+        """Lines about dropped or unchanged output, for stderr (counts and reasons only)."""
+        ...
+
+    def summary(self, written: int, destination: str) -> str:
+        """The one-line summary after ``written`` documents went to ``destination``."""
+        ...
+
+
+@runtime_checkable
+class CorpusAugmenter(Protocol):
+    """Every augmentation method: learn from a gold corpus, then make new gold documents from it.
+
+    Attributes:
+        name: the method name (``phi``, ``context``, ``phicon``, ``mr``, ``daga``, ``llm-oneshot``, ...).
     """
 
     name: str
 
+    def fit(self, docs: Sequence[Document], *, seed: int = 0, progress: bool = False) -> CorpusAugmenter:
+        """Learn from the corpus (a no-op for methods that need nothing); return self."""
+        ...
+
+    def augment(
+        self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False
+    ) -> AugmentResult:
+        """New documents at augmentation level ``alpha`` (copies or samples per document), seeded."""
+        ...
+
+
+@runtime_checkable
+class DocumentAugmenter(Protocol):
+    """A method that edits one document at a time (wrapped by :class:`CopyAugmenter`).
+
+    Attributes:
+        name: short method name (``phi``, ``context``, ``phicon``, ``mr``), stored in the copies' metadata.
+        keeps_surfaces: True when it never changes a span's text (context augmentation);
+            :func:`augment_corpus` then checks that too.
+        unchanged: copies returned as they were because the method does not apply to the note (context
+            augmentation of a note that does not look English), counted since construction.
+    """
+
+    name: str
+
+    @property
+    def keeps_surfaces(self) -> bool:
+        """True when span texts never change."""
+        ...
+
+    @property
+    def unchanged(self) -> int:
+        """Copies returned unchanged so far."""
+        ...
+
+    def fit(self, docs: Sequence[Document]) -> DocumentAugmenter:
+        """Learn from the corpus (a no-op for most); return self."""
+        ...
+
     def augment(self, doc: Document, rng: random.Random) -> Document:
         """A new document drawn from ``doc`` with ``rng``; same labels in the same order."""
         ...
+
+
+#: The per-document protocol's former name.
+Augmenter = DocumentAugmenter
 
 
 class ChainAugmenter:
@@ -64,7 +141,7 @@ class ChainAugmenter:
         ConfigError: no steps.
     """
 
-    def __init__(self, steps: Sequence[Augmenter], name: str) -> None:
+    def __init__(self, steps: Sequence[DocumentAugmenter], name: str) -> None:
         if not steps:
             raise ConfigError("a chain of augmenters needs at least one step")
         self.steps = tuple(steps)
@@ -73,15 +150,18 @@ class ChainAugmenter:
     @property
     def keeps_surfaces(self) -> bool:
         """True when every step keeps span surfaces."""
-        return all(getattr(step, "keeps_surfaces", False) for step in self.steps)
+        return all(step.keeps_surfaces for step in self.steps)
 
-    def fit(self, docs: Iterable[Document]) -> ChainAugmenter:
-        """Fit the steps that learn from the corpus; return self."""
+    @property
+    def unchanged(self) -> int:
+        """Copies the steps left unchanged, summed."""
+        return sum(step.unchanged for step in self.steps)
+
+    def fit(self, docs: Sequence[Document]) -> ChainAugmenter:
+        """Fit every step on the corpus; return self."""
         corpus = list(docs)
         for step in self.steps:
-            fit = getattr(step, "fit", None)
-            if fit is not None:
-                fit(corpus)
+            step.fit(corpus)
         return self
 
     def augment(self, doc: Document, rng: random.Random) -> Document:
@@ -143,7 +223,7 @@ def validate_augmented(source: Document, augmented: Document, *, keep_surfaces: 
 
 def augment_corpus(
     docs: Iterable[Document],
-    augmenter: Augmenter,
+    augmenter: DocumentAugmenter,
     alpha: int,
     seed: int = 0,
     stats: AugmentStats | None = None,
@@ -166,7 +246,7 @@ def augment_corpus(
     if alpha < 1:
         raise ConfigError("alpha must be at least 1")
     stats = stats if stats is not None else AugmentStats()
-    keep = bool(getattr(augmenter, "keeps_surfaces", False))
+    keep = augmenter.keeps_surfaces
     for doc in docs:
         stats.documents_in += 1
         for k in range(alpha):
@@ -191,3 +271,93 @@ def augment_corpus(
             }
             stats.documents_out += 1
             yield Document(copy_id, out.text, out.spans, metadata)
+
+
+@dataclass
+class CopiesResult:
+    """The result of a :class:`CopyAugmenter`: ``alpha`` validated copies per document.
+
+    Attributes:
+        method: the method name.
+        documents: the copies.
+        stats: the :func:`augment_corpus` counts.
+        alpha: copies per document.
+        seed: base seed.
+        unchanged_non_english: copies left unchanged for not looking English (context augmentation).
+    """
+
+    method: str
+    documents: list[Document]
+    stats: AugmentStats
+    alpha: int
+    seed: int
+    unchanged_non_english: int = 0
+
+    def counts(self) -> dict[str, Any]:
+        """Kept/dropped copies, reasons and unchanged copies."""
+        return {
+            "method": self.method,
+            "kept": self.stats.documents_out,
+            "dropped": self.stats.skipped,
+            "documents_in": self.stats.documents_in,
+            "reasons": dict(sorted(self.stats.reasons.items())),
+            "documents_out": len(self.documents),
+            "unchanged_non_english": self.unchanged_non_english,
+        }
+
+    def warnings(self) -> list[str]:
+        """Skipped copies per reason, and the copies context augmentation left unchanged."""
+        lines = [f"skipped {count} copies: {reason}" for reason, count in sorted(self.stats.reasons.items())]
+        if self.unchanged_non_english:
+            lines.append(
+                f"context augmentation left {self.unchanged_non_english} non-English copies unchanged"
+            )
+        return lines
+
+    def summary(self, written: int, destination: str) -> str:
+        """Documents in, copies out, skipped, written."""
+        st = self.stats
+        return (
+            f"augment {self.method}: {st.documents_in} documents in, {st.documents_out} augmented copies out "
+            f"(alpha {self.alpha}, seed {self.seed}), {st.skipped} skipped; wrote {written} documents to "
+            f"{destination}"
+        )
+
+
+class CopyAugmenter:
+    """A :class:`CorpusAugmenter` that makes ``alpha`` copies of every document with a
+    :class:`DocumentAugmenter` (see :func:`augment_corpus`).
+
+    Args:
+        inner: the per-document method.
+    """
+
+    def __init__(self, inner: DocumentAugmenter) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def fit(self, docs: Sequence[Document], *, seed: int = 0, progress: bool = False) -> CopyAugmenter:
+        """Fit the per-document method on the corpus (mention replacement collects its mentions)."""
+        self.inner.fit(list(docs))
+        return self
+
+    def augment(
+        self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False
+    ) -> CopiesResult:
+        """``alpha`` re-validated copies of every document; a tqdm bar on stderr with ``progress``.
+
+        Raises:
+            ConfigError: ``alpha`` < 1.
+        """
+        from tqdm import tqdm
+
+        stats = AugmentStats()
+        unchanged_before = self.inner.unchanged
+        copies = augment_corpus(docs, self.inner, alpha, seed, stats)
+        bar = tqdm(
+            copies, total=len(docs) * alpha, desc=f"augment {self.name}", unit="doc", file=sys.stderr,
+            delay=1.0, disable=not progress,
+        )  # fmt: skip
+        out = list(bar)
+        unchanged = self.inner.unchanged - unchanged_before
+        return CopiesResult(self.name, out, stats, alpha, seed, unchanged)

@@ -393,6 +393,15 @@ class ContextAugmenter:
         self.lang = lang
         self.non_english = 0
 
+    @property
+    def unchanged(self) -> int:
+        """Notes left as they were (see ``non_english``)."""
+        return self.non_english
+
+    def fit(self, docs: Sequence[Document]) -> ContextAugmenter:
+        """Nothing to learn: the word lists are built in; return self."""
+        return self
+
     def augment(self, doc: Document, rng: random.Random) -> Document:
         """A copy of ``doc`` with synonyms replaced and words inserted; PHI spans keep their text."""
         if self.lang == "auto" and detect_lang(doc.text) != "en":

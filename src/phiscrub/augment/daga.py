@@ -60,6 +60,7 @@ __all__ = [
     "PAD",
     "DagaAugmenter",
     "DagaReport",
+    "DagaResult",
     "MalformedSampleError",
     "TaggedSentence",
     "delinearize",
@@ -287,6 +288,68 @@ def _check_positive(name: str, value: float) -> None:
         raise ConfigError(f"DAGA {name} must be positive")
 
 
+@dataclass
+class DagaResult:
+    """The result of :meth:`DagaAugmenter.augment` (counts only).
+
+    Attributes:
+        documents: the new documents.
+        report: the sampling counts.
+        documents_in: input documents.
+        alpha: samples per sentence with PHI.
+        seed: sampling seed.
+        phi_sentences, train_sentences, skipped_long, epochs_run: the fitted model's counts.
+    """
+
+    documents: list[Document]
+    report: DagaReport
+    documents_in: int
+    alpha: int
+    seed: int
+    phi_sentences: int
+    train_sentences: int
+    skipped_long: int
+    epochs_run: int
+
+    def counts(self) -> dict[str, Any]:
+        """Samples kept and dropped (per rule), and the model's sentence and epoch counts."""
+        r = self.report
+        return {
+            "method": "daga",
+            "kept": r.kept,
+            "dropped": r.dropped_malformed + r.dropped_duplicate_of_train + r.dropped_repeat,
+            "generated": r.generated,
+            "kept_with_phi": r.kept_with_phi,
+            "dropped_malformed": r.dropped_malformed,
+            "dropped_duplicate_of_train": r.dropped_duplicate_of_train,
+            "dropped_repeat": r.dropped_repeat,
+            "reasons": dict(sorted(r.reasons.items())),
+            "documents_out": len(self.documents),
+            "phi_sentences": self.phi_sentences,
+            "train_sentences": self.train_sentences,
+            "epochs_run": self.epochs_run,
+        }
+
+    def warnings(self) -> list[str]:
+        """Malformed samples per rule."""
+        return [
+            f"dropped {count} malformed samples: {reason}"
+            for reason, count in sorted(self.report.reasons.items())
+        ]
+
+    def summary(self, written: int, destination: str) -> str:
+        """Sentences, epochs, samples kept and dropped, documents written."""
+        r = self.report
+        return (
+            f"augment daga: {self.documents_in} documents in, {self.phi_sentences} sentences with PHI, "
+            f"{self.train_sentences} training sentences ({self.skipped_long} too long), "
+            f"{self.epochs_run} epochs; generated {r.generated} samples: kept {r.kept} "
+            f"({r.kept_with_phi} with PHI), dropped {r.dropped_malformed} malformed, "
+            f"{r.dropped_duplicate_of_train} duplicates of training, {r.dropped_repeat} repeats; "
+            f"wrote {written} documents ({r.documents} new) to {destination} (alpha {self.alpha}, seed {self.seed})"
+        )
+
+
 class DagaAugmenter:
     """Generate new labelled sentences with an LSTM language model over linearized sentences.
 
@@ -310,6 +373,7 @@ class DagaAugmenter:
         threads: torch CPU threads while training and sampling (restored afterwards); None: torch's
             setting. One by default: a small LSTM gains little from more, and on a busy machine
             several threads can make each step many times slower.
+        id_prefix: id prefix of the documents :meth:`augment` writes.
 
     Attributes (after :meth:`fit`):
         vocab_: the token list (index = id): specials, tag tokens, then words by frequency.
@@ -346,6 +410,7 @@ class DagaAugmenter:
         lowercase: bool = False,
         sentences_per_doc: int | None = None,
         threads: int | None = 1,
+        id_prefix: str = "daga",
     ) -> None:
         for name, value in (
             ("embed_dim", embed_dim),
@@ -385,6 +450,7 @@ class DagaAugmenter:
         self.lowercase = lowercase
         self.sentences_per_doc = sentences_per_doc
         self.threads = threads
+        self.id_prefix = id_prefix
         self.vocab_: list[str] | None = None
         self.phi_sentences_ = 0
         self.train_sentences_ = 0
@@ -562,6 +628,27 @@ class DagaAugmenter:
         self._model.eval()
 
     # ------------------------------------------------------------- generate
+
+    def augment(
+        self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False
+    ) -> DagaResult:
+        """The corpus-level contract: ``alpha`` samples per training sentence with PHI, as documents.
+
+        ``docs`` only counts the input (the model learnt from the corpus given to :meth:`fit`).
+
+        Raises:
+            ConfigError: the augmenter was not fitted, or ``alpha`` < 1.
+        """
+        if alpha < 1:
+            raise ConfigError("alpha must be at least 1")
+        report = DagaReport()
+        generated = self.generate(
+            alpha * self.phi_sentences_, seed=seed, report=report, id_prefix=self.id_prefix
+        )
+        return DagaResult(
+            generated, report, documents_in=len(docs), alpha=alpha, seed=seed, phi_sentences=self.phi_sentences_,
+            train_sentences=self.train_sentences_, skipped_long=self.skipped_long_, epochs_run=self.epochs_run_,
+        )  # fmt: skip
 
     def sample(self, n: int, seed: int | random.Random = 0) -> list[list[str] | None]:
         """Draw ``n`` linearized sequences (None for one that did not end within ``max_len`` tokens).

@@ -1,44 +1,29 @@
-"""An OpenAI-compatible chat client that cannot send PHI, and the LLM augmentation loop (Kim et al.).
+"""The LLM augmentation loop (Kim et al.) on top of the leak-guarded chat client.
 
-:class:`ChatClient` talks to ``POST <url>/chat/completions`` (OpenAI, vLLM, llama.cpp's
-``llama_cpp.server``, Ollama's ``/v1`` ...) with the standard library only. Every request goes
-through the :class:`~phiscrub.augment.llm.LeakGuard` first: a prompt in which a detector still finds
-PHI is never sent (:class:`~phiscrub.errors.LeakGuardError`, document id + labels + offsets only).
-Then, in order:
-
-* a **cache** (one JSON file per request, keyed by a hash of endpoint model, messages and sampling
-  settings): a rerun after an interruption sends only what is missing;
-* **retries** with exponential backoff and jitter on timeouts, refused connections, HTTP 408, 409,
-  429 and 5xx (``Retry-After`` honoured); other statuses fail at once;
-* a **usage log** (JSONL, one line per request: document id, attempt, HTTP status, cached, prompt
-  and completion tokens, seconds, cost) — never prompt or reply text.
-
-:func:`llm_augment` is the paper's pipeline on top: scrub each gold note to placeholders, build the
-zero- or one-shot prompt, send it, parse the reply (near-miss placeholders mapped, unknown ones drop
-the reply), fill surrogates, and yield ``notes_per_source`` new labelled notes per source note (1:1
-as in the paper), retrying a dropped reply with a new sampling seed up to ``max_attempts`` times.
-Several notes are in flight at once (``concurrency`` threads); output order is the input order.
+The client lives in :mod:`phiscrub.augment.chat` (settings, HTTP, retries, cache, usage log; its names
+are re-exported here). :func:`llm_augment` is the paper's pipeline: scrub each gold note to
+placeholders, build the zero- or one-shot prompt, send it, parse the reply (near-miss placeholders
+mapped, unknown ones drop the reply), fill surrogates, and yield ``notes_per_source`` new labelled notes
+per source note (1:1 as in the paper), retrying a dropped reply with a new sampling seed up to
+``max_attempts`` times. Several notes are in flight at once (``concurrency`` threads); output order is
+the input order. :class:`LLMAugmenter` is the same behind the corpus-level augmenter contract.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import os
 import random
 import re
+import sys
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from phiscrub.augment.chat import API_KEY_ENVS, ChatClient, Completion, LLMSettings, ordered_map
 from phiscrub.augment.llm import (
     LABEL_DESCRIPTIONS,
     PLACEHOLDERS,
@@ -51,7 +36,7 @@ from phiscrub.augment.llm import (
     to_sentence_documents,
 )
 from phiscrub.document import Document
-from phiscrub.errors import ConfigError, LeakGuardError, LLMError
+from phiscrub.errors import ConfigError, LeakGuardError
 from phiscrub.labels import Granularity, fold
 from phiscrub.transform.rewrite import rewrite
 
@@ -59,6 +44,8 @@ __all__ = [
     "API_KEY_ENVS",
     "ChatClient",
     "Completion",
+    "LLMAugmenter",
+    "LLMResult",
     "LLMSettings",
     "LLMStats",
     "OnLeak",
@@ -69,297 +56,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Environment variables read for the endpoint's API key, first one set wins.
-API_KEY_ENVS: tuple[str, ...] = ("PHISCRUB_LLM_API_KEY", "OPENAI_API_KEY")
-_RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
-
 #: What to do when the leak guard finds PHI in a scrubbed note: ``scrub`` replaces the detected spans
 #: by placeholders too (then checks again), ``skip`` leaves the note out, ``fail`` stops the run.
 OnLeak = Literal["scrub", "skip", "fail"]
-
-
-@dataclass(frozen=True)
-class LLMSettings:
-    """Where and how to call the endpoint.
-
-    Args:
-        url: base URL of an OpenAI-compatible API (``http://127.0.0.1:8080/v1``); a URL already
-            ending in ``/chat/completions`` is used as it is. Must be set explicitly: phiscrub
-            has no default endpoint and makes no other network traffic.
-        model: the ``model`` field of the request.
-        api_key: bearer token; None reads :data:`API_KEY_ENVS` (none set: no header).
-        temperature: sampling temperature.
-        top_p: nucleus sampling.
-        max_tokens: completion length limit.
-        timeout_s: seconds per HTTP request.
-        max_retries: retries after the first try for retryable failures.
-        backoff_s: first retry delay; doubles each retry, with up to 25% jitter, capped at 60 s.
-        concurrency: requests in flight at once.
-        price_prompt: cost per million prompt tokens (for the log; 0: not priced).
-        price_completion: cost per million completion tokens.
-    """
-
-    url: str
-    model: str = "local"
-    api_key: str | None = None
-    temperature: float = 0.8
-    top_p: float = 0.95
-    max_tokens: int = 1024
-    timeout_s: float = 300.0
-    max_retries: int = 4
-    backoff_s: float = 1.0
-    concurrency: int = 2
-    price_prompt: float = 0.0
-    price_completion: float = 0.0
-
-    def __post_init__(self) -> None:
-        if not self.url.startswith(("http://", "https://")):
-            raise ConfigError("the LLM url must start with http:// or https://")
-        if self.concurrency < 1 or self.max_retries < 0 or self.max_tokens < 1:
-            raise ConfigError("LLM concurrency and max_tokens must be >= 1, max_retries >= 0")
-        if self.timeout_s <= 0 or self.backoff_s < 0:
-            raise ConfigError("LLM timeout must be > 0 and backoff >= 0")
-
-    @property
-    def endpoint(self) -> str:
-        """The full chat-completions URL."""
-        base = self.url.rstrip("/")
-        return base if base.endswith("/chat/completions") else f"{base}/chat/completions"
-
-    def resolved_key(self) -> str | None:
-        """The API key: the explicit one, else the first of :data:`API_KEY_ENVS` that is set."""
-        if self.api_key:
-            return self.api_key
-        for name in API_KEY_ENVS:
-            value = os.environ.get(name)
-            if value:
-                return value
-        return None
-
-
-@dataclass(frozen=True)
-class Completion:
-    """One chat completion.
-
-    Attributes:
-        text: the reply's message content.
-        prompt_tokens: usage reported by the endpoint (0 when it reports none).
-        completion_tokens: likewise.
-        cached: served from the cache, not the endpoint.
-        finish_reason: the endpoint's ``finish_reason`` (``stop``, ``length`` ...).
-    """
-
-    text: str
-    prompt_tokens: int
-    completion_tokens: int
-    cached: bool
-    finish_reason: str | None = None
-
-
-class ChatClient:
-    """Leak-guarded, cached, retrying chat-completions client.
-
-    Args:
-        settings: endpoint and sampling settings.
-        guard: the leak guard run on every outgoing request (None: the default :class:`LeakGuard`).
-        cache_dir: folder of cached replies (None: no cache).
-        log_path: JSONL usage log, appended to (None: no log file; totals are still counted).
-        sleep: the delay function (``time.sleep``; tests of the backoff pass their own).
-    """
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        guard: LeakGuard | None = None,
-        cache_dir: str | Path | None = None,
-        log_path: str | Path | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.settings = settings
-        self.guard = guard if guard is not None else LeakGuard()
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
-        self.log_path = Path(log_path) if log_path is not None else None
-        self._sleep = sleep
-        self._lock = threading.Lock()
-        self.requests = 0
-        self.cache_hits = 0
-        self.retries = 0
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        if self.cache_dir is not None:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-        if self.log_path is not None:
-            self.log_path.parent.mkdir(parents=True, exist_ok=True)
-
-    # -- public -----------------------------------------------------------------------------------
-
-    @property
-    def cost(self) -> float:
-        """Total cost of the tokens used so far (prices per million tokens)."""
-        s = self.settings
-        return (self.prompt_tokens * s.price_prompt + self.completion_tokens * s.price_completion) / 1e6
-
-    def chat(self, doc_id: str, messages: Sequence[Mapping[str, str]], seed: int | None = None) -> Completion:
-        """Send ``messages`` (after the leak guard) and return the reply.
-
-        Args:
-            doc_id: id used in the guard's error, the log and exceptions (never text).
-            messages: OpenAI chat messages.
-            seed: sampling seed sent to the endpoint (part of the cache key).
-
-        Raises:
-            LeakGuardError: a detector found PHI in a message; nothing was sent.
-            LLMError: the endpoint failed after the retries, or answered without a message.
-        """
-        self.guard.check(doc_id, messages)
-        payload: dict[str, Any] = {
-            "model": self.settings.model,
-            "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
-            "temperature": self.settings.temperature,
-            "top_p": self.settings.top_p,
-            "max_tokens": self.settings.max_tokens,
-        }
-        if seed is not None:
-            payload["seed"] = seed
-        key = self._cache_key(payload)
-        cached = self._cache_get(key)
-        if cached is not None:
-            with self._lock:
-                self.cache_hits += 1
-            self._log(doc_id, attempt=0, status="cached", cached=True, usage=(0, 0), seconds=0.0)
-            return cached
-        completion = self._post(doc_id, payload)
-        self._cache_put(key, completion)
-        return completion
-
-    # -- HTTP -------------------------------------------------------------------------------------
-
-    def _post(self, doc_id: str, payload: dict[str, Any]) -> Completion:
-        body = json.dumps(payload).encode("utf-8")
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        key = self.settings.resolved_key()
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        last = "no attempt"
-        for attempt in range(1, self.settings.max_retries + 2):
-            start = time.perf_counter()
-            retry_after: float | None = None
-            try:
-                request = urllib.request.Request(self.settings.endpoint, data=body, headers=headers)
-                with urllib.request.urlopen(request, timeout=self.settings.timeout_s) as response:
-                    raw = response.read()
-                completion = self._parse(doc_id, raw)
-                with self._lock:
-                    self.requests += 1
-                    self.prompt_tokens += completion.prompt_tokens
-                    self.completion_tokens += completion.completion_tokens
-                usage = (completion.prompt_tokens, completion.completion_tokens)
-                self._log(doc_id, attempt, "200", False, usage, time.perf_counter() - start)
-                return completion
-            except urllib.error.HTTPError as err:
-                last = f"HTTP {err.code}"
-                retry_after = _retry_after(err.headers.get("Retry-After") if err.headers else None)
-                err.close()
-                self._log(doc_id, attempt, str(err.code), False, (0, 0), time.perf_counter() - start)
-                if err.code not in _RETRY_STATUS:
-                    raise LLMError(f"[doc {doc_id}] LLM endpoint answered {last}; not retried") from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as err:
-                reason = getattr(err, "reason", err)
-                last = type(reason).__name__ if not isinstance(reason, str) else "connection error"
-                self._log(doc_id, attempt, last, False, (0, 0), time.perf_counter() - start)
-            if attempt <= self.settings.max_retries:
-                with self._lock:
-                    self.retries += 1
-                delay = min(60.0, self.settings.backoff_s * 2 ** (attempt - 1))
-                delay *= 1.0 + 0.25 * random.random()
-                self._sleep(max(delay, retry_after or 0.0))
-        raise LLMError(
-            f"[doc {doc_id}] LLM endpoint failed after {self.settings.max_retries + 1} attempts ({last})"
-        )
-
-    @staticmethod
-    def _parse(doc_id: str, raw: bytes) -> Completion:
-        try:
-            data = json.loads(raw)
-            choice = data["choices"][0]
-            text = choice["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise LLMError(f"[doc {doc_id}] LLM endpoint answered without a chat message") from None
-        if not isinstance(text, str):
-            raise LLMError(f"[doc {doc_id}] LLM endpoint answered without a chat message")
-        usage = data.get("usage") or {}
-        return Completion(
-            text=text,
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
-            cached=False,
-            finish_reason=choice.get("finish_reason"),
-        )
-
-    # -- cache and log ----------------------------------------------------------------------------
-
-    def _cache_key(self, payload: Mapping[str, Any]) -> str:
-        canonical = json.dumps({"endpoint": self.settings.endpoint, **payload}, sort_keys=True)
-        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-    def _cache_get(self, key: str) -> Completion | None:
-        if self.cache_dir is None:
-            return None
-        path = self.cache_dir / key[:2] / f"{key}.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return Completion(
-                data["text"], int(data["prompt_tokens"]), int(data["completion_tokens"]), True,
-                data.get("finish_reason"),
-            )  # fmt: skip
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # missing or half-written: ask again
-
-    def _cache_put(self, key: str, completion: Completion) -> None:
-        if self.cache_dir is None:
-            return
-        folder = self.cache_dir / key[:2]
-        folder.mkdir(parents=True, exist_ok=True)
-        record = {
-            "text": completion.text,
-            "prompt_tokens": completion.prompt_tokens,
-            "completion_tokens": completion.completion_tokens,
-            "finish_reason": completion.finish_reason,
-        }
-        tmp = folder / f".{key}.{threading.get_ident()}.tmp"
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        os.replace(tmp, folder / f"{key}.json")
-
-    def _log(
-        self, doc_id: str, attempt: int, status: str, cached: bool, usage: tuple[int, int], seconds: float
-    ) -> None:
-        if self.log_path is None:
-            return
-        s = self.settings
-        record = {
-            "time": round(time.time(), 3),
-            "doc_id": doc_id,
-            "model": s.model,
-            "attempt": attempt,
-            "status": status,
-            "cached": cached,
-            "prompt_tokens": usage[0],
-            "completion_tokens": usage[1],
-            "seconds": round(seconds, 3),
-            "cost": (usage[0] * s.price_prompt + usage[1] * s.price_completion) / 1e6,
-        }
-        line = json.dumps(record) + "\n"
-        with self._lock, self.log_path.open("a", encoding="utf-8") as fh:
-            fh.write(line)
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return min(120.0, max(0.0, float(value)))
-    except ValueError:
-        return None
 
 
 # -- the augmentation loop -------------------------------------------------------------------------
@@ -561,32 +260,18 @@ def llm_augment(
         return None
 
     lock = threading.Lock()
-    window = max(1, 2 * client.settings.concurrency)
-    with ThreadPoolExecutor(max_workers=client.settings.concurrency) as pool:
-        pending: list[Future[list[Document]]] = []
-        source_iter = iter(docs)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < window:
-                try:
-                    doc = next(source_iter)
-                except StopIteration:
-                    exhausted = True
-                    break
-                stats.sources += 1
-                pending.append(pool.submit(one, doc))
-            if not pending:
-                break
-            notes = pending.pop(0).result()
-            if progress is not None:
-                progress(1)
-            for note in notes:
-                parts = (
-                    to_sentence_documents(note, only_with_phi=only_with_phi) if split_sentences else [note]
-                )
-                for part in parts:
-                    stats.documents_out += 1
-                    yield part
+
+    def submitted(_: Document) -> None:
+        stats.sources += 1
+
+    for notes in ordered_map(one, docs, client.settings.concurrency, on_submit=submitted):
+        if progress is not None:
+            progress(1)
+        for note in notes:
+            parts = to_sentence_documents(note, only_with_phi=only_with_phi) if split_sentences else [note]
+            for part in parts:
+                stats.documents_out += 1
+                yield part
 
 
 def echoes_prompt(reply: str, messages: Sequence[Mapping[str, str]], n: int = 6, limit: float = 0.3) -> bool:
@@ -616,3 +301,136 @@ def _placeholders_in(text: str) -> list[str]:
 def _seed(seed: int, doc_id: str, copy: int, attempt: int) -> int:
     digest = hashlib.sha256(f"llm:{seed}:{doc_id}:{copy}:{attempt}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+@dataclass
+class LLMResult:
+    """The result of :meth:`LLMAugmenter.augment` (counts only).
+
+    Attributes:
+        method: ``llm-oneshot`` or ``llm-zeroshot``.
+        documents: the generated notes (or sentences).
+        stats: the loop's counts.
+        cache_hits, retries, prompt_tokens, completion_tokens, cost: the client's totals.
+    """
+
+    method: str
+    documents: list[Document]
+    stats: LLMStats
+    cache_hits: int
+    retries: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float
+
+    def counts(self) -> dict[str, Any]:
+        """The loop's counts and the client's totals."""
+        return {
+            "method": self.method,
+            "kept": self.stats.generated,
+            "dropped": sum(self.stats.replies_dropped.values()),
+            **self.stats.to_dict(),
+            "cache_hits": self.cache_hits,
+            "retries": self.retries,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost": self.cost,
+        }
+
+    def warnings(self) -> list[str]:
+        """Dropped replies per reason, and the notes the leak guard scrubbed further."""
+        st = self.stats
+        lines = [f"dropped {count} replies: {reason}" for reason, count in sorted(st.replies_dropped.items())]
+        if st.guard_scrubbed:
+            labels = ", ".join(f"{lab} {n}" for lab, n in sorted(st.guard_spans.items()))
+            lines.append(
+                f"leak guard: scrubbed residual PHI in {st.guard_scrubbed} notes before sending ({labels})"
+            )
+        return lines
+
+    def summary(self, written: int, destination: str) -> str:
+        """Requests, cache hits, retries, drops, notes, tokens and cost."""
+        st = self.stats
+        return (
+            f"augment {self.method}: {st.sources} source notes, {st.requests} requests "
+            f"({self.cache_hits} from cache, {self.retries} retries), {st.blocked} blocked by the leak "
+            f"guard, {sum(st.replies_dropped.values())} replies dropped, {st.mapped} placeholders mapped; "
+            f"{st.generated} notes generated ({st.missing} missing), wrote {written} documents to "
+            f"{destination}; tokens: {self.prompt_tokens} prompt + {self.completion_tokens} "
+            f"completion, cost {self.cost:.4f}"
+        )
+
+
+class LLMAugmenter:
+    """Kim et al.'s LLM augmentation behind the corpus-level contract: ``alpha`` notes per source note.
+
+    Args:
+        kind: ``one-shot`` or ``zero-shot``.
+        settings: the endpoint.
+        lang: surrogate language of the fill.
+        attempts: tries per note (see :func:`llm_augment`).
+        cache_dir: reply cache folder (None: no cache).
+        log_path: usage log (None: none).
+        on_leak: see :data:`OnLeak`.
+        split_sentences: one document per sentence.
+
+    Raises:
+        ConfigError: unknown kind.
+    """
+
+    def __init__(
+        self,
+        kind: PromptKind,
+        settings: LLMSettings,
+        *,
+        lang: str = "en",
+        attempts: int = 3,
+        cache_dir: str | Path | None = None,
+        log_path: str | Path | None = None,
+        on_leak: OnLeak = "scrub",
+        split_sentences: bool = False,
+    ) -> None:
+        if kind not in ("zero-shot", "one-shot"):
+            raise ConfigError(f"unknown prompt kind {kind!r}; use zero-shot or one-shot")
+        self.kind: PromptKind = kind
+        self.name = "llm-oneshot" if kind == "one-shot" else "llm-zeroshot"
+        self.settings = settings
+        self.lang = lang
+        self.attempts = attempts
+        self.cache_dir = cache_dir
+        self.log_path = log_path
+        self.on_leak: OnLeak = on_leak
+        self.split_sentences = split_sentences
+
+    def fit(self, docs: Sequence[Document], *, seed: int = 0, progress: bool = False) -> LLMAugmenter:
+        """Nothing to learn: the model is behind the endpoint; return self."""
+        return self
+
+    def augment(
+        self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False
+    ) -> LLMResult:
+        """``alpha`` generated notes per source note (a tqdm bar on stderr with ``progress``).
+
+        Raises:
+            LeakGuardError: PHI in a prompt with ``on_leak="fail"``.
+            LLMError: the endpoint failed after its retries.
+        """
+        from tqdm import tqdm
+
+        client = ChatClient(self.settings, cache_dir=self.cache_dir, log_path=self.log_path)
+        stats = LLMStats()
+        with tqdm(
+            total=len(docs), desc=f"augment {self.name}", unit="note", file=sys.stderr, delay=1.0,
+            disable=not progress,
+        ) as bar:  # fmt: skip
+            generated = list(
+                llm_augment(
+                    docs, self.kind, client, seed=seed, lang=self.lang, notes_per_source=alpha,
+                    max_attempts=self.attempts, on_leak=self.on_leak, split_sentences=self.split_sentences,
+                    stats=stats, progress=bar.update,
+                )
+            )  # fmt: skip
+        return LLMResult(
+            self.name, generated, stats, client.cache_hits, client.retries, client.prompt_tokens,
+            client.completion_tokens, client.cost,
+        )  # fmt: skip

@@ -39,6 +39,7 @@ class MentionReplacementAugmenter:
 
     name = "mr"
     keeps_surfaces = False
+    unchanged = 0
 
     def __init__(self, p: float = 0.5) -> None:
         if not 0.0 <= p <= 1.0:

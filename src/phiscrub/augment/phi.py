@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
@@ -94,11 +95,16 @@ class PhiAugmenter:
 
     name = "phi"
     keeps_surfaces = False
+    unchanged = 0
 
     def __init__(self, lang: str = "en") -> None:
         if lang not in FILL_LANGS:
             raise ConfigError(f"unknown surrogate language {lang!r}; use one of {', '.join(FILL_LANGS)}")
         self.lang = lang
+
+    def fit(self, docs: Sequence[Document]) -> PhiAugmenter:
+        """Nothing to learn: surrogates come from the built-in tables; return self."""
+        return self
 
     def augment(self, doc: Document, rng: random.Random) -> Document:
         """A copy of ``doc`` with every replaceable span's text swapped for a surrogate."""

@@ -71,6 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from phiscrub.augment.registry import AugmentOptions
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity
 from phiscrub.train.config import TrainConfig
@@ -94,7 +95,7 @@ _GRID_OWNED_TRAIN_KEYS = {"seed": "grid.seeds", "granularity": "labels"}
 
 
 def _augment_methods() -> tuple[str, ...]:
-    from phiscrub.augment import AUGMENT_METHODS
+    from phiscrub.augment.registry import AUGMENT_METHODS
 
     return AUGMENT_METHODS
 
@@ -146,29 +147,6 @@ class DevSpec:
             "held_out": self.held_out,
             "corpus": self.corpus.to_dict() if self.corpus is not None else None,
         }
-
-
-@dataclass(frozen=True)
-class AugmentOptions:
-    """Options of the augmenters (see :func:`phiscrub.augment.make_augmenter`).
-
-    Args:
-        lang: surrogate language of ``phi``/``phicon``.
-        p_sr: synonym-replacement share (``context``).
-        p_ri: random-insertion share (``context``).
-        p_mr: replacement probability per entity (``mr``).
-        daga: keyword arguments of :class:`~phiscrub.augment.DagaAugmenter` (granularity excluded).
-    """
-
-    lang: str = "auto"
-    p_sr: float = 0.1
-    p_ri: float = 0.1
-    p_mr: float = 0.5
-    daga: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return {"lang": self.lang, "p_sr": self.p_sr, "p_ri": self.p_ri, "p_mr": self.p_mr, "daga": self.daga}
 
 
 @dataclass(frozen=True)
@@ -519,7 +497,7 @@ def _augment(value: Any, labels: str) -> AugmentOptions:
     if "granularity" in daga:
         raise ConfigError("augment.daga.granularity is set by the top-level labels key")
     _check_daga(daga, labels)
-    return AugmentOptions(lang=lang, daga=daga, **probs)
+    return AugmentOptions(lang=lang, p_sr=probs["p_sr"], p_ri=probs["p_ri"], p_mr=probs["p_mr"], daga=daga)
 
 
 def _check_daga(kwargs: dict[str, Any], labels: str) -> None:

@@ -6,8 +6,9 @@ For each cell (:func:`run_cell`):
    dev share, its first documents are the dev set; the first ``fraction`` of the rest (the *training
    pool*) is the training subset. So every method and alpha sees the same subset at a given fraction
    and seed, and the subset at a smaller fraction lies inside the one at a larger fraction.
-2. **Augment** (:func:`augment_train`): the subset plus each component method's copies at ``alpha``
-   (``none``: nothing added). Document-level methods make ``alpha`` copies per document with
+2. **Augment** (:func:`augment_train`): the subset plus each component method's output at ``alpha``
+   (``none``: nothing added), every method built by :func:`phiscrub.augment.build_augmenter`, fitted on
+   the subset and asked for ``augment(subset, alpha, seed)``. Document-level methods make ``alpha`` copies per document with
    :func:`phiscrub.augment.augment_corpus` (copies ``0..alpha-1`` are the same at every alpha, so the
    data at alpha 2 contains the data at alpha 1, as in Kim et al.); DAGA is fitted on the subset and
    samples ``alpha`` x (sentences with PHI) sentences. The dev documents are never augmented.
@@ -36,17 +37,21 @@ import shutil
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from phiscrub import __version__
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.experiment.config import AugmentOptions, CorpusSpec, ExperimentConfig
+from phiscrub.labels import Granularity
 
 if TYPE_CHECKING:
-    from phiscrub.augment.daga import DagaAugmenter
+    from phiscrub.augment.base import CorpusAugmenter
+
+#: Fitted augmenters by (subset key, method) and the seconds their fit took.
+FitCache = dict[tuple[Any, str], tuple["CorpusAugmenter", float]]
 
 __all__ = [
     "Cell",
@@ -256,83 +261,30 @@ def _spans(docs: Sequence[Document]) -> int:
     return sum(len(d.spans) for d in docs)
 
 
-def _fit_daga(
-    subset: Sequence[Document], seed: int, options: AugmentOptions, labels: str
-) -> tuple[DagaAugmenter, float]:
-    from phiscrub.augment.daga import DagaAugmenter
-
-    started = time.monotonic()
-    daga = DagaAugmenter(granularity=labels, **options.daga)  # type: ignore[arg-type]
-    daga.fit(subset, seed=seed, progress=False)
-    return daga, time.monotonic() - started
-
-
-def _daga_copies(
+def _fitted(
+    part: str,
     subset: Sequence[Document],
-    alpha: int,
     seed: int,
     options: AugmentOptions,
-    labels: str,
-    daga_cache: dict[Any, tuple[DagaAugmenter, float]] | None,
+    fit_cache: FitCache | None,
     cache_key: Any,
-) -> tuple[list[Document], dict[str, Any]]:
-    from phiscrub.augment.daga import DagaReport
+) -> tuple[CorpusAugmenter, float, bool]:
+    """The method ``part`` fitted on ``subset``: from ``fit_cache`` when this subset and seed fitted it
+    already (cells of one fraction and seed run together, so only their fits are kept)."""
+    from phiscrub.augment import build_augmenter
 
-    cached = daga_cache is not None and cache_key in daga_cache
-    if daga_cache is not None and cached:
-        daga, fit_s = daga_cache[cache_key]
-    else:
-        daga, fit_s = _fit_daga(subset, seed, options, labels)
-        if daga_cache is not None:
-            daga_cache.clear()  # one fitted model at a time: cells of one fraction and seed run together
-            daga_cache[cache_key] = (daga, fit_s)
-    report = DagaReport()
-    docs = daga.generate(alpha * daga.phi_sentences_, seed=seed, report=report, id_prefix=f"daga-s{seed}")
-    stats = {
-        "method": "daga",
-        "kept": report.kept,
-        "dropped": report.dropped_malformed + report.dropped_duplicate_of_train + report.dropped_repeat,
-        "generated": report.generated,
-        "kept_with_phi": report.kept_with_phi,
-        "dropped_malformed": report.dropped_malformed,
-        "dropped_duplicate_of_train": report.dropped_duplicate_of_train,
-        "dropped_repeat": report.dropped_repeat,
-        "reasons": dict(sorted(report.reasons.items())),
-        "documents_out": len(docs),
-        "phi_sentences": daga.phi_sentences_,
-        "train_sentences": daga.train_sentences_,
-        "epochs_run": daga.epochs_run_,
-        "fit_seconds": round(fit_s, 3),
-        "fit_reused": cached,
-    }
-    return docs, stats
-
-
-def _document_copies(
-    subset: Sequence[Document], method: str, alpha: int, seed: int, options: AugmentOptions
-) -> tuple[list[Document], dict[str, Any]]:
-    from phiscrub.augment import AugmentStats, DagaAugmenter, augment_corpus, make_augmenter
-
-    augmenter = make_augmenter(
-        method, lang=options.lang, p_sr=options.p_sr, p_ri=options.p_ri, p_mr=options.p_mr
-    )
-    assert not isinstance(augmenter, DagaAugmenter)  # daga is handled by _daga_copies
-    fit = getattr(augmenter, "fit", None)
-    if fit is not None:
-        fit(list(subset))  # corpus-dependent augmenters (mr) learn from the training subset only
-    stats = AugmentStats()
-    docs = list(augment_corpus(subset, augmenter, alpha, seed, stats))
-    steps = getattr(augmenter, "steps", (augmenter,))
-    out = {
-        "method": method,
-        "kept": stats.documents_out,
-        "dropped": stats.skipped,
-        "documents_in": stats.documents_in,
-        "reasons": dict(sorted(stats.reasons.items())),
-        "documents_out": len(docs),
-        "unchanged_non_english": sum(getattr(step, "non_english", 0) for step in steps),
-    }
-    return docs, out
+    key = (cache_key, part)
+    if fit_cache is not None and key in fit_cache:
+        augmenter, fit_s = fit_cache[key]
+        return augmenter, fit_s, True
+    started = time.monotonic()
+    augmenter = build_augmenter(part, options).fit(subset, seed=seed, progress=False)
+    fit_s = time.monotonic() - started
+    if fit_cache is not None:
+        for old in [k for k in fit_cache if k[0] != cache_key]:
+            del fit_cache[old]
+        fit_cache[key] = (augmenter, fit_s)
+    return augmenter, fit_s, False
 
 
 def augment_train(
@@ -342,7 +294,7 @@ def augment_train(
     seed: int,
     options: AugmentOptions,
     labels: str = "coarse",
-    daga_cache: dict[Any, tuple[DagaAugmenter, float]] | None = None,
+    fit_cache: FitCache | None = None,
     cache_key: Any = None,
 ) -> tuple[list[Document], list[dict[str, Any]]]:
     """The augmented documents of a cell (the subset itself not included) and per-method counts.
@@ -358,11 +310,13 @@ def augment_train(
         seed: seeds the copies and the DAGA model.
         options: augmenter options.
         labels: label granularity of the DAGA tags.
-        daga_cache: reuse a DAGA model fitted on the same subset and seed (holds one model).
-        cache_key: the key of this subset and seed in ``daga_cache``.
+        fit_cache: reuse augmenters fitted on the same subset and seed (the DAGA language model is
+            trained once per fraction and seed, not once per alpha).
+        cache_key: the key of this subset and seed in ``fit_cache``.
 
     Returns:
-        The new documents, and one counts dict per component (``kept``/``dropped`` in all of them).
+        The new documents, and one counts dict per component (``kept``/``dropped`` in all of them,
+        ``fit_seconds`` and ``fit_reused`` too).
 
     Raises:
         ConfigError: unknown method, or DAGA finds no usable sentence with PHI.
@@ -374,11 +328,12 @@ def augment_train(
         raise ConfigError("alpha must be at least 1 for an augmentation method")
     out: list[Document] = []
     stats: list[dict[str, Any]] = []
+    options = replace(options, granularity=cast(Granularity, labels), run_tag=f"s{seed}")
     for part in parts:
-        if part == "daga":
-            docs, st = _daga_copies(subset, alpha, seed, options, labels, daga_cache, cache_key)
-        else:
-            docs, st = _document_copies(subset, part, alpha, seed, options)
+        augmenter, fit_s, reused = _fitted(part, subset, seed, options, fit_cache, cache_key)
+        result = augmenter.augment(subset, alpha, seed)
+        docs = result.documents
+        st = {**result.counts(), "fit_seconds": round(fit_s, 3), "fit_reused": reused}
         if len(parts) > 1:
             docs = [Document(f"{part}:{d.id}", d.text, d.spans, dict(d.metadata)) for d in docs]
         out.extend(docs)
@@ -415,7 +370,7 @@ def run_cell(
     config: ExperimentConfig,
     data: ExperimentData,
     cell_dir: str | Path,
-    daga_cache: dict[Any, tuple[DagaAugmenter, float]] | None = None,
+    fit_cache: FitCache | None = None,
 ) -> dict[str, Any]:
     """Split, augment, train and score one cell; write and return its result dict.
 
@@ -424,7 +379,7 @@ def run_cell(
         config: the experiment.
         data: the corpora.
         cell_dir: the cell's folder (``result.json``, and ``model/`` while it runs).
-        daga_cache: see :func:`augment_train`.
+        fit_cache: see :func:`augment_train`.
 
     Returns:
         The result written to ``cell_dir/result.json``.
@@ -445,7 +400,7 @@ def run_cell(
         cell.seed,
         config.augment,
         config.labels,
-        daga_cache,
+        fit_cache,
         (cell.fraction, cell.seed),
     )
     augment_s = time.monotonic() - t0
@@ -603,7 +558,7 @@ def run_experiment(
     out.mkdir(parents=True, exist_ok=True)
     _write_json(out / EXPERIMENT_FILE, {"config": config.to_dict(), "cells": [c.id for c in cells]})
     ran: list[str] = []
-    daga_cache: dict[Any, tuple[DagaAugmenter, float]] = {}
+    fit_cache: FitCache = {}
     bar = tqdm(total=len(todo), desc="experiment", unit="cell", file=sys.stderr, disable=not progress)
     try:
         for cell in todo:
@@ -611,7 +566,7 @@ def run_experiment(
             cell_dir = out / "cells" / cell.id
             if cell_dir.exists():  # a cell interrupted earlier, or --no-resume: start it clean
                 shutil.rmtree(cell_dir)
-            done[cell.id] = run_cell(cell, config, data, cell_dir, daga_cache)
+            done[cell.id] = run_cell(cell, config, data, cell_dir, fit_cache)
             ran.append(cell.id)
             bar.update(1)
     finally:
