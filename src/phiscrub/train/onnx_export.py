@@ -104,6 +104,25 @@ class _ScoreGraph(nn.Module):
         return emissions if self.use_crf else torch.log_softmax(emissions, dim=-1)
 
 
+def _eager_attention(encoder: Any) -> None:
+    """Export attention as plain MatMul/Softmax ops instead of the SDPA path.
+
+    The SDPA export adds ``IsNaN``/``Where`` guards around the softmax (for fully masked rows) that
+    cost about 14% of ONNX Runtime's time on the bundled model; the eager graph computes the same
+    attention without them (``docs/benchmarks.md``).
+    """
+    setter = getattr(encoder, "set_attn_implementation", None)
+    if setter is not None:
+        try:
+            setter("eager")
+            return
+        except (ValueError, AttributeError):
+            pass
+    config = getattr(encoder, "config", None)
+    if config is not None and hasattr(config, "_attn_implementation"):
+        config._attn_implementation = "eager"
+
+
 def _dummy_inputs(tagger: Any) -> tuple[torch.Tensor, ...]:
     from phiscrub.train.dataset import WindowExample, collate
 
@@ -155,6 +174,7 @@ def export_onnx(
     tagger = PhiTagger.load(src)
     out = Path(out_dir) if out_dir is not None else src
     out.mkdir(parents=True, exist_ok=True)
+    _eager_attention(tagger.encoder)
     graph = _ScoreGraph(tagger).eval()
     with tempfile.TemporaryDirectory(prefix="phiscrub-onnx-") as tmp:
         fp32 = Path(tmp) / "fp32.onnx"
