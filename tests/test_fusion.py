@@ -115,3 +115,11 @@ def test_recipe_writes_the_policy_and_predict_applies_it_beside_the_rules(tmp_pa
     assert not [s for s in proposals if s.source.startswith("model") and s.label in ("DOCTOR", "PATIENT")]
     model_only = Deidentifier(model=out, lang="de", detectors=[])
     assert not isinstance(model_only.active_detectors[-1], PreferRulesDetector)
+    # DATE left to the model: the rule detectors lose their DATE spans, the model keeps its own.
+    policy["prefer"] = {"DATE": "model"}
+    (out / FUSION_FILE).write_text(json.dumps(policy), encoding="utf-8")
+    to_model = Deidentifier(model=out, lang="de")
+    assert all(isinstance(d, PreferRulesDetector) for d in to_model.active_detectors[:-1])
+    proposals = to_model.propose_many([Document("x", "Herr Dr. Quillmann am 12.03.2019 gesehen.")])[0]
+    assert not [s for s in proposals if s.source.startswith("rule") and s.label == "DATE"]
+    assert [s for s in proposals if s.source.startswith("rule") and s.label == "DOCTOR"]

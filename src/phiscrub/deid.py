@@ -163,12 +163,12 @@ class Deidentifier:
                 if str(self.model) == "default" and bundled_model_path() is None:
                     log.warning("no model is bundled with this installation: detecting with rules only")
                 else:
-                    from phiscrub.crosslingual.fusion import apply_fusion, has_rules
+                    from phiscrub.crosslingual.fusion import fuse_detectors
 
-                    # A recipe's fusion.json: the rules beat the model for some labels on the target
-                    # dev, so with the rules on, the model's spans of those labels are left out.
-                    folder = None if str(self.model) == "default" or not has_rules(dets) else self.model
-                    dets.append(apply_fusion(load_model_detector(self.model), folder))
+                    # A recipe's fusion.json (rules or model better alone for some labels on the
+                    # target dev): with the rules on, the other side's spans of those labels are left out.
+                    folder = None if str(self.model) == "default" else self.model
+                    dets = fuse_detectors(dets, load_model_detector(self.model), folder)
             self._detectors = dets
         return self._detectors
 

@@ -7,13 +7,16 @@ target dev set, the rules alone, the model alone and their union (the default en
 
 * ``rules``: the rules alone score better than the union (the model's spans of that label only add
   errors), so the model's spans of that label are dropped;
+* ``model``: the model alone scores better than both the union and the rules (the rules' spans of
+  that label only add errors, or follow another span convention), so the rules' spans are dropped;
 * ``both``: the union is at least as good, the default ensemble is kept.
 
 :class:`FusionReport` says whether the model is below the rules overall (``model_below_rules``), holds
 the per-label scores and the choice. The recipes write it as ``fusion.json`` next to the model
 (:func:`write_fusion`), and :func:`apply_fusion` wraps a model detector loaded from such a folder so that
-the ensemble prefers the rules for those labels (:class:`PreferRulesDetector`). Scores and labels only:
-no text is written.
+the ensemble prefers the rules (or the model) for those labels (:class:`PreferRulesDetector`, a
+label filter put around the model or around each rule detector; :func:`fuse_detectors`). Scores and
+labels only: no text is written.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ __all__ = [
     "PreferRulesDetector",
     "apply_fusion",
     "compare_on_dev",
+    "fuse_detectors",
     "has_rules",
     "read_fusion",
     "write_fusion",
@@ -55,7 +59,8 @@ class FusionReport:
     Args:
         overall: setup -> micro entity F1 (``rules``, ``model``, ``union``).
         per_label: coarse label -> setup -> ``{"f1", "precision", "recall", "gold"}`` (entity level).
-        prefer: coarse label -> ``rules`` (drop the model's spans of that label) or ``both``.
+        prefer: coarse label -> ``rules`` (drop the model's spans of that label), ``model`` (drop the
+            rules' spans of that label) or ``both``.
         n_docs: dev documents scored.
     """
 
@@ -75,6 +80,11 @@ class FusionReport:
         """Labels for which the rules are preferred."""
         return tuple(sorted(lab for lab, p in self.prefer.items() if p == "rules"))
 
+    @property
+    def model_labels(self) -> tuple[str, ...]:
+        """Labels for which the model alone is preferred."""
+        return tuple(sorted(lab for lab, p in self.prefer.items() if p == "model"))
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (scores and labels only)."""
         return {
@@ -93,7 +103,9 @@ class FusionReport:
         if self.model_below_rules:
             head += " - the target model is worse than the rules alone"
         labels = ", ".join(self.rules_labels)
-        return head + (f"; predict prefers the rules for {labels}" if labels else "")
+        head += f"; predict prefers the rules for {labels}" if labels else ""
+        model = ", ".join(self.model_labels)
+        return head + (f"; the model alone for {model}" if model else "")
 
 
 def _run(
@@ -146,7 +158,13 @@ def compare_on_dev(
                     "gold": s.gold_entities,
                 }
         per_label[lab] = row
-        prefer[lab] = "rules" if row["rules"]["f1"] > row["union"]["f1"] + margin else "both"
+        best_other = max(row["union"]["f1"], row["rules"]["f1"])
+        if row["rules"]["f1"] > row["union"]["f1"] + margin:
+            prefer[lab] = "rules"
+        elif row["model"]["f1"] > best_other + margin:
+            prefer[lab] = "model"
+        else:
+            prefer[lab] = "both"
     overall = {k: results[k].entity.f1 for k in _SETUPS}
     return FusionReport(overall=overall, per_label=per_label, prefer=prefer, n_docs=len(dev_docs))
 
@@ -169,11 +187,13 @@ def read_fusion(model_dir: str | Path) -> dict[str, str]:
 
 
 class PreferRulesDetector:
-    """A model detector whose spans of some coarse labels are dropped (the rules find those alone).
+    """A detector whose spans of some coarse labels are dropped (another detector finds those alone).
+
+    Put around the model it leaves labels to the rules; put around a rule detector, to the model.
 
     Args:
-        inner: the model detector.
-        rules_labels: coarse labels (``NAME``, ``LOCATION`` ...) left to the rules.
+        inner: the wrapped detector.
+        rules_labels: coarse labels (``NAME``, ``LOCATION`` ...) whose spans are dropped.
     """
 
     def __init__(self, inner: Detector, rules_labels: Sequence[str]) -> None:
@@ -207,6 +227,24 @@ def has_rules(detectors: Sequence[Detector]) -> bool:
     from phiscrub.detect.rules import AutoLanguageRules, RuleDetector
 
     return any(isinstance(d, (RuleDetector, AutoLanguageRules)) for d in detectors)
+
+
+def fuse_detectors(
+    rules: Sequence[Detector], model: Detector, model_dir: str | Path | None
+) -> list[Detector]:
+    """The rule detectors and the model with a folder's fusion policy applied (``rules`` then model).
+
+    Labels preferred to the rules leave the model; labels preferred to the model leave the rules.
+    Without a policy (or without rule detectors) the detectors are returned as they are.
+    """
+    prefer = read_fusion(model_dir) if model_dir is not None and has_rules(rules) else {}
+    to_rules = sorted(lab for lab, p in prefer.items() if p == "rules")
+    to_model = sorted(lab for lab, p in prefer.items() if p == "model")
+    if to_rules or to_model:
+        log.info("model fusion policy: rules alone for %s; model alone for %s", to_rules, to_model)
+    out: list[Detector] = [PreferRulesDetector(d, to_model) if to_model else d for d in rules]
+    out.append(PreferRulesDetector(model, to_rules) if to_rules else model)
+    return out
 
 
 def apply_fusion(detector: Detector, model_dir: str | Path | None) -> Detector:
