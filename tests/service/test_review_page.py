@@ -55,12 +55,17 @@ def marks(driver: Any, pane: str) -> list[tuple[str, str]]:
     return [(m.get_attribute("data-label"), m.get_attribute("textContent")) for m in found]
 
 
-def run_and_wait(driver: Any, before: str) -> str:
-    """Wait until the status line changes from ``before`` to a finished run's message."""
-    return wait_for(
-        lambda: (s := text_of(driver, "status")) != before and ("found" in s or "Error" in s) and s,
-        message="the page's answer",
-    )
+def runs(driver: Any) -> int:
+    """Runs the page has finished (``data-runs`` of the status line)."""
+    return int(driver.execute_script("return document.getElementById('status').dataset.runs || '0'"))
+
+
+def act_and_wait(driver: Any, action: Callable[[], Any]) -> str:
+    """Do ``action`` (which starts a run), wait until that run finished; return the status line."""
+    before = runs(driver)
+    action()
+    wait_for(lambda: runs(driver) > before, message="the page's answer")
+    return text_of(driver, "status")
 
 
 def test_review_page_highlights_redacts_and_downloads(server: LiveServer, tmp_path: Path) -> None:
@@ -80,8 +85,7 @@ def test_review_page_highlights_redacts_and_downloads(server: LiveServer, tmp_pa
         # A wrong token: the page says so and shows nothing.
         driver.find_element("id", "token").send_keys("not-the-token")
         driver.find_element("id", "note").send_keys("Seen by Dr. Alan Grant.")
-        driver.find_element("id", "run").click()
-        assert "401" in run_and_wait(driver, "")
+        assert "401" in act_and_wait(driver, driver.find_element("id", "run").click)
         assert marks(driver, "original") == []
 
         # The right token, kept in this tab's sessionStorage only; open a file (runs at once).
@@ -89,9 +93,7 @@ def test_review_page_highlights_redacts_and_downloads(server: LiveServer, tmp_pa
         driver.find_element("id", "token").send_keys(TOKEN)
         assert driver.execute_script("return sessionStorage.getItem('phiscrub.token')") == TOKEN
         assert driver.execute_script("return localStorage.length") == 0
-        before = text_of(driver, "status")
-        driver.find_element("id", "file").send_keys(str(note_file))
-        status = run_and_wait(driver, before)
+        status = act_and_wait(driver, lambda: driver.find_element("id", "file").send_keys(str(note_file)))
         want = api(server, text=NOTE, mode="placeholder", labels="coarse")
         assert status.startswith(
             f"{len(want['spans'])} PHI span(s) found, policy safe-harbor, mode placeholder"
@@ -145,19 +147,17 @@ def test_review_page_highlights_redacts_and_downloads(server: LiveServer, tmp_pa
         # Switch mode: the page runs again; then paste another note and run it with another policy.
         from selenium.webdriver.support.ui import Select
 
-        before = text_of(driver, "status")
-        Select(driver.find_element("id", "mode")).select_by_value("mask")
-        run_and_wait(driver, before)
+        def select(element_id: str, value: str) -> None:
+            Select(driver.find_element("id", element_id)).select_by_value(value)
+
+        assert "mode mask" in act_and_wait(driver, lambda: select("mode", "mask"))
         assert text_of(driver, "redacted") == api(server, text=NOTE, mode="mask", labels="coarse")["text"]
 
         pasted = "Mr. John Smith is a 45 year old teacher from Ohio, seen on 04/05/2021."
         driver.find_element("id", "note").clear()
         driver.find_element("id", "note").send_keys(pasted)
-        Select(driver.find_element("id", "mode")).select_by_value("placeholder")
-        wait_for(lambda: "mode placeholder" in text_of(driver, "status"), message="the placeholder run")
-        before = text_of(driver, "status")
-        Select(driver.find_element("id", "policy")).select_by_value("i2b2")
-        assert "policy i2b2" in run_and_wait(driver, before)
+        assert "mode placeholder" in act_and_wait(driver, lambda: select("mode", "placeholder"))
+        assert "policy i2b2" in act_and_wait(driver, lambda: select("policy", "i2b2"))
         want2 = api(server, text=pasted, mode="placeholder", policy="i2b2", labels="coarse")
         assert text_of(driver, "redacted") == want2["text"]
         assert ("AGE", "45") in marks(driver, "original")
@@ -165,10 +165,8 @@ def test_review_page_highlights_redacts_and_downloads(server: LiveServer, tmp_pa
         # The screenshot of docs/service.md: the first note, a span selected.
         driver.find_element("id", "note").clear()
         driver.find_element("id", "note").send_keys(NOTE)
-        Select(driver.find_element("id", "policy")).select_by_value("")
-        before = text_of(driver, "status")
-        driver.find_element("id", "run").click()
-        run_and_wait(driver, before)
+        assert "policy safe-harbor" in act_and_wait(driver, lambda: select("policy", ""))
+        act_and_wait(driver, driver.find_element("id", "run").click)
         assert text_of(driver, "redacted") == want["text"]
         driver.find_element("css selector", f'#original mark[data-index="{index}"]').click()
 

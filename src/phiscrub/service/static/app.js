@@ -13,7 +13,7 @@
     "#e6b8d6", "#c9d99b", "#bfc6f2", "#f2c6b0", "#b7e3c9"];
 
   const $ = (id) => document.getElementById(id);
-  const state = { health: null, result: null, sent: "", fileName: "note.txt" };
+  const state = { health: null, result: null, sent: "", fileName: "note.txt", runs: 0 };
 
   function colour(label) {
     if (COLOURS[label]) return COLOURS[label];
@@ -164,6 +164,8 @@
       setStatus("The server did not answer.", true);
     } finally {
       $("run").disabled = false;
+      state.runs += 1;
+      $("status").dataset.runs = String(state.runs); // finished runs, for scripts and tests
     }
   }
 
