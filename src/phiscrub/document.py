@@ -8,7 +8,7 @@ from typing import Any
 
 from phiscrub.errors import SpanOffsetError
 
-__all__ = ["Document", "Span", "check_spans", "remove_overlaps"]
+__all__ = ["Document", "Span", "check_spans", "remove_overlaps", "sentence_ranges"]
 
 
 @dataclass(frozen=True, order=True)
@@ -109,3 +109,25 @@ def remove_overlaps(spans: Iterable[Span]) -> list[Span]:
         if not any(span.overlaps(c) for c in chosen):
             chosen.append(span)
     return sorted(chosen)
+
+
+def sentence_ranges(doc: Document) -> list[tuple[int, int]]:
+    """Sentence ranges of ``doc`` that no span crosses: the ranges of :func:`phiscrub.text.sentences`,
+    with the sentences a span runs across joined (and stretched to the span), so no span is ever cut.
+
+    The one builder behind every sentence-level corpus (the LLM path's sentence documents, few-shot
+    samples); callers choose their ids, labels and metadata.
+    """
+    from phiscrub.text import sentences
+
+    ranges = [list(r) for r in sentences(doc.text)]
+    if not ranges:
+        return []
+    for span in doc.spans:
+        first = next((i for i, (_, e) in enumerate(ranges) if span.start < e), len(ranges) - 1)
+        last = first
+        while last + 1 < len(ranges) and ranges[last + 1][0] < span.end:
+            last += 1
+        merged = [min(ranges[first][0], span.start), max(ranges[last][1], span.end)]
+        ranges[first : last + 1] = [merged]
+    return [(s, e) for s, e in ranges]

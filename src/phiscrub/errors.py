@@ -10,7 +10,9 @@ Messages never contain note text or PHI: only document ids, offsets, labels and 
     │   └── SpanOffsetError  a span's offsets or surface do not match the document text
     ├── LabelError           a label outside every known label set
     ├── ModelError           a model folder is missing parts or does not load
-    └── LeakGuardError       an outgoing payload still holds PHI
+    ├── LeakGuardError       an outgoing payload still holds PHI
+    ├── LLMError             an LLM endpoint failed after its retries
+    └── MalformedSampleError a generated (DAGA) sequence is not a well-formed tagged sentence
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ __all__ = [
     "LLMError",
     "LabelError",
     "LeakGuardError",
+    "MalformedSampleError",
     "ModelError",
     "PhiscrubError",
     "SpanOffsetError",
@@ -85,3 +88,7 @@ class LLMError(PhiscrubError):
     The message names the document id, the endpoint's status and the attempt count; never the
     prompt or the reply.
     """
+
+
+class MalformedSampleError(PhiscrubError):
+    """A generated sequence cannot be read back as a tagged sentence (the message names the rule only)."""

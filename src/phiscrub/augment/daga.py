@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError, PhiscrubError
+from phiscrub.errors import ConfigError, MalformedSampleError
 from phiscrub.labels import Granularity
 from phiscrub.text import sentences
 from phiscrub.train.dataset import bio_tags
@@ -82,10 +82,6 @@ _TAG_RE = re.compile(r"<([BI])-([A-Z0-9_]+)>")
 _IGNORE = -100
 # Samples drawn in parallel by the sampler.
 _SAMPLE_BATCH = 128
-
-
-class MalformedSampleError(PhiscrubError):
-    """A generated sequence cannot be read back as a tagged sentence (the message names the rule only)."""
 
 
 @dataclass(frozen=True)

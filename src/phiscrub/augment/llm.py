@@ -29,10 +29,9 @@ from typing import Literal
 from phiscrub.detect.base import Detector
 from phiscrub.detect.lexicon import LexiconDetector
 from phiscrub.detect.rules import default_detectors
-from phiscrub.document import Document, Span, check_spans
+from phiscrub.document import Document, Span, check_spans, sentence_ranges
 from phiscrub.errors import ConfigError, LabelError, LeakGuardError
 from phiscrub.labels import COARSE_LABELS, PLACEHOLDER_LABELS, Granularity, fold
-from phiscrub.text import sentences
 from phiscrub.transform.fill import fill_text
 from phiscrub.transform.rewrite import rewrite
 
@@ -522,22 +521,16 @@ def fill_reply(parsed_text: str, rng: random.Random, lang: str = "en", doc_id: s
 def to_sentence_documents(doc: Document, *, only_with_phi: bool = False) -> list[Document]:
     """Split ``doc`` into one document per sentence, spans shifted to sentence offsets.
 
-    Sentences come from :func:`phiscrub.text.sentences`; neighbours are joined when a span crosses
-    their boundary, so no span is ever cut. Ids are ``"<id>:s<k>"``; metadata keeps the parent id
-    and the sentence's character offset in it.
+    Sentences come from :func:`phiscrub.document.sentence_ranges` (neighbours joined when a span
+    crosses their boundary, so no span is ever cut). Ids are ``"<id>:s<k>"``; metadata keeps the parent
+    id and the sentence's character offset in it.
 
     Args:
         doc: the note.
         only_with_phi: keep only sentences with at least one span (Kim et al.'s training sets).
     """
-    ranges: list[tuple[int, int]] = []
-    for s, e in sentences(doc.text):
-        if ranges and any(sp.start < ranges[-1][1] < sp.end for sp in doc.spans):
-            ranges[-1] = (ranges[-1][0], e)
-        else:
-            ranges.append((s, e))
     out: list[Document] = []
-    for k, (s, e) in enumerate(ranges):
+    for k, (s, e) in enumerate(sentence_ranges(doc)):
         spans = tuple(sp.shifted(-s) for sp in doc.spans if s <= sp.start and sp.end <= e)
         if only_with_phi and not spans:
             continue

@@ -23,27 +23,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from phiscrub.document import Document, Span
+from phiscrub.document import Document, Span, sentence_ranges
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity, fold
-from phiscrub.text import sentences
 
 __all__ = ["FewShotSample", "fewshot_sample", "label_counts", "sentence_documents"]
-
-
-def _sentence_ranges(doc: Document) -> list[tuple[int, int]]:
-    """Sentence ranges of ``doc`` in which no span crosses a boundary (crossed sentences joined)."""
-    ranges = [list(r) for r in sentences(doc.text)]
-    if not ranges:
-        return []
-    for span in doc.spans:
-        first = next((i for i, (_, e) in enumerate(ranges) if span.start < e), len(ranges) - 1)
-        last = first
-        while last + 1 < len(ranges) and ranges[last + 1][0] < span.end:
-            last += 1
-        merged = [min(ranges[first][0], span.start), max(ranges[last][1], span.end)]
-        ranges[first : last + 1] = [merged]
-    return [(s, e) for s, e in ranges]
 
 
 def sentence_documents(docs: Iterable[Document], granularity: Granularity = "coarse") -> list[Document]:
@@ -61,7 +45,7 @@ def sentence_documents(docs: Iterable[Document], granularity: Granularity = "coa
     """
     out: list[Document] = []
     for doc in docs:
-        for n, (start, end) in enumerate(_sentence_ranges(doc)):
+        for n, (start, end) in enumerate(sentence_ranges(doc)):
             spans = []
             for s in doc.spans:
                 if start <= s.start and s.end <= end:

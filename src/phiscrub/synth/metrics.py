@@ -494,18 +494,19 @@ class EmbeddingScorer:
         device: str = "cpu",
         progress: bool = True,
     ) -> None:
-        from phiscrub.train.model import _check_dir, _quiet_transformers, default_encoder_path
+        from phiscrub.hf import check_model_dir, quiet_transformers
+        from phiscrub.train.model import default_encoder_path
 
         if batch_size < 1 or window < 3:
             raise ConfigError("batch_size must be >= 1 and window >= 3")
-        self.encoder_path = _check_dir(encoder) if encoder is not None else default_encoder_path()
+        self.encoder_path = check_model_dir(encoder) if encoder is not None else default_encoder_path()
         self.device = device
         self.batch_size = batch_size
         self.requested_window = window
         self.layer = layer
         self.mask_pattern = mask_pattern
         self.progress = progress
-        self._quiet = _quiet_transformers
+        self._quiet = quiet_transformers
         self._cache: dict[str, torch.Tensor] = {}
         self._loaded: tuple[Any, Any, int, tuple[list[int], list[int]]] | None = None
 

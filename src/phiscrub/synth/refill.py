@@ -139,10 +139,10 @@ class HFMaskedLMRefiller:
             raise ConfigError(f"masked-LM folder not found: {self.path}")
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        from phiscrub.train.model import _quiet_transformers
+        from phiscrub.hf import quiet_transformers
 
         try:
-            with _quiet_transformers():
+            with quiet_transformers():
                 tok = AutoTokenizer.from_pretrained(self.path, local_files_only=True)
                 model = AutoModelForMaskedLM.from_pretrained(self.path, local_files_only=True)
         except (OSError, ValueError, KeyError) as exc:

@@ -24,11 +24,10 @@ Nothing here touches the network: encoders are loaded from local folders with
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
@@ -37,6 +36,7 @@ import torch
 from torch import nn
 
 from phiscrub.errors import ModelError
+from phiscrub.hf import check_model_dir, quiet_transformers
 from phiscrub.labels import labels_of
 from phiscrub.text import TOKENIZER_NAME
 from phiscrub.train.config import BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
@@ -102,28 +102,9 @@ def default_encoder_path() -> Path:
     return path
 
 
-@contextlib.contextmanager
-def _quiet_transformers() -> Iterator[None]:
-    """Silence the weight-loading progress bar and info logs of transformers while loading."""
-    from transformers.utils import logging as hf_logging
-
-    bar = hf_logging.is_progress_bar_enabled()
-    level = hf_logging.get_verbosity()
-    hf_logging.disable_progress_bar()
-    hf_logging.set_verbosity_error()
-    try:
-        yield
-    finally:
-        hf_logging.set_verbosity(level)
-        if bar:
-            hf_logging.enable_progress_bar()
-
-
-def _check_dir(path: str | Path) -> Path:
-    folder = Path(path)
-    if not folder.is_dir() or not (folder / "config.json").is_file():
-        raise ModelError(f"encoder folder {folder} does not exist or has no config.json")
-    return folder
+# Kept under their former private names for the code below (moved to phiscrub.hf, shared with synth).
+_quiet_transformers = quiet_transformers
+_check_dir = check_model_dir
 
 
 def load_tokenizer(path: str | Path) -> Any:
