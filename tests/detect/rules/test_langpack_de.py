@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ._langpack import overlaps, pack_coarse
+from ._langpack import overlaps, pack_coarse, pack_found
 
 POSITIVE = [
     # Titled and role names (the title stays outside the span).
@@ -133,3 +133,20 @@ def test_german_month_word_after_a_title_is_a_surname() -> None:
     assert hits == [("Mai", "PATIENT")]
     assert ("Mai", "DATE") in pack_coarse("de", "Erstdiagnose im Mai, Kontrolle folgt.")
     assert overlaps("de", "Frau Mai 2019 gesehen", "Mai 2019") == [("Mai 2019", "DATE")]
+
+
+IDS = [
+    ("Fallnummer: 2019004567", "2019004567", "ACCOUNT"),
+    ("Aufnahmenr. 4477812", "4477812", "ACCOUNT"),
+    ("Pat.-Nr.: 00458721", "00458721", "MEDICALRECORD"),
+    ("Pat.-ID: 4471235", "4471235", "MEDICALRECORD"),
+    ("PID 7784512", "7784512", "MEDICALRECORD"),
+    ("KV-Nr.: A123456789", "A123456789", "HEALTHPLAN"),
+    ("Versichertennummer D144985531", "D144985531", "HEALTHPLAN"),
+    ("LANR 123456789", "123456789", "LICENSE"),
+]
+
+
+@pytest.mark.parametrize(("text", "surface", "label"), IDS)
+def test_german_identifiers_get_their_kind(text: str, surface: str, label: str) -> None:
+    assert (surface, label) in pack_found("de", text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ._langpack import pack_coarse
+from ._langpack import pack_coarse, pack_found
 
 POSITIVE = [
     # Titled and role names.
@@ -78,3 +78,18 @@ def test_french_pack_finds(text: str, surface: str, label: str) -> None:
 @pytest.mark.parametrize("text", NEGATIVE)
 def test_french_pack_leaves_clinical_text_alone(text: str) -> None:
     assert pack_coarse("fr", text) == set()
+
+
+IDS = [
+    ("IPP : 8001234567", "8001234567", "MEDICALRECORD"),
+    ("N° de dossier : 45872103", "45872103", "MEDICALRECORD"),
+    ("numéro de séjour 190045678", "190045678", "ACCOUNT"),
+    ("NDA 190045678", "190045678", "ACCOUNT"),
+    ("N° RPPS : 10101234567", "10101234567", "LICENSE"),
+    ("NIR 1 85 05 78 006 084 91", "1 85 05 78 006 084 91", "SSN"),
+]
+
+
+@pytest.mark.parametrize(("text", "surface", "label"), IDS)
+def test_french_identifiers_get_their_kind(text: str, surface: str, label: str) -> None:
+    assert (surface, label) in pack_found("fr", text)
