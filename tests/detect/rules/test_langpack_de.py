@@ -31,7 +31,11 @@ POSITIVE = [
     ("Übergabe an Frühdienst.\n\nskroeger, Gesundheits- und Krankenpflegerin", "skroeger", "NAME"),
     ("HAUSARZT: DR. OSTERMEIER, KÖLN", "OSTERMEIER", "NAME"),
     ("RÜCKFRAGEN: STATIONSARZT WENDTLAND, TEL. 030 1234567", "WENDTLAND", "NAME"),
-    ("vielen Dank für die Überweisung Ihrer Patientin Renate Hellwege, geb. 3.4.1950", "Renate Hellwege", "NAME"),
+    (
+        "vielen Dank für die Überweisung Ihrer Patientin Renate Hellwege, geb. 3.4.1950",
+        "Renate Hellwege",
+        "NAME",
+    ),
     ("Anästhesie: Dr. Koch / Pflege: Sabine Lüdecke", "Sabine Lüdecke", "NAME"),
     ("Zuweisung: Hausarztpraxis Dreesbach / Tiedemann, Köln", "Tiedemann", "NAME"),
     # Dates with month names and day-dot forms, relative years.

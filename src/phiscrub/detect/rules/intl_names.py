@@ -762,7 +762,7 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
 
 #: Nouns used as titles ("Ihre Patientin Renate X"): a single unlisted word after them is no name.
 _NOUN_TITLES = frozenset(
-    "patient patientin patienten versicherte versicherter versicherten klient klientin pat.".split()
+    ["patient", "patientin", "patienten", "versicherte", "versicherter", "versicherten", "klient", "klientin", "pat."]
 )
 _MONTH_WORDS = frozenset(
     [
