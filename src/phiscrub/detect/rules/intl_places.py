@@ -454,7 +454,14 @@ class PackPlaceRule(PatternRule):
                         "HOSPITAL" if _is_hospital(text[span[0] : span[1]]) else "ORGANIZATION",
                     )
             elif kind == "fac_after":
-                yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
+                # "Kinderklinik Asklepios Klinik Regensburg": a facility word inside the run starts the
+                # name proper, which goes on after the run.
+                inner = _facility_word(self.lang).search(text, m.start("fac_after") + 1, m.end("fac_after"))
+                span = self._facility(text, inner, words) if inner is not None else None
+                if span is not None and span[1] > m.end("fac_after"):
+                    yield span[0], span[1], "HOSPITAL"
+                else:
+                    yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
             elif kind == "town":
                 yield from self._town(text, m, words, towns)
             elif kind == "townf":
@@ -768,6 +775,11 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
             rf"(?P<fac_after>(?<![\w\-])(?:(?:St\.|Sint|Sankt|Sankt-)[ ]?)?{_CAP}(?:[ ]{_CAP}){{0,2}}{w.facility_after})(?![\w\-])"
         )
     return re.compile("|".join(parts), re.MULTILINE)
+
+
+@cache
+def _facility_word(code: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w\-])(?P<facw>{_WORDS[code].facility_re})(?![\w\-])")
 
 
 @dataclass(frozen=True)
