@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -18,9 +15,6 @@ from phiscrub.cli._common import (
     output_option,
     read_with_problems,
 )
-
-if TYPE_CHECKING:
-    from phiscrub.document import Document, Span
 
 __all__ = ["synth_eval"]
 
@@ -94,70 +88,26 @@ def synth_eval(
     numbers are written, never letter text.
     """
     from phiscrub.synth.metrics import (
-        DEFAULT_MASK_PATTERN,
-        EmbeddingScorer,
-        evaluate_synthetic,
-        load_synth_stats,
-        stats_path_for,
+        CorpusSource,
+        SynthEvalSettings,
+        run_synth_eval,
         to_markdown,
         write_report,
     )
 
-    started = time.perf_counter()
-    pattern = mask_pattern if mask_pattern is not None else DEFAULT_MASK_PATTERN
     orig_docs, orig_problems, orig_fmt = read_with_problems(original, fmt, corpus)
     syn_docs, syn_problems, syn_fmt = read_with_problems(synthetic, synthetic_format)
-    masked_docs = None
+    masked_docs, masked_src = None, None
     masked_problems: list[object] = []
-    masked_fmt = None
     if masked is not None:
         masked_docs, problems, masked_fmt = read_with_problems(masked, masked_format)
-        masked_problems = list(problems)
-    stats_file = stats if stats is not None else stats_path_for(synthetic)
-    loaded = load_synth_stats(stats_file) if stats_file.is_file() else None
-
-    def detector(docs: Sequence[Document]) -> list[list[Span]]:
-        from phiscrub.deid import Deidentifier
-
-        return Deidentifier(mode="placeholder", model=phi_model, policy="i2b2").detect_many(docs)
-
-    scorer = None
-    if not no_bertscore:
-        scorer = EmbeddingScorer(encoder, batch_size=batch_size, window=window, mask_pattern=pattern)
-    config = {
-        "original": str(original),
-        "synthetic": str(synthetic),
-        "masked": str(masked) if masked is not None else None,
-        "original_format": orig_fmt,
-        "synthetic_format": syn_fmt,
-        "masked_format": masked_fmt,
-        "corpus": corpus,
-        "stats": str(stats_file) if loaded is not None else None,
-        "mask_pattern": pattern,
-        "ngram": ngram,
-        "phi_detector": f"rules+{phi_model}" if phi_model else "rules",
-        "encoder": str(scorer.encoder_path) if scorer is not None else None,
-        "documents": {
-            "original": len(orig_docs),
-            "synthetic": len(syn_docs),
-            "masked": len(masked_docs) if masked_docs is not None else None,
-        },
-    }
-    report = evaluate_synthetic(
-        orig_docs,
-        syn_docs,
-        masked_docs,
-        scorer=scorer,
-        phi_detector=detector,
-        mask_pattern=pattern,
-        ngram=ngram,
-        stats=loaded,
-        config=config,
-    )
-    if scorer is not None:
-        report.config["bertscore"] = {"window": scorer.window, "batch_size": batch_size, "layer": "last"}
-        report.config["bertscore"] |= {"idf": False, "rescaled": False}
-    report.config["seconds"] = round(time.perf_counter() - started, 2)
+        masked_problems, masked_src = list(problems), CorpusSource(masked, masked_fmt)
+    settings = SynthEvalSettings(
+        corpus=corpus, stats=stats, mask_pattern=mask_pattern, ngram=ngram, phi_model=phi_model,
+        bertscore=not no_bertscore, encoder=encoder, batch_size=batch_size, window=window,
+    )  # fmt: skip
+    sources = (CorpusSource(original, orig_fmt), CorpusSource(synthetic, syn_fmt), masked_src)
+    report = run_synth_eval(orig_docs, syn_docs, masked_docs, sources, settings)
     paths = write_report(report, out)
     click.echo(to_markdown(report))
     click.echo(f"report written to {', '.join(str(p) for p in paths)}", err=True)
