@@ -127,7 +127,7 @@ _DE = NameWords(
     signed=("gez.", "gez", "gezeichnet", "unterschrieben von", "elektronisch signiert von", "signiert von",
             "diktiert von", "befundet von", "i.A.", "i. A.", "i.V.", "i. V."),
     particles=("von", "van", "vom", "zu", "von der", "van der", "van den", "de", "del", "da", "di", "le", "la",
-               "ter", "ten", "zum", "zur", "auf der", "in der"),
+               "ter", "ten", "auf der"),
     stopwords="""
         kollege kollegin kollegen kolleginnen doktor doktorin professor professorin med dent rer nat phil
         oberarzt oberärztin chefarzt chefärztin arzt ärztin patient patientin pat praxis klinik klinikum
@@ -270,7 +270,7 @@ _NL = NameWords(
 _ES = NameWords(
     doctor_titles=("Dr.", "Dra.", "Dr", "Dra", "DR.", "DRA.", "Prof.", "Profa.", "Doctor", "Doctora",
                    "doctor", "doctora", "Enf.", "Enfª", "Inf.", "Infª"),
-    person_titles=("Sr.", "Sra.", "Srta.", "Sr", "Sra", "D.", "Dª.", "Dª", "Dña.", "Dña", "Don", "Doña",
+    person_titles=("Sr.", "Sra.", "Srta.", "Sr", "Sra", "D.", "Dª.", "Dª", "Dña.", "Dña", "Don", "Doña", "Pac.",
                    "SR.", "SRA.", "Senyor", "Senyora", "Sra.ª"),
     patient_fields=("Paciente", "Nombre", "Apellidos", "Nombre y apellidos", "Apellidos y nombre", "Pacient",
                     "Nom", "Cognoms", "Nom i cognoms", "Usuario", "Usuaria", "Usuari", "Usuària"),
@@ -369,7 +369,7 @@ class _Scanner:
         self.words = words
         self.max_tokens = words.max_tokens
         self.stop = (
-            NAME_STOPWORDS
+            (NAME_STOPWORDS - _ENGLISH_ABBREVIATIONS)
             | frozenset(words.stopwords.split())
             | frozenset(t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles))
             | frozenset(w.lower() for role in words.roles for w in role.split() if len(w) > 2)
@@ -542,7 +542,7 @@ class PackNameRule(PatternRule):
                 if span is not None:
                     # After a patient field an unlisted given name ends the line or the field.
                     loose = (
-                        kind == "pfield"
+                        kind in ("pfield", "dfield", "rfield")
                         and re.match(r"[ \t]*(?:$|\n|,|\(|\*|geb|né|nac)", text[span[1] :]) is not None
                     )
                     span = self._given_after_comma(text, span, lex, strict=not loose)
@@ -569,6 +569,8 @@ class PackNameRule(PatternRule):
                     yield span[0], span[1], "DOCTOR"
             elif kind == "user":
                 yield m.start("userv"), m.end("userv"), "USERNAME"
+            elif kind == "user_sig":
+                yield m.start("usersv"), m.end("usersv"), "USERNAME"
             elif kind == "user_before":
                 yield m.start("userb"), m.end("userb"), "USERNAME"
             elif kind in ("closing", "signed"):
@@ -648,6 +650,10 @@ class PackNameRule(PatternRule):
         if ", " not in surface:
             return span
         head, _, tail = surface.partition(", ")
+        from phiscrub.detect.rules.intl_places import listed_town
+
+        if listed_town(tail):
+            return span[0], span[0] + len(head)  # "Dr. Ferrandon, Angers": the town is no given name
         if not strict or all(
             t.strip(".").lower() in lex.first or len(t.strip(".")) == 1 for t in tail.split()
         ):
@@ -753,7 +759,9 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
         rf"|(?P<user>(?<![\w])(?:usuario|usuaria|usuari|usuària|user|login|Benutzer|Benutzername|Kürzel|utilisateur|"
         rf"identifiant|gebruiker|gebruikersnaam|(?i:signat[ ]electrònicament[ ]per|firmado[ ]electrónicamente[ ]por)|"
         rf"(?i:elektronisch[ ]signiert[ ]von|signé[ ]électroniquement[ ]par|elektronisch[ ]ondertekend[ ]door))"
-        rf"[ \t:]*[ \t]+(?P<userv>[a-z][a-z0-9._\-]{{2,24}}[0-9]*)(?![\w@]))"
+        rf"[ \t:]*[ \t]+(?P<userv>[A-Za-z][A-Za-z0-9._\-]{{2,24}})(?![\w@]))"
+        rf"|(?P<user_sig>(?<![\w])(?:Firma|Signatura|(?i:signat[ ]digitalment|firmado[ ]digitalmente|signiert))"
+        rf"[ \t]*[:(][ \t]*(?P<usersv>[a-z][a-z0-9._\-]{{2,24}})(?![\w@]))"
         rf"|(?P<user_before>(?:^|(?<=\n))[ \t]*(?P<userb>[a-z][a-z0-9._\-]{{2,24}})(?=,[ \t]*(?:{_words_re(words.roles)})(?![\w\-])|[ \t]+\((?:{_words_re(words.roles)})\)))"
         rf"|(?P<signed>(?<![\w])(?:{_words_re(words.signed)})[ \t:]*[ \t]+{name_start})",
         re.MULTILINE,
@@ -761,8 +769,46 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
 
 
 #: Nouns used as titles ("Ihre Patientin Renate X"): a single unlisted word after them is no name.
+#: English month and weekday abbreviations of the English stop words: given names elsewhere ("Jan").
+_ENGLISH_ABBREVIATIONS = frozenset(
+    [
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mon",
+        "tue",
+        "tues",
+        "wed",
+        "thu",
+        "thur",
+        "thurs",
+        "fri",
+        "sat",
+        "sun",
+    ]
+)
 _NOUN_TITLES = frozenset(
-    ["patient", "patientin", "patienten", "versicherte", "versicherter", "versicherten", "klient", "klientin", "pat."]
+    [
+        "pac.",
+        "patient",
+        "patientin",
+        "patienten",
+        "versicherte",
+        "versicherter",
+        "versicherten",
+        "klient",
+        "klientin",
+        "pat.",
+    ]
 )
 _MONTH_WORDS = frozenset(
     [

@@ -34,7 +34,7 @@ from importlib import resources
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.langpacks import normalize_lang
 
-__all__ = ["PLACE_LANGUAGES", "pack_location_rules"]
+__all__ = ["PLACE_LANGUAGES", "listed_town", "pack_location_rules"]
 
 PLACE_LANGUAGES: tuple[str, ...] = ("de", "fr", "nl", "es", "ca")
 
@@ -135,6 +135,11 @@ def _towns() -> frozenset[str]:
     towns.update(_read("es", "cities"))
     towns.update(_read("es", "cities_ca"))
     return frozenset(t for t in towns if len(t) > 2 and t not in _TOWN_WORDS)
+
+
+def listed_town(name: str) -> bool:
+    """True when ``name`` is a town of the bundled German, French, Dutch, Spanish or Catalan lists."""
+    return name in _towns() or name.title() in _towns()
 
 
 @cache
