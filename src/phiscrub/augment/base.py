@@ -25,7 +25,7 @@ import logging
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -43,6 +43,7 @@ __all__ = [
     "DocumentAugmenter",
     "augment_corpus",
     "copy_rng",
+    "reason_lines",
     "validate_augmented",
 ]
 
@@ -188,6 +189,16 @@ class AugmentStats:
     reasons: Counter[str] = field(default_factory=Counter)
 
 
+def reason_lines(template: str, counts: Mapping[str, int]) -> list[str]:
+    """One line per reason, sorted: ``template`` formatted with the count ``n``, then ``: reason``.
+
+    Example:
+        >>> reason_lines("skipped {n} copies", {"blank surface": 2})
+        ['skipped 2 copies: blank surface']
+    """
+    return [f"{template.format(n=count)}: {reason}" for reason, count in sorted(counts.items())]
+
+
 def copy_rng(seed: int, doc_id: str, copy: int) -> random.Random:
     """The random stream of copy ``copy`` of document ``doc_id`` under ``seed``.
 
@@ -307,7 +318,7 @@ class CopiesResult:
 
     def warnings(self) -> list[str]:
         """Skipped copies per reason, and the copies context augmentation left unchanged."""
-        lines = [f"skipped {count} copies: {reason}" for reason, count in sorted(self.stats.reasons.items())]
+        lines = reason_lines("skipped {n} copies", self.stats.reasons)
         if self.unchanged_non_english:
             lines.append(
                 f"context augmentation left {self.unchanged_non_english} non-English copies unchanged"

@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from phiscrub.augment.base import reason_lines
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, MalformedSampleError
 from phiscrub.labels import Granularity
@@ -328,10 +329,7 @@ class DagaResult:
 
     def warnings(self) -> list[str]:
         """Malformed samples per rule."""
-        return [
-            f"dropped {count} malformed samples: {reason}"
-            for reason, count in sorted(self.report.reasons.items())
-        ]
+        return reason_lines("dropped {n} malformed samples", self.report.reasons)
 
     def summary(self, written: int, destination: str) -> str:
         """Sentences, epochs, samples kept and dropped, documents written."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from phiscrub.augment.base import reason_lines
 from phiscrub.augment.chat import API_KEY_ENVS, ChatClient, Completion, LLMSettings, ordered_map
 from phiscrub.augment.llm import (
     LABEL_DESCRIPTIONS,
@@ -340,7 +341,7 @@ class LLMResult:
     def warnings(self) -> list[str]:
         """Dropped replies per reason, and the notes the leak guard scrubbed further."""
         st = self.stats
-        lines = [f"dropped {count} replies: {reason}" for reason, count in sorted(st.replies_dropped.items())]
+        lines = reason_lines("dropped {n} replies", st.replies_dropped)
         if st.guard_scrubbed:
             labels = ", ".join(f"{lab} {n}" for lab, n in sorted(st.guard_spans.items()))
             lines.append(

@@ -134,30 +134,15 @@ def synth(
     to stderr; no text is ever printed.
     """
     from phiscrub.io import get_writer
-    from phiscrub.synth import MaskingStrategy, SynthConfig, Synthesizer, load_refiller, parse_mix
-    from phiscrub.synth.pipeline import DetectPolicy, PhiMode
+    from phiscrub.synth import SynthConfig, Synthesizer, load_refiller
+    from phiscrub.synth.pipeline import DetectPolicy, PhiMode, stats_file_for
 
-    overrides: dict[str, object] = {
-        "phi": cast(PhiMode, phi_mode),
-        "detector_model": detector_model,
-        "fill_blanks": fill_blanks,
-        "spellcheck": spellcheck,
-        "max_lines": max_lines,
-        "max_tokens": max_tokens,
-        "seed": seed,
-        "lang": lang,
-    }
-    if mix is not None:
-        overrides["strategy"] = parse_mix(mix)
-    elif strategy is not None or ratio is not None or profile is None:
-        overrides["strategy"] = MaskingStrategy.named(strategy or "random", 0.3 if ratio is None else ratio)
-    if detect is not None:
-        overrides["detect"] = cast(DetectPolicy, detect)
-    if lexicon is not None:
-        overrides["lexicon_detector"] = lexicon
-    if top_k is not None:
-        overrides["top_k"] = top_k
-    config = SynthConfig.from_profile(profile, **overrides) if profile else SynthConfig(**overrides)  # type: ignore[arg-type]
+    config = SynthConfig.resolve(
+        profile, strategy=strategy, ratio=ratio, mix=mix, detect=cast("DetectPolicy | None", detect),
+        lexicon_detector=lexicon, top_k=top_k, phi=cast(PhiMode, phi_mode), detector_model=detector_model,
+        fill_blanks=fill_blanks, spellcheck=spellcheck, max_lines=max_lines, max_tokens=max_tokens, seed=seed,
+        lang=lang,
+    )  # fmt: skip
 
     docs, problems, used = read_with_problems(input_path, src_fmt, corpus, seed)
     synthesizer = Synthesizer(config, load_refiller(mlm_path))
@@ -170,8 +155,9 @@ def synth(
         pairs = list(synthesizer.synthesize_pairs(docs, labelled=labelled, progress=True))
         get_writer(dst_fmt).write((p[0] for p in pairs), output_path)
         get_writer(dst_fmt).write((p[1] for p in pairs), masked_path)
-    stats_file = output_path / "stats.json" if output_path.is_dir() else Path(f"{output_path}.stats.json")
-    stats_file.write_text(json.dumps(synthesizer.stats.as_dict(), indent=2) + "\n", encoding="utf-8")
+    stats_file_for(output_path).write_text(
+        json.dumps(synthesizer.stats.as_dict(), indent=2) + "\n", encoding="utf-8"
+    )
     click.echo(
         f"synth {config.strategy.describe()} (phi {config.phi}, seed {seed}): {synthesizer.stats.summary()}; "
         f"wrote {synthesizer.stats.letters} letters to {output_path} ({dst_fmt})"

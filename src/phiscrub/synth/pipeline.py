@@ -33,6 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
 from phiscrub.document import Document, Span
@@ -46,7 +47,7 @@ from phiscrub.synth.features import (
     extract_features,
     load_medical_lexicon,
 )
-from phiscrub.synth.masking import PROFILES, MaskingStrategy, select_masks
+from phiscrub.synth.masking import PROFILES, MaskingStrategy, parse_mix, select_masks
 from phiscrub.synth.postprocess import SpellChecker, article_for, match_case
 from phiscrub.synth.refill import Refiller, RefillRequest, default_refiller, is_valid_word
 from phiscrub.transform.fill import detect_lang, draw_surrogate
@@ -201,6 +202,38 @@ class SynthConfig:
         }
         base.update(overrides)
         return cls(**base)
+
+    @classmethod
+    def resolve(
+        cls,
+        profile: str | None = None,
+        *,
+        strategy: str | None = None,
+        ratio: float | None = None,
+        mix: str | None = None,
+        detect: DetectPolicy | None = None,
+        lexicon_detector: bool | None = None,
+        top_k: int | None = None,
+        **fields: Any,
+    ) -> SynthConfig:
+        """The configuration ``phiscrub synth`` options describe: a profile (or the defaults), its
+        masking replaced by ``mix``, or by ``strategy``/``ratio`` (random 0.3 when neither a profile nor
+        a strategy is given), and every option given (not None) set on top.
+
+        Raises:
+            ConfigError: unknown profile, strategy or bad mixture.
+        """
+        overrides: dict[str, Any] = dict(fields)
+        if mix is not None:
+            overrides["strategy"] = parse_mix(mix)
+        elif strategy is not None or ratio is not None or profile is None:
+            overrides["strategy"] = MaskingStrategy.named(
+                strategy or "random", 0.3 if ratio is None else ratio
+            )
+        for key, value in (("detect", detect), ("lexicon_detector", lexicon_detector), ("top_k", top_k)):
+            if value is not None:
+                overrides[key] = value
+        return cls.from_profile(profile, **overrides) if profile else cls(**overrides)
 
 
 @dataclass(frozen=True)
@@ -767,6 +800,13 @@ def _changes(edits: Sequence[tuple[int, int, str]]) -> list[list[int]]:
         out.append([start, end, start + delta, start + delta + len(new)])
         delta += len(new) - (end - start)
     return out
+
+
+def stats_file_for(output: str | Path) -> Path:
+    """Where ``phiscrub synth -o OUTPUT`` writes its statistics: ``OUTPUT/stats.json`` for a folder
+    output, else ``OUTPUT.stats.json``."""
+    out = Path(output)
+    return out / "stats.json" if out.is_dir() else out.with_name(out.name + ".stats.json")
 
 
 def synthesize(

@@ -44,11 +44,11 @@ class InvalidCounts:
 def stats_path_for(synthetic: str | Path) -> Path:
     """Where the generator's stats of a synthetic corpus live: ``FOLDER/stats.json`` for a folder;
     ``FILE.stats.json`` (written by ``phiscrub synth``) or else ``stats.json`` beside a file."""
+    from phiscrub.synth.pipeline import stats_file_for
+
     p = Path(synthetic)
-    if p.is_dir():
-        return p / "stats.json"
-    own = p.with_name(p.name + ".stats.json")  # what ``phiscrub synth -o FILE`` writes
-    return own if own.exists() else p.parent / "stats.json"
+    own = stats_file_for(p)  # what ``phiscrub synth -o OUTPUT`` writes
+    return own if p.is_dir() or own.exists() else p.parent / "stats.json"
 
 
 def load_synth_stats(path: str | Path) -> tuple[InvalidCounts | None, dict[str, InvalidCounts]]:
