@@ -555,7 +555,8 @@ class DagaAugmenter:
 
     def _logits(self, hidden: torch.Tensor) -> torch.Tensor:
         m = self._model
-        return m["out"](m["drop"](hidden))
+        logits: torch.Tensor = m["out"](m["drop"](hidden))
+        return logits
 
     def _batches(self, encoded: list[list[int]], rng: random.Random) -> list[list[int]]:
         """One epoch's batches of sentence indices, shuffled, each of sentences of similar length."""

@@ -192,80 +192,15 @@ def llm_augment(
     if on_leak not in ("scrub", "skip", "fail"):
         raise ConfigError(f"unknown on_leak {on_leak!r}; use scrub, skip or fail")
     stats = stats if stats is not None else LLMStats()
-    known = tuple(dict.fromkeys([*placeholders]))
-    zero_shot_messages = build_prompt("zero-shot", labels=known) if kind == "zero-shot" else None
-
-    def one(doc: Document) -> list[Document]:
-        accepted = known
-        if zero_shot_messages is not None:
-            messages = zero_shot_messages
-        else:
-            text = scrub(doc, labels)
-            if on_leak == "scrub":
-                text, extra = guard_scrub(text, client.guard, doc.id, labels)
-                if extra:
-                    with lock:
-                        stats.guard_scrubbed += 1
-                        stats.guard_spans.update(extra)
-            accepted = tuple(dict.fromkeys([*known, *_placeholders_in(text)]))
-            messages = build_prompt("one-shot", text, labels=accepted)
-        out: list[Document] = []
-        try:
-            for k in range(notes_per_source):
-                note = _generate(doc, k, messages, accepted)
-                if note is not None:
-                    out.append(note)
-        except LeakGuardError:
-            if on_leak == "fail":
-                raise
-            with lock:
-                stats.blocked += 1
-                stats.missing += notes_per_source - len(out)
-            logger.warning("[doc %s] leak guard refused the prompt; note skipped", doc.id)
-        return out
-
-    def _generate(
-        doc: Document, k: int, messages: Sequence[Mapping[str, str]], accepted: Sequence[str]
-    ) -> Document | None:
-        for attempt in range(max_attempts):
-            sample_seed = _seed(seed, doc.id, k, attempt)
-            completion = client.chat(doc.id, messages, seed=sample_seed)
-            parsed = parse_reply(completion.text, accepted)
-            with lock:
-                stats.requests += 1
-                stats.mapped += sum(parsed.mapped.values())
-            if parsed.text is not None and echoes_prompt(parsed.text, messages):
-                with lock:
-                    stats.replies_dropped["echoes the prompt"] += 1
-                continue
-            if parsed.dropped or parsed.text is None:
-                reason = _reply_reason(sum(parsed.unknown.values()), sum(parsed.placeholders.values()))
-                with lock:
-                    stats.replies_dropped[reason] += 1
-                continue
-            rng = random.Random(f"llm-fill:{seed}:{doc.id}:{k}")
-            note = fill_reply(parsed.text, rng, lang=lang, doc_id=f"{doc.id}#llm{k}")
-            metadata = {
-                "source": "llm",
-                "generated_from": doc.id,
-                "augment_method": "llm-zeroshot" if kind == "zero-shot" else "llm-oneshot",
-                "llm_attempt": attempt + 1,
-                "llm_copy": k,
-            }
-            with lock:
-                stats.generated += 1
-            return Document(note.id, note.text, note.spans, metadata)
-        with lock:
-            stats.missing += 1
-        logger.warning("[doc %s] no usable reply after %d attempts", doc.id, max_attempts)
-        return None
-
-    lock = threading.Lock()
+    worker = _NoteWorker(
+        kind, client, stats, seed=seed, lang=lang, labels=labels, known=tuple(dict.fromkeys(placeholders)),
+        notes_per_source=notes_per_source, max_attempts=max_attempts, on_leak=on_leak,
+    )  # fmt: skip
 
     def submitted(_: Document) -> None:
         stats.sources += 1
 
-    for notes in ordered_map(one, docs, client.settings.concurrency, on_submit=submitted):
+    for notes in ordered_map(worker.notes_for, docs, client.settings.concurrency, on_submit=submitted):
         if progress is not None:
             progress(1)
         for note in notes:
@@ -273,6 +208,116 @@ def llm_augment(
             for part in parts:
                 stats.documents_out += 1
                 yield part
+
+
+class _NoteWorker:
+    """The generation of one source note's notes, run on the pool's threads (counts under a lock)."""
+
+    def __init__(
+        self,
+        kind: PromptKind,
+        client: ChatClient,
+        stats: LLMStats,
+        *,
+        seed: int,
+        lang: str,
+        labels: Granularity,
+        known: tuple[str, ...],
+        notes_per_source: int,
+        max_attempts: int,
+        on_leak: OnLeak,
+    ) -> None:
+        self.kind = kind
+        self.client = client
+        self.stats = stats
+        self.seed = seed
+        self.lang = lang
+        self.labels: Granularity = labels
+        self.known = known
+        self.notes_per_source = notes_per_source
+        self.max_attempts = max_attempts
+        self.on_leak = on_leak
+        self.method = "llm-zeroshot" if kind == "zero-shot" else "llm-oneshot"
+        self.zero_shot = build_prompt("zero-shot", labels=known) if kind == "zero-shot" else None
+        self.lock = threading.Lock()
+
+    def prompt_for(self, doc: Document) -> tuple[list[dict[str, str]], tuple[str, ...]]:
+        """The messages for ``doc`` and the placeholders a reply may use."""
+        if self.zero_shot is not None:
+            return self.zero_shot, self.known
+        text = scrub(doc, self.labels)
+        if self.on_leak == "scrub":
+            text, extra = guard_scrub(text, self.client.guard, doc.id, self.labels)
+            if extra:
+                with self.lock:
+                    self.stats.guard_scrubbed += 1
+                    self.stats.guard_spans.update(extra)
+        accepted = tuple(dict.fromkeys([*self.known, *_placeholders_in(text)]))
+        return build_prompt("one-shot", text, labels=accepted), accepted
+
+    def notes_for(self, doc: Document) -> list[Document]:
+        """``notes_per_source`` notes for ``doc`` (fewer when replies are unusable or the guard refuses)."""
+        messages, accepted = self.prompt_for(doc)
+        out: list[Document] = []
+        try:
+            for k in range(self.notes_per_source):
+                note = self.generate(doc, k, messages, accepted)
+                if note is not None:
+                    out.append(note)
+        except LeakGuardError:
+            if self.on_leak == "fail":
+                raise
+            with self.lock:
+                self.stats.blocked += 1
+                self.stats.missing += self.notes_per_source - len(out)
+            logger.warning("[doc %s] leak guard refused the prompt; note skipped", doc.id)
+        return out
+
+    def generate(
+        self, doc: Document, k: int, messages: Sequence[Mapping[str, str]], accepted: Sequence[str]
+    ) -> Document | None:
+        """Note ``k`` of ``doc``: up to ``max_attempts`` replies, each with its own sampling seed."""
+        for attempt in range(self.max_attempts):
+            completion = self.client.chat(doc.id, messages, seed=_seed(self.seed, doc.id, k, attempt))
+            text = self._usable(completion.text, messages, accepted)
+            if text is None:
+                continue
+            rng = random.Random(f"llm-fill:{self.seed}:{doc.id}:{k}")
+            note = fill_reply(text, rng, lang=self.lang, doc_id=f"{doc.id}#llm{k}")
+            metadata = {
+                "source": "llm",
+                "generated_from": doc.id,
+                "augment_method": self.method,
+                "llm_attempt": attempt + 1,
+                "llm_copy": k,
+            }
+            with self.lock:
+                self.stats.generated += 1
+            return Document(note.id, note.text, note.spans, metadata)
+        with self.lock:
+            self.stats.missing += 1
+        logger.warning("[doc %s] no usable reply after %d attempts", doc.id, self.max_attempts)
+        return None
+
+    def _usable(
+        self, reply: str, messages: Sequence[Mapping[str, str]], accepted: Sequence[str]
+    ) -> str | None:
+        """The parsed reply text, or None (counted by reason) when it is dropped."""
+        parsed = parse_reply(reply, accepted)
+        with self.lock:
+            self.stats.requests += 1
+            self.stats.mapped += sum(parsed.mapped.values())
+        if parsed.text is not None and echoes_prompt(parsed.text, messages):
+            reason: str | None = "echoes the prompt"
+        elif parsed.dropped or parsed.text is None:
+            reason = _reply_reason(sum(parsed.unknown.values()), sum(parsed.placeholders.values()))
+        else:
+            reason = None
+        if reason is not None:
+            with self.lock:
+                self.stats.replies_dropped[reason] += 1
+            return None
+        return parsed.text
 
 
 def echoes_prompt(reply: str, messages: Sequence[Mapping[str, str]], n: int = 6, limit: float = 0.3) -> bool:

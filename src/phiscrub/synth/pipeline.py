@@ -356,7 +356,8 @@ def _with_progress(docs: Iterable[Document], progress: bool) -> Iterable[Documen
     from tqdm import tqdm
 
     total = len(docs) if isinstance(docs, Sequence) else None
-    return tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
+    bar: Iterable[Document] = tqdm(docs, total=total, desc="synth", unit="letter", file=sys.stderr, delay=1.0)
+    return bar
 
 
 class Synthesizer:

@@ -170,7 +170,7 @@ class HFMaskedLMRefiller:
         """The word a vocabulary entry stands for; continuation pieces get a ``##`` prefix (invalid)."""
         if token_id in self._tok.all_special_ids:
             return ""
-        piece = self._tok.convert_ids_to_tokens(token_id)
+        piece = str(self._tok.convert_ids_to_tokens(token_id))
         if self._scheme == "bpe":
             return piece[1:] if piece.startswith("\u0120") else "##" + piece
         if self._scheme == "sentencepiece":

@@ -23,6 +23,6 @@ def retry_after(value: str | None) -> float | None:
 def backoff_delay(backoff_s: float, attempt: int, server_wait: float | None = None) -> float:
     """The wait before retry ``attempt`` (from 1): ``backoff_s`` doubling, capped at 60 s, plus up to
     25% jitter; at least what the server asked for."""
-    delay = min(60.0, backoff_s * 2 ** (attempt - 1))
+    delay = min(60.0, backoff_s * 2.0 ** (attempt - 1))
     delay *= 1.0 + 0.25 * random.random()
-    return max(delay, server_wait or 0.0)
+    return float(max(delay, server_wait or 0.0))
