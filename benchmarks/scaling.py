@@ -130,28 +130,38 @@ def run_cli(args: list[str], report: Path, sample_every: float = 0.0) -> dict[st
     return {"seconds": secs, "peak_rss_mb": int(report.read_text()) / 1024, "samples": samples}
 
 
-def part_workers(work: Path, n: int) -> dict[str, Any]:
-    """Documents/s for 1 and 2 workers on the ``n`` notes, and whether the outputs are identical."""
+def part_workers(
+    work: Path, n: int, counts: list[int], previous: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Documents/s for each worker count on the ``n`` notes, and whether each output is identical to
+    one worker's (the ``workers1`` folder: with ``counts`` lacking 1, a previous run's). Runs of
+    ``previous`` for other counts are kept."""
     notes = benchmark_notes(work, n)
-    out: dict[str, Any] = {"notes": n, "runs": []}
-    outputs: dict[int, dict[str, bytes]] = {}
-    for workers in (1, 2):
+    kept = [r for r in (previous or {}).get("runs", []) if r["workers"] not in counts]
+    runs: list[dict[str, Any]] = []
+    for workers in counts:
         folder = work / f"workers{workers}"
         _rmtree(folder)
         args = ["redact", str(notes), "-o", str(folder), "--id-field", "id", "--workers", str(workers)]
         res = run_cli(args, work / f"rss-workers{workers}")
-        outputs[workers] = {name: (folder / name).read_bytes() for name in (notes.name, "phi_spans.jsonl")}
-        out["runs"].append(
+        runs.append(
             {
                 "workers": workers,
                 "seconds": round(res["seconds"], 1),
                 "docs_per_s": round(n / res["seconds"], 2),
                 "peak_rss_mb_main": round(res["peak_rss_mb"]),
-                "identical_to_1": outputs[workers] == outputs[1],
             }
         )
-        print(out["runs"][-1], flush=True)
-    return out
+        print(runs[-1], flush=True)
+    all_runs = sorted(kept + runs, key=lambda r: r["workers"])
+    one = _outputs(work / "workers1", notes.name)
+    for r in all_runs:
+        r["identical_to_1"] = _outputs(work / f"workers{r['workers']}", notes.name) == one
+    return {"notes": n, "runs": all_runs}
+
+
+def _outputs(folder: Path, name: str) -> dict[str, bytes]:
+    return {f: (folder / f).read_bytes() for f in (name, "phi_spans.jsonl") if (folder / f).exists()}
 
 
 def part_stream(work: Path, sizes: list[int], batch_size: int) -> dict[str, Any]:
@@ -322,6 +332,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--parts", default="workers,stream,spark")
+    parser.add_argument("--workers-counts", default="1,2", help="worker counts of the workers part")
     parser.add_argument("--notes", type=int, default=N_NOTES, help="benchmark notes (workers, spark)")
     parser.add_argument("--stream-sizes", default="100000,1000000")
     parser.add_argument("--stream-batch-size", type=int, default=256)
@@ -340,7 +351,8 @@ def main() -> None:
     results["machine"] = machine()
     for part in [p for p in args.parts.split(",") if p]:
         if part == "workers":
-            results["workers"] = part_workers(work, args.notes)
+            counts = [int(x) for x in args.workers_counts.split(",") if x]
+            results["workers"] = part_workers(work, args.notes, counts, results.get("workers"))
         elif part == "stream":
             sizes = [int(x) for x in args.stream_sizes.split(",") if x]
             results["stream"] = part_stream(work, sizes, args.stream_batch_size)
