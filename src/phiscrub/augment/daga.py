@@ -19,7 +19,7 @@ writes new sentences from scratch.
    sentences, ``<bos>`` to ``<eos>``, on the CPU.
 4. **Sampling.** New sequences are sampled token by token with a temperature, up to ``max_len`` tokens.
 5. **Delinearization.** A sample becomes words, tags and character spans (:func:`delinearize`,
-   :func:`render`). It is *malformed*, and dropped, when a tag token is not followed by a word (a tag at
+   :func:`render`; the format lives in :mod:`phiscrub.augment.linearize`). It is *malformed*, and dropped, when a tag token is not followed by a word (a tag at
    the end, or two tags in a row), when an ``I-X`` does not continue an entity of type ``X`` (after an
    ``O`` word, at the start, or after another type), when it has no word, or when it does not end within
    ``max_len`` tokens. Samples that repeat a training sentence word for word, or an earlier sample, are
@@ -36,7 +36,6 @@ from __future__ import annotations
 import logging
 import math
 import random
-import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -45,11 +44,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from phiscrub.augment.base import reason_lines
+from phiscrub.augment.linearize import (
+    BOS,
+    EOS,
+    GLUE,
+    PAD,
+    SPECIALS,
+    TAG_RE,
+    TaggedSentence,
+    delinearize,
+    linearize,
+    render,
+    tag_token,
+    tagged_sentences,
+)
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, MalformedSampleError
 from phiscrub.labels import Granularity
-from phiscrub.text import sentences
-from phiscrub.train.dataset import bio_tags
 
 if TYPE_CHECKING:
     import torch
@@ -73,36 +84,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-PAD = "<pad>"
-BOS = "<bos>"
-EOS = "<eos>"
-#: Prefix of a word written with no space before it.
-GLUE = "##"
-_SPECIALS = (PAD, BOS, EOS)
-_TAG_RE = re.compile(r"<([BI])-([A-Z0-9_]+)>")
 _IGNORE = -100
 # Samples drawn in parallel by the sampler.
 _SAMPLE_BATCH = 128
-
-
-@dataclass(frozen=True)
-class TaggedSentence:
-    """One sentence as words with BIO tags.
-
-    Attributes:
-        words: the words (tokens of :func:`phiscrub.text.tokenize`).
-        glued: per word, True when it follows the previous word with no space (False for the first).
-        tags: per word, ``O``, ``B-X`` or ``I-X`` (a valid BIO sequence).
-    """
-
-    words: tuple[str, ...]
-    glued: tuple[bool, ...]
-    tags: tuple[str, ...]
-
-    @property
-    def has_phi(self) -> bool:
-        """True when at least one word is part of an entity."""
-        return any(tag != "O" for tag in self.tags)
 
 
 @dataclass
@@ -130,138 +114,6 @@ class DagaReport:
     kept_with_phi: int = 0
     entities: Counter[str] = field(default_factory=Counter)
     documents: int = 0
-
-
-def tag_token(tag: str) -> str:
-    """The linearized token of a BIO tag: ``B-NAME`` -> ``<B-NAME>``."""
-    return f"<{tag}>"
-
-
-def tagged_sentences(
-    docs: Iterable[Document], granularity: Granularity = "coarse", lowercase: bool = False
-) -> list[list[TaggedSentence]]:
-    """The sentences of every document as :class:`TaggedSentence` objects, one list per document.
-
-    A word takes the tag of the span covering most of it (:func:`phiscrub.train.dataset.bio_tags`);
-    an entity cut by a sentence boundary restarts with ``B-`` in the second sentence.
-
-    Args:
-        docs: gold documents.
-        granularity: label granularity of the tags.
-        lowercase: lower-case the words.
-
-    Raises:
-        LabelError: a span label is unknown.
-    """
-    out: list[list[TaggedSentence]] = []
-    for doc in docs:
-        tokens, tags = bio_tags(doc, granularity)
-        per_doc: list[TaggedSentence] = []
-        i = 0
-        for start, end in sentences(doc.text):
-            while i < len(tokens) and tokens[i].end <= start:
-                i += 1
-            j = i
-            while j < len(tokens) and tokens[j].start < end:
-                j += 1
-            if j == i:
-                continue
-            words = [t.text.lower() if lowercase else t.text for t in tokens[i:j]]
-            glued = [False] + [tokens[k].start == tokens[k - 1].end for k in range(i + 1, j)]
-            sent_tags = list(tags[i:j])
-            if sent_tags[0].startswith("I-"):
-                sent_tags[0] = "B-" + sent_tags[0][2:]
-            per_doc.append(TaggedSentence(tuple(words), tuple(glued), tuple(sent_tags)))
-            i = j
-        out.append(per_doc)
-    return out
-
-
-def linearize(sentence: TaggedSentence) -> list[str]:
-    """The token sequence of a sentence for the language model (no ``<bos>``/``<eos>``).
-
-    ``<B-X>``/``<I-X>`` goes before each entity word; a word glued to the previous one gets ``##``.
-    """
-    seq: list[str] = []
-    for word, glued, tag in zip(sentence.words, sentence.glued, sentence.tags):
-        if tag != "O":
-            seq.append(tag_token(tag))
-        seq.append(GLUE + word if glued else word)
-    return seq
-
-
-def delinearize(tokens: Sequence[str]) -> TaggedSentence:
-    """Read a linearized sequence back as words, spacing and BIO tags.
-
-    A word with no tag token before it is ``O``. ``##`` on the first word is ignored (a sentence starts
-    with no space).
-
-    Raises:
-        MalformedSampleError: a tag token not followed by a word (at the end, or before another tag),
-            an ``I-X`` that does not continue an entity of type ``X``, a special token inside the
-            sequence, or no word at all.
-    """
-    words: list[str] = []
-    glued: list[bool] = []
-    tags: list[str] = []
-    pending: str | None = None
-    for tok in tokens:
-        m = _TAG_RE.fullmatch(tok)
-        if m is not None:
-            if pending is not None:
-                raise MalformedSampleError("tag followed by a tag")
-            pending = f"{m.group(1)}-{m.group(2)}"
-            continue
-        if tok in _SPECIALS:
-            raise MalformedSampleError("special token inside the sentence")
-        tag = pending or "O"
-        pending = None
-        if tag.startswith("I-") and (not tags or tags[-1] == "O" or tags[-1][2:] != tag[2:]):
-            raise MalformedSampleError("I- tag does not continue an entity of the same type")
-        is_glued = tok.startswith(GLUE) and len(tok) > len(GLUE)
-        words.append(tok[len(GLUE) :] if is_glued else tok)
-        glued.append(is_glued and bool(words[:-1]))
-        tags.append(tag)
-    if pending is not None:
-        raise MalformedSampleError("tag at the end of the sentence")
-    if not words:
-        raise MalformedSampleError("no word")
-    return TaggedSentence(tuple(words), tuple(glued), tuple(tags))
-
-
-def render(sentence: TaggedSentence) -> tuple[str, list[Span]]:
-    """The text of a sentence (words joined by one space unless glued) and its entity spans.
-
-    A span runs from its first word's start to its last word's end.
-
-    Raises:
-        MalformedSampleError: the tags are not a valid BIO sequence.
-    """
-    parts: list[str] = []
-    spans: list[Span] = []
-    pos = 0
-    open_start: int | None = None
-    open_label = ""
-    last_end = 0
-    for k, (word, glued, tag) in enumerate(zip(sentence.words, sentence.glued, sentence.tags)):
-        if k > 0 and not glued:
-            parts.append(" ")
-            pos += 1
-        if tag.startswith("I-"):
-            if open_start is None or open_label != tag[2:]:
-                raise MalformedSampleError("I- tag does not continue an entity of the same type")
-        else:
-            if open_start is not None:
-                spans.append(Span(open_start, last_end, open_label))
-                open_start = None
-            if tag != "O":
-                open_start, open_label = pos, tag[2:]
-        parts.append(word)
-        pos += len(word)
-        last_end = pos
-    if open_start is not None:
-        spans.append(Span(open_start, last_end, open_label))
-    return "".join(parts), spans
 
 
 @contextmanager
@@ -504,13 +356,13 @@ class DagaAugmenter:
         tag_tokens: set[str] = set()
         for _, seq in kept:
             for tok in seq:
-                if _TAG_RE.fullmatch(tok):
+                if TAG_RE.fullmatch(tok):
                     tag_tokens.add(tok)
                 else:
                     counts[tok] += 1
         # Sorted so that ids depend on the data only, never on hash order.
         words = sorted(counts, key=lambda w: (-counts[w], w))
-        self.vocab_ = [*_SPECIALS, *sorted(tag_tokens), *words]
+        self.vocab_ = [*SPECIALS, *sorted(tag_tokens), *words]
         index = {tok: i for i, tok in enumerate(self.vocab_)}
         encoded = [[index[tok] for tok in seq] for _, seq in kept]
 
@@ -575,7 +427,7 @@ class DagaAugmenter:
         import torch
         from tqdm.auto import tqdm
 
-        bos, eos = _SPECIALS.index(BOS), _SPECIALS.index(EOS)
+        bos, eos = SPECIALS.index(BOS), SPECIALS.index(EOS)
         optimizer = torch.optim.Adam(self._model.parameters(), lr=self.lr)
         loss_fn = torch.nn.CrossEntropyLoss(ignore_index=_IGNORE)
         self._model.train()
@@ -659,9 +511,9 @@ class DagaAugmenter:
             raise ConfigError("DAGA sample count must not be negative")
         int_seed = seed.getrandbits(63) if isinstance(seed, random.Random) else seed
         gen = torch.Generator().manual_seed(int_seed)
-        bos, eos = _SPECIALS.index(BOS), _SPECIALS.index(EOS)
+        bos, eos = SPECIALS.index(BOS), SPECIALS.index(EOS)
         # Never sample padding or a new sentence start.
-        banned = torch.tensor([_SPECIALS.index(PAD), bos])
+        banned = torch.tensor([SPECIALS.index(PAD), bos])
         out: list[list[str] | None] = []
         with torch.no_grad(), _torch_threads(self.threads):
             for lo in range(0, n, _SAMPLE_BATCH):

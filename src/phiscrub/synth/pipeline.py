@@ -31,32 +31,49 @@ import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError, InputFormatError, LabelError
+from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import fold
-from phiscrub.synth.chunking import DEFAULT_MAX_LINES, DEFAULT_MAX_TOKENS, chunk_text
+from phiscrub.synth.chunking import chunk_text
+from phiscrub.synth.config import FILL_LANGS, DetectPolicy, PhiMode, SynthConfig, SynthStats, stats_file_for
 from phiscrub.synth.features import (
-    CUE_WORDS,
-    STOPWORDS,
     LetterFeatures,
     extract_features,
-    load_medical_lexicon,
 )
-from phiscrub.synth.masking import PROFILES, MaskingStrategy, parse_mix, select_masks
+from phiscrub.synth.masking import select_masks
+from phiscrub.synth.phi import (
+    ENTITY_META,
+    coarse_label,
+    is_phi_label,
+    meta_entities,
+    name_part,
+    non_overlapping,
+    not_clinical,
+    propagate,
+    sentence_start,
+    upper_context,
+)
 from phiscrub.synth.postprocess import SpellChecker, article_for, match_case
 from phiscrub.synth.refill import Refiller, RefillRequest, default_refiller, is_valid_word
 from phiscrub.transform.fill import detect_lang, draw_surrogate
 from phiscrub.transform.rewrite import apply_edits
 
-__all__ = ["GENERIC_FILLS", "MASK_TOKEN", "SynthConfig", "SynthStats", "Synthesizer", "synthesize"]
+__all__ = [
+    "GENERIC_FILLS",
+    "MASK_TOKEN",
+    "DetectPolicy",
+    "PhiMode",
+    "SynthConfig",
+    "SynthStats",
+    "Synthesizer",
+    "stats_file_for",
+    "synthesize",
+]
 
-PhiMode = Literal["surrogate", "refill"]
-DetectPolicy = Literal["auto", "always", "never"]
 
 #: Words used when refilled PHI gets no valid prediction, by coarse label.
 GENERIC_FILLS: dict[str, str] = {
@@ -70,170 +87,8 @@ GENERIC_FILLS: dict[str, str] = {
 }
 #: The mask token of masked letters (:meth:`Synthesizer.synthesize_pair`); ``synth-eval`` knows it.
 MASK_TOKEN = "[MASK]"
-_FILL_LANGS = ("en", "es", "ca", "zh")
 _ENTITY = "synth:entity"
-_ENTITY_META = "synth:entity-meta"
 _REFILL = "synth:refill"
-_SENTENCE_END = ".!?:;\n"
-
-
-@dataclass
-class SynthStats:
-    """Counts of a synthesis run (never any text).
-
-    Attributes:
-        letters: letters synthesized.
-        words: words seen.
-        eligible: eligible words.
-        masked: words masked by the strategy.
-        blanks: de-identification blanks refilled (or tried).
-        phi_spans: PHI spans found (gold, detected, propagated).
-        phi_surrogates: PHI spans replaced by surrogates.
-        phi_refilled: PHI spans masked and refilled.
-        slots: slots sent to the refiller.
-        invalid: slots whose best prediction was invalid (subword, punctuation, empty).
-        fallback: slots with no valid prediction at all (original kept / generic word).
-        changed: masked words whose fill differs from the original word.
-        spelling: spelling corrections.
-        phi_leaks: original PHI surfaces still found in the output (should stay 0).
-        seconds: wall time spent synthesizing.
-    """
-
-    letters: int = 0
-    words: int = 0
-    eligible: int = 0
-    masked: int = 0
-    blanks: int = 0
-    phi_spans: int = 0
-    phi_surrogates: int = 0
-    phi_refilled: int = 0
-    slots: int = 0
-    invalid: int = 0
-    fallback: int = 0
-    changed: int = 0
-    spelling: int = 0
-    phi_leaks: int = 0
-    seconds: float = 0.0
-
-    def summary(self) -> str:
-        """A one-line summary (counts and rates only)."""
-        per = self.seconds / self.letters if self.letters else 0.0
-        rate = self.invalid / self.slots if self.slots else 0.0
-        return (
-            f"{self.letters} letters, {self.words} words ({self.eligible} eligible), {self.masked} masked, "
-            f"{self.blanks} blanks, {self.phi_spans} PHI spans ({self.phi_surrogates} surrogates, "
-            f"{self.phi_refilled} refilled); {self.slots} slots refilled, {self.invalid} invalid best "
-            f"predictions ({rate:.1%}), {self.fallback} fallbacks, {self.changed} words changed, "
-            f"{self.spelling} spelling fixes, {self.phi_leaks} PHI leaks; {per:.2f} s/letter"
-        )
-
-    def as_dict(self) -> dict[str, float]:
-        """The counts as a dict."""
-        return {k: float(v) if isinstance(v, float) else v for k, v in self.__dict__.items()}
-
-
-@dataclass(frozen=True)
-class SynthConfig:
-    """Settings of a synthesis run.
-
-    Args:
-        strategy: the masking mixture (:mod:`phiscrub.synth.masking`).
-        phi: ``surrogate`` (every PHI span gets a labelled surrogate) or ``refill`` (detected PHI is
-            masked and refilled; gold PHI still gets labelled surrogates).
-        detect: ``auto`` runs the detectors on letters without gold spans, ``always`` on every
-            letter (gold spans win overlaps), ``never`` uses gold spans only.
-        detector_model: None for rules only (fast), ``"default"`` for the bundled tagger too, or a
-            tagger model folder.
-        lexicon_detector: also run the name/place lexicon detector.
-        fill_blanks: refill de-identification blanks (``___``, ``[**...**]``).
-        spellcheck: correct misspelled unmasked words (never clinical terms).
-        top_k: pick each fill at random among the best ``top_k`` valid candidates (1: the best).
-        max_lines: sentences per chunk.
-        max_tokens: tokens per chunk.
-        seed: base seed; each letter gets its own stream from it and the letter id.
-        lang: surrogate language (``auto``: the letter's ``lang`` metadata, else detected).
-
-    Raises:
-        ConfigError: a bad value.
-    """
-
-    strategy: MaskingStrategy = field(default_factory=lambda: MaskingStrategy.named("random", 0.3))
-    phi: PhiMode = "surrogate"
-    detect: DetectPolicy = "auto"
-    detector_model: str | None = None
-    lexicon_detector: bool = False
-    fill_blanks: bool = True
-    spellcheck: bool = False
-    top_k: int = 1
-    max_lines: int = DEFAULT_MAX_LINES
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    seed: int = 0
-    lang: str = "auto"
-
-    def __post_init__(self) -> None:
-        if self.phi not in ("surrogate", "refill"):
-            raise ConfigError(f"unknown PHI mode {self.phi!r}; use surrogate or refill")
-        if self.detect not in ("auto", "always", "never"):
-            raise ConfigError(f"unknown detect policy {self.detect!r}; use auto, always or never")
-        if self.top_k < 1:
-            raise ConfigError("top_k must be at least 1")
-        if self.lang not in (*_FILL_LANGS, "auto"):
-            raise ConfigError(f"unknown surrogate language {self.lang!r}")
-
-    @classmethod
-    def from_profile(cls, name: str, **overrides: Any) -> SynthConfig:
-        """The configuration of a Table 11 profile (``diversity``, ``clinical``, ``privacy``).
-
-        Args:
-            name: profile name.
-            overrides: fields to set instead of the profile's.
-
-        Raises:
-            ConfigError: unknown profile.
-        """
-        if name not in PROFILES:
-            raise ConfigError(f"unknown profile {name!r}; use one of {', '.join(PROFILES)}")
-        prof = PROFILES[name]
-        base: dict[str, Any] = {
-            "strategy": prof.strategy,
-            "detect": prof.detect,
-            "lexicon_detector": prof.lexicon_detector,
-            "top_k": prof.top_k,
-        }
-        base.update(overrides)
-        return cls(**base)
-
-    @classmethod
-    def resolve(
-        cls,
-        profile: str | None = None,
-        *,
-        strategy: str | None = None,
-        ratio: float | None = None,
-        mix: str | None = None,
-        detect: DetectPolicy | None = None,
-        lexicon_detector: bool | None = None,
-        top_k: int | None = None,
-        **fields: Any,
-    ) -> SynthConfig:
-        """The configuration ``phiscrub synth`` options describe: a profile (or the defaults), its
-        masking replaced by ``mix``, or by ``strategy``/``ratio`` (random 0.3 when neither a profile nor
-        a strategy is given), and every option given (not None) set on top.
-
-        Raises:
-            ConfigError: unknown profile, strategy or bad mixture.
-        """
-        overrides: dict[str, Any] = dict(fields)
-        if mix is not None:
-            overrides["strategy"] = parse_mix(mix)
-        elif strategy is not None or ratio is not None or profile is None:
-            overrides["strategy"] = MaskingStrategy.named(
-                strategy or "random", 0.3 if ratio is None else ratio
-            )
-        for key, value in (("detect", detect), ("lexicon_detector", lexicon_detector), ("top_k", top_k)):
-            if value is not None:
-                overrides[key] = value
-        return cls.from_profile(profile, **overrides) if profile else cls(**overrides)
 
 
 @dataclass(frozen=True)
@@ -243,105 +98,6 @@ class _Slot:
     kind: str  # word | blank | phi
     original: str
     label: str = ""
-
-
-def _is_phi_label(label: str) -> bool:
-    """A known PHI label that is PHI at the fine granularity (OTHER, e.g. MEDDOCAN's sex, is not)."""
-    try:
-        return fold(label, "fine") is not None
-    except LabelError:
-        return False
-
-
-def _coarse(label: str) -> str:
-    try:
-        return fold(label, "coarse") or "OTHER"
-    except LabelError:
-        return "OTHER"
-
-
-def _meta_entities(doc: Document) -> list[Span]:
-    """Entity spans given as ``metadata["entities"]``: ``[start, end, label]`` lists or dicts."""
-    raw = doc.metadata.get("entities") or []
-    out = []
-    for item in raw:
-        try:
-            if isinstance(item, Mapping):
-                start, end, label = int(item["start"]), int(item["end"]), str(item.get("label", "ENTITY"))
-            else:
-                start, end, label = int(item[0]), int(item[1]), str(item[2]) if len(item) > 2 else "ENTITY"
-        except (KeyError, IndexError, TypeError, ValueError):
-            raise InputFormatError(
-                f"[doc {doc.id}] malformed metadata entity; use [start, end, label]"
-            ) from None
-        if not 0 <= start < end <= len(doc.text):
-            raise InputFormatError(f"[doc {doc.id}] metadata entity [{start}:{end}] outside the text")
-        out.append(Span(start, end, label, source=_ENTITY_META))
-    return out
-
-
-def _not_clinical(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Drop detected spans that are exactly a medical lexicon match ("TIA" is not the name Tia)."""
-    lexicon = load_medical_lexicon()
-    out = []
-    for s in spans:
-        surface = text[s.start : s.end]
-        if lexicon.find(surface) != [(0, len(surface))]:
-            out.append(s)
-    return out
-
-
-def _non_overlapping(spans: Iterable[Span], taken: Sequence[Span]) -> list[Span]:
-    out: list[Span] = []
-    for s in spans:
-        if not any(s.overlaps(t) for t in taken) and not any(s.overlaps(o) for o in out):
-            out.append(s)
-    return out
-
-
-def _propagate(text: str, phi: Sequence[Span]) -> list[Span]:
-    """Other occurrences of PHI surfaces (and of the capitalised words of names) as PHI spans."""
-    targets: dict[str, str] = {}
-    for s in phi:
-        surface = text[s.start : s.end].strip()
-        if len(surface) >= 3 and (any(c.isalpha() for c in surface) or len(surface) >= 6):
-            targets.setdefault(surface.lower(), s.label)
-        if _coarse(s.label) == "NAME":
-            for word in re.findall(r"[^\W\d_]{3,}", surface):
-                low = word.lower()
-                if word[0].isupper() and low not in STOPWORDS and low not in CUE_WORDS:
-                    targets.setdefault(low, s.label)
-    found: list[Span] = []
-    for surface in sorted(targets, key=len, reverse=True):
-        pattern = re.compile(r"(?<!\w)" + re.escape(surface) + r"(?!\w)", re.IGNORECASE)
-        for m in pattern.finditer(text):
-            found.append(Span(m.start(), m.end(), targets[surface], source="synth:propagated"))
-    return _non_overlapping(found, phi)
-
-
-def _name_part(word: str, table: Mapping[tuple[str, str], str]) -> str | None:
-    """The surrogate of one word of a full name already replaced: first with first, last with last."""
-    for (coarse, surface), new in table.items():
-        parts, new_parts = surface.split(), new.replace(",", " ").split()
-        if coarse != "NAME" or len(parts) < 2 or len(new_parts) < 2:
-            continue
-        if word == parts[-1]:
-            return new_parts[-1]
-        if word == parts[0] and len(new_parts[0].strip(".")) > 1:
-            return new_parts[0]
-    return None
-
-
-def _sentence_start(text: str, start: int) -> bool:
-    head = text[:start].rstrip(" \t\"'([{*-•")
-    return not head or head[-1] in _SENTENCE_END
-
-
-def _upper_context(text: str, start: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    letters = [c for c in text[line_start : line_end if line_end >= 0 else len(text)] if c.isalpha()]
-    return len(letters) >= 6 and sum(c.isupper() for c in letters) > 0.8 * len(letters)
 
 
 def _with_progress(docs: Iterable[Document], progress: bool) -> Iterable[Document]:
@@ -438,23 +194,23 @@ class Synthesizer:
         cfg = self.config
         rng = random.Random(f"{cfg.seed}:{doc.id}")
         is_labelled = bool(doc.spans) if labelled is None else labelled
-        gold = [s for s in doc.spans if _is_phi_label(s.label)]
+        gold = [s for s in doc.spans if is_phi_label(s.label)]
         span_entities = [
-            replace(s, source=f"{_ENTITY}|{s.source}") for s in doc.spans if not _is_phi_label(s.label)
+            replace(s, source=f"{_ENTITY}|{s.source}") for s in doc.spans if not is_phi_label(s.label)
         ]
-        entities = span_entities + _meta_entities(doc)
+        entities = span_entities + meta_entities(doc)
         detected: list[Span] = []
         if cfg.detect == "always" or (cfg.detect == "auto" and not is_labelled):
             detected = [s for s in self.deidentifier.detect(doc) if fold(s.label, "fine") is not None]
-            detected = _not_clinical(doc.text, detected)
-        phi = sorted(gold + _non_overlapping(detected, gold))
-        phi = sorted(phi + _propagate(doc.text, phi))
+            detected = not_clinical(doc.text, detected)
+        phi = sorted(gold + non_overlapping(detected, gold))
+        phi = sorted(phi + propagate(doc.text, phi))
         gold_keys = {(s.start, s.end) for s in gold}
         entities = [e for e in entities if not any(e.overlaps(p) for p in phi)]
         originals = {doc.text[s.start : s.end].strip().lower() for s in phi}
         forbidden = set(originals)  # a fill must never bring back a PHI value or a word of a name
         for s in phi:
-            if _coarse(s.label) == "NAME":
+            if coarse_label(s.label) == "NAME":
                 forbidden.update(w.lower() for w in re.findall(r"[^\W\d_]{2,}", doc.text[s.start : s.end]))
 
         lang = self._language(doc)
@@ -473,9 +229,9 @@ class Synthesizer:
         text = out.text
 
         leaks = self._leaks(text, originals, out.spans)
-        spans = [self._restore(s) for s in out.spans if not s.source.startswith((_REFILL, _ENTITY_META))]
+        spans = [self._restore(s) for s in out.spans if not s.source.startswith((_REFILL, ENTITY_META))]
         metadata = dict(doc.metadata)
-        meta_ents = [s for s in out.spans if s.source == _ENTITY_META]
+        meta_ents = [s for s in out.spans if s.source == ENTITY_META]
         if "entities" in doc.metadata:
             metadata["entities"] = [[s.start, s.end, s.label] for s in meta_ents]
         n_masked = sum(1 for s in slots if s.kind == "word")
@@ -506,11 +262,11 @@ class Synthesizer:
     ) -> Document:
         """The letter with surrogates and every slot written as :data:`MASK_TOKEN`."""
         masked = apply_edits(stage1, [(s.start, s.end, MASK_TOKEN) for s in slots])
-        spans = [self._restore(s) for s in masked.spans if not s.source.startswith((_REFILL, _ENTITY_META))]
+        spans = [self._restore(s) for s in masked.spans if not s.source.startswith((_REFILL, ENTITY_META))]
         metadata = dict(doc.metadata)
         if "entities" in doc.metadata:
             metadata["entities"] = [
-                [s.start, s.end, s.label] for s in masked.spans if s.source == _ENTITY_META
+                [s.start, s.end, s.label] for s in masked.spans if s.source == ENTITY_META
             ]
         metadata["synth"] = {"strategy": strategy, "seed": self.config.seed, "masked_letter": True}
         return Document(doc.id, masked.text, tuple(spans), metadata).validate()
@@ -553,17 +309,17 @@ class Synthesizer:
         if self.config.lang != "auto":
             return self.config.lang
         meta = str(doc.metadata.get("lang") or "")
-        return meta if meta in _FILL_LANGS else detect_lang(doc.text)
+        return meta if meta in FILL_LANGS else detect_lang(doc.text)
 
     def _surrogate(
         self, span: Span, text: str, rng: random.Random, table: dict[tuple[str, str], str], lang: str
     ) -> str:
         surface = text[span.start : span.end]
-        key = (_coarse(span.label), surface.strip().lower())
+        key = (coarse_label(span.label), surface.strip().lower())
         if key in table:
             return table[key]
         if key[0] == "NAME" and " " not in key[1]:
-            part = _name_part(key[1], table)
+            part = name_part(key[1], table)
             if part is not None:
                 table[key] = part
                 return part
@@ -571,7 +327,7 @@ class Synthesizer:
         after = text[span.end : span.end + 60]
         new = GENERIC_FILLS.get(key[0], "redacted")
         # A full name gets a full name when one comes within the draws, so that its parts can serve
-        # the lone first or last names of the same person (see _name_part).
+        # the lone first or last names of the same person (see name_part).
         full = key[0] == "NAME" and " " in key[1]
         single: str | None = None
         for _ in range(8):
@@ -607,7 +363,7 @@ class Synthesizer:
         n_sur = n_ref = 0
         # Full names first, so that a lone surname ("Mrs. Rivers") takes the surname of its full name.
         for s in sorted(phi, key=lambda s: -(s.end - s.start)):
-            if _coarse(s.label) == "NAME" and (cfg.phi == "surrogate" or (s.start, s.end) in gold_keys):
+            if coarse_label(s.label) == "NAME" and (cfg.phi == "surrogate" or (s.start, s.end) in gold_keys):
                 self._surrogate(s, doc.text, rng, table, lang)
         for s in phi:
             if cfg.phi == "surrogate" or (s.start, s.end) in gold_keys:
@@ -615,7 +371,7 @@ class Synthesizer:
                 spans.append(s)
                 n_sur += 1
             else:
-                new = GENERIC_FILLS.get(_coarse(s.label), "redacted")
+                new = GENERIC_FILLS.get(coarse_label(s.label), "redacted")
                 spans.append(Span(s.start, s.end, s.label, s.score, f"{_REFILL}|{s.source}"))
                 n_ref += 1
             edits.append((s.start, s.end, new))
@@ -697,10 +453,10 @@ class Synthesizer:
             else:
                 model = (
                     "XX"
-                    if _upper_context(text, slot.start)
-                    else ("X" if _sentence_start(text, slot.start) else "x")
+                    if upper_context(text, slot.start)
+                    else ("X" if sentence_start(text, slot.start) else "x")
                 )
-            new = match_case(model, fill, sentence_start=_sentence_start(text, slot.start))
+            new = match_case(model, fill, sentence_start=sentence_start(text, slot.start))
             final[slot.start] = new
             if new != text[slot.start : slot.end]:
                 edits[(slot.start, slot.end)] = new
@@ -801,13 +557,6 @@ def _changes(edits: Sequence[tuple[int, int, str]]) -> list[list[int]]:
         out.append([start, end, start + delta, start + delta + len(new)])
         delta += len(new) - (end - start)
     return out
-
-
-def stats_file_for(output: str | Path) -> Path:
-    """Where ``phiscrub synth -o OUTPUT`` writes its statistics: ``OUTPUT/stats.json`` for a folder
-    output, else ``OUTPUT.stats.json``."""
-    out = Path(output)
-    return out / "stats.json" if out.is_dir() else out.with_name(out.name + ".stats.json")
 
 
 def synthesize(
