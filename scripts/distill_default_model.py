@@ -15,11 +15,16 @@ Steps (all seeded, all offline):
    (:func:`phiscrub.train.onnx_export.install_onnx`), then its span calibration fitted on the
    real-world ``dev`` part (as ``scripts/calibrate_default_model.py --dev-only``: the student has seen
    the ``train`` part).
+4. ``--bench MODEL ...``: rules + each model over the 100 ~500-word benchmark notes of
+   ``benchmarks/throughput.py``, each run in a fresh process, models interleaved: notes/s and notes
+   per CPU second (the steadier figure on a shared machine).
 
 Usage:
     python scripts/distill_default_model.py --out build/student-run --data-only
     OMP_WAIT_POLICY=PASSIVE nice -n 10 python scripts/distill_default_model.py --teacher build/teacher \
-        --out build/student-run --layers 3 --time-budget 4200 --export build/student
+        --out build/student-run --layers 3 --time-budget 4300
+    python scripts/distill_default_model.py --out build/student-run --export-only --export build/student
+    python scripts/distill_default_model.py --bench build/teacher-onnx build/student --repeats 2
 """
 
 from __future__ import annotations
@@ -82,7 +87,22 @@ def main() -> None:
         "--export", type=Path, default=None, help="ONNX-only int8 folder to write, then calibrate"
     )
     parser.add_argument("--export-only", action="store_true", help="only export (and calibrate) OUT/model")
+    parser.add_argument(
+        "--bench",
+        nargs="+",
+        default=None,
+        metavar="MODEL",
+        help="only time these model folders (no training)",
+    )
+    parser.add_argument("--repeats", type=int, default=2, help="--bench: runs per model, interleaved")
+    parser.add_argument("--bench-one", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bench_one is not None:
+        print(json.dumps(bench_one(args.bench_one, args.threads)))
+        return
+    if args.bench:
+        bench(args.bench, args.threads, args.repeats)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.export_only:
         if not (args.out / "train.jsonl").is_file() or not (args.out / "dev.jsonl").is_file():
@@ -143,6 +163,58 @@ def export(model_dir: Path, target: Path) -> None:
     print(
         f"exported {target} ({size / 1e6:.1f} MB); calibration on {len(docs)} documents, {cal.n_spans} spans"
     )
+
+
+def bench_one(model: str, threads: int) -> dict[str, Any]:
+    """In this process: rules + ``model`` over the 100 ~500-word notes of ``benchmarks/throughput.py``."""
+    import os
+    import time
+
+    os.environ["PHISCRUB_THREADS"] = str(threads)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from throughput import corpus
+
+    from phiscrub.deid import Deidentifier
+    from phiscrub.detect.rules import default_detectors
+    from phiscrub.detect.tagger import load_model_detector
+
+    detector = load_model_detector(model)
+    deid = Deidentifier(mode="placeholder", model=None, detectors=[*default_detectors(), detector])
+    docs = corpus()
+    list(deid.redact_many(docs[:1]))  # warm-up: lists and the model loaded
+    wall, cpu = time.perf_counter(), time.process_time()
+    for i in range(0, len(docs), 16):
+        list(deid.redact_many(docs[i : i + 16], batch_size=16))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {
+        "model": model,
+        "detector": type(detector).__name__,
+        "notes": len(docs),
+        "notes_per_s": round(len(docs) / wall, 2),
+        "notes_per_cpu_s": round(len(docs) / cpu, 2),
+        "threads": threads,
+    }
+
+
+def bench(models: list[str], threads: int, repeats: int) -> None:
+    """Each model in a fresh process, ``repeats`` rounds interleaved; prints every run and the medians.
+
+    Notes per CPU second is the steadier figure on a shared machine (other jobs stretch wall time).
+    """
+    import statistics
+    import subprocess
+
+    runs: dict[str, list[dict[str, Any]]] = {m: [] for m in models}
+    for _ in range(repeats):
+        for model in models:
+            cmd = [sys.executable, __file__, "--bench-one", model, "--threads", str(threads)]
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            runs[model].append(json.loads(out.strip().splitlines()[-1]))
+            print(json.dumps(runs[model][-1]))
+    for model, rows in runs.items():
+        wall = statistics.median(r["notes_per_s"] for r in rows)
+        cpu = statistics.median(r["notes_per_cpu_s"] for r in rows)
+        print(f"{model}: median {wall:.2f} notes/s, {cpu:.2f} notes per CPU-s ({len(rows)} runs)")
 
 
 if __name__ == "__main__":

@@ -287,7 +287,11 @@ def build_student(
 
 
 def teacher_targets(
-    teacher: PhiTagger, examples: Sequence[WindowExample], temperature: float, batch_size: int = 32
+    teacher: PhiTagger,
+    examples: Sequence[WindowExample],
+    temperature: float,
+    batch_size: int = 32,
+    progress: bool = False,
 ) -> list[np.ndarray]:
     """The teacher's label distribution of every word slot of every window, at ``temperature``.
 
@@ -305,6 +309,9 @@ def teacher_targets(
         trans, start, end = teacher.crf.numpy_scores()
         scores = (trans / temperature, start / temperature, end / temperature)
     order = sorted(range(len(examples)), key=lambda i: len(examples[i].input_ids))
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(order), disable=not progress, unit="window", desc="teacher", dynamic_ncols=True)
     try:
         with torch.inference_mode():
             for b in range(0, len(order), batch_size):
@@ -319,7 +326,9 @@ def teacher_targets(
                         em = em - em.max(axis=1, keepdims=True)
                         probs = np.exp(em) / np.exp(em).sum(axis=1, keepdims=True)
                     out[i] = probs.astype(np.float32)
+                bar.update(len(idx))
     finally:
+        bar.close()
         teacher.train(was_training)
     return out
 
@@ -427,7 +436,7 @@ def distill(
         dconfig: the distillation settings (default :class:`DistillConfig`).
         train_config: learning rates, epochs, batch size, time budget, seed ... (architecture
             and window keys come from the teacher).
-        progress: show a tqdm progress bar (step counts, loss, dev F1; never text).
+        progress: show tqdm progress bars (teacher windows; steps, loss, dev F1; never text).
 
     Returns:
         A :class:`DistillResult`.
@@ -465,7 +474,9 @@ def distill(
         if not examples:
             raise ConfigError("no training windows: the training documents hold no words")
         t0 = time.monotonic()
-        targets = teacher_targets(teacher, examples, dconfig.temperature, dconfig.teacher_batch_size)
+        targets = teacher_targets(
+            teacher, examples, dconfig.temperature, dconfig.teacher_batch_size, progress=progress
+        )
         teacher_seconds = time.monotonic() - t0
         teacher_params = count_parameters(teacher)
         del teacher
