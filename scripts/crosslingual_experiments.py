@@ -431,12 +431,19 @@ def _subset(src: Path, dst: Path, n: int) -> Path:
     return dst
 
 
-def plan_encoder(out: Path, encoder: str, train_docs: int, dev_docs: int, ks: tuple[int, ...]) -> list[Run]:
+def plan_encoder(
+    out: Path,
+    encoder: str,
+    train_docs: int,
+    dev_docs: int,
+    ks: tuple[int, ...],
+    epochs: int = BILSTM_SOURCE_EPOCHS,
+) -> list[Run]:
     """Runs of a frozen multilingual encoder (``--encoder gemma3-270m`` or a ``.gguf``), in order.
 
-    ``<slug>-meddocan``: trained on MEDDOCAN train (or its first ``train_docs`` documents), early
-    stopping on MEDDOCAN dev (or its first ``dev_docs``), scored there; with a subset, also
-    ``bilstm-sub<N>-meddocan``: the BiLSTM-CRF on the same documents. Per target and K:
+    ``<slug>[-sub<N>]-meddocan``: trained for up to ``epochs`` on MEDDOCAN train (or its first
+    ``train_docs`` = N documents), early stopping on MEDDOCAN dev (or its first ``dev_docs``), scored
+    there; with a subset, also ``bilstm-sub<N>-meddocan``: the BiLSTM-CRF on the same documents. Per target and K:
     ``<slug>-<target>-source-only`` and ``<slug>-<target>-k<K>-source-then-target`` (FINE-TUNE (M) ->
     FINE-TUNE (F), the same protocol as the Table 3 rows), and the same row for the subset BiLSTM.
     """
@@ -449,14 +456,14 @@ def plan_encoder(out: Path, encoder: str, train_docs: int, dev_docs: int, ks: tu
     train = _subset(MEDDOCAN_TRAIN, out / f"meddocan-train-{train_docs}", train_docs)
     dev = _subset(MEDDOCAN_DEV, out / f"meddocan-dev-{dev_docs}", dev_docs)
     sub = "" if train == MEDDOCAN_TRAIN else f"-sub{train_docs}"
-    backbones = [(slug, ["--encoder", encoder, "--config", rel(config)], "gguf " + encoder)]
+    backbones = [(f"{slug}{sub}", ["--encoder", encoder, "--config", rel(config)], "gguf " + encoder)]
     if sub:
         backbones.append((f"bilstm{sub}", ["--encoder", "bilstm-crf"], "bilstm-crf"))
     runs: list[Run] = []
     for name, flags, backbone in backbones:
         src = out / f"{name}-meddocan" / "model"
         cmd = ["train", "--train", rel(train), "--dev", rel(dev), *flags, "--labels", "coarse"]
-        cmd += ["--epochs", str(BILSTM_SOURCE_EPOCHS), *thr, "-o", rel(src)]
+        cmd += ["--epochs", str(epochs), *thr, "-o", rel(src)]
         info: dict[str, Any] = {
             "backbone": backbone,
             "target": "meddocan",
@@ -781,6 +788,9 @@ def main() -> None:
         "--meddocan-dev-docs", type=int, default=250, help="with --encoder: MEDDOCAN dev documents"
     )
     parser.add_argument("--encoder-ks", default="50", help="with --encoder: comma-separated K values")
+    parser.add_argument(
+        "--encoder-epochs", type=int, default=BILSTM_SOURCE_EPOCHS, help="with --encoder: MEDDOCAN epochs"
+    )
     args = parser.parse_args()
     os.chdir(ROOT)
     out: Path = args.out
@@ -791,7 +801,9 @@ def main() -> None:
     encoder_runs: list[Run] = []
     if args.encoder:
         ks = tuple(int(k) for k in args.encoder_ks.split(","))
-        encoder_runs = plan_encoder(out, args.encoder, args.meddocan_train_docs, args.meddocan_dev_docs, ks)
+        encoder_runs = plan_encoder(
+            out, args.encoder, args.meddocan_train_docs, args.meddocan_dev_docs, ks, args.encoder_epochs
+        )
         runs += encoder_runs
     if args.list:
         for r in runs:
