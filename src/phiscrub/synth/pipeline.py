@@ -444,7 +444,22 @@ class Synthesizer:
     ) -> list[tuple[int, int, str]]:
         """Text edits: the fills in the case of their place, agreeing articles, spelling fixes."""
         edits: dict[tuple[int, int], str] = {}
-        final: dict[int, str] = {}  # word start -> its text after the edits
+        final = self._fill_edits(text, slots, fills, edits)  # word start -> its text after the edits
+        slot_starts = {s.start for s in slots}
+        self._article_edits(text, feats, slots, final, slot_starts, edits)
+        if self.config.spellcheck and english:  # the spelling lexicon is English
+            self._spelling_edits(feats, slot_starts, edits)
+        return [(s, e, new) for (s, e), new in sorted(edits.items())]
+
+    def _fill_edits(
+        self,
+        text: str,
+        slots: Sequence[_Slot],
+        fills: Sequence[str | None],
+        edits: dict[tuple[int, int], str],
+    ) -> dict[int, str]:
+        """Each fill in the case of its place (added to ``edits``); the text of every filled slot."""
+        final: dict[int, str] = {}
         for slot, fill in zip(slots, fills):
             if fill is None:
                 continue
@@ -462,8 +477,19 @@ class Synthesizer:
                 edits[(slot.start, slot.end)] = new
             if slot.kind == "word" and new.lower() != slot.original.lower():
                 self.stats.changed += 1
+        return final
+
+    @staticmethod
+    def _article_edits(
+        text: str,
+        feats: LetterFeatures,
+        slots: Sequence[_Slot],
+        final: dict[int, str],
+        slot_starts: set[int],
+        edits: dict[tuple[int, int], str],
+    ) -> None:
+        """ "a"/"an" before a filled slot agreeing with the fill (added to ``edits``)."""
         starts = [w.start for w in feats.words]
-        slot_starts = {s.start for s in slots}
         for slot in slots:
             if slot.start not in final:
                 continue
@@ -483,18 +509,21 @@ class Synthesizer:
             want = article_for(final[slot.start], art_text)
             if want != art_text:
                 edits[(art.start, art.end)] = want
-        if self.config.spellcheck and english:  # the spelling lexicon is English
-            if self._spell is None:
-                self._spell = SpellChecker()
-            counts = Counter(w.text.lower() for w in feats.words)
-            repeated = frozenset(w for w, n in counts.items() if n > 1)
-            for w in feats.words:
-                if w.eligible and w.start not in slot_starts and (w.start, w.end) not in edits:
-                    fixed = self._spell.correct(w.text, repeated)
-                    if fixed is not None:
-                        edits[(w.start, w.end)] = fixed
-                        self.stats.spelling += 1
-        return [(s, e, new) for (s, e), new in sorted(edits.items())]
+
+    def _spelling_edits(
+        self, feats: LetterFeatures, slot_starts: set[int], edits: dict[tuple[int, int], str]
+    ) -> None:
+        """Spelling fixes of eligible words left as they were (added to ``edits``)."""
+        if self._spell is None:
+            self._spell = SpellChecker()
+        counts = Counter(w.text.lower() for w in feats.words)
+        repeated = frozenset(w for w, n in counts.items() if n > 1)
+        for w in feats.words:
+            if w.eligible and w.start not in slot_starts and (w.start, w.end) not in edits:
+                fixed = self._spell.correct(w.text, repeated)
+                if fixed is not None:
+                    edits[(w.start, w.end)] = fixed
+                    self.stats.spelling += 1
 
     @staticmethod
     def _restore(span: Span) -> Span:
