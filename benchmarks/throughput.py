@@ -331,7 +331,7 @@ def frontier(args: argparse.Namespace) -> None:
     rows_spec: list[tuple[str, str, str | None]] = [("rules only", "", None)]
     notes: list[str] = []
     if args.student:
-        rows_spec.append(("student (ONNX)", str(args.student), None))
+        rows_spec.append(("student", str(args.student), None))
     else:
         notes.append("no student row: no distilled model folder was given (--student)")
     rows_spec.append(
@@ -359,14 +359,14 @@ def frontier(args: argparse.Namespace) -> None:
         header,
         "",
         (
-            "| path | notes/s | start-up s | peak RSS (MB) | recall | precision | FP / 1k non-PHI | "
+            "| path | notes/s | CPU s | start-up s | peak RSS (MB) | recall | precision | FP / 1k non-PHI | "
             f"{LONG_WORDS:,}-word note: s | its CPU s | its peak RSS (MB) |"
         ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r, lg in zip(rows, longs):
         lines.append(
-            f"| {r['row']} | {r['notes_per_s']} | {r['startup_s']} | {r['peak_rss_mb']} | {r['recall']:.3f} | "
+            f"| {r['row']} | {r['notes_per_s']} | {r['cpu_seconds']} | {r['startup_s']} | {r['peak_rss_mb']} | {r['recall']:.3f} | "
             f"{r['precision']:.3f} | {r['fp_per_1k']:.2f} | {lg['seconds']} | {lg['cpu_seconds']} | {lg['peak_rss_mb']} |"
         )
     text = "\n".join(lines + [""] + [f"({n})" for n in notes]) + "\n"
@@ -389,10 +389,15 @@ def plot_frontier(rows: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=120)
-    for r in rows:
+    offsets = [(6, 6), (6, -12), (6, -24), (6, -36), (6, -48)]  # neighbouring labels do not overlap
+    for k, r in enumerate(rows):
         ax.scatter(r["notes_per_s"], r["recall"], s=36)
         ax.annotate(
-            r["row"], (r["notes_per_s"], r["recall"]), textcoords="offset points", xytext=(5, 4), fontsize=8
+            r["row"],
+            (r["notes_per_s"], r["recall"]),
+            textcoords="offset points",
+            xytext=offsets[k % len(offsets)],
+            fontsize=8,
         )
     ax.set_xscale("log")
     ax.set_xlabel("notes/s (OOD test, 564 documents; log scale)")
@@ -461,6 +466,9 @@ def main() -> None:
         "--fp32", type=Path, default=ROOT / "build" / "onnx-fp32", help="frontier: ONNX fp32 folder"
     )
     parser.add_argument("--png", type=Path, default=None, help="frontier: recall vs notes/s plot")
+    parser.add_argument(
+        "--plot-from", type=Path, default=None, help="frontier: redraw --png from a frontier JSON, no runs"
+    )
     parser.add_argument("--frontier-one", nargs=3, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--frontier-long", nargs=2, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
@@ -471,6 +479,9 @@ def main() -> None:
         return
     if args.frontier_long:
         print(json.dumps(frontier_long(*args.frontier_long, threads=args.threads)))
+        return
+    if args.frontier and args.plot_from:
+        plot_frontier(json.loads(args.plot_from.read_text())["rows"], args.png or Path("frontier.png"))
         return
     if args.frontier:
         frontier(args)

@@ -138,7 +138,7 @@ def compare(name: str, docs: list, presidio_python: str, repeats: int, phiscrub_
     }
     for tool, rs in runs.items():
         summary[tool] = {
-            key: statistics.median(r[key] for r in rs) for key in ("wall_s", "cpu_s", "peak_rss_mb")
+            key: round(statistics.median(r[key] for r in rs), 2) for key in ("wall_s", "cpu_s", "peak_rss_mb")
         }
         summary[tool]["notes_per_s"] = round(len(docs) / summary[tool]["wall_s"], 2)
     summary["throughput_ratio"] = round(summary["presidio"]["wall_s"] / summary["phiscrub"]["wall_s"], 2)
