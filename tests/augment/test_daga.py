@@ -8,8 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from phiscrub.augment import AUGMENT_METHODS, DagaAugmenter, make_augmenter
-from phiscrub.augment.daga import (
-    MalformedSampleError,
+from phiscrub.augment.linearize import (
     TaggedSentence,
     delinearize,
     linearize,
@@ -18,7 +17,7 @@ from phiscrub.augment.daga import (
 )
 from phiscrub.cli.augment import augment
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError
+from phiscrub.errors import ConfigError, MalformedSampleError
 from phiscrub.io import JsonlWriter, read_corpus
 from phiscrub.labels import fold
 from phiscrub.text import sentences

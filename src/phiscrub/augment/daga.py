@@ -47,7 +47,6 @@ from phiscrub.augment.base import reason_lines
 from phiscrub.augment.linearize import (
     BOS,
     EOS,
-    GLUE,
     PAD,
     SPECIALS,
     TAG_RE,
@@ -55,7 +54,6 @@ from phiscrub.augment.linearize import (
     delinearize,
     linearize,
     render,
-    tag_token,
     tagged_sentences,
 )
 from phiscrub.document import Document, Span
@@ -65,22 +63,7 @@ from phiscrub.labels import Granularity
 if TYPE_CHECKING:
     import torch
 
-__all__ = [
-    "BOS",
-    "EOS",
-    "GLUE",
-    "PAD",
-    "DagaAugmenter",
-    "DagaReport",
-    "DagaResult",
-    "MalformedSampleError",
-    "TaggedSentence",
-    "delinearize",
-    "linearize",
-    "render",
-    "tag_token",
-    "tagged_sentences",
-]
+__all__ = ["DagaAugmenter", "DagaReport", "DagaResult"]
 
 logger = logging.getLogger(__name__)
 
