@@ -30,7 +30,7 @@ another fresh process: seconds, CPU seconds, peak RSS. Writes a markdown table (
 JSON next to it, and a PNG of recall against notes/s (``--png``).
 
 Usage:
-    python benchmarks/throughput.py --frontier [--student build/student/model] [--torch-model build/torch-default]
+    python benchmarks/throughput.py --frontier [--student build/student] [--torch-model build/torch-default]
         [--fp32 build/onnx-fp32] [--out build/frontier.md] [--png docs/img/frontier.png]
     python benchmarks/throughput.py [--configs rules,model,model-fp32,model-int8] [--model DIR] [--crf-model DIR]
         [--threads 2] [--batch-size 16] [--out docs/benchmarks-table.md]
