@@ -168,12 +168,17 @@ def test_cli_trains_saves_loads_predicts_and_redacts(cache: Path, tmp_path: Path
     assert result.exit_code == 0, result.output
 
 
-def test_source_then_target_recipe_continues_the_gguf_model(cache: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("recipe", "first"), [("source-then-target", "source"), ("multitask-then-target", "multitask")]
+)
+def test_two_stage_recipes_continue_the_gguf_model(
+    recipe: str, first: str, cache: Path, tmp_path: Path
+) -> None:
     source = _docs(10, seed=2, lead="Paciente ")
     target = _docs(4, seed=3)
     dev = _docs(3, seed=4)
     result = run_recipe(
-        "source-then-target",
+        recipe,
         target,
         dev,
         _config(),
@@ -183,7 +188,8 @@ def test_source_then_target_recipe_continues_the_gguf_model(cache: Path, tmp_pat
         target_epochs=2,
         progress=False,
     )
-    assert [s.name for s in result.stages] == ["source", "target"]
+    assert [s.name for s in result.stages] == [first, "target"]
+    assert result.stages[1].result.config.init_from == str((tmp_path / "out" / f"stage1-{first}").resolve())
     final = load_tagger(tmp_path / "out")
     assert isinstance(final, GemmaTagger)
     assert final.config.encoder == "gemma3-270m"
