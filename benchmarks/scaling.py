@@ -104,29 +104,32 @@ def stream_notes(path: Path, n: int) -> Path:
 def run_cli(args: list[str], report: Path, sample_every: float = 0.0) -> dict[str, Any]:
     """Run ``phiscrub <args>``; wall seconds, peak RSS (MB) and sampled RSS (MB) of the process."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # stderr (progress bar, summary) into a file: a pipe nobody reads while sampling fills up and
+    # blocks the run.
+    log = report.with_suffix(".stderr")
     t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _RUNNER, str(report), *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
-    samples: list[tuple[float, float]] = []
-    if sample_every > 0:
+    with log.open("w", encoding="utf-8") as err_fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _RUNNER, str(report), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=err_fh,
+            env=env,
+        )
+        samples: list[tuple[float, float]] = []
         status = Path(f"/proc/{proc.pid}/status")
         while proc.poll() is None:
-            try:
-                rss = [ln for ln in status.read_text().splitlines() if ln.startswith("VmRSS:")]
-                if rss:
-                    samples.append((time.perf_counter() - t0, int(rss[0].split()[1]) / 1024))
-            except OSError:
-                pass
-            time.sleep(sample_every)
-    _, err = proc.communicate()
+            if sample_every > 0:
+                try:
+                    rss = [ln for ln in status.read_text().splitlines() if ln.startswith("VmRSS:")]
+                    if rss:
+                        samples.append((time.perf_counter() - t0, int(rss[0].split()[1]) / 1024))
+                except OSError:
+                    pass
+            time.sleep(sample_every or 0.2)
     secs = time.perf_counter() - t0
     if proc.returncode != 0:
-        raise SystemExit(f"phiscrub {' '.join(args[:2])} failed ({proc.returncode}):\n{err[-3000:]}")
+        tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise SystemExit(f"phiscrub {' '.join(args[:2])} failed ({proc.returncode}):\n{tail}")
     return {"seconds": secs, "peak_rss_mb": int(report.read_text()) / 1024, "samples": samples}
 
 
