@@ -7,7 +7,7 @@ Three parts, each run in fresh subprocesses so that timings and peak memory are 
              command (start-up and model loading included), and a byte-for-byte comparison of the
              outputs (redacted JSONL and ``phi_spans.jsonl``) with one worker's.
 ``stream``   peak RSS of ``phiscrub redact --rules-only`` on generated JSONL files of 100,000 and
-             1,000,000 one-line notes (about 190 bytes each, made-up names, dates, MRNs, phone
+             1,000,000 one-line notes (about 160 bytes each, made-up names, dates, MRNs, phone
              numbers), with the RSS sampled at 10%, 50% and 90% of the run: memory must not grow
              with the input.
 ``spark``    ``phiscrub.spark.redact`` on a local Spark session (``local[2]``) over the same 2,000
