@@ -438,6 +438,7 @@ def plan_encoder(
     dev_docs: int,
     ks: tuple[int, ...],
     epochs: int = BILSTM_SOURCE_EPOCHS,
+    patience: int = 3,
 ) -> list[Run]:
     """Runs of a frozen multilingual encoder (``--encoder gemma3-270m`` or a ``.gguf``), in order.
 
@@ -463,7 +464,8 @@ def plan_encoder(
     for name, flags, backbone in backbones:
         src = out / f"{name}-meddocan" / "model"
         cmd = ["train", "--train", rel(train), "--dev", rel(dev), *flags, "--labels", "coarse"]
-        cmd += ["--epochs", str(epochs), *thr, "-o", rel(src)]
+        cmd += ["--epochs", str(epochs), *(["--patience", str(patience)] if patience != 3 else []), *thr]
+        cmd += ["-o", rel(src)]
         info: dict[str, Any] = {
             "backbone": backbone,
             "target": "meddocan",
@@ -791,6 +793,9 @@ def main() -> None:
     parser.add_argument(
         "--encoder-epochs", type=int, default=BILSTM_SOURCE_EPOCHS, help="with --encoder: MEDDOCAN epochs"
     )
+    parser.add_argument(
+        "--encoder-patience", type=int, default=3, help="with --encoder: MEDDOCAN early-stopping patience"
+    )
     args = parser.parse_args()
     os.chdir(ROOT)
     out: Path = args.out
@@ -802,7 +807,13 @@ def main() -> None:
     if args.encoder:
         ks = tuple(int(k) for k in args.encoder_ks.split(","))
         encoder_runs = plan_encoder(
-            out, args.encoder, args.meddocan_train_docs, args.meddocan_dev_docs, ks, args.encoder_epochs
+            out,
+            args.encoder,
+            args.meddocan_train_docs,
+            args.meddocan_dev_docs,
+            ks,
+            args.encoder_epochs,
+            args.encoder_patience,
         )
         runs += encoder_runs
     if args.list:
