@@ -103,3 +103,15 @@ def chrome_driver(width: int = 1280, height: int = 900) -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+def screenshot_path(name: str, tmp_path: Path) -> Path:
+    """Where a browser test saves its screenshot ``name``.
+
+    ``docs/img/<name>`` when ``PHISCRUB_UPDATE_SCREENSHOTS=1`` (to refresh the docs' pictures), else the
+    test's own temporary folder, so a test run leaves the checkout clean. The screenshot is taken and
+    checked either way.
+    """
+    if os.environ.get("PHISCRUB_UPDATE_SCREENSHOTS") == "1":
+        return Path(__file__).resolve().parents[1] / "docs" / "img" / name
+    return tmp_path / name

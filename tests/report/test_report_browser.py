@@ -15,9 +15,7 @@ from typing import Any
 import pytest
 from report_data import EVAL_PHI, RUN_PHI, evaluation, invoke, redact_run
 
-from browser import chrome_driver
-
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+from browser import chrome_driver, screenshot_path
 
 
 def _rendered(driver: Any) -> dict[str, Any]:
@@ -82,4 +80,4 @@ def test_report_renders_in_chromium(kind: str, tmp_path: Path, monkeypatch: pyte
             assert "Sampled notes" in page["text"] and "[NAME]" in page["text"]
         else:
             assert "False negatives and false positives" in page["text"] and "FN" in page["text"]
-        _screenshot(driver, DOCS_IMG / f"report-{kind}.png")
+        _screenshot(driver, screenshot_path(f"report-{kind}.png", tmp_path))

@@ -2,7 +2,7 @@
 
 Loads ``/`` from a real server on 127.0.0.1, opens and pastes a note, checks the highlighted spans,
 the legend, the span details and the redacted text against the API, switches mode, downloads the
-result, and saves ``docs/img/review-page.png``. Fails (never skips) without chromium: see
+result, and takes a screenshot (``docs/img/review-page.png`` with ``PHISCRUB_UPDATE_SCREENSHOTS=1``). Fails (never skips) without chromium: see
 ``tests/browser.py`` and ``.ci/system-deps``.
 """
 
@@ -17,9 +17,7 @@ import httpx
 import pytest
 from live_server import NOTE, NOTE_PHI, TOKEN, LiveServer, start_server
 
-from browser import chrome_driver
-
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "img" / "review-page.png"
+from browser import chrome_driver, screenshot_path
 
 
 @pytest.fixture(scope="module")
@@ -174,6 +172,7 @@ def test_review_page_highlights_redacts_and_downloads(server: LiveServer, tmp_pa
         loaded = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         assert loaded and all(u.startswith(server.url + "/") for u in loaded)
 
-        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        assert driver.save_screenshot(str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 10_000
+        shot = screenshot_path("review-page.png", tmp_path)
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        assert driver.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000
