@@ -697,27 +697,82 @@ def _warnings_of(doc: Document) -> list[str]:
     return codes
 
 
+class _SeenIds:
+    """The ids seen so far, as 8-byte digests, in memory that does not grow with the input.
+
+    Up to ``buffer`` digests live in a set; beyond that they spill to a temporary SQLite table (stdlib,
+    primary-key index), so a 10-million-record input costs disk, not memory. The file holds digests
+    only, never an id, and is deleted on close. Written here rather than with a Bloom filter because a
+    false positive would flag a record that is not a duplicate.
+    """
+
+    def __init__(self, buffer: int = 200_000) -> None:
+        self._buffer = buffer
+        self._recent: set[int] = set()
+        self._db: Any = None
+        self._dir: Any = None
+
+    @staticmethod
+    def digest(doc_id: str) -> int:
+        """The signed 64-bit digest of an id (fits SQLite's INTEGER)."""
+        import hashlib
+
+        raw = hashlib.blake2b(doc_id.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        return int.from_bytes(raw, "big", signed=True)
+
+    def add(self, doc_id: str) -> bool:
+        """Remember ``doc_id``; True when it was seen before."""
+        d = self.digest(doc_id)
+        if d in self._recent:
+            return True
+        if self._db is not None and self._db.execute("SELECT 1 FROM ids WHERE d = ?", (d,)).fetchone():
+            return True
+        self._recent.add(d)
+        if len(self._recent) >= self._buffer:
+            self._spill()
+        return False
+
+    def _spill(self) -> None:
+        import sqlite3
+        import tempfile
+
+        if self._db is None:
+            self._dir = tempfile.TemporaryDirectory(prefix="phiscrub-ids-")
+            self._db = sqlite3.connect(Path(self._dir.name) / "ids.sqlite")
+            self._db.execute("PRAGMA journal_mode = OFF")
+            self._db.execute("PRAGMA synchronous = OFF")
+            self._db.execute("CREATE TABLE ids (d INTEGER PRIMARY KEY) WITHOUT ROWID")
+        with self._db:
+            self._db.executemany("INSERT OR IGNORE INTO ids VALUES (?)", ((d,) for d in self._recent))
+        self._recent.clear()
+
+    def close(self) -> None:
+        """Drop the spilled digests."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+
 def _mark_repeated_ids(source: Source) -> Iterator[Document]:
     """``source``'s documents, a record whose id an earlier record had marked ``repeated_id``.
 
     Only sources whose ids are read from the input (``--id-field``) can repeat one; a folder's ids
-    are checked when it is listed. Ids are remembered as 8-byte digests (about 70 bytes a record).
+    are checked when it is listed. Memory stays bounded: see :class:`_SeenIds`.
     """
-    import hashlib
-
     if getattr(source, "id_field", None) is None:
         yield from source.documents()
         return
-    seen: set[int] = set()
-    for doc in source.documents():
-        if "cell" not in doc.metadata and not doc.metadata.get("read_error"):
-            digest = int.from_bytes(
-                hashlib.blake2b(doc.id.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big"
-            )
-            if digest in seen:
+    seen = _SeenIds()
+    try:
+        for doc in source.documents():
+            if "cell" not in doc.metadata and not doc.metadata.get("read_error") and seen.add(doc.id):
                 doc = Document(doc.id, doc.text, doc.spans, {**doc.metadata, "repeated_id": True})
-            seen.add(digest)
-        yield doc
+            yield doc
+    finally:
+        seen.close()
 
 
 def _emit(part: Part, stats: _RunStats, handles: dict[str, IO[str]], bar: Any) -> Iterator[Document]:
