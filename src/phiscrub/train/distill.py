@@ -52,7 +52,13 @@ from phiscrub.train.dataset import WindowExample, build_examples
 from phiscrub.train.decode import marginals
 from phiscrub.train.inference import predict_words
 from phiscrub.train.model import PhiTagger, count_parameters, default_encoder_path, load_encoder
-from phiscrub.train.trainer import EpochLog, _optimizer, dev_scores, saved_model_scores, seed_everything
+from phiscrub.train.trainer import (
+    EpochLog,
+    EpochTracker,
+    _optimizer,
+    saved_model_scores,
+    seed_everything,
+)
 
 __all__ = [
     "INIT_SOURCES",
@@ -548,11 +554,8 @@ def _train_student(
     if budget_left is not None and budget_left <= 0:
         raise ConfigError("the time budget ran out while the teacher computed the soft labels")
     rng = random.Random(config.seed)
-    history: list[EpochLog] = []
-    best_key: tuple[float, float] | None = None
-    best_f1: float | None = None
-    best_epoch: int | None = None
-    bad_epochs = steps = 0
+    tracker = EpochTracker()
+    steps = 0
     stop_reason = "epochs"
     temp, alpha = dconfig.temperature, dconfig.alpha
     n_tags = len(student.tags)
@@ -595,42 +598,17 @@ def _train_student(
                 if budget_left is not None and time.monotonic() - train_start >= budget_left:
                     stop_reason = "time_budget"
                     break
-            dev_f1: float | None = None
-            dev_entity: float | None = None
-            improved = False
-            if dev_docs:
-                scores = dev_scores(student, dev_docs, config.eval_batch_size)
-                dev_f1, dev_entity = scores["token"], scores.get("entity")
-                key = (dev_f1, dev_entity if dev_entity is not None else 0.0)
-                if best_key is None or key > best_key:
-                    best_key, best_f1, best_epoch, bad_epochs, improved = key, dev_f1, epoch, 0, True
-                else:
-                    bad_epochs += 1
-            else:
-                best_epoch, improved = epoch, True
-            if improved:
-                student.save(out, extra_meta={"best_dev_token_f1": best_f1, "epoch": epoch, "steps": steps})
-            history.append(
-                EpochLog(
-                    epoch=epoch,
-                    steps=steps,
-                    train_loss=float(np.mean(losses)) if losses else float("nan"),
-                    dev_token_f1=dev_f1,
-                    dev_entity_f1=dev_entity,
-                    seconds=time.monotonic() - epoch_start,
-                    improved=improved,
-                )
-            )
-            if dev_f1 is not None:
-                bar.set_postfix(epoch=epoch, dev_f1=f"{dev_f1:.4f}", best=f"{best_f1:.4f}")
+            log = tracker.end_epoch(student, out, dev_docs, config, epoch, steps, losses, epoch_start)
+            if log.dev_token_f1 is not None:
+                bar.set_postfix(epoch=epoch, dev_f1=f"{log.dev_token_f1:.4f}", best=f"{tracker.best_f1:.4f}")
             if stop_reason != "epochs":
                 break
-            if dev_docs and bad_epochs >= config.patience:
+            if tracker.patience_spent(dev_docs, config):
                 stop_reason = "early_stopping"
                 break
     finally:
         bar.close()
-    return history, best_f1, best_epoch, steps, stop_reason
+    return tracker.history, tracker.best_f1, tracker.best_epoch, steps, stop_reason
 
 
 # ---------------------------------------------------------------------------------- agreement

@@ -33,7 +33,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +158,66 @@ def token_micro_f1(gold: Sequence[Sequence[str | None]], pred: Sequence[Sequence
     if tp == fp == fn == 0:
         return 1.0
     return 2 * tp / (2 * tp + fp + fn)
+
+
+@dataclass
+class EpochTracker:
+    """Best-epoch bookkeeping shared by :func:`train` and distillation: dev scores, saving, patience.
+
+    At the end of each epoch :meth:`end_epoch` scores the dev documents (token F1, entity F1 as the
+    tie-break), saves the model to ``out`` when it improved (every epoch without dev documents), and
+    appends the epoch's :class:`EpochLog`.
+    """
+
+    history: list[EpochLog] = field(default_factory=list)
+    best_key: tuple[float, float] | None = None
+    best_f1: float | None = None
+    best_epoch: int | None = None
+    bad_epochs: int = 0
+
+    def end_epoch(
+        self,
+        model: Tagger,
+        out: Path,
+        dev_docs: Sequence[Document] | None,
+        config: TrainConfig,
+        epoch: int,
+        steps: int,
+        losses: Sequence[float],
+        epoch_start: float,
+    ) -> EpochLog:
+        """Score, save if improved, and log the epoch that just ended."""
+        dev_f1: float | None = None
+        dev_entity: float | None = None
+        improved = False
+        if dev_docs:
+            scores = dev_scores(model, dev_docs, config.eval_batch_size)
+            dev_f1, dev_entity = scores["token"], scores.get("entity")
+            key = (dev_f1, dev_entity if dev_entity is not None else 0.0)
+            if self.best_key is None or key > self.best_key:
+                self.best_key, self.best_f1, self.best_epoch, self.bad_epochs = key, dev_f1, epoch, 0
+                improved = True
+            else:
+                self.bad_epochs += 1
+        else:
+            self.best_epoch, improved = epoch, True
+        if improved:
+            model.save(out, extra_meta={"best_dev_token_f1": self.best_f1, "epoch": epoch, "steps": steps})
+        log = EpochLog(
+            epoch=epoch,
+            steps=steps,
+            train_loss=float(np.mean(losses)) if losses else float("nan"),
+            dev_token_f1=dev_f1,
+            dev_entity_f1=dev_entity,
+            seconds=time.monotonic() - epoch_start,
+            improved=improved,
+        )
+        self.history.append(log)
+        return log
+
+    def patience_spent(self, dev_docs: Sequence[Document] | None, config: TrainConfig) -> bool:
+        """True when the dev score has not improved for ``config.patience`` epochs."""
+        return bool(dev_docs) and self.bad_epochs >= config.patience
 
 
 def dev_scores(model: Tagger, dev_docs: Sequence[Document], batch_size: int = 32) -> dict[str, float]:
@@ -377,11 +437,7 @@ def train(
         optimizer = _optimizer(model, config)
         scheduler = _schedule(optimizer, total, int(config.warmup_ratio * total))
         rng = random.Random(config.seed)
-        history: list[EpochLog] = []
-        best_f1: float | None = None
-        best_key: tuple[float, float] | None = None
-        best_epoch: int | None = None
-        bad_epochs = 0
+        tracker = EpochTracker()
         steps = 0
         stop_reason = "epochs"
         saved_dev: dict[str, Any] | None = None
@@ -411,57 +467,32 @@ def train(
                     ):
                         stop_reason = "time_budget"
                         break
-                dev_f1: float | None = None
-                dev_entity: float | None = None
-                improved = False
-                if dev_docs:
-                    scores = dev_scores(model, dev_docs, config.eval_batch_size)
-                    dev_f1, dev_entity = scores["token"], scores.get("entity")
-                    key = (dev_f1, dev_entity if dev_entity is not None else 0.0)
-                    if best_key is None or key > best_key:
-                        best_key, best_f1, best_epoch, bad_epochs, improved = key, dev_f1, epoch, 0, True
-                    else:
-                        bad_epochs += 1
-                else:
-                    best_epoch, improved = epoch, True
-                if improved:
-                    model.save(out, extra_meta={"best_dev_token_f1": best_f1, "epoch": epoch, "steps": steps})
-                history.append(
-                    EpochLog(
-                        epoch=epoch,
-                        steps=steps,
-                        train_loss=float(np.mean(losses)) if losses else float("nan"),
-                        dev_token_f1=dev_f1,
-                        dev_entity_f1=dev_entity,
-                        seconds=time.monotonic() - epoch_start,
-                        improved=improved,
-                    )
-                )
-                postfix: dict[str, Any] = {"epoch": epoch, "loss": f"{history[-1].train_loss:.4f}"}
-                if dev_f1 is not None:
-                    postfix["dev_f1"] = f"{dev_f1:.4f}"
-                    postfix["best"] = f"{best_f1:.4f}"
+                log = tracker.end_epoch(model, out, dev_docs, config, epoch, steps, losses, epoch_start)
+                postfix: dict[str, Any] = {"epoch": epoch, "loss": f"{log.train_loss:.4f}"}
+                if log.dev_token_f1 is not None:
+                    postfix["dev_f1"] = f"{log.dev_token_f1:.4f}"
+                    postfix["best"] = f"{tracker.best_f1:.4f}"
                 bar.set_postfix(postfix)
                 if stop_reason != "epochs":
                     break
-                if dev_docs and bad_epochs >= config.patience:
+                if tracker.patience_spent(dev_docs, config):
                     stop_reason = "early_stopping"
                     break
-            if dev_docs and best_epoch is not None:
+            if dev_docs and tracker.best_epoch is not None:
                 saved_dev = saved_model_scores(out, dev_docs, device=config.device)
                 _record_saved_scores(out, saved_dev)
-                bar.set_postfix(best=f"{best_f1:.4f}", saved_model_dev_f1=f"{saved_dev['token']:.4f}")
+                bar.set_postfix(best=f"{tracker.best_f1:.4f}", saved_model_dev_f1=f"{saved_dev['token']:.4f}")
         finally:
             bar.close()
         result = TrainResult(
             model_dir=out,
             config=config,
-            best_dev_f1=best_f1,
-            best_epoch=best_epoch,
-            epochs_run=len(history),
+            best_dev_f1=tracker.best_f1,
+            best_epoch=tracker.best_epoch,
+            epochs_run=len(tracker.history),
             steps=steps,
             stop_reason=stop_reason,
-            history=tuple(history),
+            history=tuple(tracker.history),
             seconds=time.monotonic() - started,
             n_train_windows=len(examples),
             saved_model_dev=saved_dev,
