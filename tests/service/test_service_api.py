@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -336,7 +337,10 @@ def test_server_log_has_counts_and_no_note_text(server: LiveServer, client: http
     client.post("/v1/redact", json={"text": NOTE * 300})  # 413
     httpx.post(f"{server.url}/v1/redact", json={"text": NOTE})  # 401
     client.get("/John%20Smith/617-555-0199")  # 404, PHI in the URL
-    log = server.log()
+    # the access line is written after the response is sent: wait for the last request's line
+    deadline = time.monotonic() + 10
+    while "GET - 404" not in (log := server.log()) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert "POST /v1/redact 200" in log and "notes=1 spans=" in log
     assert "POST /v1/detect 200" in log and "notes=2 spans=" in log
     for status in ("422", "413", "401"):
