@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from phiscrub.augment import CorpusAugmenter
+from phiscrub.augment import AUGMENT_METHODS, AugmentOptions, CorpusAugmenter, build_augmenter
+from phiscrub.errors import ConfigError
 from phiscrub.io import read_corpus
 from phiscrub.synth import MaskingStrategy, SynthConfig
 from phiscrub.synth.augmenter import MaskedLMAugmenter
@@ -57,3 +60,29 @@ def test_versions_differ_and_a_seed_reproduces_them(refiller: HFMaskedLMRefiller
     again = _augmenter(refiller).augment(docs, alpha=2, seed=3).documents
     assert [d.text for d in first] == [d.text for d in again]
     assert first[0].text != first[1].text
+
+
+def test_registry_builds_the_masked_lm_refill(refiller: HFMaskedLMRefiller) -> None:
+    docs = read_corpus(GOLD, "brat")[0][:1]
+    options = AugmentOptions(mlm={"refiller": refiller, "strategy": "random", "ratio": 0.5})
+    built = build_augmenter("mlm", options)
+    assert "mlm" in AUGMENT_METHODS and built.name == "mlm"
+    direct = _augmenter(refiller).augment(docs, alpha=1, seed=2).documents
+    assert [d.text for d in built.fit(docs).augment(docs, alpha=1, seed=2).documents] == [
+        d.text for d in direct
+    ]
+    with pytest.raises(ConfigError):
+        build_augmenter("mlm", AugmentOptions(mlm={"no_such_option": 1}))
+
+
+def test_building_methods_imports_no_torch() -> None:
+    code = (
+        "import sys\n"
+        "from phiscrub.augment import ALL_METHODS, build_augmenter\n"
+        "for m in ALL_METHODS:\n"
+        "    if m not in ('llm-oneshot', 'llm-zeroshot'):\n"
+        "        build_augmenter(m)\n"
+        "print(sorted(m for m in ('torch', 'transformers', 'llama_cpp') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

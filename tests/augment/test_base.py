@@ -4,7 +4,13 @@ import random
 
 import pytest
 
-from phiscrub.augment import AUGMENT_METHODS, make_augmenter
+from phiscrub.augment import (
+    AUGMENT_METHODS,
+    DOCUMENT_METHODS,
+    CorpusAugmenter,
+    build_augmenter,
+    document_augmenter,
+)
 from phiscrub.augment.base import (
     AugmentStats,
     ChainAugmenter,
@@ -12,6 +18,7 @@ from phiscrub.augment.base import (
     validate_augmented,
 )
 from phiscrub.augment.phi import PhiAugmenter
+from phiscrub.augment.registry import AugmentOptions
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 
@@ -101,14 +108,22 @@ def test_augment_corpus_refuses_alpha_below_one() -> None:
         list(augment_corpus([_doc()], PhiAugmenter("en"), alpha=0))
 
 
-@pytest.mark.parametrize("method", AUGMENT_METHODS)
-def test_make_augmenter_builds_every_method_by_name(method: str) -> None:
-    aug = make_augmenter(method)
+@pytest.mark.parametrize("method", DOCUMENT_METHODS)
+def test_document_augmenter_builds_every_per_document_method_by_name(method: str) -> None:
+    aug = document_augmenter(method, AugmentOptions())
     assert aug.name == method
     if method == "phicon":
         assert isinstance(aug, ChainAugmenter) and [s.name for s in aug.steps] == ["phi", "context"]
 
 
-def test_make_augmenter_rejects_unknown_method() -> None:
+@pytest.mark.parametrize("method", AUGMENT_METHODS)
+def test_build_augmenter_gives_every_offline_method_the_corpus_contract(method: str) -> None:
+    aug = build_augmenter(method)
+    assert isinstance(aug, CorpusAugmenter) and aug.name == method
+
+
+def test_registry_rejects_unknown_methods() -> None:
     with pytest.raises(ConfigError):
-        make_augmenter("nope")
+        build_augmenter("nope")
+    with pytest.raises(ConfigError):
+        document_augmenter("daga", AugmentOptions())

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from phiscrub.augment import AUGMENT_METHODS, DagaAugmenter, make_augmenter
+from phiscrub.augment import AUGMENT_METHODS, DagaAugmenter, build_augmenter
 from phiscrub.augment.linearize import (
     TaggedSentence,
     delinearize,
@@ -258,9 +258,9 @@ def test_generate_before_fit_and_fit_without_phi_are_config_errors() -> None:
         _tiny(epochs=1).fit([Document("x", "No PHI in this note.")])
 
 
-def test_make_augmenter_registers_daga() -> None:
+def test_registry_builds_daga() -> None:
     assert "daga" in AUGMENT_METHODS
-    aug = make_augmenter("daga")
+    aug = build_augmenter("daga")
     assert isinstance(aug, DagaAugmenter) and aug.name == "daga"
 
 

@@ -14,6 +14,9 @@
   (HTTP, retries, cache, usage log), parse, refill (:class:`~phiscrub.augment.llm_client.LLMAugmenter`).
 * :mod:`~phiscrub.augment.realism`: make synthetic notes look like real ones.
 
+The masked-LM refill of :mod:`phiscrub.synth` is registered as ``mlm``
+(:class:`~phiscrub.synth.augmenter.MaskedLMAugmenter`).
+
 ``phicon`` is PHI augmentation followed by context augmentation, as in the paper.
 """
 
@@ -39,17 +42,18 @@ from phiscrub.augment.phi import PhiAugmenter
 from phiscrub.augment.registry import (
     ALL_METHODS,
     AUGMENT_METHODS,
+    DOCUMENT_METHODS,
     METHODS,
     AugmentOptions,
     LLMOptions,
     build_augmenter,
     document_augmenter,
 )
-from phiscrub.errors import ConfigError
 
 __all__ = [
     "ALL_METHODS",
     "AUGMENT_METHODS",
+    "DOCUMENT_METHODS",
     "METHODS",
     "AugmentOptions",
     "AugmentResult",
@@ -71,37 +75,6 @@ __all__ = [
     "build_augmenter",
     "copy_rng",
     "document_augmenter",
-    "make_augmenter",
     "pos_tag",
     "validate_augmented",
 ]
-
-
-def make_augmenter(
-    method: str,
-    *,
-    lang: str = "en",
-    p_sr: float = 0.1,
-    p_ri: float = 0.1,
-    p_mr: float = 0.5,
-) -> DocumentAugmenter | DagaAugmenter:
-    """Build the augmenter for a method name (kept for callers of the per-document API).
-
-    Prefer :func:`build_augmenter`, which gives every method the same corpus-level contract.
-
-    Args:
-        method: ``phi``, ``context``, ``phicon`` (PHI then context), ``mr``, or ``daga`` (with its
-            default sizes).
-        lang: surrogate language for ``phi``/``phicon`` (``en``, ``es``, ``ca``, ``zh``, ``auto``).
-        p_sr: synonym-replacement share of words (context).
-        p_ri: random-insertion share of words (context).
-        p_mr: replacement probability per entity (``mr``; fit it on the corpus before use).
-
-    Raises:
-        ConfigError: unknown method or bad parameters.
-    """
-    if method == "daga":
-        return DagaAugmenter()
-    if method not in AUGMENT_METHODS:
-        raise ConfigError(f"unknown augmentation method {method!r}; use one of {', '.join(AUGMENT_METHODS)}")
-    return document_augmenter(method, AugmentOptions(lang=lang, p_sr=p_sr, p_ri=p_ri, p_mr=p_mr))

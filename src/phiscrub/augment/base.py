@@ -29,6 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from typing_extensions import Self
+
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, PhiscrubError
 
@@ -41,6 +43,7 @@ __all__ = [
     "CopyAugmenter",
     "CorpusAugmenter",
     "DocumentAugmenter",
+    "PretrainedAugmenter",
     "augment_corpus",
     "copy_rng",
     "reason_lines",
@@ -372,3 +375,12 @@ class CopyAugmenter:
         out = list(bar)
         unchanged = self.inner.unchanged - unchanged_before
         return CopiesResult(self.name, out, stats, alpha, seed, unchanged)
+
+
+class PretrainedAugmenter:
+    """Base of the corpus augmenters whose model is already trained (the LLM, the masked-LM refill):
+    :meth:`fit` learns nothing from the corpus."""
+
+    def fit(self, docs: Sequence[Document], *, seed: int = 0, progress: bool = False) -> Self:
+        """Nothing to learn; return self."""
+        return self

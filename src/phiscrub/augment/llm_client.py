@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from phiscrub.augment.base import reason_lines
+from phiscrub.augment.base import PretrainedAugmenter, reason_lines
 from phiscrub.augment.chat import API_KEY_ENVS, ChatClient, Completion, LLMSettings, ordered_map
 from phiscrub.augment.llm import (
     LABEL_DESCRIPTIONS,
@@ -407,8 +407,10 @@ class LLMResult:
         )
 
 
-class LLMAugmenter:
+class LLMAugmenter(PretrainedAugmenter):
     """Kim et al.'s LLM augmentation behind the corpus-level contract: ``alpha`` notes per source note.
+
+    Its ``fit`` learns nothing: the model is behind the endpoint.
 
     Args:
         kind: ``one-shot`` or ``zero-shot``.
@@ -447,10 +449,6 @@ class LLMAugmenter:
         self.log_path = log_path
         self.on_leak: OnLeak = on_leak
         self.split_sentences = split_sentences
-
-    def fit(self, docs: Sequence[Document], *, seed: int = 0, progress: bool = False) -> LLMAugmenter:
-        """Nothing to learn: the model is behind the endpoint; return self."""
-        return self
 
     def augment(
         self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False

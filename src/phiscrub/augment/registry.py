@@ -8,7 +8,8 @@ their augmenters here, from one :class:`AugmentOptions`::
     result.documents, result.counts(), result.summary(len(result.documents), "out.jsonl")
 
 Methods marked ``offline`` need nothing outside this machine; the LLM methods need an endpoint the user
-configured (:class:`LLMOptions`).
+configured (:class:`LLMOptions`). Each builder imports its method's module only when called, so torch (DAGA,
+the masked-LM refill) is imported only by the methods that use it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALL_METHODS",
     "AUGMENT_METHODS",
+    "DOCUMENT_METHODS",
     "METHODS",
     "AugmentOptions",
     "LLMOptions",
@@ -76,6 +78,10 @@ class AugmentOptions:
         run_tag: when set, ids of generated documents carry it (``daga-<tag>-<k>``) so runs with other
             seeds do not collide.
         llm: the endpoint options (LLM methods only).
+        mlm: options of the masked-LM refill (``mlm``): ``model`` (a refill model path, see
+            :func:`~phiscrub.synth.refill.load_refiller`; default: the bundled one), ``refiller`` (a
+            :class:`~phiscrub.synth.refill.Refiller` object instead), ``profile`` and the other keyword
+            arguments of :meth:`~phiscrub.synth.config.SynthConfig.resolve` (``lang`` comes from ``lang``).
     """
 
     lang: str = "auto"
@@ -86,6 +92,7 @@ class AugmentOptions:
     granularity: Granularity = "coarse"
     run_tag: str | None = None
     llm: LLMOptions | None = None
+    mlm: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of the options an experiment fingerprints (lang, shares, DAGA sizes)."""
@@ -118,6 +125,10 @@ def document_augmenter(method: str, options: AugmentOptions) -> DocumentAugmente
     raise ConfigError(f"{method!r} is not a per-document augmentation method")
 
 
+#: The per-document methods (:func:`document_augmenter`), each wrapped in a :class:`CopyAugmenter`.
+DOCUMENT_METHODS: tuple[str, ...] = ("phi", "context", "phicon", "mr")
+
+
 def _copies(method: str) -> Callable[[AugmentOptions], CorpusAugmenter]:
     return lambda options: CopyAugmenter(document_augmenter(method, options))
 
@@ -127,6 +138,12 @@ def _daga(options: AugmentOptions) -> CorpusAugmenter:
 
     prefix = f"daga-{options.run_tag}" if options.run_tag else "daga"
     return DagaAugmenter(granularity=options.granularity, id_prefix=prefix, **options.daga)
+
+
+def _mlm(options: AugmentOptions) -> CorpusAugmenter:
+    from phiscrub.synth.augmenter import MaskedLMAugmenter
+
+    return MaskedLMAugmenter.from_options(options.mlm, lang=options.lang)
 
 
 def _llm(kind: PromptKind) -> Callable[[AugmentOptions], CorpusAugmenter]:
@@ -163,11 +180,9 @@ class Method:
 METHODS: dict[str, Method] = {
     m.name: m
     for m in (
-        Method("phi", _copies("phi")),
-        Method("context", _copies("context")),
-        Method("phicon", _copies("phicon")),
-        Method("mr", _copies("mr")),
+        *(Method(name, _copies(name)) for name in DOCUMENT_METHODS),
         Method("daga", _daga),
+        Method("mlm", _mlm),
         Method("llm-oneshot", _llm("one-shot"), offline=False),
         Method("llm-zeroshot", _llm("zero-shot"), offline=False),
     )

@@ -10,14 +10,15 @@ corpus like every other augmenter's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from phiscrub.augment.base import PretrainedAugmenter
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.synth.pipeline import SynthConfig, Synthesizer, SynthStats
-from phiscrub.synth.refill import Refiller
+from phiscrub.synth.refill import Refiller, load_refiller
 
 __all__ = ["MaskedLMAugmenter", "MaskedLMResult"]
 
@@ -66,8 +67,10 @@ class MaskedLMResult:
         )
 
 
-class MaskedLMAugmenter:
+class MaskedLMAugmenter(PretrainedAugmenter):
     """``alpha`` synthetic versions of every letter (Ren et al. 2025), as a corpus augmenter.
+
+    Its ``fit`` learns nothing: the refiller is pretrained.
 
     Args:
         config: synthesis settings (its ``seed`` is replaced per version); defaults when None.
@@ -80,9 +83,28 @@ class MaskedLMAugmenter:
         self.config = config or SynthConfig()
         self.refiller = refiller
 
-    def fit(self, docs: Sequence[Document], *, seed: int = 0, progress: bool = False) -> MaskedLMAugmenter:
-        """Nothing to learn: the refiller is pretrained; return self."""
-        return self
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], lang: str = "auto") -> MaskedLMAugmenter:
+        """The augmenter the registry builds (``AugmentOptions.mlm``).
+
+        Args:
+            options: ``model`` (a refill model path; default: the bundled refiller, loaded on first
+                use), ``refiller`` (a :class:`~phiscrub.synth.refill.Refiller` instead), ``profile``,
+                and other keyword arguments of :meth:`SynthConfig.resolve`.
+            lang: surrogate language of the letters.
+
+        Raises:
+            ConfigError: unknown profile or option, or a model path that does not exist.
+        """
+        rest = dict(options)
+        model, refiller = rest.pop("model", None), rest.pop("refiller", None)
+        if model is not None and refiller is not None:
+            raise ConfigError("give the masked-LM refill a model path or a refiller, not both")
+        try:
+            config = SynthConfig.resolve(rest.pop("profile", None), lang=lang, **rest)
+        except TypeError as err:
+            raise ConfigError(f"unknown masked-LM refill option: {err}") from None
+        return cls(config, refiller if model is None else load_refiller(model))
 
     def augment(
         self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False
