@@ -14,6 +14,7 @@ import re
 
 from phiscrub.detect.rules._common import followed_by_unit, text_after, text_before
 from phiscrub.detect.rules.base import PatternRule, RuleDetector
+from phiscrub.detect.rules.intl_ages import AGE_RULES_DE, AGE_RULES_FR, AGE_RULES_NL
 
 __all__ = ["AGE_RULES_EN", "age_detector", "age_rules"]
 
@@ -229,18 +230,19 @@ AGE_RULES_EN = AGE_RULES_EN + (
     ),
 )
 
-_AGE_RULES: dict[str, tuple[PatternRule, ...]] = {"en": AGE_RULES_EN, "es": AGE_RULES_ES, "ca": AGE_RULES_ES}
+_AGE_RULES: dict[str, tuple[PatternRule, ...]] = {
+    "en": AGE_RULES_EN,
+    "es": AGE_RULES_ES,
+    "ca": AGE_RULES_ES,
+    "de": AGE_RULES_DE,
+    "fr": AGE_RULES_FR,
+    "nl": AGE_RULES_NL,
+}
 
 
 def age_rules(lang: str = "en") -> tuple[PatternRule, ...]:
     """The AGE rules for ``lang`` (English, Spanish, Catalan; German, French and Dutch from
     :mod:`.intl_ages`; other languages get none)."""
-    if lang in ("de", "fr", "nl"):
-        from phiscrub.detect.rules import intl_ages
-
-        return {"de": intl_ages.AGE_RULES_DE, "fr": intl_ages.AGE_RULES_FR, "nl": intl_ages.AGE_RULES_NL}[
-            lang
-        ]
     return _AGE_RULES.get(lang, ())
 
 

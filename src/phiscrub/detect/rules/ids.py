@@ -17,17 +17,24 @@ import re
 
 from phiscrub.detect.rules._common import any_of, followed_by_unit, joined_runs, long_runs
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern, words_regex
+from phiscrub.detect.rules.id_values import (
+    CHUNK,
+    ITEM_RE,
+    MONTH_PART_RE,
+    MORE,
+    NOT_ID_RE,
+    VALUE,
+    VALUE_END,
+    checked_label,
+    first_item,
+    first_value,
+    item_ok,
+    value_ok,
+)
 
 __all__ = ["ID_KEYWORDS", "ID_RULES_EN", "ID_RULES_NEUTRAL", "id_detector", "id_rules"]
 
-# --- the value --------------------------------------------------------------------------------
-# First chunk: letters/digits with inner separators, containing a digit. Optional further chunks
-# separated by one space must be UPPER/digits with a digit ("7ABC 123", "1EG4 TE5 MK72").
-_CHUNK = r"(?=[A-Za-z0-9.\-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[\-.](?=[A-Za-z0-9])){1,39}"
-_MORE = r"(?-i:(?:[ ](?=[A-Z0-9\-]*\d)[A-Z0-9]{3,}(?:-[A-Z0-9]+)*){0,2})"
-_VALUE = rf"{_CHUNK}{_MORE}"
-_VALUE_END = r"(?![\w]|[\-.][A-Za-z0-9])"
-_ITEM_RE = re.compile(rf"(?<![\w\-.]){_VALUE}{_VALUE_END}")
+# --- the value (shared with the language packs: :mod:`.id_values`) ----------------------------
 # List separators; a short parenthetical may follow an item ("W25-1906 (EBUS), S11-31816").
 _LIST_SEP = r"(?:[ \t]*\([^()\n]{1,20}\))?[ \t]*(?:,|;|&|/|\b(?i:and|through|thru|to)\b)[ \t]*"
 
@@ -40,71 +47,16 @@ _CONNECT = (
     r"\(?[ \t]*"
 )
 
-_MONTH_PART_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec")
-_NUMERIC_DATE_RE = re.compile(r"(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})")
-_DECIMAL_RE = re.compile(r"\d*\.\d+(?:[\-/]\d*\.?\d+)?")
-_FRACTION_RE = re.compile(r"\d{1,3}/\d{1,3}")
-
-
-def _is_calendar_date(value: str) -> bool:
-    m = _NUMERIC_DATE_RE.fullmatch(value)
-    if m is None:
-        return False
-    a, b, c = (int(x) for x in m.groups())
-    if len(m.group(1)) == 4:
-        return 1 <= b <= 12 and 1 <= c <= 31
-    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
-
-
-# Values that are ages ("74-year-old"), decades ("70S-80S"), cycle/day codes ("C3D15") or counts.
-_NOT_ID_RE = re.compile(
-    r"(?i)\d+-(?:years?|yrs?|months?|weeks?|days?)(?:-old)?|\d+s(?:-\d+s)?|c\d+d\d+|\d+x\d+"
-)
-
-
-def _value_ok(value: str, min_alnum: int = 4, dates_ok: bool = False) -> bool:
-    """Reject values that are too short, measurements, fractions, dates (unless ``dates_ok``) or ages."""
-    if sum(ch.isalnum() for ch in value) < min_alnum:
-        return False
-    return not (
-        _DECIMAL_RE.fullmatch(value)
-        or _FRACTION_RE.fullmatch(value)
-        or (not dates_ok and _is_calendar_date(value))
-        or _NOT_ID_RE.fullmatch(value)
-        or any(p.isalpha() and _MONTH_PART_RE.fullmatch(p) for p in re.split(r"[\-.]", value))
-    )
-
-
-def _first_item(m: re.Match[str]) -> re.Match[str] | None:
-    return _ITEM_RE.match(m.string, m.start("v"), m.end("v"))
-
-
-def _first_value(m: re.Match[str]) -> str:
-    first = _first_item(m)
-    return first.group() if first else m.group("v")
-
 
 def _context_value_ok(m: re.Match[str]) -> bool:
     """Short values (2 characters) pass here; the labeler asks 4 for every label but VEHICLE."""
-    first = _first_item(m)
+    first = first_item(ITEM_RE, m)
     end = first.end() if first else m.end("v")
-    return _value_ok(_first_value(m), 2, dates_ok=True) and not followed_by_unit(m.string, end)
+    return value_ok(first_value(ITEM_RE, m), 2, dates_ok=True) and not followed_by_unit(m.string, end)
 
 
 def _word_hash_ok(m: re.Match[str]) -> bool:
-    return _value_ok(m.group("v")) and not followed_by_unit(m.string, m.end("v"))
-
-
-_LATER_ITEM_RE = re.compile(r"(?:[,;&/)]|\b(?i:and|through|thru|to))[ \t]*\Z")
-
-
-def _item_ok(im: re.Match[str]) -> bool:
-    """The first value was checked with the match; later list items must look like identifiers."""
-    if followed_by_unit(im.string, im.end()):
-        return False
-    if _LATER_ITEM_RE.search(im.string, max(0, im.start() - 12), im.start()) is None:
-        return True
-    return _value_ok(im.group())
+    return value_ok(m.group("v")) and not followed_by_unit(m.string, m.end("v"))
 
 
 #: Context words per label (case-insensitive, whole words). Order does not matter; longest wins.
@@ -619,12 +571,7 @@ for _w in _PLAN_WORDS:
 
 def _id_label(m: re.Match[str]) -> str | None:
     """The label of a context-word match, from the keyword (and the words before it)."""
-    label = _keyword_label(m)
-    # Unit and plate numbers may be short ("unit 86"); other identifiers have 4+ characters. A
-    # date-shaped value is an identifier after "MRN" but a date after "report" or "study".
-    if label is None or label == "VEHICLE":
-        return label
-    return label if _value_ok(_first_value(m), dates_ok=label != "IDNUM") else None
+    return checked_label(_keyword_label(m), first_value(ITEM_RE, m))
 
 
 def _keyword_label(m: re.Match[str]) -> str | None:
@@ -644,7 +591,9 @@ def _keyword_label(m: re.Match[str]) -> str | None:
             return "VEHICLE"
         # "registration number 90-496107" and blood "UNIT 4992-3496" are still identifiers; a
         # short "unit 412B" is a hospital unit or room.
-        if kw == "registration" or (kw.startswith("unit") and sum(c.isalnum() for c in _first_value(m)) >= 6):
+        if kw == "registration" or (
+            kw.startswith("unit") and sum(c.isalnum() for c in first_value(ITEM_RE, m)) >= 6
+        ):
             return "IDNUM"
         return None
     return label
@@ -657,17 +606,17 @@ _ALL_KEYWORDS = [
     *_PLAN_WORDS,
 ]
 # Later list items take no letter prefix ("DEA BS1234563, NPI 1234567893" is two contexts).
-_VALUE_LIST = rf"{_VALUE}(?:{_LIST_SEP}{_CHUNK}{_MORE}{_VALUE_END}){{0,8}}"
+_VALUE_LIST = rf"{VALUE}(?:{_LIST_SEP}{CHUNK}{MORE}{VALUE_END}){{0,8}}"
 # <context word> <connector> <value>[, <value> ...] in one pass for every label.
 _KEYWORD_RE = re.compile(
-    rf"(?<![\w\-/])(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){_VALUE_END}"
+    rf"(?<![\w\-/])(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){VALUE_END}"
 )
 # "<word> #: value" for any other word (Store #, Visit/Account #); rooms and beds are locations.
 _WORD_HASH_RE = re.compile(
     r"(?<![\w])(?!(?i:room|rm|bed|apt|apartment|suite|ste|floor|fl|bay|visit|cycle|day|dose|week|pod|step|line"
     r"|item|page|pg|question|problem|size|tube|lead|channel|gravida|para|trial|attempt|session|tab|tablet|cap"
     r"|pill|refill|refills|qty|quantity|disp|dispense)\b)[A-Za-z]{2,20}[ \t]?#[ \t:]*"
-    rf"(?P<v>{_VALUE}){_VALUE_END}",
+    rf"(?P<v>{VALUE}){VALUE_END}",
 )
 
 # --- SSN ---------------------------------------------------------------------------------------
@@ -755,12 +704,12 @@ def _fallback_ok(m: re.Match[str]) -> bool:
     if (
         not any(ch.isalpha() for ch in code)
         or sum(ch.isdigit() for ch in code) < 4
-        or _NOT_ID_RE.fullmatch(code)
+        or NOT_ID_RE.fullmatch(code)
     ):
         return False
     parts = code.split("-")
     # 12-Mar-2019 is a date; q24-48h and 10-20mg are frequencies and doses.
-    if any(p.isalpha() and _MONTH_PART_RE.fullmatch(p) for p in parts):
+    if any(p.isalpha() and MONTH_PART_RE.fullmatch(p) for p in parts):
         return False
     return _DOSE_LIKE_RE.match(parts[0]) is None and _DOSE_END_RE.search(code) is None
 
@@ -839,8 +788,8 @@ ID_RULES_EN: tuple[PatternRule, ...] = (
         "IDNUM",
         _KEYWORD_RE,
         group="v",
-        item=_ITEM_RE,
-        item_validator=_item_ok,
+        item=ITEM_RE,
+        item_validator=item_ok,
         validator=_context_value_ok,
         labeler=_id_label,
         extra_labels=tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM"),

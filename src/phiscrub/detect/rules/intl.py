@@ -40,7 +40,16 @@ from phiscrub.detect.rules.checksums import (
     nir_ok,
     rvnr_ok,
 )
-from phiscrub.detect.rules.ids import _CHUNK, _MORE, _VALUE, _VALUE_END, _item_ok, _value_ok
+from phiscrub.detect.rules.id_values import (
+    CHUNK,
+    MORE,
+    VALUE,
+    VALUE_END,
+    checked_label,
+    first_value,
+    item_ok,
+    value_ok,
+)
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
 
 __all__ = ["pack_contact_rules", "pack_date_rules", "pack_id_rules"]
@@ -474,37 +483,30 @@ _DIGIT_GROUPS = r"\d{1,10}(?:[ \-/]\d{1,10}(?![ \t]*[a-zà-ÿ])){1,6}(?![\w])"
 def _keyword_rule(pack: LanguagePack) -> PatternRule:
     table = {" ".join(w.lower().split()): lab for lab, words in pack.id_keywords.items() for w in words}
     list_sep = rf"[ \t]*(?:,|;|&|\b(?i:{_LIST_WORDS.get(pack.code, 'and')})\b)[ \t]*"
-    value_list = rf"(?:{_DIGIT_GROUPS}|{_VALUE}(?:{list_sep}{_CHUNK}{_MORE}{_VALUE_END}){{0,8}})"
+    value_list = rf"(?:{_DIGIT_GROUPS}|{VALUE}(?:{list_sep}{CHUNK}{MORE}{VALUE_END}){{0,8}})"
     connect = (
         r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
         rf"(?:(?i:{_words(pack.id_connectors)})\.?[ \t:#=.\-]*){{0,3}}\(?[ \t]*"
     )
     pattern = re.compile(
-        rf"(?<![\w\-/])(?P<kw>{_words(list(table))})(?![\w]){connect}(?P<v>{value_list}){_VALUE_END}"
+        rf"(?<![\w\-/])(?P<kw>{_words(list(table))})(?![\w]){connect}(?P<v>{value_list}){VALUE_END}"
     )
-    item = re.compile(rf"(?<![\w\-.])(?:{_DIGIT_GROUPS}|{_VALUE}{_VALUE_END})")
+    item = re.compile(rf"(?<![\w\-.])(?:{_DIGIT_GROUPS}|{VALUE}{VALUE_END})")
 
-    def first_value(m: re.Match[str]) -> str:
-        first = item.match(m.string, m.start("v"), m.end("v"))
-        return first.group() if first else m.group("v")
-
-    def value_ok(m: re.Match[str]) -> bool:
-        return _value_ok(first_value(m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))
+    def ok(m: re.Match[str]) -> bool:
+        return value_ok(first_value(item, m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))
 
     def label(m: re.Match[str]) -> str | None:
-        lab = table.get(" ".join(m.group("kw").lower().split()))
-        if lab is None or lab == "VEHICLE":
-            return lab
-        # Identifiers have 4+ characters; a date after "informe" is a date, after "NHC" an identifier.
-        return lab if _value_ok(first_value(m), dates_ok=lab != "IDNUM") else None
+        # A date after "informe" is a date, after "NHC" an identifier.
+        return checked_label(table.get(" ".join(m.group("kw").lower().split())), first_value(item, m))
 
     return PatternRule(
         "IDNUM",
         pattern,
         group="v",
         item=item,
-        item_validator=_item_ok,
-        validator=value_ok,
+        item_validator=item_ok,
+        validator=ok,
         labeler=label,
         extra_labels=tuple(sorted({lab for lab in table.values() if lab != "IDNUM"})),
         score=0.85,
@@ -526,7 +528,7 @@ def _zh_keyword_rule(pack: LanguagePack) -> PatternRule:
 
     def label(m: re.Match[str]) -> str | None:
         lab = table.get(m.group("kw"))
-        if lab is None or not _value_ok(m.group("v"), dates_ok=lab != "IDNUM"):
+        if lab is None or not value_ok(m.group("v"), dates_ok=lab != "IDNUM"):
             return None
         return lab
 

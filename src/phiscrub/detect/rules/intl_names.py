@@ -36,7 +36,7 @@ from importlib import resources
 
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.langpacks import normalize_lang
-from phiscrub.detect.rules.names import NAME_STOPWORDS
+from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
 
