@@ -25,7 +25,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
-from phiscrub.detect.rules.names_data import NAME_STOPWORDS
+from phiscrub.detect.rules.names_data import (
+    BABY,
+    CREDENTIAL_AMBIGUOUS_WORDS,
+    CREDENTIAL_CHAIN_WORDS,
+    CREDENTIAL_WORDS,
+    CUE_PHRASES,
+    DOCTOR_BY,
+    DOCTOR_FIELDS,
+    DOCTOR_TITLES,
+    KIN_WORDS,
+    NAME_STOPWORDS,
+    PATIENT_FIELDS,
+    PATIENT_TITLES,
+    PT_WORDS,
+    ROLE_CREDENTIALS,
+    ROLE_WORDS,
+    SIGNATURE_WORDS,
+)
 from phiscrub.errors import ConfigError
 
 __all__ = ["NAME_RULES_EN", "NAME_STOPWORDS", "NameRule", "name_detector", "name_rules"]
@@ -189,246 +206,6 @@ class NameRule(PatternRule):
                 yield span[0], span[1], label
 
 
-# --- triggers ------------------------------------------------------------------------------------
-# Title spellings taken as titles (case matters: "MR" is mitral regurgitation, "MS" multiple sclerosis).
-_DOCTOR_TITLES = frozenset(
-    (
-        "Dr",
-        "Dr.",
-        "DR",
-        "DR.",
-        "dr",
-        "dr.",
-        "Drs",
-        "Drs.",
-        "DRS",
-        "DRS.",
-        "Prof",
-        "Prof.",
-        "PROF",
-        "PROF.",
-        "Doctor",
-        "DOCTOR",
-        "Professor",
-        "PROFESSOR",
-    )
-)
-_PATIENT_TITLES = frozenset(
-    (
-        "Mr",
-        "Mr.",
-        "MR.",
-        "Mrs",
-        "Mrs.",
-        "MRS",
-        "MRS.",
-        "mrs",
-        "mrs.",
-        "Ms",
-        "Ms.",
-        "MS.",
-        "Mx",
-        "Mx.",
-        "Miss",
-        "MISS",
-        "mr.",
-        "ms.",
-    )
-)
-# Signature words that introduce a name after a colon anywhere in a line.
-_SIGNATURE_WORDS = (
-    "electronically signed",
-    "e-signed",
-    "esigned",
-    "cosigned",
-    "co-signed",
-    "cosigner",
-    "exp cosigner",
-    "signed",
-    "signature",
-    "signed electronically",
-)
-_DOCTOR_BY = (
-    "electronically signed by",
-    "e-signed by",
-    "esigned by",
-    "signed by",
-    "dictated by",
-    "cosigned by",
-    "co-signed by",
-    "reviewed by",
-    "read by",
-    "interpreted by",
-    "performed by",
-    "requested by",
-    "req by",
-    "seen by",
-    "referred by",
-    "examined by",
-    "attested by",
-    "authenticated by",
-)
-_DOCTOR_FIELDS = (
-    "attending",
-    "attending physician",
-    "attending of record",
-    "pcp",
-    "primary care",
-    "primary care physician",
-    "primary care provider",
-    "surgeon",
-    "assistant surgeon",
-    "referring",
-    "referring physician",
-    "referring provider",
-    "referring md",
-    "ordering",
-    "ordering physician",
-    "ordering provider",
-    "ordering md",
-    "consultant",
-    "provider",
-    "prov",
-    "physician",
-    "radiologist",
-    "pathologist",
-    "anesthesiologist",
-    "proceduralist",
-    "cardiologist",
-    "oncologist",
-    "neurologist",
-    "resident",
-    "fellow",
-    "intern",
-    "author",
-    "signing physician",
-    "outgoing",
-    "incoming",
-    "treating physician",
-    "supervising physician",
-    "primary oncologist",
-    "signature",
-    "signed",
-    "cc",
-)
-_PATIENT_FIELDS = (
-    "patient",
-    "patient name",
-    "pt",
-    "pt name",
-    "name",
-    "re",
-    "client",
-    "inmate",
-    "decedent",
-    "resident name",
-    "res",
-    "surname/forename",
-    "full name",
-    "member name",
-    "child",
-    "infant",
-    "student",
-    "employee",
-    "subscriber",
-    "insured",
-)
-# Role words before a name: "paramedic Lorelei Oestrovsky", "RN Ivka Sarić", "hospitalist Veenstra".
-_ROLE_CREDENTIALS = frozenset({"RN", "NP", "MD", "CNM", "LPN", "PA-C", "DO", "CRNA", "NNP", "FNP"})
-_ROLE_WORDS = (
-    "paramedic",
-    "pharmacist",
-    "hospitalist",
-    "therapist",
-    "nurse",
-    "physician",
-    "surgeon",
-    "intensivist",
-    "anesthesiologist",
-    "radiologist",
-    "cardiologist",
-    "neurologist",
-    "oncologist",
-    "geriatrician",
-    "pediatrician",
-    "psychiatrist",
-    "psychologist",
-    "dietitian",
-    "chaplain",
-    "social worker",
-    "case manager",
-    "midwife",
-    "clinician",
-    "sonographer",
-    "technologist",
-    "counselor",
-    "interpreter",
-    "scribe",
-    "nephrologist",
-    "urologist",
-    "dermatologist",
-    "gastroenterologist",
-    "endocrinologist",
-    "pulmonologist",
-    "periodontist",
-    "orthodontist",
-    "dentist",
-    "optometrist",
-    "ophthalmologist",
-    "audiologist",
-    "physiatrist",
-    "podiatrist",
-)
-_PT_WORDS = frozenset({"Pt", "PT", "pt", "Patient", "patient"})
-_KIN_WORDS = (
-    "wife",
-    "husband",
-    "spouse",
-    "partner",
-    "son",
-    "daughter",
-    "mother",
-    "father",
-    "mom",
-    "dad",
-    "brother",
-    "sister",
-    "sibling",
-    "niece",
-    "nephew",
-    "aunt",
-    "uncle",
-    "cousin",
-    "grandson",
-    "granddaughter",
-    "grandmother",
-    "grandfather",
-    "grandma",
-    "grandpa",
-    "fiance",
-    "fiancee",
-    "fiancé",
-    "fiancée",
-    "boyfriend",
-    "girlfriend",
-    "friend",
-    "neighbor",
-    "neighbour",
-    "guardian",
-    "proxy",
-    "caregiver",
-    "stepson",
-    "stepdaughter",
-    "stepmother",
-    "stepfather",
-    "mother-in-law",
-    "father-in-law",
-    "son-in-law",
-    "daughter-in-law",
-)
-_BABY = frozenset({"baby boy", "baby girl"})
-
-
 def _norm(word: str) -> str:
     return " ".join(word.lower().split())
 
@@ -436,15 +213,15 @@ def _norm(word: str) -> str:
 # Every trigger word, with the kinds it can be (a word may be several: "patient", "physician").
 _TRIGGER_KINDS: dict[str, set[str]] = {}
 for _kind, _words in (
-    ("title", [t.rstrip(".") for t in _DOCTOR_TITLES | _PATIENT_TITLES]),
-    ("by", _DOCTOR_BY),
-    ("sig", _SIGNATURE_WORDS),
-    ("doc", _DOCTOR_FIELDS),
-    ("pat", _PATIENT_FIELDS),
-    ("role", [*_ROLE_WORDS, *_ROLE_CREDENTIALS]),
-    ("ptw", _PT_WORDS),
-    ("kin", _KIN_WORDS),
-    ("baby", _BABY),
+    ("title", [t.rstrip(".") for t in DOCTOR_TITLES | PATIENT_TITLES]),
+    ("by", DOCTOR_BY),
+    ("sig", SIGNATURE_WORDS),
+    ("doc", DOCTOR_FIELDS),
+    ("pat", PATIENT_FIELDS),
+    ("role", [*ROLE_WORDS, *ROLE_CREDENTIALS]),
+    ("ptw", PT_WORDS),
+    ("kin", KIN_WORDS),
+    ("baby", BABY),
 ):
     for _w in _words:
         _TRIGGER_KINDS.setdefault(_norm(_w), set()).add(_kind)
@@ -465,102 +242,10 @@ def _field_start(m: re.Match[str]) -> bool:
     return start == 0 or _FIELD_START_RE.search(m.string, max(0, start - 2), start) is not None
 
 
-# Credentials after a name. Ambiguous ones (DO, PT, OT, SLP ...) only at the end of a phrase.
-_CREDENTIAL_WORDS = (
-    "MD",
-    "M.D.",
-    "RN",
-    "NP",
-    "PA-C",
-    "DDS",
-    "DMD",
-    "PharmD",
-    "PhD",
-    "CRNA",
-    "CNM",
-    "LPN",
-    "LCSW",
-    "LICSW",
-    "DPT",
-    "OTR/L",
-    "CCC-SLP",
-    "RDN",
-    "RRT",
-    "ACNP",
-    "ACNP-BC",
-    "FNP",
-    "FNP-BC",
-    "ANP",
-    "DNP",
-    "MSN",
-    "BSN",
-    "APRN",
-    "FACS",
-    "FACC",
-    "MBBS",
-    "MPH",
-    "CGC",
-    "LMFT",
-    "PsyD",
-    "EMT-P",
-    "NRP",
-    "CCRN",
-    "BCPS",
-    "AuD",
-    "DPM",
-    "MSW",
-    "LMSW",
-    "LPC",
-    "CNA",
-    "AGACNP",
-    "PMHNP",
-    "CNP",
-    "RD",
-    "RDCS",
-    "RDMS",
-    "RVT",
-    "CPNP",
-    "CNSC",
-    "CPHON",
-    "OSW-C",
-    "BCC",
-    "MDiv",
-    "CDCES",
-    "CDE",
-    "IBCLC",
-    "CCM",
-    "CRRN",
-    "CHPN",
-    "OCN",
-    "CPN",
-    "CEN",
-    "CTRS",
-    "LICSW",
-    "PMHNP-BC",
-    "NP-C",
-    "FNP-C",
-    "ANP-BC",
-    "AGPCNP-BC",
-    "AGACNP-BC",
-    "CPNP-PC",
-    "CPNP-AC",
-    "NNP-BC",
-    "WHNP-BC",
-    "RN-BC",
-    "LADC",
-    "LSW",
-    "LCPC",
-    "RPSGT",
-    "CCP",
-)
-# Ambiguous ones only at the end of a phrase ("Jane Roe, PT." but not "..., PT TO FOLLOW").
-_CREDENTIAL_AMBIGUOUS_WORDS = ("DO", "D.O.", "PT", "OT", "SLP", "RT", "EMT", "Paramedic")
-# Degrees that only count inside a chain ("Ann Lee, MS, CGC"; "Boston, MA" is a place).
-_CREDENTIAL_CHAIN_WORDS = ("MS", "MA", "PA", "BS", "BA", "MBA", "MSc", "MHA", "MEd", "MSEd")
-_CREDENTIALS = trie_pattern(_CREDENTIAL_WORDS, ignore_case=False)
-_CREDENTIALS_AMBIGUOUS = trie_pattern(_CREDENTIAL_AMBIGUOUS_WORDS, ignore_case=False)
+_CREDENTIALS = trie_pattern(CREDENTIAL_WORDS, ignore_case=False)
+_CREDENTIALS_AMBIGUOUS = trie_pattern(CREDENTIAL_AMBIGUOUS_WORDS, ignore_case=False)
 _CREDENTIALS_CHAIN = trie_pattern(
-    (*_CREDENTIAL_WORDS, *_CREDENTIAL_AMBIGUOUS_WORDS, *_CREDENTIAL_CHAIN_WORDS), ignore_case=False
+    (*CREDENTIAL_WORDS, *CREDENTIAL_AMBIGUOUS_WORDS, *CREDENTIAL_CHAIN_WORDS), ignore_case=False
 )
 _CREDENTIALS_BARE = trie_pattern(
     ("MD", "M.D.", "DDS", "DMD", "PharmD", "CRNA", "FNP", "DNP", "PhD", "LICSW", "LCSW", "PA-C", "RN", "NP"),
@@ -609,9 +294,9 @@ def _trigger_mode(m: re.Match[str]) -> NameMode | None:
         and (nxt in (" ", "\t") or (m.group("dot") and nxt.isupper()))
     ):
         surface = word + m.group("dot")
-        if surface in _DOCTOR_TITLES:
+        if surface in DOCTOR_TITLES:
             return ("DOCTOR", word[0].islower(), True, 0, False)
-        if surface in _PATIENT_TITLES:
+        if surface in PATIENT_TITLES:
             return ("PATIENT", word[0].islower(), True, 0, False)
     if m.group("dot") and "title" not in kinds:
         return None  # "with grandmother. Mom works": the sentence ended
@@ -627,13 +312,13 @@ def _trigger_mode(m: re.Match[str]) -> NameMode | None:
     if titled:
         return None
     if "role" in kinds and sep in ("", ":", ","):
-        if key.upper() in _ROLE_CREDENTIALS:
+        if key.upper() in ROLE_CREDENTIALS:
             # "RN Ivka Sarić" (exact case, no comma: "Jane Roe, MD, Breast Imaging" is not one)
-            if word in _ROLE_CREDENTIALS and sep != "," and not _after_comma(m):
+            if word in ROLE_CREDENTIALS and sep != "," and not _after_comma(m):
                 return _ROLE_MODE
         else:
             return _ROLE_MODE
-    if "ptw" in kinds and not sep and word in _PT_WORDS and m.string[m.start() - 1 : m.start()] != "/":
+    if "ptw" in kinds and not sep and word in PT_WORDS and m.string[m.start() - 1 : m.start()] != "/":
         return _PT_WORD_MODE
     if "baby" in kinds and not sep and word in ("Baby Boy", "Baby Girl", "BABY BOY", "BABY GIRL"):
         return ("PATIENT", False, False, 0, False)
@@ -642,41 +327,10 @@ def _trigger_mode(m: re.Match[str]) -> NameMode | None:
     return None
 
 
-# Verb and role cues after which clinicians are named without a title: "per J. SMITH", "as per K
-# JONES", "d/w Tejedor", "paged Okafor", "spoke with Hinton", "signed out to Reyes".
-_CUE_PHRASES = (
-    "per",
-    "as per",
-    "d/w",
-    "dw",
-    "discussed with",
-    "discussed w/",
-    "spoke with",
-    "spoke w/",
-    "spoke to",
-    "talked to",
-    "talked with",
-    "paged",
-    "repaged",
-    "re-paged",
-    "notified",
-    "signed out to",
-    "s/o to",
-    "handed off to",
-    "endorsed to",
-    "report given to",
-    "report to",
-    "report from",
-    "report received from",
-    "reviewed with",
-    "d/w and seen by",
-    "covering",
-    "cross-covering",
-)
-_CUE_RE = re.compile(rf"(?<![\w/\-])(?P<w>{trie_pattern(_CUE_PHRASES)})(?![\w/\-])(?P<sep>[ \t]*:)?")
+_CUE_RE = re.compile(rf"(?<![\w/\-])(?P<w>{trie_pattern(CUE_PHRASES)})(?![\w/\-])(?P<sep>[ \t]*:)?")
 # Kinship words after which a bare first name in lower case (or in an ALL-CAPS line) is taken when it
 # is on the bundled first-name list: "daughter mary called", "HUSBAND ALF AT BEDSIDE".
-_KIN_RE = re.compile(rf"(?<![\w\-])(?P<w>{trie_pattern(_KIN_WORDS)})(?:'s)?(?![\w\-])(?P<sep>[ \t]*[,:])?")
+_KIN_RE = re.compile(rf"(?<![\w\-])(?P<w>{trie_pattern(KIN_WORDS)})(?:'s)?(?![\w\-])(?P<sep>[ \t]*[,:])?")
 _INITIAL_RE = re.compile(r"[A-Z]\.?\Z")
 
 
