@@ -419,3 +419,24 @@ def test_default_llm_refiller_fills_function_words_with_function_words() -> None
     kept = synth.stats.masked - len(fills)  # fills equal to the original word make no change
     assert all(is_valid_word(f) for f in fills)
     assert kept + sum(f.lower() in STOPWORDS for f in fills) >= 4
+
+
+def test_synthesis_propagation_is_recall_first_over_every_phi_surface() -> None:
+    from phiscrub.detect.propagate import propagate_names
+    from phiscrub.synth.phi import propagate
+
+    text = "Mark Smith, MRN AB12345. Smith seen; mark the chart. ab12345 confirmed. will SMITH call."
+    phi = [Span(0, 10, "PATIENT"), Span(16, 23, "MEDICALRECORD")]
+    found = propagate(text, phi)
+    surfaces = [(text[s.start : s.end], s.label, s.source) for s in sorted(found)]
+    # every other mention of a surface (case-insensitive) and of the name's words ("mark" too)
+    assert surfaces == [
+        ("Smith", "PATIENT", "synth:propagated"),
+        ("mark", "PATIENT", "synth:propagated"),
+        ("ab12345", "MEDICALRECORD", "synth:propagated"),
+        ("SMITH", "PATIENT", "synth:propagated"),
+    ]
+    assert not any(s.overlaps(p) for s in found for p in phi)
+    # redaction's precision-first policy leaves the common word and the ID alone
+    redaction = propagate_names(Document("d", text), phi)[len(phi) :]
+    assert sorted(text[s.start : s.end] for s in redaction) == ["SMITH", "Smith"]

@@ -21,20 +21,34 @@ over the note's words (linear in the note's length; a dict lookup per word, a bi
    source ``propagate``. A lower-case occurrence is only taken when the word is no English word in
    use (a WordNet lemma with corpus counts, like "brown" or "fields") and no clinical term ("walker"),
    so "smith" is a name but "seen with walker" is not.
+
+:func:`propagate_surfaces` is the recall-first policy of synthetic letters (:mod:`phiscrub.synth`), which
+must never keep a PHI value: every other case-insensitive occurrence of any PHI surface (names, places,
+IDs...) and of each capitalised word of a name becomes a span, with no common-word or English-word guard.
+Both policies live here, so a note's other mentions of its PHI are found in one module.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
 from phiscrub.document import Document, Span
+from phiscrub.errors import LabelError
+from phiscrub.labels import fold
 from phiscrub.progress import CHUNK_CHARS, ProgressCallback, report, wants_progress
 
-__all__ = ["NAME_LABELS", "RELABEL_LABELS", "name_tokens", "propagate_names"]
+__all__ = [
+    "NAME_LABELS",
+    "RELABEL_LABELS",
+    "name_tokens",
+    "non_overlapping",
+    "propagate_names",
+    "propagate_surfaces",
+]
 
 #: Labels whose surfaces are propagated (fine labels and the coarse NAME).
 NAME_LABELS = frozenset({"PATIENT", "DOCTOR", "RELATIVE", "NAME"})
@@ -237,31 +251,13 @@ def propagate_names(
     n = len(text)
     next_report = CHUNK_CHARS
     for m in _TOKEN.finditer(text):
-        start, end = m.span()
-        if progress is not None and start >= next_report:
-            progress("propagate", start, n)
-            next_report = start + CHUNK_CHARS
-        word = m.group()
-        key = _key(word)
-        if key not in tokens and _POSSESSIVE.search(word):
-            end -= 2  # "Smith's": the name without the 's
-            word, key = word[:-2], key[:-2]
-        elif end < n and _AFTER.match(text, end):
+        if progress is not None and m.start() >= next_report:
+            progress("propagate", m.start(), n)
+            next_report = m.start() + CHUNK_CHARS
+        found = _name_hit(text, m, tokens, lower_ok)
+        if found is None:
             continue
-        hit = key
-        if hit not in tokens:
-            # "Smith-Jones" after "John Smith": the whole hyphenated name, labelled by its known part
-            hit = next((p for p in key.split("-") if p in tokens), "") if "-" in key else ""
-            if not hit:
-                continue
-        if start > 0 and _BEFORE.match(text, start - 1):
-            continue
-        if word.islower():
-            ok = lower_ok.get(hit)
-            if ok is None:
-                ok = lower_ok[hit] = _lowercase_ok(hit)
-            if not ok:
-                continue
+        start, end, hit = found
         i = bisect_right(starts, start) - 1
         if i >= 0 and end <= ends[i]:
             continue
@@ -269,3 +265,84 @@ def propagate_names(
     if progress is not None:
         progress("propagate", n, n)
     return out
+
+
+def _name_hit(
+    text: str, m: re.Match[str], tokens: dict[str, str], lower_ok: dict[str, bool]
+) -> tuple[int, int, str] | None:
+    """``(start, end, name token)`` when the word ``m`` is an occurrence of a name token, else None."""
+    start, end = m.span()
+    word = m.group()
+    key = _key(word)
+    if key not in tokens and _POSSESSIVE.search(word):
+        end -= 2  # "Smith's": the name without the 's
+        word, key = word[:-2], key[:-2]
+    elif end < len(text) and _AFTER.match(text, end):
+        return None
+    hit = key
+    if hit not in tokens:
+        # "Smith-Jones" after "John Smith": the whole hyphenated name, labelled by its known part
+        hit = next((p for p in key.split("-") if p in tokens), "") if "-" in key else ""
+        if not hit:
+            return None
+    if start > 0 and _BEFORE.match(text, start - 1):
+        return None
+    if word.islower():
+        ok = lower_ok.get(hit)
+        if ok is None:
+            ok = lower_ok[hit] = _lowercase_ok(hit)
+        if not ok:
+            return None
+    return start, end, hit
+
+
+def non_overlapping(spans: Iterable[Span], taken: Sequence[Span]) -> list[Span]:
+    """The spans, in order, that overlap neither ``taken`` nor an earlier span kept."""
+    out: list[Span] = []
+    for s in spans:
+        if not any(s.overlaps(t) for t in taken) and not any(s.overlaps(o) for o in out):
+            out.append(s)
+    return out
+
+
+def _is_name(label: str) -> bool:
+    try:
+        return fold(label, "coarse") == "NAME"
+    except LabelError:
+        return False
+
+
+def propagate_surfaces(
+    text: str, phi: Sequence[Span], *, skip_words: Collection[str] = frozenset(), source: str = "propagate"
+) -> list[Span]:
+    """Recall-first propagation: the other occurrences of every PHI surface, as new spans.
+
+    Targets are each span's stripped surface (at least 3 characters, with a letter or at least 6 long)
+    and each capitalised word (3+ letters, lower case not in ``skip_words``) of a name span (coarse
+    ``NAME``), with the label of the first span they come from. Every whole-word, case-insensitive
+    occurrence of a target becomes a span (longest targets first) unless it overlaps ``phi`` or a span
+    already found.
+
+    Args:
+        text: the note.
+        phi: its PHI spans.
+        skip_words: lower-case words of names never propagated alone (stopwords, cue words).
+        source: the ``source`` of the new spans.
+    """
+    targets: dict[str, str] = {}
+    for s in phi:
+        surface = text[s.start : s.end].strip()
+        if len(surface) >= 3 and (any(c.isalpha() for c in surface) or len(surface) >= 6):
+            targets.setdefault(surface.lower(), s.label)
+        if _is_name(s.label):
+            for word in re.findall(r"[^\W\d_]{3,}", surface):
+                low = word.lower()
+                if word[0].isupper() and low not in skip_words:
+                    targets.setdefault(low, s.label)
+    found: list[Span] = []
+    for surface in sorted(targets, key=len, reverse=True):
+        pattern = re.compile(r"(?<!\w)" + re.escape(surface) + r"(?!\w)", re.IGNORECASE)
+        found.extend(
+            Span(m.start(), m.end(), targets[surface], source=source) for m in pattern.finditer(text)
+        )
+    return non_overlapping(found, phi)

@@ -8,9 +8,9 @@ names only, with common-word and English-word guards; the two are kept apart on 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
+from phiscrub.detect.propagate import propagate_surfaces
 from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError, LabelError
 from phiscrub.labels import fold
@@ -27,7 +27,6 @@ __all__ = [
     "is_phi_label",
     "meta_entities",
     "name_part",
-    "non_overlapping",
     "not_clinical",
     "propagate",
     "sentence_start",
@@ -85,32 +84,12 @@ def not_clinical(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-def non_overlapping(spans: Iterable[Span], taken: Sequence[Span]) -> list[Span]:
-    out: list[Span] = []
-    for s in spans:
-        if not any(s.overlaps(t) for t in taken) and not any(s.overlaps(o) for o in out):
-            out.append(s)
-    return out
+_SKIP_WORDS = STOPWORDS | CUE_WORDS
 
 
 def propagate(text: str, phi: Sequence[Span]) -> list[Span]:
     """Other occurrences of PHI surfaces (and of the capitalised words of names) as PHI spans."""
-    targets: dict[str, str] = {}
-    for s in phi:
-        surface = text[s.start : s.end].strip()
-        if len(surface) >= 3 and (any(c.isalpha() for c in surface) or len(surface) >= 6):
-            targets.setdefault(surface.lower(), s.label)
-        if coarse_label(s.label) == "NAME":
-            for word in re.findall(r"[^\W\d_]{3,}", surface):
-                low = word.lower()
-                if word[0].isupper() and low not in STOPWORDS and low not in CUE_WORDS:
-                    targets.setdefault(low, s.label)
-    found: list[Span] = []
-    for surface in sorted(targets, key=len, reverse=True):
-        pattern = re.compile(r"(?<!\w)" + re.escape(surface) + r"(?!\w)", re.IGNORECASE)
-        for m in pattern.finditer(text):
-            found.append(Span(m.start(), m.end(), targets[surface], source="synth:propagated"))
-    return non_overlapping(found, phi)
+    return propagate_surfaces(text, phi, skip_words=_SKIP_WORDS, source="synth:propagated")
 
 
 def name_part(word: str, table: Mapping[tuple[str, str], str]) -> str | None:

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from phiscrub.detect.propagate import non_overlapping
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import fold
@@ -51,7 +52,6 @@ from phiscrub.synth.phi import (
     is_phi_label,
     meta_entities,
     name_part,
-    non_overlapping,
     not_clinical,
     propagate,
     sentence_start,
