@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_default_model import fill, split_notes, split_realworld
 
-from phiscrub.detect.calibration import calibrate_model
-from phiscrub.detect.tagger import bundled_model_path
+from phiscrub.detect.tagger import bundled_model_path, calibrate_model
 
 
 def main() -> None:

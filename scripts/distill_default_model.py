@@ -151,7 +151,7 @@ def distill_run(args: argparse.Namespace) -> None:
 
 def export(model_dir: Path, target: Path) -> None:
     """ONNX-only int8 export of ``model_dir`` into ``target``, calibrated on the real-world dev part."""
-    from phiscrub.detect.calibration import calibrate_model
+    from phiscrub.detect.tagger import calibrate_model
     from phiscrub.train.onnx_export import install_onnx
 
     install_onnx(model_dir, target, quantize="int8")

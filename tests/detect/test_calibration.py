@@ -12,13 +12,12 @@ import pytest
 from phiscrub.detect.calibration import (
     CALIBRATION_KEY,
     SpanCalibration,
-    calibrate_model,
     fit_calibration,
     load_calibration,
     save_calibration,
     span_targets,
 )
-from phiscrub.detect.tagger import TaggerDetector
+from phiscrub.detect.tagger import TaggerDetector, calibrate_model
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.text import tokenize

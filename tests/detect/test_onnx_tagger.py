@@ -218,8 +218,9 @@ def test_torch_weights_rebuilt_from_an_int8_graph_are_its_dequantized_weights(
 ) -> None:
     import torch
 
-    from phiscrub.train.model import read_weights
-    from phiscrub.train.onnx_export import install_onnx, torch_state_from_onnx
+    from phiscrub.train.base import read_weights
+    from phiscrub.train.onnx_export import install_onnx
+    from phiscrub.train.onnx_weights import torch_state_from_onnx
 
     out = install_onnx(model_dir, tmp_path / "int8", quantize="int8")
     original = read_weights(model_dir)

@@ -12,6 +12,7 @@ import pytest
 
 from corpora import Part, make_doc, tiny_transformer_config
 from phiscrub.detect import tagger as tagger_module
+from phiscrub.detect import tagger_base
 from phiscrub.detect.base import Detector
 from phiscrub.detect.tagger import TaggerDetector, load_model_detector
 from phiscrub.document import Document
@@ -159,7 +160,7 @@ def test_bundled_model_is_found_only_when_complete(
     ],
 )
 def test_segments_tile_the_text_and_overlap(text: str, size: int, overlap: int) -> None:
-    segs = tagger_module.segments(text, size, overlap)
+    segs = tagger_base.segments(text, size, overlap)
     assert segs[0][2] == 0 and segs[-1][3] == len(text)
     for (lo, hi, own_lo, own_hi), nxt in zip(segs, [*segs[1:], None]):
         assert own_lo < own_hi <= own_lo + size
@@ -175,9 +176,9 @@ def test_case3_long_note_segments_give_the_spans_of_the_whole_note(
 ) -> None:
     doc = _note(0, random.Random(2), n_sentences=60)
     whole = detector.detect_many([doc])[0]
-    monkeypatch.setattr(tagger_module, "SEGMENT_CHARS", 600)
-    monkeypatch.setattr(tagger_module, "SEGMENT_OVERLAP", 120)
-    assert len(tagger_module.segments(doc.text)) > 5
+    monkeypatch.setattr(tagger_base, "SEGMENT_CHARS", 600)
+    monkeypatch.setattr(tagger_base, "SEGMENT_OVERLAP", 120)
+    assert len(tagger_base.segments(doc.text)) > 5
     assert detector.detect_many([doc])[0] == whole
 
 
@@ -187,10 +188,10 @@ def test_case3_long_note_segments_report_progress(
     from phiscrub import progress
 
     doc = _note(0, random.Random(3), n_sentences=40)
-    monkeypatch.setattr(tagger_module, "SEGMENT_CHARS", 500)
+    monkeypatch.setattr(tagger_base, "SEGMENT_CHARS", 500)
     monkeypatch.setattr(progress, "LONG_NOTE_CHARS", 1000)
     calls: list[tuple[str, int, int]] = []
     with progress.reporting(lambda *a: calls.append(a)):
         detector.detect_many([doc])
-    n = len(tagger_module.segments(doc.text))
+    n = len(tagger_base.segments(doc.text))
     assert calls[-1] == ("model segments", n, n)

@@ -14,7 +14,8 @@ from phiscrub.train.config import TrainConfig
 from phiscrub.train.dataset import encode_documents, is_valid_bio, plan_windows, special_affixes
 from phiscrub.train.features import SHAPE_CLASSES
 from phiscrub.train.inference import predict_words
-from phiscrub.train.model import PhiTagger, WordEmissions
+from phiscrub.train.base import WordEmissions
+from phiscrub.train.model import PhiTagger
 
 from ._docs import synthetic_docs
 

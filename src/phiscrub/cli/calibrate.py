@@ -58,8 +58,7 @@ def calibrate_cmd(
     MODEL/meta.json under "calibration" and applied to every model span from then on; run it again
     after every retraining.
     """
-    from phiscrub.detect.calibration import calibrate_model
-    from phiscrub.detect.tagger import bundled_model_path
+    from phiscrub.detect.tagger import bundled_model_path, calibrate_model
     from phiscrub.errors import ModelError
 
     folder: Path | None = Path(model)

@@ -4,8 +4,8 @@ A tagger's raw span score is the mean, over the span's words, of the probability
 tag (CRF posterior marginals, or softmax probabilities without a CRF; see
 :mod:`phiscrub.train.inference`). Raw scores rank spans well but are over-confident on notes
 unlike the training notes. :func:`fit_calibration` fits a monotone (isotonic) map from raw score
-to the observed PHI rate on labelled dev notes; :func:`calibrate_model` runs a model folder on
-such notes and stores the map in its ``meta.json`` under ``"calibration"``, where
+to the observed PHI rate on labelled dev notes; :func:`phiscrub.detect.tagger.calibrate_model` runs a model
+folder on such notes and stores the map in its ``meta.json`` under ``"calibration"``, where
 :meth:`phiscrub.detect.tagger.TaggerDetector.load` finds it and applies it to every span.
 
 What is fitted: each predicted span is one sample, weighted by its number of tokens, whose target
@@ -34,7 +34,6 @@ from phiscrub.errors import ConfigError, ModelError
 __all__ = [
     "CALIBRATION_KEY",
     "SpanCalibration",
-    "calibrate_model",
     "fit_calibration",
     "load_calibration",
     "save_calibration",
@@ -285,52 +284,3 @@ def save_calibration(model_dir: str | Path, calibration: SpanCalibration | None)
         meta[CALIBRATION_KEY] = calibration.to_dict()
     meta_path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return meta_path
-
-
-def calibrate_model(
-    model_dir: str | Path,
-    dev_docs: Sequence[Document],
-    policy: str = "safe-harbor",
-    batch_size: int = 16,
-    write: bool = True,
-) -> SpanCalibration:
-    """Fit the calibration of a model folder on labelled dev notes and (by default) store it.
-
-    The model's raw span scores on ``dev_docs`` are compared with the gold spans under ``policy``
-    (see :func:`span_targets`); a calibration already stored is ignored while fitting. Predicted
-    spans that are not PHI under ``policy`` (an age of 45 under safe-harbor) are left out: the
-    pipeline drops them anyway.
-
-    Args:
-        model_dir: the model folder.
-        dev_docs: labelled notes never used for training (nor for the reported test).
-        policy: PHI policy of the gold (and of the predicted spans kept for fitting).
-        batch_size: windows per forward pass.
-        write: store the result in ``model_dir/meta.json``.
-
-    Raises:
-        ConfigError: the model predicts no span on ``dev_docs``.
-        ModelError: the folder does not load.
-    """
-    from phiscrub.detect.tagger import load_model_detector
-    from phiscrub.policy import apply_policy, check_policy
-
-    check_policy(policy)
-    # The path the folder runs on in redact (ONNX when it holds an export), so the map fits its scores.
-    detector = load_model_detector(model_dir, batch_size=batch_size)
-    detector.calibration = None
-    scores: list[float] = []
-    targets: list[float] = []
-    weights: list[float] = []
-    for doc, spans in zip(dev_docs, detector.detect_many(dev_docs)):
-        spans = apply_policy(doc.text, spans, policy)
-        for span, (target, n) in zip(spans, span_targets(doc, spans, policy)):
-            scores.append(span.score)
-            targets.append(target)
-            weights.append(float(n))
-    if not scores:
-        raise ConfigError("the model predicts no PHI span on the dev notes: nothing to calibrate")
-    calibration = fit_calibration(scores, targets, weights, policy=policy)
-    if write:
-        save_calibration(model_dir, calibration)
-    return calibration

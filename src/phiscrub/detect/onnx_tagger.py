@@ -3,10 +3,10 @@
 A folder written by ``phiscrub export-onnx`` (:func:`phiscrub.train.onnx_export.export_onnx`) holds
 ``tagger.onnx`` (encoder + features + head, int8 weights), ``tokenizer.json`` (Rust ``tokenizers``)
 and ``onnx.json`` (tags, window settings, CRF scores). :class:`OnnxTaggerDetector` runs it exactly
-like the torch path (:class:`phiscrub.detect.tagger.TaggerDetector`, whose document handling it
-inherits): the same words, subword windows, owner windows, BIO-constrained Viterbi and CRF
-marginals (:mod:`phiscrub.train.dataset`, :mod:`phiscrub.train.decode`), only the forward pass runs
-in ONNX Runtime. ``phiscrub redact``, ``predict`` and :class:`~phiscrub.Deidentifier` use it
+like the torch path (:class:`phiscrub.detect.tagger.TaggerDetector`; both inherit their document
+handling from :class:`phiscrub.detect.tagger_base.BaseTaggerDetector`): the same words, subword
+windows, owner windows, BIO-constrained Viterbi and CRF marginals (:mod:`phiscrub.train.dataset`,
+:mod:`phiscrub.train.decode`), only the forward pass runs in ONNX Runtime. ``phiscrub redact``, ``predict`` and :class:`~phiscrub.Deidentifier` use it
 automatically when a model folder holds these files and onnxruntime is installed
 (:func:`phiscrub.detect.tagger.load_model_detector`).
 
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from phiscrub.detect.tagger import TaggerDetector
+from phiscrub.detect.tagger_base import BaseTaggerDetector
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.labels import labels_of
@@ -279,7 +279,7 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
     return out
 
 
-class OnnxTaggerDetector(TaggerDetector):
+class OnnxTaggerDetector(BaseTaggerDetector):
     """Detect PHI with an exported tagger on ONNX Runtime (same spans as the torch path, see module doc).
 
     Args:
@@ -292,7 +292,7 @@ class OnnxTaggerDetector(TaggerDetector):
         super().__init__(model, batch_size=batch_size, calibration=calibration)
 
     @classmethod
-    def load(  # type: ignore[override]
+    def load(
         cls, model_dir: str | Path, batch_size: int = 16, num_threads: int | None = None
     ) -> OnnxTaggerDetector:
         """Load an exported folder (``phiscrub export-onnx``).

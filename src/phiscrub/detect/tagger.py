@@ -1,13 +1,13 @@
-"""A :class:`~phiscrub.detect.base.Detector` backed by a trained tagger (transformer or BiLSTM-CRF).
+"""Load a trained tagger folder as a detector (torch or ONNX backend), and fit its calibration.
 
-Long notes are never truncated: each note is cut into overlapping subword windows, each word takes
-the prediction of the window where it is farthest from a cut edge, and the whole note is decoded
-at once with BIO constraints (see :mod:`phiscrub.train.inference`). Word tags become character
-spans from the first word's start to the last word's end, with ``source="model"`` and
-``score`` = mean word probability of the chosen tags (CRF posterior marginals), mapped through
-the folder's calibration when ``meta.json`` holds one (:mod:`phiscrub.detect.calibration`).
-A ``bilstm-crf`` model folder (:mod:`phiscrub.train.bilstm`) loads the same way and is cut into
-word windows instead.
+:class:`TaggerDetector` runs a torch tagger (transformer or BiLSTM-CRF) behind the Detector
+protocol; the document handling it shares with the ONNX path (long notes in segments, calibrated
+span scores) is :class:`~phiscrub.detect.tagger_base.BaseTaggerDetector`. Long notes are never
+truncated: each note is cut into overlapping windows, each word takes the prediction of the window
+where it is farthest from a cut edge, and the whole note is decoded at once with BIO constraints
+(see :mod:`phiscrub.train.inference`). :func:`load_model_detector` picks the backend of a folder;
+:func:`calibrate_model` fits the folder's span-score calibration (:mod:`phiscrub.detect.calibration`)
+on the path it runs on.
 
 This module imports torch only when a model is loaded, so :func:`bundled_model_path` works
 without the ``model`` extra.
@@ -22,25 +22,32 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from phiscrub.document import Document, Span
+from phiscrub.detect.calibration import (
+    SpanCalibration,
+    fit_calibration,
+    load_calibration,
+    save_calibration,
+    span_targets,
+)
+from phiscrub.detect.onnx_tagger import OnnxTaggerDetector, has_onnx_files, onnx_available
+from phiscrub.detect.tagger_base import BaseTaggerDetector
+from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 
 if TYPE_CHECKING:
-    from phiscrub.detect.calibration import SpanCalibration
     from phiscrub.train.inference import WordPrediction
-    from phiscrub.train.model import Tagger
+    from phiscrub.train.loaders import Tagger
 
 __all__ = [
     "BACKEND_ENV_VAR",
     "BUNDLED_MODEL_DIR",
-    "SEGMENT_CHARS",
-    "SEGMENT_OVERLAP",
     "TaggerDetector",
     "bundled_model_path",
+    "calibrate_model",
     "check_model_folder",
     "load_model_detector",
-    "segments",
 ]
+
 
 #: Environment variable choosing the tagger backend (``auto``, ``onnx`` or ``torch``).
 BACKEND_ENV_VAR = "PHISCRUB_BACKEND"
@@ -61,19 +68,6 @@ def bundled_model_path() -> Path | None:
     if all((folder / name).is_file() for name in ("config.json", "labels.json", "onnx.json", "tagger.onnx")):
         return folder
     return None
-
-
-def cpu_has_native_bf16() -> bool:
-    """True on a CPU with native bfloat16 arithmetic (Linux: avx512_bf16 or amx_bf16 flags)."""
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    return bool(flags & {"avx512_bf16", "amx_bf16"})
-    except OSError:
-        pass
-    return False
 
 
 def load_model_detector(
@@ -106,8 +100,6 @@ def load_model_detector(
     if backend not in ("auto", "onnx", "torch"):
         raise ConfigError(f"unknown tagger backend {backend!r}; use auto, onnx or torch")
     if backend != "torch":
-        from phiscrub.detect.onnx_tagger import OnnxTaggerDetector, has_onnx_files, onnx_available
-
         plain = device == "cpu" and not quantize and precision == "auto"
         if backend == "onnx" or (plain and has_onnx_files(model) and onnx_available()):
             return OnnxTaggerDetector.load(model, batch_size=batch_size)
@@ -121,7 +113,7 @@ def check_model_folder(model_dir: str | Path) -> None:
 
     Checks that the folder exists, that ``config.json`` and ``labels.json`` are JSON objects, and
     that the weights file has a readable safetensors header. Weights that do not fit the model are
-    found when loading (:func:`phiscrub.train.model.load_tagger`).
+    found when loading (:func:`phiscrub.train.loaders.load_tagger`).
 
     Raises:
         ModelError: the folder is missing, a file is missing, or a file cannot be parsed.
@@ -141,8 +133,6 @@ def check_model_folder(model_dir: str | Path) -> None:
             raise ModelError(f"{path} is not a JSON object")
     weights = folder / _REQUIRED[2]
     if not weights.is_file():
-        from phiscrub.detect.onnx_tagger import has_onnx_files
-
         if has_onnx_files(folder):
             return  # an ONNX-only folder: the torch path rebuilds its weights from the graph
         raise ModelError(f"model folder {folder} has no {weights.name}")
@@ -157,41 +147,8 @@ def check_model_folder(model_dir: str | Path) -> None:
         raise ModelError(f"{weights} is not a readable safetensors file ({type(exc).__name__})") from None
 
 
-#: Notes longer than this (characters) are tagged in overlapping segments of about this size.
-SEGMENT_CHARS = 200_000
-#: Characters shared by consecutive segments (an entity crossing a cut is seen whole by one of them).
-SEGMENT_OVERLAP = 2_000
-
-
-def segments(
-    text: str, size: int | None = None, overlap: int | None = None
-) -> list[tuple[int, int, int, int]]:
-    """Cut ``text`` into ``(lo, hi, own_lo, own_hi)`` segments for tagging long notes.
-
-    The owned stretches ``[own_lo, own_hi)`` tile the text; each ends at a line break (else a space)
-    in the last fifth of its budget when there is one. A segment ``[lo, hi)`` is its owned stretch
-    plus ``overlap`` characters on both sides. A text of at most ``size`` characters is one segment.
-    """
-    size = SEGMENT_CHARS if size is None else size
-    overlap = SEGMENT_OVERLAP if overlap is None else overlap
-    n = len(text)
-    out: list[tuple[int, int, int, int]] = []
-    start = 0
-    while start < n:
-        end = min(n, start + size)
-        if end < n:
-            floor = start + (4 * size) // 5
-            cut = text.rfind("\n", floor, end)
-            if cut < 0:
-                cut = text.rfind(" ", floor, end)
-            end = cut + 1 if cut >= 0 else end
-        out.append((max(0, start - overlap), min(n, end + overlap), start, end))
-        start = end
-    return out
-
-
-class TaggerDetector:
-    """Detect PHI with a trained tagger.
+class TaggerDetector(BaseTaggerDetector):
+    """Detect PHI with a trained torch tagger.
 
     Args:
         model: a loaded tagger (:class:`~phiscrub.train.model.PhiTagger` or
@@ -200,16 +157,12 @@ class TaggerDetector:
         calibration: maps raw span scores to calibrated ones (None: raw scores).
     """
 
-    name = "model"
+    model: Tagger
 
     def __init__(
         self, model: Tagger, batch_size: int = 16, calibration: SpanCalibration | None = None
     ) -> None:
-        if batch_size < 1:
-            raise ConfigError("batch_size must be >= 1")
-        self.model = model
-        self.batch_size = batch_size
-        self.calibration = calibration
+        super().__init__(model, batch_size=batch_size, calibration=calibration)
 
     @classmethod
     def load(
@@ -240,85 +193,71 @@ class TaggerDetector:
         try:
             import torch
 
-            from phiscrub.train.model import load_tagger
+            from phiscrub.train.loaders import check_precision, load_for_inference
         except ImportError as exc:
             raise ModelError("the tagger needs torch and transformers: pip install phiscrub[model]") from exc
         if num_threads is not None:
             torch.set_num_threads(num_threads)
-        if precision not in ("auto", "float32", "bfloat16"):
-            raise ConfigError(f"unknown precision {precision!r}; use auto, float32 or bfloat16")
+        check_precision(precision)
         check_model_folder(model_dir)
         try:
-            model = load_tagger(model_dir, device=device, quantize=quantize)
+            model = load_for_inference(model_dir, device=device, quantize=quantize, precision=precision)
         except PhiscrubError:
             raise
         except Exception as exc:  # a third-party loader failed: name the folder and the error type only
             raise ModelError(f"model folder {model_dir} cannot be loaded ({type(exc).__name__})") from exc
-        if precision == "auto":
-            precision = (
-                "bfloat16" if device == "cpu" and not quantize and cpu_has_native_bf16() else "float32"
-            )
-        model.autocast_dtype = torch.bfloat16 if precision == "bfloat16" else None
-        from phiscrub.detect.calibration import load_calibration
-
         return cls(model, batch_size=batch_size, calibration=load_calibration(model_dir))
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """Labels this detector can emit."""
-        return self.model.labels
-
-    def detect(self, doc: Document) -> list[Span]:
-        """Predicted PHI spans of one document."""
-        return self.detect_many([doc])[0]
-
-    def detect_many(self, docs: Sequence[Document], batch_size: int | None = None) -> list[list[Span]]:
-        """Predicted PHI spans of many documents (windows of all of them are batched together).
-
-        Args:
-            docs: the documents.
-            batch_size: windows per forward pass (default: the detector's).
-        """
-        if all(len(d.text) <= SEGMENT_CHARS for d in docs):
-            found = [p.spans(source=self.name) for p in self.predict(docs, batch_size)]
-        else:
-            found = self._detect_segmented(docs, batch_size)
-        if self.calibration is None:
-            return found
-        return [self.calibration.apply(spans) for spans in found]
-
-    def _detect_segmented(self, docs: Sequence[Document], batch_size: int | None) -> list[list[Span]]:
-        """Spans of documents some of which are longer than :data:`SEGMENT_CHARS`, segment by segment.
-
-        A long note is cut into overlapping segments (:func:`segments`), a few predicted at a time,
-        so memory stays bounded by the segment size rather than the note's (per-word score tables
-        grow with the note), and long notes report progress (counts only). Each segment keeps the
-        spans that start in the stretch it owns; an entity crossing into the next stretch is seen
-        whole thanks to the overlap.
-        """
-        from phiscrub.progress import report, wants_progress
-
-        pieces = [
-            (i, lo, hi, own_lo, own_hi)
-            for i, d in enumerate(docs)
-            for lo, hi, own_lo, own_hi in segments(d.text)
-        ]
-        loud = wants_progress(max(len(d.text) for d in docs))
-        found: list[list[Span]] = [[] for _ in docs]
-        step = 8
-        for k in range(0, len(pieces), step):
-            chunk = pieces[k : k + step]
-            part_docs = [Document(docs[i].id, docs[i].text[lo:hi]) for i, lo, hi, _, _ in chunk]
-            for (i, lo, _, own_lo, own_hi), pred in zip(chunk, self.predict(part_docs, batch_size)):
-                for s in pred.spans(source=self.name):
-                    if own_lo <= s.start + lo < own_hi:
-                        found[i].append(Span(s.start + lo, s.end + lo, s.label, s.score, s.source))
-            if loud:
-                report("model segments", min(k + step, len(pieces)), len(pieces))
-        return found
 
     def predict(self, docs: Sequence[Document], batch_size: int | None = None) -> list[WordPrediction]:
         """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
         from phiscrub.train.inference import predict_words
 
         return predict_words(self.model, list(docs), batch_size=batch_size or self.batch_size)
+
+
+def calibrate_model(
+    model_dir: str | Path,
+    dev_docs: Sequence[Document],
+    policy: str = "safe-harbor",
+    batch_size: int = 16,
+    write: bool = True,
+) -> SpanCalibration:
+    """Fit the calibration of a model folder on labelled dev notes and (by default) store it.
+
+    The model's raw span scores on ``dev_docs`` are compared with the gold spans under ``policy``
+    (see :func:`span_targets`); a calibration already stored is ignored while fitting. Predicted
+    spans that are not PHI under ``policy`` (an age of 45 under safe-harbor) are left out: the
+    pipeline drops them anyway.
+
+    Args:
+        model_dir: the model folder.
+        dev_docs: labelled notes never used for training (nor for the reported test).
+        policy: PHI policy of the gold (and of the predicted spans kept for fitting).
+        batch_size: windows per forward pass.
+        write: store the result in ``model_dir/meta.json``.
+
+    Raises:
+        ConfigError: the model predicts no span on ``dev_docs``.
+        ModelError: the folder does not load.
+    """
+    from phiscrub.policy import apply_policy, check_policy
+
+    check_policy(policy)
+    # The path the folder runs on in redact (ONNX when it holds an export), so the map fits its scores.
+    detector = load_model_detector(model_dir, batch_size=batch_size)
+    detector.calibration = None
+    scores: list[float] = []
+    targets: list[float] = []
+    weights: list[float] = []
+    for doc, spans in zip(dev_docs, detector.detect_many(dev_docs)):
+        spans = apply_policy(doc.text, spans, policy)
+        for span, (target, n) in zip(spans, span_targets(doc, spans, policy)):
+            scores.append(span.score)
+            targets.append(target)
+            weights.append(float(n))
+    if not scores:
+        raise ConfigError("the model predicts no PHI span on the dev notes: nothing to calibrate")
+    calibration = fit_calibration(scores, targets, weights, policy=policy)
+    if write:
+        save_calibration(model_dir, calibration)
+    return calibration

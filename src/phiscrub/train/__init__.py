@@ -2,8 +2,10 @@
 
 Modules: :mod:`~phiscrub.train.config` (TrainConfig), :mod:`~phiscrub.train.dataset` (words, BIO
 tags, subword windows), :mod:`~phiscrub.train.features` (word shapes), :mod:`~phiscrub.train.crf`,
-:mod:`~phiscrub.train.model` (PhiTagger, save/load, load_tagger), :mod:`~phiscrub.train.bilstm`
-(BiLstmTagger: character + word BiLSTM-CRF, no pretrained weights), :mod:`~phiscrub.train.inference`,
+:mod:`~phiscrub.train.base` (what every tagger shares, model folder files),
+:mod:`~phiscrub.train.model` (PhiTagger), :mod:`~phiscrub.train.loaders` (load_tagger, by backbone),
+:mod:`~phiscrub.train.bilstm` (BiLstmTagger: character + word BiLSTM-CRF, no pretrained weights),
+:mod:`~phiscrub.train.inference`,
 :mod:`~phiscrub.train.trainer`, :mod:`~phiscrub.train.recipes` (few-shot transfer recipes) and
 :mod:`~phiscrub.train.tiny` (tiny random encoders for tests).
 
@@ -20,7 +22,8 @@ if TYPE_CHECKING:
     from phiscrub.train.bilstm import BiLstmTagger
     from phiscrub.train.config import TrainConfig
     from phiscrub.train.inference import WordPrediction, predict_words
-    from phiscrub.train.model import PhiTagger, default_encoder_path, load_tagger
+    from phiscrub.train.loaders import load_tagger
+    from phiscrub.train.model import PhiTagger, default_encoder_path
     from phiscrub.train.recipes import RECIPES, RecipeResult, paper_config, run_recipe
     from phiscrub.train.trainer import TrainResult, train
 
@@ -49,7 +52,7 @@ _WHERE = {
     "TrainResult": "trainer",
     "WordPrediction": "inference",
     "default_encoder_path": "model",
-    "load_tagger": "model",
+    "load_tagger": "loaders",
     "paper_config": "recipes",
     "predict_words": "inference",
     "run_recipe": "recipes",

@@ -65,7 +65,7 @@ from phiscrub.train.dataset import (
     window_owners,
 )
 from phiscrub.train.features import word_features
-from phiscrub.train.model import (
+from phiscrub.train.base import (
     FORMAT_VERSION,
     TaggerBase,
     WordEmissions,

@@ -24,7 +24,7 @@ from phiscrub.labels import fold
 from phiscrub.train.dataset import tag_set
 
 if TYPE_CHECKING:
-    from phiscrub.train.model import Tagger
+    from phiscrub.train.loaders import Tagger
 
 __all__ = ["HEAD_MODES", "refit_head", "tag_mapping"]
 

@@ -32,7 +32,8 @@ from phiscrub.train.dataset import collate, encode_documents, special_affixes
 
 # Decoding and window planning are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
 from phiscrub.train.decode import WordPrediction, decode_documents, inference_windows, keep_owned
-from phiscrub.train.model import PhiTagger, Tagger
+from phiscrub.train.loaders import Tagger
+from phiscrub.train.model import PhiTagger
 
 __all__ = ["WordPrediction", "predict_words"]
 

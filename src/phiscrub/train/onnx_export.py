@@ -33,8 +33,15 @@ import torch
 from torch import nn
 
 from phiscrub.errors import ConfigError, ModelError
+from phiscrub.train.base import read_model_config
 from phiscrub.train.config import BILSTM_ENCODER
-from phiscrub.train.dataset import special_affixes
+from phiscrub.train.dataset import WindowExample, collate, special_affixes
+from phiscrub.train.model import ENCODER_DIR, PhiTagger
+from phiscrub.train.onnx_weights import (
+    EXTRA_WEIGHTS_FILE,
+    ONNX_CONFIG,
+    ONNX_FILE,
+)
 
 __all__ = [
     "EXTRA_WEIGHTS_FILE",
@@ -43,26 +50,18 @@ __all__ = [
     "TOKENIZER_FILE",
     "TORCH_ONLY_FILES",
     "export_onnx",
-    "has_torch_weights_in_graph",
     "install_onnx",
-    "torch_state_from_onnx",
 ]
 
 log = logging.getLogger(__name__)
 
-#: File names of an exported folder.
-ONNX_FILE = "tagger.onnx"
-ONNX_CONFIG = "onnx.json"
 TOKENIZER_FILE = "tokenizer.json"
 #: Version of ``onnx.json``.
 ONNX_FORMAT_VERSION = 1
 _COPIED = ("config.json", "labels.json", "meta.json")
-ENCODER_DIR = "encoder"
 #: What only the torch path reads and the graph can stand in for: left out of an ONNX-only folder
 #: (the one the package ships; ``encoder/`` stays: the torch path needs its config and tokenizer).
 TORCH_ONLY_FILES = ("tagger.safetensors",)
-#: Weights of the torch model that the graph does not hold (e.g. the unused BERT pooler), float32.
-EXTRA_WEIGHTS_FILE = "torch_extra.npz"
 _INPUTS = ["input_ids", "attention_mask", "sub_slot", "shape_ids", "length_ids"]
 
 
@@ -124,8 +123,6 @@ def _eager_attention(encoder: Any) -> None:
 
 
 def _dummy_inputs(tagger: Any) -> tuple[torch.Tensor, ...]:
-    from phiscrub.train.dataset import WindowExample, collate
-
     examples = [
         WindowExample(0, 0, [101, 2000, 2001, 2002, 102], [-1, 0, 1, 1, -1], [0, 1], [1, 3], [2, 3], [0, 0]),
         WindowExample(0, 1, [101, 2003, 102], [-1, 0, -1], [0], [3], [4], [0]),
@@ -156,8 +153,6 @@ def export_onnx(
             pooling, or the exporter / quantizer is missing.
         ConfigError: an unknown ``quantize``.
     """
-    from phiscrub.train.model import PhiTagger, read_model_config
-
     if quantize not in ("int8", "none"):
         raise ConfigError(f"unknown quantization {quantize!r}; use int8 or none")
     src = Path(model_dir)
@@ -250,7 +245,7 @@ def install_onnx(model_dir: str | Path, target: str | Path, quantize: str = "int
     The export is written to a staging folder next to ``target`` first, so a failed export leaves
     ``target`` as it was. ``meta.json`` (with its calibration) comes from ``model_dir``; the torch
     weights (:data:`TORCH_ONLY_FILES`) are not written (the torch path rebuilds them from the graph,
-    :func:`torch_state_from_onnx`), and both paths share ``encoder/tokenizer.json``.
+    :func:`phiscrub.train.onnx_weights.torch_state_from_onnx`), and both paths share ``encoder/tokenizer.json``.
 
     Args:
         model_dir: the trained torch model folder.
@@ -323,65 +318,3 @@ def _weight_map(fp32_path: Path, tagger: Any) -> tuple[dict[str, list[Any]], dic
                 continue
         extra[key] = v
     return mapping, extra
-
-
-def has_torch_weights_in_graph(folder: str | Path) -> bool:
-    """True when ``folder`` holds an ONNX export that can stand in for the torch weights."""
-    path = Path(folder) / ONNX_CONFIG
-    if not (path.is_file() and (Path(folder) / ONNX_FILE).is_file()):
-        return False
-    try:
-        return bool(json.loads(path.read_text(encoding="utf-8")).get("torch_weights"))
-    except (OSError, ValueError):
-        return False
-
-
-def torch_state_from_onnx(folder: str | Path) -> dict[str, torch.Tensor]:
-    """The torch state dict of an exported folder, rebuilt from the graph's initializers.
-
-    int8 initializers are dequantized (``(q - zero_point) * scale``, per tensor or per output
-    column), so an int8 export gives the weights the ONNX path computes with; the CRF comes from
-    ``onnx.json`` and anything else the graph lacks from ``torch_extra.npz``.
-
-    Raises:
-        ModelError: the folder has no such export, or an initializer is missing.
-    """
-    import numpy as np
-    import onnx
-    from onnx import numpy_helper
-
-    folder = Path(folder)
-    if not has_torch_weights_in_graph(folder):
-        raise ModelError(
-            f"model folder {folder} has neither tagger.safetensors nor an ONNX export to rebuild it"
-        )
-    info = json.loads((folder / ONNX_CONFIG).read_text(encoding="utf-8"))
-    inits = {i.name: i for i in onnx.load(str(folder / info.get("onnx", ONNX_FILE))).graph.initializer}
-
-    def array(name: str) -> Any:
-        if name in inits:
-            return numpy_helper.to_array(inits[name]).astype(np.float32)
-        if name + "_quantized" not in inits:
-            raise ModelError(f"{folder / ONNX_FILE} has no initializer for a torch weight")
-        q = numpy_helper.to_array(inits[name + "_quantized"]).astype(np.float32)
-        scale = numpy_helper.to_array(inits[name + "_scale"]).astype(np.float32)
-        zero = numpy_helper.to_array(inits[name + "_zero_point"]).astype(np.float32)
-        if scale.ndim == 1 and scale.shape[0] > 1:  # per channel: the graph's output columns
-            return (q - zero[None, :]) * scale[None, :]
-        return (q - zero) * scale
-
-    state: dict[str, torch.Tensor] = {}
-    for key, (name, transposed) in info["torch_weights"].items():
-        value = array(name)
-        state[key] = torch.from_numpy(np.ascontiguousarray(value.T if transposed else value))
-    extra = folder / EXTRA_WEIGHTS_FILE
-    if extra.is_file():
-        with np.load(extra) as data:
-            for key in data.files:
-                state[key] = torch.from_numpy(np.array(data[key]))
-    crf = info.get("crf")
-    if crf is not None:
-        state["crf.transitions"] = torch.tensor(crf["transitions"], dtype=torch.float32)
-        state["crf.start_transitions"] = torch.tensor(crf["start"], dtype=torch.float32)
-        state["crf.end_transitions"] = torch.tensor(crf["end"], dtype=torch.float32)
-    return state

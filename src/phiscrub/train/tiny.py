@@ -137,13 +137,13 @@ def make_tiny_encoder(
     import torch
     from transformers import AutoTokenizer, BertConfig, DistilBertConfig, RobertaConfig, XLMRobertaConfig
 
-    from phiscrub.train.model import _quiet_transformers
+    from phiscrub.hf import quiet_transformers
 
     if kind not in TINY_KINDS:
         raise ConfigError(f"unknown tiny encoder kind {kind!r}; use one of {TINY_KINDS}")
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    with _quiet_transformers():
+    with quiet_transformers():
         if tokenizer_dir is not None:
             tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir, local_files_only=True)
         else:
@@ -188,7 +188,7 @@ def make_tiny_encoder(
     from transformers import AutoModel
 
     torch.manual_seed(seed)
-    with _quiet_transformers():
+    with quiet_transformers():
         model = AutoModel.from_config(config)
         model.save_pretrained(folder)
         tokenizer.save_pretrained(folder)

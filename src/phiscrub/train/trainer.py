@@ -19,7 +19,7 @@ Two dev figures are recorded, because they measure two different things:
   (e.g. 0.7227 against 0.7336 for a MiniLM tagger under bfloat16 autocast).
 
 The same loop trains the ``bilstm-crf`` backbone (:mod:`phiscrub.train.bilstm`; every parameter is
-new and uses ``bilstm_lr``), and continues training a saved model of either backbone
+new and uses ``bilstm.lr``), and continues training a saved model of either backbone
 when ``config.init_from`` names one (:func:`build_model`).
 
 Progress output (tqdm, stderr) shows only step counts, the running loss and dev scores: never
@@ -46,7 +46,8 @@ from phiscrub.train.bilstm import BiLstmTagger, build_word_examples
 from phiscrub.train.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
 from phiscrub.train.dataset import build_examples
 from phiscrub.train.inference import predict_words
-from phiscrub.train.model import PhiTagger, Tagger, load_tagger
+from phiscrub.train.loaders import Tagger, load_for_inference, load_tagger
+from phiscrub.train.model import PhiTagger
 
 __all__ = [
     "EpochLog",
@@ -246,7 +247,8 @@ def saved_model_scores(
 ) -> dict[str, Any]:
     """Dev scores of a saved model folder, loaded and run the way ``phiscrub predict`` runs it.
 
-    The folder is reloaded by :meth:`phiscrub.detect.tagger.TaggerDetector.load` with its defaults
+    The folder is reloaded by :func:`phiscrub.train.loaders.load_for_inference` (as
+    :meth:`phiscrub.detect.tagger.TaggerDetector.load` does) with its defaults
     (precision ``auto``, no quantization), so the weights are those on disk (``save_dtype``) and a
     transformer runs under bfloat16 autocast on a CPU with native bf16 instructions. The ``token``
     F1 is then the one ``phiscrub predict --no-rules --no-propagate`` followed by ``phiscrub
@@ -265,12 +267,10 @@ def saved_model_scores(
     Raises:
         ModelError: the folder cannot be loaded.
     """
-    from phiscrub.detect.tagger import TaggerDetector
     from phiscrub.evaluate.metrics import evaluate
 
     folder = Path(model_dir)
-    detector = TaggerDetector.load(folder, device=device, batch_size=batch_size)
-    model = detector.model
+    model = load_for_inference(folder, device=device)
     # A BiLSTM-CRF ignores autocast (it always runs in float32).
     bf16 = not isinstance(model, BiLstmTagger) and model.autocast_dtype == torch.bfloat16
     predictions = detector.predict(list(dev_docs))

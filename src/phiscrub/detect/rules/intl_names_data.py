@@ -1,4 +1,6 @@
-"""Words of the pack name rules (:mod:`.intl_names`): one :class:`NameWords` per language, and the word sets the scanner and the PROFESSION rules consult."""
+"""Words of the pack name rules (:mod:`.intl_names`): one :class:`NameWords` per language, and the
+word sets the scanner and the PROFESSION rules consult.
+"""
 
 from __future__ import annotations
 

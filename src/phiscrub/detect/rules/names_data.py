@@ -1,4 +1,6 @@
-"""Word lists of the English name rules (:mod:`.names`); NAME_STOPWORDS is also used by the language packs."""
+"""Word lists of the English name rules (:mod:`.names`); NAME_STOPWORDS is also used by the
+language packs.
+"""
 
 from __future__ import annotations
 
