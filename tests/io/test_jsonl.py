@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from phiscrub.document import Document, Span
-from phiscrub.io.jsonl import JsonlReader, JsonlWriter, write_standoff
+from phiscrub.io.jsonl import JsonlReader, JsonlWriter
 
 DOCS = [
     Document(
@@ -117,23 +117,3 @@ def test_corpus_mapping_applies_to_jsonl_labels(tmp_path: Path) -> None:
     path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
     (doc,) = JsonlReader(corpus="meddocan").read(path)
     assert [s.label for s in doc.spans] == ["OTHER"]
-
-
-@pytest.mark.parametrize("audit_text", [False, True])
-def test_write_standoff_writes_spans_and_text_only_on_request(tmp_path: Path, audit_text: bool) -> None:
-    path = tmp_path / "audit" / "spans.jsonl"
-    n = write_standoff(DOCS, path, audit_text=audit_text)
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    assert n == len(rows) == 4
-    assert rows[0] == {
-        "doc_id": "n1",
-        "start": 0,
-        "end": 12,
-        "label": "PATIENT",
-        "source": "model",
-        "score": 0.875,
-        **({"text": "Zoë Quenwick"} if audit_text else {}),
-    }
-    assert [r["doc_id"] for r in rows] == ["n1", "n1", "n1", "n3"]
-    raw = path.read_text(encoding="utf-8")
-    assert ("Quenwick" in raw) is audit_text

@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from phiscrub.document import Document
-from phiscrub.io.tabular import CsvReader, CsvWriter, ParquetReader, ParquetWriter, sniff_csv
+from phiscrub.io.parquet import ParquetReader, ParquetWriter
+from phiscrub.io.tabular import CsvReader, CsvWriter, sniff_csv
 
 LONG = "Zoë Quenwick " * 20000  # 260 000 characters: over csv's default field limit
 

@@ -6,7 +6,10 @@ Formats (registry names): ``brat``, ``i2b2``, ``conll``, ``jsonl``, ``txt``, ``c
 
 Every reader follows :class:`phiscrub.io.base.Reader`: it yields good documents and collects a
 :class:`phiscrub.io.base.Problem` for every span, record or file it had to leave out.
-:mod:`phiscrub.io.shapes` reads notes for ``redact`` and writes them back in the input's shape.
+:mod:`phiscrub.io.shapes` reads notes for ``redact`` and writes them back in the input's shape; the
+``txt``, ``csv`` and ``parquet`` readers read through those same sources (one parser per format).
+Every reader takes ``strict=True`` to raise on the first problem instead. :mod:`phiscrub.io.standoff`
+writes the standoff span list (``phi_spans.jsonl``).
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from phiscrub.io.base import PathLike, Problem, Reader, ReadResult, Writer
 from phiscrub.io.brat import BratReader, BratWriter
 from phiscrub.io.conll import CONLL_SUFFIXES, ConllReader, ConllWriter, looks_like_conll
 from phiscrub.io.i2b2 import I2b2Reader, I2b2Writer
-from phiscrub.io.jsonl import JSONL_SUFFIXES, JsonlReader, JsonlWriter, write_standoff
+from phiscrub.io.jsonl import JSONL_SUFFIXES, JsonlReader, JsonlWriter
+from phiscrub.io.parquet import ParquetReader, ParquetWriter
 from phiscrub.io.shapes import Source, open_source
-from phiscrub.io.tabular import CsvReader, CsvWriter, ParquetReader, ParquetWriter
+from phiscrub.io.standoff import write_standoff
+from phiscrub.io.tabular import CsvReader, CsvWriter
 from phiscrub.io.text import TextReader, TextWriter
 
 __all__ = [
@@ -60,8 +65,8 @@ __all__ = [
 
 
 #: Options any caller may pass to :func:`get_reader`; readers that do not take one ignore it (so a
-#: CLI can pass ``corpus`` and ``seed`` whatever the format). Other options must be accepted.
-COMMON_READER_OPTIONS: tuple[str, ...] = ("corpus", "seed")
+#: CLI can pass ``corpus``, ``seed`` and ``strict`` whatever the format). Other options must be accepted.
+COMMON_READER_OPTIONS: tuple[str, ...] = ("corpus", "seed", "strict")
 
 
 def _placeholder_reader(**opts: Any) -> Reader:
@@ -147,6 +152,36 @@ def get_writer(fmt: str, **opts: Any) -> Writer:
     return _factory(WRITERS, fmt, "output")(**opts)
 
 
+#: Formats told by a file's suffix alone (after BRAT and CoNLL, which need a look at the file).
+_FILE_FORMATS: dict[str, str] = {
+    ".xml": "i2b2",
+    **dict.fromkeys(JSONL_SUFFIXES, "jsonl"),
+    ".txt": "txt",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".parquet": "parquet",
+}
+#: Suffixes that are CoNLL whatever the content (``.tsv`` is CoNLL only when its lines end in tags).
+_CONLL_FILE_SUFFIXES: tuple[str, ...] = (".conll", ".bio", ".iob", ".bioes")
+
+
+def _folder_format(p: Path) -> str:
+    """The format of the folder ``p`` (see :func:`detect_format`)."""
+    suffixes = {f.suffix.lower() for f in p.rglob("*") if f.is_file() and not f.name.startswith(".")}
+    if ".ann" in suffixes:
+        return "brat"
+    if ".xml" in suffixes:
+        return "i2b2"
+    if suffixes & set(JSONL_SUFFIXES):
+        return "jsonl"
+    conll_files = [f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in CONLL_SUFFIXES]
+    if conll_files and looks_like_conll(min(conll_files)):
+        return "conll"
+    if ".txt" in suffixes:
+        return "txt"
+    raise InputFormatError(f"{p}: no .ann, .xml, .jsonl, CoNLL or .txt files found")
+
+
 def detect_format(path: PathLike) -> str:
     """Guess the format of a file or folder.
 
@@ -161,36 +196,16 @@ def detect_format(path: PathLike) -> str:
     """
     p = Path(path)
     if p.is_dir():
-        suffixes = {f.suffix.lower() for f in p.rglob("*") if f.is_file() and not f.name.startswith(".")}
-        if ".ann" in suffixes:
-            return "brat"
-        if ".xml" in suffixes:
-            return "i2b2"
-        if suffixes & set(JSONL_SUFFIXES):
-            return "jsonl"
-        conll_files = [f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in CONLL_SUFFIXES]
-        if conll_files and looks_like_conll(min(conll_files)):
-            return "conll"
-        if ".txt" in suffixes:
-            return "txt"
-        raise InputFormatError(f"{p}: no .ann, .xml, .jsonl, CoNLL or .txt files found")
+        return _folder_format(p)
     if not p.is_file():
         raise InputFormatError(f"no such file or folder: {p}")
     suffix = p.suffix.lower()
     if suffix == ".ann" or (suffix == ".txt" and p.with_suffix(".ann").is_file()):
         return "brat"
-    if suffix == ".xml":
-        return "i2b2"
-    if suffix in JSONL_SUFFIXES:
-        return "jsonl"
-    if suffix in (".conll", ".bio", ".iob", ".bioes") or (suffix == ".tsv" and looks_like_conll(p)):
+    if suffix in _CONLL_FILE_SUFFIXES or (suffix == ".tsv" and looks_like_conll(p)):
         return "conll"
-    if suffix == ".txt":
-        return "txt"
-    if suffix in (".csv", ".tsv"):
-        return "csv"
-    if suffix == ".parquet":
-        return "parquet"
+    if suffix in _FILE_FORMATS:
+        return _FILE_FORMATS[suffix]
     raise InputFormatError(f"{p}: cannot tell the format from {suffix!r}")
 
 

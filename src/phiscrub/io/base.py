@@ -11,6 +11,9 @@ A :class:`Reader` yields good :class:`~phiscrub.document.Document` objects and c
 
 Problem messages name documents, span ids, offsets, line numbers and paths, never note text; an
 unknown label, read from the user's file, is shown as a digest (:func:`phiscrub.labels.label_digest`).
+
+Every reader is lenient by default (report and go on); ``strict=True`` makes the first problem raise
+:class:`~phiscrub.errors.InputFormatError` with the same message instead.
 """
 
 from __future__ import annotations
@@ -169,6 +172,8 @@ class Reader(ABC):
             labels with :func:`phiscrub.labels.to_fine`. Without it labels are kept as read when
             known to any label set. ``"native"`` keeps every label as written (upper case, spaces
             as ``_``), unknown ones included (``--labels native``).
+        strict: raise :class:`~phiscrub.errors.InputFormatError` on the first problem instead of
+            recording it and going on.
 
     Raises:
         ConfigError: ``corpus`` is not a known corpus mapping.
@@ -176,10 +181,11 @@ class Reader(ABC):
 
     format_name: ClassVar[str] = ""
 
-    def __init__(self, corpus: str | None = None) -> None:
+    def __init__(self, corpus: str | None = None, *, strict: bool = False) -> None:
         if corpus is not None and corpus != "native" and corpus not in CORPUS_MAPPINGS:
             raise ConfigError(f"unknown corpus mapping {corpus!r}; known: {sorted(CORPUS_MAPPINGS)}")
         self.corpus = corpus
+        self.strict = strict
         self.problems: list[Problem] = []
 
     @abstractmethod
@@ -203,8 +209,15 @@ class Reader(ABC):
         start: int | None = None,
         end: int | None = None,
     ) -> None:
-        """Record a problem (the message must not contain note text)."""
-        self.problems.append(Problem(doc_id, kind, message, span_id, start, end))
+        """Record a problem (the message must not contain note text).
+
+        Raises:
+            InputFormatError: the reader is strict (the problem is raised, not recorded).
+        """
+        problem = Problem(doc_id, kind, message, span_id, start, end)
+        if self.strict:
+            raise InputFormatError(str(problem))
+        self.problems.append(problem)
 
     def resolve_label(
         self,

@@ -16,9 +16,7 @@ index the text as decoded (replacement characters or Latin-1 characters included
 
 from __future__ import annotations
 
-from pathlib import Path
-
-__all__ = ["DECODE_NOTES", "ENCODING_ERRORS", "decode_bytes", "read_text_with_policy", "recover_escaped"]
+__all__ = ["DECODE_NOTES", "ENCODING_ERRORS", "check_policy", "decode_bytes", "recover_escaped"]
 
 #: The policies of ``--encoding-errors``.
 ENCODING_ERRORS: tuple[str, ...] = ("fail", "replace", "latin-1")
@@ -63,24 +61,3 @@ def recover_escaped(value: str, policy: str, encoding: str) -> str:
     raw = value.encode(encoding, errors="surrogateescape")
     text, _ = decode_bytes(raw, policy, encoding)
     return value if text is None else text
-
-
-def read_text_with_policy(path: Path, policy: str) -> tuple[str | None, str | None, str | None]:
-    """Read a note file as :func:`phiscrub.io.text.read_text_file` does, recovering undecodable
-    bytes under ``policy``.
-
-    Returns:
-        ``(text, None, note)``: read (``note`` set when recovered), or ``(None, problem, None)``
-        with a :data:`~phiscrub.io.text.TEXT_ENTRY_PROBLEMS` code.
-    """
-    from phiscrub.io.text import read_text_file
-
-    text, problem = read_text_file(path)
-    if problem != "decode_error" or policy == "fail":
-        return text, problem, None
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None, "unreadable", None
-    text, note = decode_bytes(raw, policy)
-    return (text, None, note) if text is not None else (None, "decode_error", None)

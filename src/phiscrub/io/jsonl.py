@@ -7,24 +7,32 @@
 
 A span may also carry ``"text"`` (its surface), which is then checked against the document text.
 Writing then reading gives back the same documents (ids, texts, spans with score and source,
-metadata). :func:`write_standoff` writes spans only, one per line, for audit trails.
+metadata).
+
+:class:`JsonlSource` reads JSONL records of any layout for ``redact`` (the note under a named key,
+every other string redacted too) and writes them back with the same keys and lines.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from phiscrub.document import Document, Span
+from phiscrub.errors import InputFormatError
 from phiscrub.io.base import PathLike, Reader, Writer, files_with_suffix, input_files
+from phiscrub.io.decoding import decode_bytes
+from phiscrub.io.source import Aligner, Record, RecordSource, row_id
 
 __all__ = [
+    "ANNOTATION_FIELDS",
     "JSONL_SUFFIXES",
     "MAX_DEPTH",
     "JsonlReader",
+    "JsonlSource",
     "JsonlWriter",
     "document_to_dict",
     "dumps_line",
@@ -32,7 +40,6 @@ __all__ = [
     "replace_leaves",
     "replace_lone_surrogates",
     "string_leaves",
-    "write_standoff",
 ]
 
 #: File suffixes read from a folder.
@@ -229,36 +236,189 @@ class JsonlWriter(Writer):
         return [out]
 
 
-def write_standoff(docs: Iterable[Document], path: PathLike, audit_text: bool = False) -> int:
-    """Write the spans of ``docs`` as JSONL, one span per line (no document text).
+#: Record fields dropped from redacted JSONL output: annotations of the original text (their offsets
+#: no longer match, and they may hold the PHI strings themselves).
+ANNOTATION_FIELDS: tuple[str, ...] = ("spans", "entities", "annotations")
 
-    Each line is ``{"doc_id", "start", "end", "label", "source", "score"}``, plus ``"text"``
-    (the span's surface) only when ``audit_text`` is true: that file then contains PHI.
+# A JSON escape of a UTF-16 surrogate: only then can json.loads return a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+class JsonlSource(RecordSource):
+    """A JSONL file of records holding the note in ``text_field``.
+
+    Every other string in a record (nested ones included) is redacted as a cell document, numbers
+    become ``null``, booleans and nulls are kept, unless the top-level key is the id field or in
+    ``keep_columns`` (copied as read). Keys are never changed. The annotation fields of
+    :data:`ANNOTATION_FIELDS` are dropped. A lone UTF-16 surrogate (``"\\ud800"``, which ``json.loads``
+    accepts but UTF-8 cannot hold) is read as U+FFFD.
+
+    A line that cannot be a record (:data:`RECORD_PROBLEMS`) fails alone: it is written as
+    ``{id_field: id, text_field: ""}`` when its id could be read, else ``{text_field: ""}``.
 
     Args:
-        docs: documents whose spans to write, in order.
-        path: output file (parent folders created).
-        audit_text: also write each span's surface.
+        path: the input file.
+        text_field: key of the note text (a string, or null read as an empty note).
+        id_field: key of the document id (a string or number; a record without it fails).
+        patient_field: key copied to ``metadata["patient_id"]``.
+        keep_columns: top-level keys copied as read.
 
-    Returns:
-        The number of spans written.
+    Raises:
+        InputFormatError: the first record lacks ``text_field``, ``id_field`` or ``patient_field``
+            (most likely a misspelt option).
     """
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    n = 0
-    with out.open("w", encoding="utf-8", newline="\n") as fh:
-        for doc in docs:
-            for s in doc.spans:
-                row: dict[str, Any] = {
-                    "doc_id": doc.id,
-                    "start": s.start,
-                    "end": s.end,
-                    "label": s.label,
-                    "source": s.source,
-                    "score": s.score,
-                }
-                if audit_text:
-                    row["text"] = doc.text[s.start : s.end]
-                fh.write(dumps_line(row) + "\n")
-                n += 1
-    return n
+
+    shape = "jsonl"
+
+    def __init__(
+        self,
+        path: Path,
+        text_field: str = "text",
+        id_field: str | None = None,
+        patient_field: str | None = None,
+        keep_columns: Sequence[str] = (),
+    ) -> None:
+        super().__init__(path, id_field, patient_field, keep_columns)
+        self.text_field = text_field
+        self._check_keep(text_field)
+        self._check_first_record()
+
+    def _check_first_record(self) -> None:
+        with self.path.open("rb") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                try:
+                    record = json.loads(raw) if raw.strip() else None
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(record, dict):
+                    continue
+                for key, option in (
+                    (self.text_field, "--text-field"),
+                    (self.id_field, "--id-field"),
+                    (self.patient_field, "--patient-field"),
+                ):
+                    if key is not None and key not in record:
+                        raise InputFormatError(
+                            f"{self.path}: the first record (line {lineno}) has no field {key!r} ({option}); "
+                            "is the name spelt right?"
+                        )
+                return
+
+    @property
+    def count(self) -> int | None:
+        """The number of non-blank lines (each a record, readable or not)."""
+        if self._count is None:
+            with self.path.open("rb") as fh:
+                self._count = sum(1 for raw in fh if raw.strip())
+        return self._count
+
+    def _items(self) -> Iterator[tuple[bytes, Record | None, dict[str, Any] | None]]:
+        """(raw line, record or None for a blank line, the parsed object if the line is one)."""
+        pos = 0
+        with self.path.open("rb") as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    yield raw, None, None
+                    continue
+                rec, obj = self._parse(raw, pos, lineno)
+                yield raw, rec, obj
+                pos += 1
+
+    def _load(self, raw: bytes) -> tuple[dict[str, Any] | None, str | None, str | None]:
+        """``(object, None, decode note)`` for a line holding a JSON object, else ``(None, code, None)``."""
+        note = None
+        try:
+            value = json.loads(raw)
+        except UnicodeDecodeError:
+            line, note = decode_bytes(raw, self.encoding_errors)
+            if line is None:
+                return None, "decode_error", None
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                return None, "invalid_json", None
+        except RecursionError:
+            return None, "too_deep", None
+        except ValueError:  # JSONDecodeError, or an integer too long to convert
+            return None, "invalid_json", None
+        if not isinstance(value, dict):
+            return None, "not_object", None
+        try:
+            return (replace_lone_surrogates(value) if _SURROGATE_ESCAPE.search(raw) else value), None, note
+        except RecursionError:
+            return None, "too_deep", None
+
+    def _parse(self, raw: bytes, pos: int, lineno: int) -> tuple[Record, dict[str, Any] | None]:
+        obj, code, note = self._load(raw)
+
+        def failed(code: str, doc_id: str | None = None) -> tuple[Record, dict[str, Any] | None]:
+            rec = Record(pos, doc_id or row_id(self.path.stem, pos, None), error=code, line=lineno)
+            rec.id_read = doc_id is not None
+            return rec, obj
+
+        if obj is None:
+            return failed(code or "invalid_json")
+        doc_id = None
+        if self.id_field is not None:
+            if self.id_field not in obj:
+                return failed("missing_id")
+            ident = obj[self.id_field]
+            if isinstance(ident, (dict, list)):
+                return failed("bad_id")
+            doc_id = row_id(self.path.stem, pos, ident)
+        if self.text_field not in obj:
+            return failed("missing_text", doc_id)
+        text = obj[self.text_field]
+        if text is not None and not isinstance(text, str):
+            return failed("text_not_string", doc_id)
+        try:
+            cells = [
+                leaf
+                for key, value in obj.items()
+                if self._redacted(key)
+                for leaf in string_leaves(value, "/" + pointer_token(key))
+            ]
+        except ValueError:
+            return failed("too_deep", doc_id)
+        patient = obj.get(self.patient_field) if self.patient_field else None
+        rec = Record(pos, doc_id or row_id(self.path.stem, pos, None), text or "", patient, cells)
+        rec.decode = note
+        return rec, obj
+
+    def _redacted(self, key: str) -> bool:
+        """Whether top-level ``key`` goes through redaction (strings) and number nulling."""
+        return key not in (self.text_field, self.id_field, *ANNOTATION_FIELDS, *self.keep_columns)
+
+    def _records(self) -> Iterator[Record]:
+        return (rec for _, rec, _ in self._items() if rec is not None)
+
+    def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
+        """Write the same lines: note replaced, other values redacted, failed records emptied."""
+        out = self._open_output(out_dir)
+        align = Aligner(transformed, self.path)
+        with out.open("wb") as fh:
+            for raw, rec, obj in self._items():
+                if rec is None:
+                    fh.write(raw)
+                    continue
+                text, cells = rec.take(align)
+                new: dict[str, Any] = {}
+                if rec.error is not None or obj is None:
+                    # A failed record: nothing of it is copied but an id read as the id field.
+                    if rec.id_read and self.id_field is not None and obj is not None:
+                        new[self.id_field] = obj[self.id_field]
+                    new[self.text_field] = ""
+                else:
+                    for key, value in obj.items():
+                        if key == self.text_field:
+                            new[key] = None if value is None and text == "" else text
+                        elif key in ANNOTATION_FIELDS:
+                            continue  # gold annotations point into the original text, may hold PHI
+                        elif self._redacted(key):
+                            new[key] = replace_leaves(value, cells, "/" + pointer_token(key))
+                        else:
+                            new[key] = value
+                ending = b"\r\n" if raw.endswith(b"\r\n") else b"\n" if raw.endswith(b"\n") else b""
+                fh.write(dumps_line(new).encode("utf-8") + ending)
+            align.finish()
+        return [out]

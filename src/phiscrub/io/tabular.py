@@ -1,6 +1,7 @@
-"""Tables of notes: CSV/TSV (stdlib :mod:`csv`) and Parquet (pyarrow), one note per row.
+"""CSV/TSV tables of notes (stdlib :mod:`csv`), one note per row; Parquet is in :mod:`phiscrub.io.parquet`.
 
-A text column (``text_column``, default ``"text"``) holds the note; an optional id column gives the
+:class:`CsvSource` is the one CSV parser: ``redact`` reads and writes through it, and
+:class:`CsvReader` is the :class:`~phiscrub.io.base.Reader` over it. A text column (``text_column``, default ``"text"``) holds the note; an optional id column gives the
 document id (else ``<file stem>-<row position>``), and an optional patient column goes to
 ``metadata["patient_id"]``. Every document also has ``metadata["position"]``, its 0-based row
 position. Rows with an empty or missing text are kept as empty documents, so positions line up
@@ -11,23 +12,32 @@ from __future__ import annotations
 
 import csv
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from phiscrub.document import Document
 from phiscrub.errors import InputFormatError
-from phiscrub.io.base import PathLike, Reader, Writer
+from phiscrub.io.base import PathLike, Writer
+from phiscrub.io.decoding import DECODE_NOTES, recover_escaped
+from phiscrub.io.jsonl import pointer_token
+from phiscrub.io.source import (
+    UNDECODABLE,
+    Aligner,
+    Record,
+    TableReader,
+    TableSource,
+    codec_name,
+    row_id,
+)
 
 __all__ = [
     "CsvLayout",
     "CsvReader",
+    "CsvSource",
     "CsvWriter",
-    "ParquetReader",
-    "ParquetWriter",
     "allow_large_csv_fields",
-    "column_index",
     "sniff_csv",
 ]
 
@@ -85,169 +95,188 @@ def sniff_csv(path: Path) -> CsvLayout:
     return CsvLayout(delim, term, bom, csv.QUOTE_ALL if all_quoted else csv.QUOTE_MINIMAL)
 
 
-def column_index(header: list[str], name: str, path: Path) -> int:
-    """Position of column ``name`` in ``header`` (the first one if repeated).
+class CsvSource(TableSource):
+    """A CSV/TSV file with the note in ``text_column``.
 
-    Raises:
-        InputFormatError: there is no such column. The message gives the number of columns, not
-            their names: in a file without a header row the "names" are the first note's cells.
-    """
-    try:
-        return header.index(name)
-    except ValueError:
-        raise InputFormatError(
-            f"{path}: no column {name!r} in the first row ({len(header)} columns); is the first row a header?"
-        ) from None
-
-
-def _cell(row: list[str], i: int | None) -> str | None:
-    if i is None or i >= len(row):
-        return None
-    return row[i]
-
-
-class _TableReader(Reader):
-    """Column options and input check shared by the CSV and Parquet readers."""
-
-    def __init__(
-        self, text_column: str, id_column: str | None, patient_column: str | None, corpus: str | None
-    ) -> None:
-        super().__init__(corpus)
-        self.text_column = text_column
-        self.id_column = id_column
-        self.patient_column = patient_column
-
-    @staticmethod
-    def _input_file(path: PathLike) -> Path:
-        """``path`` as a :class:`Path` (tables are read from one file, never a folder).
-
-        Raises:
-            InputFormatError: ``path`` is not a file.
-        """
-        src = Path(path)
-        if not src.is_file():
-            raise InputFormatError(f"no such file: {src}")
-        return src
-
-
-class CsvReader(_TableReader):
-    """Read notes from one CSV/TSV file (layout from :func:`sniff_csv` unless ``delimiter`` is given).
-
-    A missing column is reported (``malformed_file``) and the file skipped.
+    Every other cell is redacted as a cell document, except the id column and ``keep_columns``,
+    which are copied as read. The file is parsed strictly (:mod:`csv` with ``strict=True``), and a
+    row that cannot be trusted is never copied: it is written with every cell empty and yielded as
+    a failed record (:data:`RECORD_PROBLEMS`): a row with more or fewer cells than the header
+    (``ragged_row``), undecodable bytes (``decode_error``), an id cell with a line break
+    (``bad_id``), or lines that break the quoting rules (``malformed_csv``: an unclosed quote
+    swallows the rows after it, so one failed record is yielded per physical line the broken row
+    spans). A failed row's id cell is not trusted either (the cells may be shifted): it gets the
+    positional id ``<stem>-<position>`` and an empty id cell. Blank lines are kept and are no record.
 
     Args:
-        text_column: column holding the note text.
-        id_column: column holding the document id, if any.
-        patient_column: column copied to ``metadata["patient_id"]``, if any.
-        delimiter: force a delimiter.
-        corpus: accepted for the common reader signature (tables carry no spans).
+        path: the input file.
+        text_column: column of the note text.
+        id_field: column of the document id.
+        patient_field: column copied to ``metadata["patient_id"]``.
+        tsv: tab-delimited whatever the header looks like.
+        delimiter: this delimiter whatever the header looks like (overrides ``tsv``).
+        cells: read the other cells as cell documents (False: the notes only, for reading).
+        keep_columns: columns copied as read.
+        encoding: the file's text encoding (output is written in it too); a UTF-8 BOM is kept.
+
+    Raises:
+        InputFormatError: no header row, a header that does not parse or decode, repeated column
+            names, or a named column missing.
+        ConfigError: an unknown encoding, or the text column in ``keep_columns``.
+    """
+
+    shape = "csv"
+
+    def __init__(
+        self,
+        path: Path,
+        text_column: str = "text",
+        id_field: str | None = None,
+        patient_field: str | None = None,
+        tsv: bool = False,
+        keep_columns: Sequence[str] = (),
+        encoding: str = "utf-8",
+        delimiter: str | None = None,
+        cells: bool = True,
+    ) -> None:
+        super().__init__(path, text_column, id_field, patient_field, keep_columns)
+        codec = codec_name(encoding)
+        layout = sniff_csv(self.path)
+        delimiter = delimiter or ("\t" if tsv else None)
+        if delimiter is not None:
+            layout = CsvLayout(delimiter, layout.lineterminator, layout.bom, layout.quoting)
+        self.layout = layout
+        self.encoding = self.layout.encoding if codec == "utf-8" else codec
+        header = self._header()
+        self._check_columns(header)
+        self._width = len(header)
+        self._t = header.index(text_column)
+        self._id = header.index(id_field) if id_field else None
+        self._p = header.index(patient_field) if patient_field else None
+        skip = {self._t, self._id, *(header.index(k) for k in self.keep_columns)}
+        #: (column index, pointer) of the cells redacted.
+        self._redact = [(i, "/" + pointer_token(n)) for i, n in enumerate(header) if cells and i not in skip]
+
+    def _open(self) -> IO[str]:
+        # surrogateescape: an undecodable byte fails its row (found in the text), not the whole run.
+        return self.path.open("r", encoding=self.encoding, errors="surrogateescape", newline="")
+
+    def _reader(self, fh: IO[str]) -> Any:
+        allow_large_csv_fields()
+        return csv.reader(fh, delimiter=self.layout.delimiter, strict=True)
+
+    def _header(self) -> list[str]:
+        with self._open() as fh:
+            try:
+                header: list[str] | None = next(self._reader(fh), None)
+            except csv.Error:
+                raise InputFormatError(f"{self.path}: the header row breaks the CSV quoting rules") from None
+        if header is None:
+            raise InputFormatError(f"{self.path} has no header row")
+        if any(UNDECODABLE.search(name) for name in header):
+            raise InputFormatError(
+                f"{self.path}: the header row is not {self.encoding}; give the file's encoding "
+                "(e.g. latin-1) or convert the file to UTF-8"
+            )
+        return header
+
+    def _rows(self) -> Iterator[tuple[list[str] | None, Record | None]]:
+        """(cells of a good row or None, record or None for a blank line)."""
+        pos = 0
+        with self._open() as fh:
+            reader = self._reader(fh)
+            next(reader)
+            while True:
+                first_line = reader.line_num + 1
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error:
+                    # The rows a broken quote swallowed cannot be told apart: one per line.
+                    for line in range(first_line, max(first_line, reader.line_num) + 1):
+                        yield None, self._failed(pos, line, "malformed_csv")
+                        pos += 1
+                    continue
+                if not row:
+                    yield None, None
+                    continue
+                note = None
+                if self.encoding_errors != "fail" and any(UNDECODABLE.search(c) for c in row):
+                    row = [recover_escaped(c, self.encoding_errors, self.encoding) for c in row]
+                    note = DECODE_NOTES[self.encoding_errors]
+                problem = (
+                    "decode_error"
+                    if any(UNDECODABLE.search(c) for c in row)
+                    else "ragged_row"
+                    if len(row) != self._width
+                    else "bad_id"
+                    if self._id is not None and ("\n" in row[self._id] or "\r" in row[self._id])
+                    else None
+                )
+                if problem is not None:
+                    yield None, self._failed(pos, first_line, problem)
+                else:
+                    ident = row[self._id] if self._id is not None else None
+                    doc_id = row_id(self.path.stem, pos, ident)
+                    patient = row[self._p] if self._p is not None else None
+                    cells = [(p, row[i]) for i, p in self._redact if row[i]]
+                    yield row, Record(pos, doc_id, row[self._t], patient, cells, decode=note)
+                pos += 1
+
+    def _failed(self, pos: int, line: int, code: str) -> Record:
+        return Record(pos, row_id(self.path.stem, pos, None), error=code, line=line)
+
+    def _records(self) -> Iterator[Record]:
+        return (rec for _, rec in self._rows() if rec is not None)
+
+    def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
+        """Write the same header and rows: note and other cells redacted, failed rows emptied."""
+        out = self._open_output(out_dir)
+        align = Aligner(transformed, self.path)
+        header = self._header()
+        errors = "strict" if self.encoding.startswith("utf-8") else "replace"
+        with out.open("w", encoding=self.encoding, errors=errors, newline="") as fh:
+            writer = csv.writer(
+                fh,
+                delimiter=self.layout.delimiter,
+                lineterminator=self.layout.lineterminator,
+                quoting=self.layout.quoting,
+            )
+            writer.writerow(header)
+            for row, rec in self._rows():
+                if rec is None:
+                    writer.writerow([])
+                    continue
+                text, cells = rec.take(align)
+                if row is None:
+                    writer.writerow([""] * self._width)  # never a cell of a row that is not trusted
+                    continue
+                new = list(row)
+                new[self._t] = text
+                for i, pointer in self._redact:
+                    if new[i]:
+                        new[i] = cells[pointer]
+                writer.writerow(new)
+            align.finish()
+        return [out]
+
+
+class CsvReader(TableReader):
+    """Read notes from one CSV/TSV file through :class:`CsvSource` (the parser ``redact`` uses).
+
+    A row that cannot be trusted (:data:`~phiscrub.io.source.RECORD_PROBLEMS`: broken quoting, a
+    ragged row, undecodable bytes) is reported (``malformed_record`` / ``decode_error``) and left out;
+    a missing column is reported (``malformed_file``) and the file skipped. Options: see
+    :class:`~phiscrub.io.source.TableReader` (``delimiter`` forces a delimiter).
     """
 
     format_name = "csv"
+    source_class = CsvSource
 
-    def __init__(
-        self,
-        text_column: str = "text",
-        id_column: str | None = None,
-        patient_column: str | None = None,
-        delimiter: str | None = None,
-        corpus: str | None = None,
-    ) -> None:
-        super().__init__(text_column, id_column, patient_column, corpus)
-        self.delimiter = delimiter
-
-    def read(self, path: PathLike) -> Iterator[Document]:
-        """Yield one document per row of the file ``path``.
-
-        Raises:
-            InputFormatError: ``path`` is not a file.
-        """
-        src = self._input_file(path)
-        layout = sniff_csv(src)
-        delim = self.delimiter or layout.delimiter
-        allow_large_csv_fields()
-        with src.open("r", encoding=layout.encoding, newline="") as fh:
-            reader = csv.reader(fh, delimiter=delim)
-            header = next(reader, None)
-            if header is None:
-                return
-            try:
-                t_i = column_index(header, self.text_column, src)
-                id_i = column_index(header, self.id_column, src) if self.id_column else None
-                p_i = column_index(header, self.patient_column, src) if self.patient_column else None
-            except InputFormatError as err:
-                self.report(str(src), "malformed_file", str(err))
-                return
-            for pos, row in enumerate(reader):
-                yield _row_document(src.stem, pos, _cell(row, t_i), _cell(row, id_i), _cell(row, p_i))
-
-
-def _row_document(stem: str, pos: int, text: Any, doc_id: Any, patient: Any) -> Document:
-    metadata: dict[str, Any] = {"position": pos}
-    if patient is not None:
-        metadata["patient_id"] = str(patient)
-    ident = str(doc_id) if doc_id not in (None, "") else f"{stem}-{pos}"
-    return Document(ident, "" if text is None else str(text), (), metadata)
-
-
-class ParquetReader(_TableReader):
-    """Read notes from one Parquet file, batch by batch (only the needed columns are loaded).
-
-    Args:
-        text_column: column holding the note text.
-        id_column: column holding the document id, if any.
-        patient_column: column copied to ``metadata["patient_id"]``, if any.
-        batch_size: rows per batch read.
-        corpus: accepted for the common reader signature (tables carry no spans).
-    """
-
-    format_name = "parquet"
-
-    def __init__(
-        self,
-        text_column: str = "text",
-        id_column: str | None = None,
-        patient_column: str | None = None,
-        batch_size: int = 1024,
-        corpus: str | None = None,
-    ) -> None:
-        super().__init__(text_column, id_column, patient_column, corpus)
-        self.batch_size = batch_size
-
-    def read(self, path: PathLike) -> Iterator[Document]:
-        """Yield one document per row of the Parquet file ``path``.
-
-        Raises:
-            InputFormatError: ``path`` is not a file.
-        """
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        src = self._input_file(path)
-        try:
-            pf = pq.ParquetFile(src)
-        except (OSError, ValueError, pa.ArrowException) as err:
-            self.report(
-                str(src), "malformed_file", f"{src} is not a readable Parquet file ({type(err).__name__})"
-            )
-            return
-        names = list(pf.schema_arrow.names)
-        wanted = [c for c in (self.text_column, self.id_column, self.patient_column) if c]
-        missing = [c for c in wanted if c not in names]
-        if missing:
-            self.report(str(src), "malformed_file", f"{src}: no column(s) {missing}; columns are {names}")
-            return
-        pos = 0
-        for batch in pf.iter_batches(batch_size=self.batch_size, columns=sorted(set(wanted))):
-            cols = {c: batch.column(c).to_pylist() for c in set(wanted)}
-            none = [None] * batch.num_rows
-            for text, ident, patient in zip(
-                cols[self.text_column],
-                cols[self.id_column] if self.id_column else none,
-                cols[self.patient_column] if self.patient_column else none,
-            ):
-                yield _row_document(src.stem, pos, text, ident, patient)
-                pos += 1
+    def options(self) -> dict[str, Any]:
+        """``delimiter``, when forced."""
+        return {"delimiter": self.delimiter}
 
 
 class CsvWriter(Writer):
@@ -268,50 +297,4 @@ class CsvWriter(Writer):
             for doc in docs:
                 patient = doc.metadata.get("patient_id")
                 writer.writerow([doc.id, doc.text, "" if patient is None else str(patient)])
-        return [out]
-
-
-class ParquetWriter(Writer):
-    """Write documents as Parquet with string columns ``id``, ``text``, ``patient_id``.
-
-    Args:
-        batch_size: rows buffered per row group.
-    """
-
-    format_name = "parquet"
-
-    def __init__(self, batch_size: int = 1024) -> None:
-        self.batch_size = batch_size
-
-    def write(self, docs: Iterable[Document], path: PathLike) -> list[Path]:
-        """Write ``docs`` to the file ``path``; return ``[path]``."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        schema = pa.schema([("id", pa.string()), ("text", pa.string()), ("patient_id", pa.string())])
-        rows: list[Document] = []
-
-        def flush(writer: Any) -> None:
-            patients = [d.metadata.get("patient_id") for d in rows]
-            writer.write_table(
-                pa.table(
-                    {
-                        "id": [d.id for d in rows],
-                        "text": [d.text for d in rows],
-                        "patient_id": [None if p is None else str(p) for p in patients],
-                    },
-                    schema=schema,
-                )
-            )
-            rows.clear()
-
-        with pq.ParquetWriter(out, schema) as writer:
-            for doc in docs:
-                rows.append(doc)
-                if len(rows) >= self.batch_size:
-                    flush(writer)
-            if rows:
-                flush(writer)
         return [out]

@@ -16,21 +16,27 @@ from __future__ import annotations
 import errno
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from phiscrub.document import Document
-from phiscrub.errors import InputFormatError
-from phiscrub.io.base import FolderWriter, PathLike, Reader, doc_path, input_files
+from phiscrub.errors import ConfigError, InputFormatError
+from phiscrub.io.base import FolderWriter, PathLike, doc_path
+from phiscrub.io.decoding import decode_bytes
+from phiscrub.io.source import Aligner, Source, SourceReader
 
 __all__ = [
     "TEXT_ENTRY_PROBLEMS",
     "TextEntry",
+    "TextFileSource",
+    "TextFolderSource",
     "TextReader",
     "TextWriter",
     "iter_text_files",
     "read_text_file",
+    "read_text_with_policy",
     "scan_text_entries",
 ]
 
@@ -145,48 +151,39 @@ def read_text_file(path: Path) -> tuple[str | None, str | None]:
         return None, "decode_error"
 
 
-class TextReader(Reader):
-    """Read one ``.txt`` file or every ``.txt`` under a folder; a non-UTF-8 file is reported."""
+def read_text_with_policy(path: Path, policy: str) -> tuple[str | None, str | None, str | None]:
+    """Read a note file as :func:`read_text_file` does, recovering undecodable bytes under ``policy``
+    (:data:`phiscrub.io.decoding.ENCODING_ERRORS`).
+
+    Returns:
+        ``(text, None, note)``: read (``note`` set when recovered), or ``(None, problem, None)``
+        with a :data:`TEXT_ENTRY_PROBLEMS` code.
+    """
+    text, problem = read_text_file(path)
+    if problem != "decode_error" or policy == "fail":
+        return text, problem, None
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None, "unreadable", None
+    text, note = decode_bytes(raw, policy)
+    return (text, None, note) if text is not None else (None, "decode_error", None)
+
+
+class TextReader(SourceReader):
+    """Read one ``.txt`` file or every ``.txt`` under a folder (through :class:`TextFileSource` /
+    :class:`TextFolderSource`, as ``redact`` does); an entry that cannot be read is reported.
+
+    Documents carry no spans and no metadata. A folder's entry that cannot be read (dangling link,
+    fifo, not UTF-8) is reported with its id, never skipped silently.
+    """
 
     format_name = "txt"
+    metadata_keys = ()
 
-    def read(self, path: PathLike) -> Iterator[Document]:
-        """Yield one span-less document per text file at ``path``.
-
-        A ``.txt`` entry of a folder that cannot be read (dangling link, fifo, not UTF-8) is
-        reported as a problem with its id and path, never skipped silently.
-
-        Raises:
-            InputFormatError: ``path`` does not exist.
-        """
-        root = Path(path)
-        if root.is_dir():
-            for entry in scan_text_entries(root):
-                doc = self._read_file(entry.path, entry.doc_id)
-                if doc is not None:
-                    yield doc
-            return
-        for f, doc_id in input_files(path, iter_text_files):
-            doc = self._read_file(f, doc_id)
-            if doc is not None:
-                yield doc
-
-    def _read_file(self, path: Path, doc_id: str) -> Document | None:
-        text, problem = read_text_file(path)
-        if text is not None:
-            return Document(doc_id, text)
-        kind, what = _READER_PROBLEMS.get(problem or "", ("malformed_file", "cannot be read"))
-        self.report(doc_id, kind, f"{path} {what}")
-        return None
-
-
-#: How :class:`TextReader` reports each :data:`TEXT_ENTRY_PROBLEMS` code (problem kind, wording).
-_READER_PROBLEMS: dict[str, tuple[str, str]] = {
-    "dangling_symlink": ("missing_file", "is a symbolic link to nothing"),
-    "not_regular_file": ("malformed_file", "is not a regular file"),
-    "unreadable": ("malformed_file", "cannot be read"),
-    "decode_error": ("decode_error", "is not UTF-8"),
-}
+    def open(self, path: Path) -> Source:
+        """The text source of a file or folder."""
+        return TextFolderSource(path) if path.is_dir() else TextFileSource(path)
 
 
 class TextWriter(FolderWriter):
@@ -203,3 +200,135 @@ class TextWriter(FolderWriter):
         out = doc_path(root, doc.id, ".txt")
         out.write_bytes(doc.text.encode("utf-8"))
         return [out]
+
+
+class TextFileSource(Source):
+    """One ``.txt`` file: one document with id ``<stem>``, read and written byte-exactly.
+
+    The file is read when the source is opened, so a file that cannot be a note stops a run before
+    anything is written.
+
+    Raises:
+        InputFormatError: the path is not a regular file, cannot be read, or is not UTF-8.
+    """
+
+    shape = "txt"
+
+    def __init__(self, path: Path, encoding_errors: str = "fail") -> None:
+        super().__init__(path)
+        self.encoding_errors = encoding_errors
+        text, problem, self._note = read_text_with_policy(self.path, encoding_errors)
+        if text is None:
+            raise InputFormatError(f"{self.path} {_TEXT_PROBLEM_WORDS.get(problem or '', 'cannot be read')}")
+        self._text = text
+
+    @property
+    def count(self) -> int | None:
+        """Always one document."""
+        return 1
+
+    def documents(self) -> Iterator[Document]:
+        """Yield the file's note."""
+        yield Document(
+            self.path.stem, self._text, (), {"position": 0, **({"decode": self._note} if self._note else {})}
+        )
+
+    def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
+        """Write the transformed note to ``out_dir/<same name>``."""
+        out = self._open_output(out_dir)
+        align = Aligner(transformed, self.path)
+        doc = align.take(self.path.stem)
+        align.finish()
+        out.write_bytes(doc.text.encode("utf-8"))
+        return [out]
+
+
+class TextFolderSource(Source):
+    """A folder of ``.txt`` files (recursive); ids are relative paths without ``.txt``.
+
+    Every ``.txt`` entry listed by :func:`~phiscrub.io.text.scan_text_entries` is a document:
+    symbolic links to files are followed; an entry that cannot be read (dangling link, fifo,
+    unreadable, not UTF-8) is yielded with empty text and ``metadata["read_error"]`` set to its
+    :data:`~phiscrub.io.text.TEXT_ENTRY_PROBLEMS` code, so the run goes on and reports it.
+
+    Raises:
+        InputFormatError: (on listing, i.e. :attr:`count` or the first document) two entries would
+            get the same id (``a.txt`` and ``a.TXT``), or a folder cannot be listed.
+    """
+
+    shape = "dir"
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self._entries: list[TextEntry] | None = None
+
+    def _list(self) -> list[TextEntry]:
+        # Listed once, so files written during write() never join the input.
+        if self._entries is None:
+            entries = scan_text_entries(self.path)
+            seen: dict[str, Path] = {}
+            for e in entries:
+                if e.doc_id in seen:
+                    raise InputFormatError(
+                        f"{self.path}: {seen[e.doc_id].as_posix()} and {e.rel.as_posix()} would get the "
+                        "same document id; rename one of them"
+                    )
+                seen[e.doc_id] = e.rel
+            self._entries = entries
+        return self._entries
+
+    @property
+    def count(self) -> int | None:
+        """The number of ``.txt`` entries (those that cannot be read included)."""
+        return len(self._list())
+
+    def documents(self) -> Iterator[Document]:
+        """Yield one note per ``.txt`` entry, sorted by relative path."""
+        for pos, entry in enumerate(self._list()):
+            text, problem, note = (
+                (None, entry.problem, None)
+                if entry.problem
+                else read_text_with_policy(entry.path, self.encoding_errors)
+            )
+            meta: dict[str, Any] = {"position": pos}
+            if text is None:
+                meta["read_error"] = problem
+            elif note:
+                meta["decode"] = note
+            yield Document(entry.doc_id, text or "", (), meta)
+
+    def output_path(self, out_dir: PathLike) -> Path:
+        """The output folder itself."""
+        return Path(out_dir)
+
+    def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
+        """Write each transformed note to ``out_dir/<same relative path>``.
+
+        Raises:
+            ConfigError: ``out_dir`` is the input folder or inside it.
+        """
+        out_root = Path(out_dir)
+        src = self.path.resolve()
+        dst = out_root.resolve()
+        if dst == src or src in dst.parents:
+            raise ConfigError(f"output folder {out_root} is inside the input folder; choose another one")
+        entries = self._list()
+        align = Aligner(transformed, self.path)
+        written: list[Path] = []
+        for entry in entries:
+            doc = align.take(entry.doc_id)
+            out = out_root / entry.rel
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(doc.text.encode("utf-8"))
+            written.append(out)
+        align.finish()
+        return written
+
+
+#: How a :data:`~phiscrub.io.text.TEXT_ENTRY_PROBLEMS` code reads in an error message.
+_TEXT_PROBLEM_WORDS: dict[str, str] = {
+    "dangling_symlink": "is a symbolic link to nothing",
+    "not_regular_file": "is not a regular file (a fifo, socket, device or folder)",
+    "unreadable": "cannot be read",
+    "decode_error": "is not UTF-8",
+}
