@@ -18,9 +18,10 @@ whose offsets are checked (:func:`check_zh_redaction`), and the per-label figure
 ``docs/img/crosslingual-per-label.png`` of the best ``k`` run. Results: ``docs/crosslingual.md``.
 
 Every step is the ``phiscrub`` command printed before it runs (executed in this process, one torch
-thread). Each run writes ``OUT/<run>/result.json`` (scores, training summary, CPU and wall seconds,
-the commands) and is skipped when that file exists with the same commands (a run whose commands
-changed runs again); ``OUT/table.md`` is rewritten at the end.
+thread). The runs are a grid of :func:`phiscrub.experiment.grid.run_grid` with a ``FolderStore``:
+each run writes ``OUT/<run>/result.json`` (scores, training summary, CPU and wall seconds, the
+commands) and is skipped when that file exists with the same commands (a run whose commands changed
+runs again); ``OUT/table.md`` is rewritten at the end.
 Run it with ``nice -n 10`` on a shared machine.
 
 With ``--encoder gemma3-270m`` (or a ``.gguf`` path) the plan also holds the runs of that frozen
@@ -55,6 +56,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from phiscrub.experiment.grid import FolderStore, markdown_table, mean_sd, run_grid, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -112,6 +115,15 @@ class Run:
     model: Path | None = None
     info: dict[str, Any] = field(default_factory=dict)
     after: Callable[[Path], dict[str, Any]] | None = None
+
+    @property
+    def key(self) -> str:
+        """The run's key in the grid (its folder name)."""
+        return self.name
+
+    def command_lines(self) -> list[str]:
+        """The commands as printed and recorded (the run's fingerprint: changed commands run again)."""
+        return ["phiscrub " + shlex.join(c) for c in self.commands]
 
 
 def rel(path: Path) -> str:
@@ -581,18 +593,8 @@ def scores(eval_json: Path) -> dict[str, Any]:
 
 
 def execute(run: Run, out: Path) -> dict[str, Any]:
-    """Run one :class:`Run` unless its ``result.json`` exists; return its result."""
+    """Run the commands of one :class:`Run` and return its result (the grid runner records it)."""
     d = out / run.name
-    result_path = d / "result.json"
-    commands = ["phiscrub " + shlex.join(c) for c in run.commands]
-    if result_path.is_file():
-        previous = dict(json.loads(result_path.read_text(encoding="utf-8")))
-        if previous.get("commands") == commands:
-            print(f"[skip] {run.name}: {rel(result_path)} exists", flush=True)
-            return previous
-        print(f"[stale] {run.name}: its commands changed since {rel(result_path)}; running again", flush=True)
-        result_path.unlink()
-    print(f"[run] {run.name}", flush=True)
     d.mkdir(parents=True, exist_ok=True)
     cpu0, wall0 = _cpu(), time.monotonic()
     trained_here = any(c[0] == "train" for c in run.commands)
@@ -607,10 +609,36 @@ def execute(run: Run, out: Path) -> dict[str, Any]:
         result.update(run.after(d))
     result["cpu_s"] = round(_cpu() - cpu0, 1)
     result["wall_s"] = round(time.monotonic() - wall0, 1)
-    result["commands"] = commands
-    result_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    result["commands"] = run.command_lines()
     print(f"[done] {run.name}: cpu {result['cpu_s']} s, wall {result['wall_s']} s", flush=True)
     return result
+
+
+def run_all(runs: list[Run], out: Path, only: str | None) -> list[dict[str, Any]]:
+    """Run every run not recorded with its current commands (only those matching ``only``); return the
+    recorded results in plan order."""
+    store = FolderStore(out, "result.json", fingerprint_field="commands")
+
+    def announce(event: str, key: str) -> None:
+        path = rel(store.path(key))
+        lines = {
+            "skip": f"[skip] {key}: {path} exists",
+            "stale": f"[stale] {key}: its commands changed since {path}; running again",
+            "run": f"[run] {key}",
+        }
+        if event in lines:
+            print(lines[event], flush=True)
+
+    report = run_grid(
+        runs,
+        lambda run: execute(run, out),
+        store,
+        fingerprint=Run.command_lines,
+        select=(lambda run: re.search(only, run.name) is not None) if only else None,
+        progress=False,
+        notify=announce,
+    )
+    return report.ordered()
 
 
 def minilm_meddocan_result() -> dict[str, Any] | None:
@@ -630,49 +658,44 @@ def minilm_meddocan_result() -> dict[str, Any] | None:
 
 def table(results: list[dict[str, Any]]) -> str:
     """Markdown table: one row per run with B/T/E F1 (and entity P/R), CPU seconds."""
-    lines = [
-        "| run | backbone | target | K | recipe | binary F1 | token F1 | entity F1 | entity P | entity R | CPU s |",
-        "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|",
-    ]
+    header = ["run", "backbone", "target", "K", "recipe", "binary F1", "token F1", "entity F1"]
+    header += ["entity P", "entity R", "CPU s"]
+    rows: list[list[str]] = []
     for r in results:
         if "scores" not in r:
             continue
         s = r["scores"]
         cpu = "" if r.get("cpu_s") is None else f"{r['cpu_s']:.0f}"
         k = "" if r.get("K") is None else str(r["K"])
-        lines.append(
-            f"| {r['run']} | {r['backbone']} | {r['target']} | {k} | {r['recipe']} | {s['binary']['f1']:.3f} | "
-            f"{s['token']['f1']:.3f} | {s['entity']['f1']:.3f} | {s['entity']['precision']:.3f} | "
-            f"{s['entity']['recall']:.3f} | {cpu} |"
+        rows.append(
+            [r["run"], r["backbone"], r["target"], k, r["recipe"]]
+            + [f"{s[m]['f1']:.3f}" for m in ("binary", "token", "entity")]
+            + [f"{s['entity']['precision']:.3f}", f"{s['entity']['recall']:.3f}", cpu]
         )
-    return "\n".join(lines) + "\n"
+    return markdown_table(header, rows, align="lllrlrrrrrr") + "\n"
 
 
-def mean_sd(values: list[float]) -> str:
-    """``mean ± sd`` (sample standard deviation) of two or more values, 3 decimals."""
-    mean = sum(values) / len(values)
-    sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-    return f"{mean:.3f} ± {sd:.3f}"
+def _f1_of(metric: str) -> Callable[[dict[str, Any]], float]:
+    """The ``metric`` F1 of a run's result."""
+    return lambda r: float(r["scores"][metric]["f1"])
 
 
 def seed_table(results: list[dict[str, Any]]) -> str:
     """Markdown table: mean and sample standard deviation over the training seeds of each
     (backbone, target, K, recipe) that has more than one seed."""
-    groups: dict[tuple[str, str, int, str], list[dict[str, Any]]] = {}
-    for r in results:
-        if "scores" in r and r.get("K"):
-            groups.setdefault((r["backbone"], r["target"], r["K"], r["recipe"]), []).append(r)
-    lines = [
-        "| backbone | target | K | recipe | seeds | binary F1 | token F1 | entity F1 |",
-        "|---|---|---:|---|---:|---:|---:|---:|",
+    groups = summarize(
+        [r for r in results if "scores" in r and r.get("K")],
+        lambda r: (r["backbone"], r["target"], r["K"], r["recipe"]),
+        {m: _f1_of(m) for m in ("binary", "token", "entity")},
+    )
+    header = ["backbone", "target", "K", "recipe", "seeds", "binary F1", "token F1", "entity F1"]
+    rows = [
+        [*(str(part) for part in key), str(len(g.members))]
+        + [g.stats[m].format(3) for m in ("binary", "token", "entity")]
+        for key, g in groups.items()
+        if len(g.members) > 1
     ]
-
-    for (backbone, target, k, recipe), rs in groups.items():
-        if len(rs) < 2:
-            continue
-        cells = [mean_sd([r["scores"][m]["f1"] for r in rs]) for m in ("binary", "token", "entity")]
-        lines.append(f"| {backbone} | {target} | {k} | {recipe} | {len(rs)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(header, rows, align="llrlrrrr") + "\n"
 
 
 #: Rows of the paper-shaped tables: (recipe of ``result.json``, label in the table).
@@ -711,16 +734,16 @@ def paper_tables(results: list[dict[str, Any]]) -> str:
                     continue
                 cells: list[str] = []
                 for backbone in ("bilstm-crf", "minilm"):
-                    r = seed1.get((backbone, target, k, recipe))
-                    if r is None:
+                    row = seed1.get((backbone, target, k, recipe))
+                    if row is None:
                         cells += ["—"] * 4
                     else:
-                        sc = r["scores"]
+                        sc = row["scores"]
                         cells += [f"{sc[m]['f1']:.3f}" for m in ("binary", "token", "entity")]
                         cells.append(f"{sc['entity']['precision']:.2f}/{sc['entity']['recall']:.2f}")
                     if backbone == "bilstm-crf":
                         vals = seeds.get((backbone, target, k, recipe), [])
-                        cells.append(f"{mean_sd(vals)} ({len(vals)})" if len(vals) > 1 else "—")
+                        cells.append(f"{mean_sd(vals).format(3)} ({len(vals)})" if len(vals) > 1 else "—")
                 lines.append(f"| {label} | {k} | " + " | ".join(cells) + " |\n")
         parts.append("".join(lines))
     return "\n".join(parts)
@@ -734,12 +757,11 @@ def timings(results: list[dict[str, Any]]) -> str:
             continue
         key = (r["backbone"], str(r.get("target")), r["recipe"])
         groups.setdefault(key, []).append(float(r["cpu_s"]))
-    lines = ["| backbone | target | recipe | runs | CPU s | per run |", "|---|---|---|---:|---:|---:|"]
-    for (backbone, target, recipe), vals in sorted(groups.items()):
-        lines.append(
-            f"| {backbone} | {target} | {recipe} | {len(vals)} | {sum(vals):.0f} | "
-            f"{min(vals):.0f}-{max(vals):.0f} |"
-        )
+    rows = [
+        [backbone, target, recipe, str(len(vals)), f"{sum(vals):.0f}", f"{min(vals):.0f}-{max(vals):.0f}"]
+        for (backbone, target, recipe), vals in sorted(groups.items())
+    ]
+    lines = [markdown_table(["backbone", "target", "recipe", "runs", "CPU s", "per run"], rows, "lllrrr")]
     total = sum(sum(v) for v in groups.values())
     lines.append(f"| **total** | | | {sum(len(v) for v in groups.values())} | **{total:.0f}** | |")
     return "\n".join(lines) + "\n"
@@ -829,13 +851,7 @@ def main() -> None:
     existing = minilm_meddocan_result()
     if existing is not None:
         results.append(existing)
-    for r in runs:
-        if args.only and not re.search(args.only, r.name):
-            p = out / r.name / "result.json"
-            if p.is_file():
-                results.append(json.loads(p.read_text(encoding="utf-8")))
-            continue
-        results.append(execute(r, out))
+    results += run_all(runs, out, args.only)
     if encoder_runs:
         names = {r.name for r in encoder_runs}
         (out / "table-encoder.md").write_text(

@@ -16,10 +16,11 @@ For each cell (:func:`run_cell`):
    on the dev documents (see :class:`~phiscrub.experiment.config.DevSpec`).
 4. **Score** the best checkpoint on every test corpus with :func:`phiscrub.evaluate.metrics.evaluate`.
 
-Each finished cell writes ``OUTDIR/cells/<cell-id>/result.json`` (written whole or not at all); a
-rerun skips cells whose result is there and was made by the same settings (a *fingerprint* of the
-data, labels, augmenter and training options and the cell itself), and refuses to mix results of
-different settings. The model folder is deleted after scoring unless ``keep_models``. At the end the
+The grid is run by :func:`phiscrub.experiment.grid.run_grid` with a
+:class:`~phiscrub.experiment.grid.FolderStore`: each finished cell writes
+``OUTDIR/cells/<cell-id>/result.json`` (written whole or not at all); a rerun skips cells whose result
+is there and was made by the same settings (a *fingerprint* of the data, labels, augmenter and
+training options and the cell itself), and refuses to mix results of different settings. The model folder is deleted after scoring unless ``keep_models``. At the end the
 Table 2 style markdown table and the F1-against-alpha plot are written from all the results.
 
 Nothing here logs or prints note text: ids, counts and scores only.
@@ -31,10 +32,8 @@ import hashlib
 import importlib.util
 import json
 import logging
-import os
 import random
 import shutil
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -45,6 +44,7 @@ from phiscrub import __version__
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.experiment.config import AugmentOptions, CorpusSpec, ExperimentConfig
+from phiscrub.experiment.grid import FolderStore, plan_grid, run_grid, write_json
 from phiscrub.labels import Granularity
 
 if TYPE_CHECKING:
@@ -94,6 +94,11 @@ class Cell:
     def id(self) -> str:
         """Folder name of the cell, e.g. ``f0.1_mr+daga_a2_s1``."""
         return f"f{self.fraction:g}_{self.method}_a{self.alpha}_s{self.seed}"
+
+    @property
+    def key(self) -> str:
+        """The cell's key in the grid runner (its :attr:`id`)."""
+        return self.id
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -372,17 +377,18 @@ def run_cell(
     cell_dir: str | Path,
     fit_cache: FitCache | None = None,
 ) -> dict[str, Any]:
-    """Split, augment, train and score one cell; write and return its result dict.
+    """Split, augment, train and score one cell; return its result dict.
 
     Args:
         cell: the cell.
         config: the experiment.
         data: the corpora.
-        cell_dir: the cell's folder (``result.json``, and ``model/`` while it runs).
+        cell_dir: the cell's folder (``model/`` while it runs; :func:`run_experiment` stores the
+            result as ``result.json`` there).
         fit_cache: see :func:`augment_train`.
 
     Returns:
-        The result written to ``cell_dir/result.json``.
+        The result (JSON-ready).
     """
     from phiscrub.train.trainer import train
 
@@ -451,7 +457,6 @@ def run_cell(
         },
         "test": tests,
     }
-    _write_json(folder / RESULT_FILE, result)
     logger.info(
         "cell %s: %d train docs (%d after augmentation), %s, %.0f s",
         cell.id,
@@ -460,31 +465,6 @@ def run_cell(
         ", ".join(f"{n} E={s['entity']:.4f}" for n, s in tests.items()),
         result["seconds"]["total"],
     )
-    return result
-
-
-def _write_json(path: Path, obj: Any) -> None:
-    """Write JSON whole or not at all (a crash never leaves a half-written result that looks finished)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def _finished(cell_dir: Path, fingerprint: str, cell: Cell) -> dict[str, Any] | None:
-    """The cell's stored result, None when there is none; ConfigError when it has other settings."""
-    path = cell_dir / RESULT_FILE
-    if not path.is_file():
-        return None
-    try:
-        result: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        logger.warning("cell %s: unreadable %s, running it again", cell.id, RESULT_FILE)
-        return None
-    if result.get("fingerprint") != fingerprint:
-        raise ConfigError(
-            f"cell {cell.id} in {cell_dir.parent.parent} was run with other settings; use another output "
-            "folder, or --no-resume to run every cell again"
-        )
     return result
 
 
@@ -532,47 +512,49 @@ def run_experiment(
         ConfigError: a finished cell was made with other settings (with ``resume``), a corpus is
             missing or empty, or a split or an augmenter cannot work on the data.
     """
-    from tqdm import tqdm
-
-    from phiscrub.experiment.plot import plot_f1_vs_alpha
-    from phiscrub.experiment.table import write_table
-
     out = Path(out_dir)
     cells = plan_cells(config)
-    done: dict[str, dict[str, Any]] = {}
-    if resume:
-        for cell in cells:
-            found = _finished(out / "cells" / cell.id, cell_fingerprint(config, cell), cell)
-            if found is not None:
-                done[cell.id] = found
-    todo = [c for c in cells if c.id not in done]
-    report = ExperimentReport(out_dir=out, cells=tuple(cells), skipped=tuple(done))
+    store = FolderStore(out / "cells", RESULT_FILE)
+
+    def fingerprint(cell: Cell) -> str:
+        return cell_fingerprint(config, cell)
+
+    plan = plan_grid(cells, store, resume=resume, fingerprint=fingerprint, stale="error")
+    report = ExperimentReport(out_dir=out, cells=tuple(cells), skipped=tuple(plan.done))
     data: ExperimentData | None = None
-    if todo or dry_run:
+    if plan.todo or dry_run:
         data = load_data(config)
         report.splits = _splits(config, data)
     if dry_run:
-        report.results = [done[c.id] for c in cells if c.id in done]
+        report.results = [plan.done[c.id] for c in cells if c.id in plan.done]
         return report
 
     out.mkdir(parents=True, exist_ok=True)
-    _write_json(out / EXPERIMENT_FILE, {"config": config.to_dict(), "cells": [c.id for c in cells]})
-    ran: list[str] = []
+    write_json(out / EXPERIMENT_FILE, {"config": config.to_dict(), "cells": [c.id for c in cells]})
     fit_cache: FitCache = {}
-    bar = tqdm(total=len(todo), desc="experiment", unit="cell", file=sys.stderr, disable=not progress)
-    try:
-        for cell in todo:
-            assert data is not None
-            cell_dir = out / "cells" / cell.id
-            if cell_dir.exists():  # a cell interrupted earlier, or --no-resume: start it clean
-                shutil.rmtree(cell_dir)
-            done[cell.id] = run_cell(cell, config, data, cell_dir, fit_cache)
-            ran.append(cell.id)
-            bar.update(1)
-    finally:
-        bar.close()
-    report.ran = tuple(ran)
-    report.results = [done[c.id] for c in cells]
+
+    def one(cell: Cell) -> dict[str, Any]:
+        cell_dir = out / "cells" / cell.id
+        if cell_dir.exists():  # a cell interrupted earlier, or --no-resume: start it clean
+            shutil.rmtree(cell_dir)
+        assert data is not None  # loaded above whenever a cell is left to run
+        return run_cell(cell, config, data, cell_dir, fit_cache)
+
+    grid = run_grid(
+        cells, one, store, resume=resume, fingerprint=fingerprint, stale="error", progress=progress,
+        desc="experiment",
+    )  # fmt: skip
+    report.ran = tuple(grid.ran)
+    report.results = grid.ordered()
+    return _write_summaries(report, config)
+
+
+def _write_summaries(report: ExperimentReport, config: ExperimentConfig) -> ExperimentReport:
+    """Write the table and (with matplotlib) the plot of ``report.results``; fill in their paths."""
+    from phiscrub.experiment.plot import plot_f1_vs_alpha
+    from phiscrub.experiment.table import write_table
+
+    out = report.out_dir
     report.table_path = write_table(report.results, config, out / TABLE_FILE)
     if importlib.util.find_spec("matplotlib") is None:
         logger.warning("matplotlib is not installed: the F1-against-alpha plot is skipped")
