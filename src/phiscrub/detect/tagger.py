@@ -77,8 +77,11 @@ def load_model_detector(
     batch_size: int = 16,
     precision: str = "auto",
     backend: str = "auto",
-) -> TaggerDetector:
-    """A :class:`TaggerDetector` for a model folder, or ``"default"`` for the bundled model.
+) -> BaseTaggerDetector:
+    """A detector for a model folder, or ``"default"`` for the bundled model.
+
+    The detector is a :class:`TaggerDetector` (torch) or an
+    :class:`~phiscrub.detect.onnx_tagger.OnnxTaggerDetector`, by ``backend``.
 
     Args:
         backend: ``onnx`` (ONNX Runtime, :mod:`phiscrub.detect.onnx_tagger`; imports neither torch

@@ -41,6 +41,7 @@ __all__ = [
     "WordEmissions",
     "check_model_labels",
     "load_weights_into",
+    "read_folder_config",
     "read_model_config",
     "read_weights",
     "shape_embeddings",
@@ -187,6 +188,22 @@ def read_model_config(folder: Path, extra_files: Sequence[str] = ()) -> TrainCon
         if not (folder / name).is_file():
             raise ModelError(f"model folder {folder} has no {name}")
     return TrainConfig.from_json(folder / "config.json")
+
+
+def read_folder_config(folder: Path, backbone: str, extra_files: Sequence[str] = ()) -> TrainConfig:
+    """The config of a ``backbone`` model folder, after checking its files (:func:`read_model_config`) and labels.
+
+    Raises:
+        ModelError: a file is missing, the folder holds another backbone, or its tags differ.
+        ConfigError: an invalid ``config.json``.
+    """
+    config = read_model_config(folder, extra_files)
+    if config.backbone != backbone:
+        raise ModelError(
+            f"{folder} holds a {config.backbone} model, not {backbone}; load it with load_tagger"
+        )
+    check_model_labels(folder, config)
+    return config
 
 
 def check_model_labels(folder: Path, config: TrainConfig) -> None:

@@ -53,6 +53,14 @@ from torch import nn
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.text import Token, tokenize
+from phiscrub.train.base import (
+    FORMAT_VERSION,
+    TaggerBase,
+    WordEmissions,
+    load_weights_into,
+    read_folder_config,
+    shape_embeddings,
+)
 from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
 from phiscrub.train.crf import CRF
 from phiscrub.train.dataset import (
@@ -65,15 +73,6 @@ from phiscrub.train.dataset import (
     window_owners,
 )
 from phiscrub.train.features import word_features
-from phiscrub.train.base import (
-    FORMAT_VERSION,
-    TaggerBase,
-    WordEmissions,
-    check_model_labels,
-    load_weights_into,
-    read_model_config,
-    shape_embeddings,
-)
 
 __all__ = [
     "FORMAT_VERSION",
@@ -642,10 +641,7 @@ class BiLstmTagger(TaggerBase):
             ModelError: missing or inconsistent files, or quantization on a non-CPU device.
         """
         folder = Path(model_dir)
-        config = read_model_config(folder, (VOCAB_FILE,))
-        if config.backbone != cls.BACKBONE:
-            raise ModelError(f"{folder} does not hold a {cls.BACKBONE} model")
-        check_model_labels(folder, config)
+        config = read_folder_config(folder, cls.BACKBONE, (VOCAB_FILE,))
         try:
             vocab_data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:

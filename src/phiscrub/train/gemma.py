@@ -50,9 +50,9 @@ from torch import nn
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.text import TOKENIZER_NAME, Token, tokenize
+from phiscrub.train.base import WordEmissions
 from phiscrub.train.bilstm import BiLstmTagger, PaddedBiLSTM, Vocab, WordDocument, encode_words
 from phiscrub.train.config import GEMMA_ENCODER, GGUF_BACKBONE, TrainConfig
-from phiscrub.train.base import WordEmissions
 
 __all__ = [
     "FEATURE_VERSION",

@@ -60,9 +60,9 @@ def refit_head(model: Tagger, granularity: str, mode: str) -> None:
 
     if mode not in HEAD_MODES:
         raise ConfigError(f"unknown head mode {mode!r}; use one of {list(HEAD_MODES)}")
-    old_tags: tuple[str, ...] = model.tags  # type: ignore[attr-defined]
-    old_head: nn.Linear = model.head  # type: ignore[attr-defined]
-    old_crf = model.crf  # type: ignore[attr-defined]
+    old_tags: tuple[str, ...] = model.tags
+    old_head: nn.Linear = model.head
+    old_crf = model.crf
     new_tags = tag_set(granularity)  # type: ignore[arg-type]
     head = nn.Linear(old_head.in_features, len(new_tags))
     crf = type(old_crf)(new_tags) if old_crf is not None else None
@@ -83,7 +83,7 @@ def refit_head(model: Tagger, granularity: str, mode: str) -> None:
                     for k, rows_k in enumerate(groups):
                         if rows_j and rows_k:
                             crf.transitions[j, k] = old_crf.transitions[rows_j][:, rows_k].max()
-    model.tags = new_tags  # type: ignore[attr-defined]
-    model.head = head  # type: ignore[attr-defined]
-    model.crf = crf  # type: ignore[attr-defined]
+    model.tags = new_tags
+    model.head = head
+    model.crf = crf
     model.config = model.config.replace(granularity=granularity)

@@ -87,15 +87,10 @@ def cpu_has_native_bf16() -> bool:
     return False
 
 
-def check_precision(precision: str) -> str:
-    """``precision`` when it is one of :data:`PRECISIONS`.
-
-    Raises:
-        ConfigError: an unknown precision.
-    """
+def check_precision(precision: str) -> None:
+    """Raise :class:`~phiscrub.errors.ConfigError` unless ``precision`` is one of :data:`PRECISIONS`."""
     if precision not in PRECISIONS:
         raise ConfigError(f"unknown precision {precision!r}; use auto, float32 or bfloat16")
-    return precision
 
 
 def load_for_inference(

@@ -37,9 +37,8 @@ from phiscrub.hf import check_model_dir, quiet_transformers
 from phiscrub.train.base import (
     TaggerBase,
     WordEmissions,
-    check_model_labels,
     load_weights_into,
-    read_model_config,
+    read_folder_config,
     shape_embeddings,
 )
 from phiscrub.train.config import TrainConfig
@@ -244,12 +243,9 @@ class PhiTagger(TaggerBase):
         from transformers import AutoConfig, AutoModel
 
         folder = Path(model_dir)
-        config = read_model_config(folder)
-        if config.backbone != "transformer":
-            raise ModelError(f"{folder} holds a {config.backbone} model; load it with load_tagger")
+        config = read_folder_config(folder, "transformer")
         if not (folder / ENCODER_DIR / "config.json").is_file():
             raise ModelError(f"model folder {folder} has no {ENCODER_DIR}/config.json")
-        check_model_labels(folder, config)
         tokenizer = load_tokenizer(folder / ENCODER_DIR)
         try:
             with quiet_transformers():
