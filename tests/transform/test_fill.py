@@ -11,9 +11,10 @@ import pytest
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import Problem, Reader
+from phiscrub.io.placeholders import PlaceholderReader
 from phiscrub.labels import FINE_LABELS, PLACEHOLDER_LABELS
 from phiscrub.transform.dates import parse_date
-from phiscrub.transform.fill import PLACEHOLDER_RE, PlaceholderReader, detect_lang, fill_text
+from phiscrub.transform.fill import PLACEHOLDER_RE, detect_lang, fill_text
 
 NOTE = (
     "Patient: [PATIENT]   MRN: [MEDICALRECORD]   DOB: [DATE]   Age: [AGE]\n"
@@ -364,11 +365,11 @@ def test_facility_names_stand_alone_before_a_service_word() -> None:
 
 
 def test_fills_never_draw_care_units_as_facilities_or_departments() -> None:
-    from phiscrub.transform.fill import _NOT_FACILITY_ACRONYMS
+    from phiscrub.transform.surrogate.wordlists import NOT_FACILITY_ACRONYMS
 
     hospitals = _surfaces("Seen at [HOSPITAL] today.", 1500, seed=9)
     departments = _surfaces("Admitted to the [DEPARTMENT] today.", 500, seed=9)
-    units = set(_NOT_FACILITY_ACRONYMS)
+    units = set(NOT_FACILITY_ACRONYMS)
     assert not units & set(hospitals)
     assert not units & set(departments)
 

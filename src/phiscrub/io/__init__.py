@@ -1,8 +1,9 @@
 """Readers and writers: files in, :class:`~phiscrub.document.Document` objects out, and back.
 
 Formats (registry names): ``brat``, ``i2b2``, ``conll``, ``jsonl``, ``txt``, ``csv``, ``parquet``, and
-``placeholder`` (zero-shot notes with ``[LABEL]`` placeholders; its reader lives in
-:mod:`phiscrub.transform.fill` and is imported only when asked for).
+``placeholder`` (zero-shot notes with ``[LABEL]`` placeholders; its reader,
+:mod:`phiscrub.io.placeholders`, fills them with :mod:`phiscrub.transform.fill` and is imported
+only when asked for).
 
 Every reader follows :class:`phiscrub.io.base.Reader`: it yields good documents and collects a
 :class:`phiscrub.io.base.Problem` for every span, record or file it had to leave out.
@@ -71,7 +72,7 @@ COMMON_READER_OPTIONS: tuple[str, ...] = ("corpus", "seed", "strict")
 
 def _placeholder_reader(**opts: Any) -> Reader:
     # Imported here so that importing phiscrub.io never imports phiscrub.transform.
-    from phiscrub.transform.fill import PlaceholderReader
+    from phiscrub.io.placeholders import PlaceholderReader
 
     kwargs = {
         k: v for k, v in opts.items() if k not in COMMON_READER_OPTIONS or _accepts(PlaceholderReader, k)
