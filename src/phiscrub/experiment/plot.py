@@ -66,11 +66,11 @@ def plot_f1_vs_alpha(
             here = [row for row in rows if row.fraction == fraction]
             base = next((row for row in here if row.method == "none"), None)
             if base is not None:
-                mean, std = base.scores[test][metric]
+                stats = base.scores[test][metric]
                 ax.errorbar(
                     [0],
-                    [100 * mean],
-                    yerr=[100 * (std or 0.0)],
+                    [100 * stats.mean],
+                    yerr=[100 * (stats.sd or 0.0)],
                     fmt="s",
                     color="black",
                     capsize=3,
@@ -79,7 +79,9 @@ def plot_f1_vs_alpha(
                 )
             for method in methods:
                 points = sorted(
-                    (row.alpha, *row.scores[test][metric]) for row in here if row.method == method
+                    (row.alpha, row.scores[test][metric].mean, row.scores[test][metric].sd)
+                    for row in here
+                    if row.method == method
                 )
                 if not points:
                     continue
@@ -89,7 +91,7 @@ def plot_f1_vs_alpha(
                 ys = [100 * p[1] for p in points]
                 errs = [100 * (p[2] or 0.0) for p in points]
                 if base is not None:
-                    xs, ys, errs = [0, *xs], [100 * base.scores[test][metric][0], *ys], [0.0, *errs]
+                    xs, ys, errs = [0, *xs], [100 * base.scores[test][metric].mean, *ys], [0.0, *errs]
                 ax.errorbar(xs, ys, yerr=errs, marker="o", color=colors[method], capsize=3, label=method)
             ax.set_xticks([0, *config.alphas] if base is not None else list(config.alphas))
             ax.set_title(f"{test}: train {100 * fraction:g}%", fontsize=10)

@@ -3,18 +3,20 @@
 Rows are settings (``none``, then every method at every alpha) grouped by training fraction;
 columns are the binary token F1 (B), token-level micro F1 (T) and entity-level micro F1 (E) of each
 test corpus, x100, as ``mean ± sample standard deviation`` over the seeds that finished (the mean
-alone with one seed). The best mean of each column within a training fraction is in bold.
+alone with one seed). The best mean of each column within a training fraction is in bold. The
+grouping, mean ± sd and table layout are :mod:`phiscrub.experiment.grid`'s.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from phiscrub.experiment.config import METRICS, ExperimentConfig
+from phiscrub.experiment.grid import MeanSd, markdown_table, summarize
 
 __all__ = ["TableRow", "aggregate", "render_table", "setting_label", "write_table"]
 
@@ -32,7 +34,8 @@ class TableRow:
         seeds: the seeds that have a result.
         train_docs: training subset sizes (documents, before augmentation) over those seeds.
         docs_after: training set sizes after augmentation over those seeds.
-        scores: per test corpus, per metric (``binary``, ``token``, ``entity``): (mean, std or None).
+        scores: per test corpus, per metric (``binary``, ``token``, ``entity``): the mean ± sample
+            standard deviation over the seeds (sd None with one seed).
     """
 
     fraction: float
@@ -41,7 +44,7 @@ class TableRow:
     seeds: tuple[int, ...]
     train_docs: tuple[int, ...]
     docs_after: tuple[int, ...]
-    scores: dict[str, dict[str, tuple[float, float | None]]]
+    scores: dict[str, dict[str, MeanSd]]
 
 
 def setting_label(method: str, alpha: int) -> str:
@@ -49,8 +52,13 @@ def setting_label(method: str, alpha: int) -> str:
     return "none" if method == "none" else f"+{method} α={alpha}"
 
 
-def _mean_std(values: Sequence[float]) -> tuple[float, float | None]:
-    return statistics.fmean(values), (statistics.stdev(values) if len(values) > 1 else None)
+def _setting(result: dict[str, Any]) -> tuple[float, str, int]:
+    cell = result["cell"]
+    return float(cell["fraction"]), cell["method"], int(cell["alpha"])
+
+
+def _score_of(test: str, metric: str) -> Callable[[dict[str, Any]], float]:
+    return lambda result: float(result["test"][test][metric])
 
 
 def aggregate(results: Iterable[dict[str, Any]], config: ExperimentConfig) -> list[TableRow]:
@@ -61,20 +69,17 @@ def aggregate(results: Iterable[dict[str, Any]], config: ExperimentConfig) -> li
         results: result dicts of :func:`phiscrub.experiment.runner.run_cell`.
         config: the experiment (gives the order and the test corpora).
     """
-    groups: dict[tuple[float, str, int], list[dict[str, Any]]] = {}
-    for res in results:
-        cell = res["cell"]
-        groups.setdefault((float(cell["fraction"]), cell["method"], int(cell["alpha"])), []).append(res)
+    metrics = {f"{test}/{m}": _score_of(test, m) for test in config.test_corpora for m in METRICS}
+    by_seed = sorted(results, key=lambda r: int(r["cell"]["seed"]))
+    groups = summarize(by_seed, _setting, metrics)
     rows: list[TableRow] = []
     for fraction in config.fractions:
         for method in config.methods:
             for alpha in (0,) if method == "none" else config.alphas:
-                found = sorted(groups.get((fraction, method, alpha), []), key=lambda r: r["cell"]["seed"])
-                if not found:
+                group = groups.get((fraction, method, alpha))
+                if group is None:
                     continue
-                scores: dict[str, dict[str, tuple[float, float | None]]] = {}
-                for test in config.test_corpora:
-                    scores[test] = {m: _mean_std([r["test"][test][m] for r in found]) for m in METRICS}
+                found = group.members
                 rows.append(
                     TableRow(
                         fraction=fraction,
@@ -83,14 +88,17 @@ def aggregate(results: Iterable[dict[str, Any]], config: ExperimentConfig) -> li
                         seeds=tuple(r["cell"]["seed"] for r in found),
                         train_docs=tuple(sorted({r["data"]["docs_before"] for r in found})),
                         docs_after=tuple(r["data"]["docs_after"] for r in found),
-                        scores=scores,
+                        scores={
+                            test: {m: group.stats[f"{test}/{m}"] for m in METRICS}
+                            for test in config.test_corpora
+                        },
                     )
                 )
     return rows
 
 
-def _cell(mean: float, std: float | None, best: bool) -> str:
-    text = f"{100 * mean:.2f}" if std is None else f"{100 * mean:.2f} ± {100 * std:.2f}"
+def _cell(stats: MeanSd, best: bool) -> str:
+    text = stats.format(2, scale=100)
     return f"**{text}**" if best else text
 
 
@@ -104,19 +112,14 @@ def render_table(rows: Sequence[TableRow], config: ExperimentConfig) -> str:
     tests = list(config.test_corpora)
     header = ["Train", "Setting", "Seeds", "Train docs (aug.)"]
     header += [f"{test} {_SHORT[m]}" for test in tests for m in METRICS]
-    lines = [
-        f"## {config.name}: cross-dataset F1 (x100)",
-        "",
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join(["---"] * 4 + ["---:"] * (len(header) - 4)) + "|",
-    ]
     best: dict[tuple[float, str, str], float] = {}
     block = {f: sum(r.fraction == f for r in rows) for f in {r.fraction for r in rows}}
     for row in rows:
         for test in tests:
             for m in METRICS:
                 key = (row.fraction, test, m)
-                best[key] = max(best.get(key, float("-inf")), row.scores[test][m][0])
+                best[key] = max(best.get(key, float("-inf")), row.scores[test][m].mean)
+    body: list[list[str]] = []
     for row in rows:
         docs = "/".join(str(n) for n in row.train_docs)
         after = round(statistics.fmean(row.docs_after)) if row.docs_after else 0
@@ -128,10 +131,12 @@ def render_table(rows: Sequence[TableRow], config: ExperimentConfig) -> str:
         ]
         for test in tests:
             for m in METRICS:
-                mean, std = row.scores[test][m]
-                is_best = block[row.fraction] > 1 and mean == best[(row.fraction, test, m)]
-                cells.append(_cell(mean, std, is_best))
-        lines.append("| " + " | ".join(cells) + " |")
+                stats = row.scores[test][m]
+                is_best = block[row.fraction] > 1 and stats.mean == best[(row.fraction, test, m)]
+                cells.append(_cell(stats, is_best))
+        body.append(cells)
+    table = markdown_table(header, body, align="llll" + "r" * (len(header) - 4))
+    lines = [f"## {config.name}: cross-dataset F1 (x100)", "", *table.splitlines()]
     dev = {
         "held_out": f"a held-out {100 * (config.dev.held_out or 0):g}% of the train corpus",
         "corpus": "a separate dev corpus",
