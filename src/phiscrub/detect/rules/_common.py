@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import pairwise
+
+from phiscrub.detect.rules.base import trie_pattern
 
 __all__ = [
     "UNIT_AFTER_RE",
@@ -15,6 +18,7 @@ __all__ = [
     "followed_by_unit",
     "joined_runs",
     "long_runs",
+    "nfd_words",
     "text_after",
     "text_before",
 ]
@@ -241,3 +245,8 @@ def any_of(*anchors: AnchorFn) -> AnchorFn:
         return sorted(h for anchor in anchors for h in anchor(text))
 
     return hits
+
+
+def nfd_words(words: Iterable[str]) -> str:
+    """Case-insensitive alternation (prefix tree) of ``words``, composed and decomposed (NFD)."""
+    return trie_pattern({f for w in words for f in (w, unicodedata.normalize("NFD", w))})

@@ -1,8 +1,9 @@
-"""DATE, CONTACT and ID rules compiled from the language packs (es, ca, de, fr, nl, zh).
+"""DATE and CONTACT rules compiled from the language packs (es, ca, de, fr, nl, zh).
 
 :mod:`phiscrub.detect.rules.langpacks` holds the words; this module turns them into
-:class:`~phiscrub.detect.rules.base.PatternRule` objects. ``date_rules``, ``contact_rules`` and
-``id_rules`` of the kind modules add these to their language-neutral rules for a pack language.
+:class:`~phiscrub.detect.rules.base.PatternRule` objects. ``date_rules`` and ``contact_rules`` of
+the kind modules add these to their language-neutral rules for a pack language (the ID rules of
+the packs are in :mod:`.intl_ids`).
 
 DATE (Latin-script packs): day-month-year with month names or abbreviations (``3 de març de 2019``,
 ``3 d'abril``, ``12. März 2019``, ``le 1er janvier 2019``, ``3 januari 2019``, ``12-mar-19``), an
@@ -14,45 +15,19 @@ Chinese: ``2019年3月12日``, ``2019年3月``, ``2019年``, ``3月12日``, and 
 CONTACT: national phone shapes (German ``030 1234567``, French ``01 23 45 67 89``, Dutch
 ``020-1234567``, Chinese ``138-1234-5678``), and any 7-15 digit number right after a phone or fax
 word of the language (``Tfno: 926232991``, ``电话：87654321``); FAX when the nearest cue is a fax word.
-
-ID: national identifiers checked by their check digits (Spanish DNI/NIE/NASS, Catalan CIP, German
-KVNR and pension number, French NIR, Dutch BSN, Chinese resident ID, Chinese and Spanish plates),
-and values after identifier keywords of the language (``NHC: 2748903``, ``NºCol: 28 28 70973``,
-``Fallnummer 1234567``, ``住院号：3853795``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
 from functools import cache
 
-from phiscrub.detect.rules._common import followed_by_unit, text_after
+from phiscrub.detect.rules._common import followed_by_unit, nfd_words
 from phiscrub.detect.rules.base import Labeler, PatternRule, Validator, trie_pattern
-from phiscrub.detect.rules.checksums import (
-    bsn_ok,
-    cn_resident_id_ok,
-    dni_ok,
-    kvnr_ok,
-    nass_ok,
-    nie_ok,
-    nir_ok,
-    rvnr_ok,
-)
-from phiscrub.detect.rules.id_values import (
-    CHUNK,
-    MORE,
-    VALUE,
-    VALUE_END,
-    checked_label,
-    first_value,
-    item_ok,
-    value_ok,
-)
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
 
-__all__ = ["pack_contact_rules", "pack_date_rules", "pack_id_rules"]
+__all__ = ["pack_contact_rules", "pack_date_rules"]
 
 
 def _variants(words: tuple[str, ...] | list[str]) -> list[str]:
@@ -68,11 +43,6 @@ def _variants(words: tuple[str, ...] | list[str]) -> list[str]:
 
 def _flat(groups: tuple[tuple[str, ...], ...]) -> list[str]:
     return [w for g in groups for w in g]
-
-
-def _words(words: tuple[str, ...] | list[str]) -> str:
-    """Case-insensitive alternation (prefix tree) of ``words``, composed and decomposed (NFD)."""
-    return trie_pattern({f for w in words for f in (w, unicodedata.normalize("NFD", w))})
 
 
 # ================================================================================================
@@ -114,7 +84,7 @@ def _date_parts(pack: LanguagePack) -> dict[str, str]:
 
 def _cue_before_re(cues: tuple[str, ...]) -> re.Pattern[str]:
     """Matches at the end of the text before a candidate when one of ``cues`` ends it."""
-    return re.compile(rf"(?:(?<![\w]){_words(cues)}[ \t]+|\()\Z")
+    return re.compile(rf"(?:(?<![\w]){nfd_words(cues)}[ \t]+|\()\Z")
 
 
 def _month_date_re(p: dict[str, str]) -> re.Pattern[str]:
@@ -207,7 +177,7 @@ def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
     month_cue = _cue_before_re(pack.month_cues)
     # Also a dateline: "Wien, 01.03." (a capitalised place or word opening the line, then a comma).
     day_cue = re.compile(
-        rf"(?:(?<![\w]){_words(pack.day_cues)}[ \t]+|\(|(?:^|\n)[ \t]*[^\W\d_][\w\-. ]{{1,30}},[ \t]*)\Z"
+        rf"(?:(?<![\w]){nfd_words(pack.day_cues)}[ \t]+|\(|(?:^|\n)[ \t]*[^\W\d_][\w\-. ]{{1,30}},[ \t]*)\Z"
     )
 
     return (
@@ -302,7 +272,7 @@ _ZH_PHONE_EXTRA = (
 
 
 def _cue_words_re(words: tuple[str, ...], cjk: bool) -> str:
-    body = _words(words)
+    body = nfd_words(words)
     return body if cjk else rf"(?<![\w]){body}(?![\w])"
 
 
@@ -392,221 +362,3 @@ def pack_contact_rules(lang: str) -> tuple[PatternRule, ...]:
             )
         )
     return tuple(rules)
-
-
-# ================================================================================================
-# ID
-_ASCII_END = r"(?![0-9A-Za-z]|[\-/.][0-9A-Za-z])"
-_ZH_PROVINCES = "京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼使领"
-
-# Shape alternatives per language: group name -> (regex, label, check).
-_Shape = tuple[str, str, Callable[[str], bool]]
-
-
-def _always(_: str) -> bool:
-    return True
-
-
-_SHAPES: dict[str, dict[str, _Shape]] = {
-    "es": {
-        "dni": (r"\d{2}\.?\d{3}\.?\d{3}[ \-]?[A-Z]", "SSN", dni_ok),
-        "nie": (r"[XYZ][ \-]?\d{7}[ \-]?[A-Z]", "SSN", nie_ok),
-        "nass": (r"\d{2}(?P<nsep>[ /\-]?)\d{8}(?P=nsep)\d{2}", "HEALTHPLAN", nass_ok),
-        "cip": (r"[A-Z]{4}[ ]?\d{10}", "HEALTHPLAN", _always),
-        "plate": (r"\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}", "VEHICLE", _always),
-    },
-    "de": {
-        "kvnr": (r"[A-Z]\d{9}", "HEALTHPLAN", kvnr_ok),
-        "rvnr": (r"\d{2}[ ]?\d{6}[ ]?[A-Z][ ]?\d{3}", "SSN", rvnr_ok),
-    },
-    "fr": {
-        "nir": (r"[1-478][ ]?\d{2}[ ]?\d{2}[ ]?(?:\d{2}|2[AB])[ ]?\d{3}[ ]?\d{3}[ ]?\d{2}", "SSN", nir_ok),
-    },
-    "nl": {
-        "bsn": (r"\d{4}\.\d{2}\.\d{3}|\d{3}[ ]\d{3}[ ]\d{3}|\d{9}", "SSN", bsn_ok),
-    },
-    "zh": {
-        "cnid": (r"[1-8]\d{16}[\dXx]", "SSN", cn_resident_id_ok),
-        "cnplate": (rf"[{_ZH_PROVINCES}][A-Z][·•]?[A-Z0-9]{{5,6}}", "VEHICLE", _always),
-    },
-}
-_SHAPES["ca"] = _SHAPES["es"]
-# Plates need a vehicle word nearby (a number and three letters is otherwise too common).
-_VEHICLE_NEAR_RE = re.compile(
-    r"(?i)\b(?:matr[íi]cula|veh[íi]cul\w*|coche|cotxe|ambul[àá]ncia|ambulancia|furgoneta|moto)\b[^\n]{0,30}\Z"
-)
-
-
-def _shape_rule(code: str) -> PatternRule | None:
-    shapes = _SHAPES.get(code)
-    if not shapes:
-        return None
-    pattern = re.compile(
-        "|".join(rf"(?P<{name}>{regex})" for name, (regex, _, _) in shapes.items()) + _ASCII_END
-    )
-    labels = {name: label for name, (_, label, _) in shapes.items()}
-
-    def which(m: re.Match[str]) -> str:
-        for name in shapes:
-            if m.group(name) is not None:
-                return name
-        raise AssertionError("no shape group matched")
-
-    def ok(m: re.Match[str]) -> bool:
-        name = which(m)
-        if name == "plate" and not _VEHICLE_NEAR_RE.search(m.string, max(0, m.start() - 40), m.start()):
-            return False
-        return shapes[name][2](m.group(name))
-
-    def label(m: re.Match[str]) -> str:
-        return labels[which(m)]
-
-    extra = tuple(sorted(set(labels.values()) - {"SSN"}))
-    return PatternRule(
-        "SSN",
-        pattern,
-        validator=ok,
-        labeler=label,
-        extra_labels=extra,
-        not_after=r"[0-9A-Za-z\-/.]",
-        score=0.9,
-        name=f"national_id_{code}",
-    )
-
-
-_LIST_WORDS = {"es": "y|e", "ca": "i", "de": "und", "fr": "et", "nl": "en"}
-# Digit groups written with single spaces, hyphens or slashes ("NºCol: 28 28 70973",
-# "NASS: 26 37482910 04"); a group right before a lower-case word ("45 años") is not taken.
-_DIGIT_GROUPS = r"\d{1,10}(?:[ \-/]\d{1,10}(?![ \t]*[a-zà-ÿ])){1,6}(?![\w])"
-
-
-def _keyword_rule(pack: LanguagePack) -> PatternRule:
-    table = {" ".join(w.lower().split()): lab for lab, words in pack.id_keywords.items() for w in words}
-    list_sep = rf"[ \t]*(?:,|;|&|\b(?i:{_LIST_WORDS.get(pack.code, 'and')})\b)[ \t]*"
-    value_list = rf"(?:{_DIGIT_GROUPS}|{VALUE}(?:{list_sep}{CHUNK}{MORE}{VALUE_END}){{0,8}})"
-    connect = (
-        r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
-        rf"(?:(?i:{_words(pack.id_connectors)})\.?[ \t:#=.\-]*){{0,3}}\(?[ \t]*"
-    )
-    pattern = re.compile(
-        rf"(?<![\w\-/])(?P<kw>{_words(list(table))})(?![\w]){connect}(?P<v>{value_list}){VALUE_END}"
-    )
-    item = re.compile(rf"(?<![\w\-.])(?:{_DIGIT_GROUPS}|{VALUE}{VALUE_END})")
-
-    def ok(m: re.Match[str]) -> bool:
-        return value_ok(first_value(item, m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))
-
-    def label(m: re.Match[str]) -> str | None:
-        # A date after "informe" is a date, after "NHC" an identifier.
-        return checked_label(table.get(" ".join(m.group("kw").lower().split())), first_value(item, m))
-
-    return PatternRule(
-        "IDNUM",
-        pattern,
-        group="v",
-        item=item,
-        item_validator=item_ok,
-        validator=ok,
-        labeler=label,
-        extra_labels=tuple(sorted({lab for lab in table.values() if lab != "IDNUM"})),
-        score=0.85,
-        name=f"id_keyword_{pack.code}",
-    )
-
-
-def _zh_value_ok(m: re.Match[str]) -> bool:
-    # "编号3.5" is a measurement, not an identifier.
-    return not followed_by_unit(m.string, m.end("v")) and text_after(m, 2)[:1] != "."
-
-
-def _zh_keyword_rule(pack: LanguagePack) -> PatternRule:
-    table = {w: lab for lab, words in pack.id_keywords.items() for w in words}
-    pattern = re.compile(
-        rf"(?P<kw>{trie_pattern(list(table), ignore_case=False)})(?:码|号码)?[ \t]*[:：#]?[ \t]*"
-        r"(?P<v>(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]{2,39})(?![A-Za-z0-9])",
-    )
-
-    def label(m: re.Match[str]) -> str | None:
-        lab = table.get(m.group("kw"))
-        if lab is None or not value_ok(m.group("v"), dates_ok=lab != "IDNUM"):
-            return None
-        return lab
-
-    return PatternRule(
-        "IDNUM",
-        pattern,
-        group="v",
-        validator=_zh_value_ok,
-        labeler=label,
-        extra_labels=tuple(sorted({lab for lab in table.values() if lab != "IDNUM"})),
-        score=0.85,
-        name="id_keyword_zh",
-    )
-
-
-@cache
-def pack_id_rules(lang: str) -> tuple[PatternRule, ...]:
-    """The ID rules of the language pack of ``lang`` (empty for languages without a pack)."""
-    code = normalize_lang(lang)
-    pack = LANGUAGE_PACKS.get(code)
-    if pack is None:
-        return ()
-    rules: list[PatternRule] = []
-    shape = _shape_rule(code)
-    if shape is not None:
-        rules.append(shape)
-    if pack.id_keywords:
-        rules.append(_zh_keyword_rule(pack) if code == "zh" else _keyword_rule(pack))
-    if code in _PLATES:
-        plate, context = _PLATES[code]
-        rules.append(
-            PatternRule(
-                "VEHICLE",
-                re.compile(rf"(?<![\w\-])(?:{plate})(?![\w\-])"),
-                context=context,
-                window=40,
-                score=0.85,
-                name=f"plate_{code}",
-            )
-        )
-    return tuple(rules)
-
-
-# Licence plates: German "HH-AB 1234" / "B AB 123E", French "AB-123-CD", Dutch "12-ABC-3"; taken only
-# after a vehicle word (a plate shape alone is too close to codes and lot numbers).
-_PLATES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "de": (
-        r"[A-ZÄÖÜ]{1,3}[\- ][A-Z]{1,2}[ ]?\d{1,4}[EH]?",
-        (
-            "Fahrzeug",
-            "Kennzeichen",
-            "Kfz",
-            "KFZ",
-            "RTW",
-            "KTW",
-            "NEF",
-            "NAW",
-            "Pkw",
-            "PKW",
-            "Wagen",
-            "Fahrzeugs",
-        ),
-    ),
-    "fr": (
-        r"[A-Z]{2}-\d{3}-[A-Z]{2}|\d{1,4}[ ][A-Z]{2,3}[ ]\d{2}",
-        (
-            "immatriculation",
-            "immatriculé",
-            "immatriculée",
-            "véhicule",
-            "VSL",
-            "ambulance",
-            "plaque",
-            "voiture",
-        ),
-    ),
-    "nl": (
-        r"[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,2}",
-        ("kenteken", "voertuig", "ambulance", "auto", "wagen"),
-    ),
-}
