@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 
 from corpora import Part, generate_docs, tiny_bilstm_config
-from phiscrub.crosslingual.fusion import (
-    FUSION_FILE,
-    PreferRulesDetector,
-    apply_fusion,
-    compare_on_dev,
-    read_fusion,
-)
+from phiscrub.crosslingual.fusion import compare_on_dev
 from phiscrub.deid import Deidentifier
+from phiscrub.detect.fusion_policy import FUSION_FILE, PreferRulesDetector, apply_fusion, read_fusion
 from phiscrub.detect.rules.base import PatternRule, RuleDetector
 from phiscrub.document import Document, Span
 from phiscrub.train.recipes import run_recipe

@@ -163,7 +163,7 @@ class Deidentifier:
                 if str(self.model) == "default" and bundled_model_path() is None:
                     log.warning("no model is bundled with this installation: detecting with rules only")
                 else:
-                    from phiscrub.crosslingual.fusion import fuse_detectors
+                    from phiscrub.detect.fusion_policy import fuse_detectors
 
                     # A recipe's fusion.json (rules or model better alone for some labels on the
                     # target dev): with the rules on, the other side's spans of those labels are left out.
