@@ -193,7 +193,7 @@ def _timed(fn, *args) -> float:  # type: ignore[no-untyped-def]
 def run_scaling(megabytes: float, one_line: bool, repeats: int = 3) -> dict:
     """time(2x)/time(x) of name propagation alone and of the rules-only pipeline (one process)."""
     from phiscrub.deid import Deidentifier
-    from phiscrub.detect.ensemble import resolve
+    from phiscrub.resolve import resolve
     from phiscrub.detect.propagate import propagate_names
     from phiscrub.document import Document
 

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from phiscrub.detect.base import Detector
-from phiscrub.detect.ensemble import resolve
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity, fold, is_native
 from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
+from phiscrub.resolve import resolve
 
 if TYPE_CHECKING:
     from phiscrub.transform.operators import Transformer
@@ -82,7 +82,7 @@ class Deidentifier:
         lexicon: add the lexicon detector (bundled name and city lists) to the default detectors.
         propagate: tag every other occurrence of a detected name token in the same note
             (:mod:`phiscrub.detect.propagate`).
-        resolve: overlap strategy name (see :mod:`phiscrub.detect.ensemble`).
+        resolve: overlap strategy name (see :mod:`phiscrub.resolve`).
         age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
         lang: language of the rule packs: ``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``, or
             ``auto`` to pick the rules per document (``doc.metadata["lang"]`` or a stop-word guess,

@@ -1,4 +1,5 @@
-"""Resolve step: turn overlapping span proposals into one non-overlapping set.
+"""The resolve stage (io -> detect -> **resolve** -> transform -> rewrite): overlapping span proposals
+become one non-overlapping set.
 
 Strategies (by name, see :data:`RESOLVE_STRATEGIES`):
 

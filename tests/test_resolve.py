@@ -4,9 +4,9 @@ import itertools
 
 import pytest
 
-from phiscrub.detect.ensemble import evidence, resolve
 from phiscrub.document import Span
 from phiscrub.errors import ConfigError
+from phiscrub.resolve import evidence, resolve
 
 
 def _pairs(spans: list[Span]) -> list[tuple[int, int, str]]:
