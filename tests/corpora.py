@@ -36,14 +36,16 @@ HOSPITALS = ("Larkspur General", "Oakmere Clinic", "Fenwick Memorial")
 
 #: A small, fast character + word BiLSTM-CRF (one thread, no warm-up).
 TINY_BILSTM: dict[str, Any] = {
-    "bilstm_word_dim": 16,
-    "bilstm_char_dim": 8,
-    "bilstm_char_hidden": 8,
-    "bilstm_hidden": 16,
-    "bilstm_dropout": 0.1,
-    "bilstm_lr": 2e-2,
-    "bilstm_window": 16,
-    "bilstm_overlap": 4,
+    "bilstm": {
+        "word_dim": 16,
+        "char_dim": 8,
+        "char_hidden": 8,
+        "hidden": 16,
+        "dropout": 0.1,
+        "lr": 2e-2,
+        "window": 16,
+        "overlap": 4,
+    },
     "batch_size": 4,
     "warmup_ratio": 0.0,
     "num_threads": 1,

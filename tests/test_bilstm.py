@@ -167,7 +167,7 @@ def test_a_long_note_is_tagged_whole_across_windows(model_dir: Path) -> None:
         parts += [(doc.text[doc.spans[0].end :] + " ", None)]
     long_doc = make_doc("long", parts)
     (pred,) = predict_words(model, [long_doc])
-    assert len(pred.tags) == len(tokenize(long_doc.text)) > 10 * model.config.bilstm_window
+    assert len(pred.tags) == len(tokenize(long_doc.text)) > 10 * model.config.bilstm.window
     assert is_valid_bio(pred.tags)
     found = {(s.start, s.end) for s in pred.spans() if s.label == "NAME"}
     gold = {(s.start, s.end) for s in long_doc.spans}
@@ -287,7 +287,7 @@ def test_cli_trains_and_predicts_with_the_bilstm(tmp_path: Path) -> None:
     result = runner.invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     saved = TrainConfig.from_json(model / "config.json")
-    assert (saved.backbone, saved.bilstm_lr, saved.bilstm_window) == ("bilstm-crf", 0.01, 24)
+    assert (saved.backbone, saved.bilstm.lr, saved.bilstm.window) == ("bilstm-crf", 0.01, 24)
     assert saved.patience == 7
     pred = tmp_path / "pred.jsonl"
     args = ["predict", str(notes), "--format", "placeholder", "-o", str(pred), "--model", str(model)]

@@ -281,7 +281,7 @@ def test_union_adds_each_components_copies_of_the_subset() -> None:
         (lambda c: c["grid"].pop("seeds"), "grid.seeds"),
         (lambda c: c["train"].update(epoch=3), "train.epoch"),
         (lambda c: c["train"].update(seed=3), "train.seed"),
-        (lambda c: c["train"].update(epochs="many"), "train: config key 'epochs'"),
+        (lambda c: c["train"].update(epochs="many"), "'train.epochs' expects int"),
         (lambda c: c["augment"]["daga"].update(hiden=3), "augment.daga.hiden"),
         (lambda c: c["data"]["dev"].update(path="x"), "data.dev"),
         (

@@ -77,7 +77,7 @@ def test_paper_defaults() -> None:
     config = paper_config()
     assert (config.lr, config.warmup_ratio) == (3e-5, 0.1)
     assert (PAPER_SOURCE_EPOCHS, PAPER_TARGET_EPOCHS) == (3, 25)
-    assert paper_config(encoder="bilstm-crf").bilstm_lr == TrainConfig().bilstm_lr
+    assert paper_config(encoder="bilstm-crf").bilstm.lr == TrainConfig().bilstm.lr
 
 
 def test_stage_plans_follow_the_paper() -> None:

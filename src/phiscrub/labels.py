@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, get_args
 
 from phiscrub.errors import LabelError
 
@@ -31,6 +31,7 @@ __all__ = [
     "CORPUS_MAPPINGS",
     "FINE_LABELS",
     "FINE_TO_COARSE",
+    "GRANULARITIES",
     "NATIVE_CORPORA",
     "PHICON5_LABELS",
     "PLACEHOLDER_LABELS",
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 Granularity = Literal["fine", "coarse", "phicon5"]
+#: The granularity names (of :data:`Granularity`), for choices and checks; native schemes aside.
+GRANULARITIES: tuple[str, ...] = get_args(Granularity)
 
 COARSE_LABELS: tuple[str, ...] = ("AGE", "CONTACT", "DATE", "ID", "LOCATION", "NAME", "PROFESSION")
 PHICON5_LABELS: tuple[str, ...] = ("CONTACT", "DATE", "ID", "LOCATION", "NAME")

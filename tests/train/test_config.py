@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from phiscrub.errors import ConfigError
-from phiscrub.train.config import TrainConfig
+from phiscrub.train.config import BiLstmConfig, TrainConfig
 
 
 def test_defaults_follow_kim_et_al() -> None:
@@ -84,3 +85,49 @@ def test_unreadable_json_is_config_error(tmp_path: Path) -> None:
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(ConfigError):
         TrainConfig.from_json(path)
+
+
+def test_backbone_settings_are_nested_sections() -> None:
+    config = TrainConfig.from_dict({"encoder": "bilstm-crf", "bilstm": {"hidden": 50, "window": 32}})
+    assert (config.bilstm.hidden, config.bilstm.window, config.bilstm.lr) == (50, 32, 5e-3)
+    assert config.to_dict()["bilstm"]["hidden"] == 50 and "bilstm_hidden" not in config.to_dict()
+    with pytest.raises(ConfigError, match="bilstm.hiden"):
+        TrainConfig.from_dict({"bilstm": {"hiden": 50}})
+
+
+def test_flat_keys_of_older_files_are_read_into_the_sections() -> None:
+    old = TrainConfig.from_dict({"bilstm_hidden": 50, "bilstm_lr": 1e-3, "gguf_layers": 6, "epochs": 2})
+    assert (old.bilstm.hidden, old.bilstm.lr, old.gguf.layers, old.epochs) == (50, 1e-3, 6, 2)
+    assert old == TrainConfig.from_dict(
+        {"bilstm": {"hidden": 50, "lr": 1e-3}, "gguf": {"layers": 6}, "epochs": 2}
+    )
+    with pytest.raises(ConfigError, match="twice"):
+        TrainConfig.from_dict({"bilstm_hidden": 50, "bilstm": {"hidden": 40}})
+
+
+def test_the_bundled_model_folder_config_still_loads() -> None:
+    folder = Path(__file__).resolve().parents[2] / "src" / "phiscrub" / "resources" / "model"
+    flat = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    assert "bilstm_hidden" in flat  # written before the sections existed
+    config = TrainConfig.from_json(folder / "config.json")
+    assert config.bilstm.hidden == flat["bilstm_hidden"] and config.granularity == flat["granularity"]
+
+
+def test_replace_takes_field_dotted_flat_and_section_keys() -> None:
+    base = TrainConfig()
+    assert base.replace(**{"bilstm.window": 24}).bilstm.window == 24
+    assert base.replace(bilstm_window=24) == base.replace(bilstm={"window": 24})
+    assert base.replace(bilstm=BiLstmConfig(hidden=7)).bilstm.hidden == 7
+    assert base.replace(gguf_pooling="first").get("gguf.pooling") == "first"
+    with pytest.raises(ConfigError, match="unknown"):
+        base.replace(**{"bilstm.hiden": 3})
+    with pytest.raises(ConfigError):
+        base.replace(bilstm_window=4)
+
+
+def test_toml_config_file_with_sections(tmp_path: Path) -> None:
+    path = tmp_path / "train.toml"
+    path.write_text('epochs = 3\n[bilstm]\nhidden = 20\n[gguf]\npooling = "last"\n', encoding="utf-8")
+    config = TrainConfig.from_json(path)
+    assert (config.epochs, config.bilstm.hidden, config.gguf.pooling) == (3, 20, "last")
+    assert TrainConfig.from_dict(config.to_dict()) == config

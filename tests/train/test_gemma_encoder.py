@@ -23,6 +23,7 @@ from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.text import tokenize
 from phiscrub.train import TrainConfig, load_tagger, predict_words
+from phiscrub.train.config import BiLstmConfig, GgufConfig
 from phiscrub.train.gemma import (
     GemmaTagger,
     extractor_for,
@@ -69,14 +70,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _config(**changes: object) -> TrainConfig:
     base = TrainConfig(
         encoder="gemma3-270m",
-        gguf_ctx=32,
-        gguf_proj_dim=32,
-        bilstm_word_dim=16,
-        bilstm_char_dim=8,
-        bilstm_char_hidden=8,
-        bilstm_hidden=32,
-        bilstm_lr=1e-2,
-        bilstm_dropout=0.1,
+        gguf=GgufConfig(ctx=32, proj_dim=32),
+        bilstm=BiLstmConfig(word_dim=16, char_dim=8, char_hidden=8, hidden=32, lr=1e-2, dropout=0.1),
         batch_size=4,
         num_threads=1,
     )
@@ -201,4 +196,4 @@ def test_gguf_config_keys_are_validated() -> None:
     assert TrainConfig(encoder="gemma3-270m").backbone == "gguf"
     for bad in ({"gguf_pooling": "max"}, {"gguf_layers": 0}, {"gguf_ctx": 4}, {"gguf_proj_dim": 0}):
         with pytest.raises(ConfigError):
-            TrainConfig(encoder="gemma3-270m", **bad)  # type: ignore[arg-type]
+            TrainConfig(encoder="gemma3-270m").replace(**bad)

@@ -2,9 +2,11 @@
 
 One file describes the whole grid of Kim et al. (2024, Table 2) style experiments: which corpus to
 train on, which corpora to test on (cross-dataset), which augmentation methods, levels ``alpha``,
-training fractions and seeds to cross, and how to train each tagger. Every key is checked; an
-unknown or invalid key is a :class:`~phiscrub.errors.ConfigError` whose message names the key by its
-dotted path (``grid.alphas``, ``train.epochs``, ``data.test.i2b2.path``).
+training fractions and seeds to cross, and how to train each tagger. The file is read by the
+project's one config loader (:func:`phiscrub.config.load_config`) into :class:`ExperimentFile`, then
+resolved (paths, methods, cross-key rules) into an :class:`ExperimentConfig`. Every key is checked;
+an unknown or invalid key is a :class:`~phiscrub.errors.ConfigError` whose message names the key by
+its dotted path (``grid.alphas``, ``train.epochs``, ``data.test.i2b2.path``).
 
 Layout (TOML; the same keys as nested objects in JSON)::
 
@@ -49,6 +51,9 @@ Layout (TOML; the same keys as nested objects in JSON)::
     encoder = "bilstm-crf"
     epochs = 10
 
+    [train.bilstm]                 # a TrainConfig section (flat bilstm_hidden = 50 works too)
+    hidden = 50
+
 **Methods.** ``none`` trains on the subset alone; it is run once per fraction and seed whatever the
 alphas (it is alpha 0). ``phi``, ``context``, ``phicon``, ``mr`` and ``daga`` are the methods of
 :func:`phiscrub.augment.make_augmenter`. A ``+`` joins methods as a *union* (Wang et al. 2022):
@@ -66,12 +71,13 @@ or dev path is a :class:`~phiscrub.errors.ConfigError`.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast, get_args
 
 from phiscrub.augment.registry import AugmentOptions
+from phiscrub.config import load_config as load_typed
+from phiscrub.config import read_config_file
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity
 from phiscrub.train.config import TrainConfig
@@ -82,14 +88,15 @@ __all__ = [
     "CorpusSpec",
     "DevSpec",
     "ExperimentConfig",
+    "ExperimentFile",
     "load_config",
     "parse_config",
     "split_method",
 ]
 
+Metric = Literal["binary", "token", "entity"]
 #: The three corpus-level F1 scores (Kim et al. 2024: B, T, E), in table order.
-METRICS: tuple[str, ...] = ("binary", "token", "entity")
-_GRANULARITIES: tuple[str, ...] = ("fine", "coarse", "phicon5")
+METRICS: tuple[str, ...] = get_args(Metric)
 #: TrainConfig keys the grid sets itself.
 _GRID_OWNED_TRAIN_KEYS = {"seed": "grid.seeds", "granularity": "labels"}
 
@@ -98,6 +105,77 @@ def _augment_methods() -> tuple[str, ...]:
     from phiscrub.augment.registry import AUGMENT_METHODS
 
     return AUGMENT_METHODS
+
+
+# ---------------------------------------------------------------------------------------------- the file
+
+
+@dataclass(frozen=True)
+class CorpusTable:
+    """``[data.train]``, ``[data.test.<name>]``: a corpus as the file gives it (path relative to ``root``)."""
+
+    path: str
+    format: str | None = None
+    corpus: str | None = None
+
+
+@dataclass(frozen=True)
+class DevTable:
+    """``[data.dev]``: a held-out share of the train corpus, or a dev corpus."""
+
+    held_out: float | None = None
+    path: str | None = None
+    format: str | None = None
+    corpus: str | None = None
+
+
+@dataclass(frozen=True)
+class DataTable:
+    """``[data]``: the train corpus, the test corpora by name, and the dev documents."""
+
+    train: CorpusTable
+    test: dict[str, CorpusTable]
+    dev: DevTable | None = None
+
+
+@dataclass(frozen=True)
+class GridTable:
+    """``[grid]``: the values crossed (``alphas`` may be left out when no method augments)."""
+
+    fractions: tuple[float, ...]
+    methods: tuple[str, ...]
+    seeds: tuple[int, ...]
+    alphas: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class AugmentTable:
+    """``[augment]``: options of the augmenters (``[augment.daga]``: DagaAugmenter keyword arguments)."""
+
+    lang: str = "auto"
+    p_sr: float = 0.1
+    p_ri: float = 0.1
+    p_mr: float = 0.5
+    daga: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ExperimentFile:
+    """An experiment file as written (types and keys checked by :func:`phiscrub.config.load_config`);
+    :func:`parse_config` resolves it into an :class:`ExperimentConfig`."""
+
+    grid: GridTable
+    data: DataTable
+    name: str | None = None
+    labels: Granularity = "coarse"
+    root: str | None = None
+    keep_models: bool = False
+    plot_metric: Metric = "entity"
+    augment: AugmentTable = field(default_factory=AugmentTable)
+    train: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------------- resolved
 
 
 @dataclass(frozen=True)
@@ -229,28 +307,11 @@ def load_config(path: str | Path) -> ExperimentConfig:
         ConfigError: unreadable file, bad syntax, or an invalid key (named by its dotted path).
     """
     p = Path(path)
+    data = read_config_file(p, "experiment config")
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read experiment config {p}: {exc.__class__.__name__}") from exc
-    data: Any
-    if p.suffix.lower() == ".json":
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ConfigError(f"experiment config {p} is not valid JSON: {exc}") from exc
-    elif p.suffix.lower() == ".toml":
-        try:
-            import tomllib
-        except ImportError:  # Python 3.10
-            raise ConfigError("TOML experiment configs need Python 3.11 or later; use JSON") from None
-        try:
-            data = tomllib.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"experiment config {p} is not valid TOML: {exc}") from exc
-    else:
-        raise ConfigError(f"experiment config {p}: use a .toml or .json file")
-    return parse_config(data, base_dir=p.resolve().parent, default_name=p.stem, source=p.resolve())
+        return parse_config(data, base_dir=p.resolve().parent, default_name=p.stem, source=p.resolve())
+    except ConfigError as exc:
+        raise ConfigError(f"experiment config {p}: {exc}") from None
 
 
 def parse_config(
@@ -271,52 +332,39 @@ def parse_config(
     Raises:
         ConfigError: an unknown or invalid key, named by its dotted path.
     """
-    top = _table(data, "")
-    known = {"name", "labels", "root", "keep_models", "plot_metric", "grid", "data", "augment", "train"}
-    _no_unknown(top, known, "")
-    name = _string(top.get("name", default_name), "name")
-    labels = _choice(top.get("labels", "coarse"), "labels", _GRANULARITIES)
-    root = _root(top.get("root"), Path(base_dir) if base_dir is not None else None)
-    keep_models = _bool(top.get("keep_models", False), "keep_models")
-    plot_metric = _choice(top.get("plot_metric", "entity"), "plot_metric", METRICS)
-
-    grid = _table(_required(top, "grid", ""), "grid")
-    _no_unknown(grid, {"fractions", "methods", "alphas", "seeds"}, "grid")
-    methods = _methods(_required(grid, "methods", "grid"))
-    fractions = _fractions(_required(grid, "fractions", "grid"))
-    seeds = _ints(_required(grid, "seeds", "grid"), "grid.seeds", minimum=None)
+    raw = load_typed(data, ExperimentFile)
+    root = _root(raw.root, Path(base_dir) if base_dir is not None else None)
+    grid = raw.grid
+    methods = _methods(grid.methods)
     augmenting = any(m != "none" for m in methods)
-    if augmenting:
-        alphas = _ints(_required(grid, "alphas", "grid"), "grid.alphas", minimum=1)
-    else:
-        alphas = _ints(grid.get("alphas", []), "grid.alphas", minimum=1, allow_empty=True)
-
-    data_t = _table(_required(top, "data", ""), "data")
-    _no_unknown(data_t, {"train", "dev", "test"}, "data")
-    train_corpus = _corpus(_required(data_t, "train", "data"), "data.train", root)
-    dev = _dev(data_t.get("dev"), root)
-    tests_t = _table(_required(data_t, "test", "data"), "data.test")
-    if not tests_t:
+    if grid.alphas is None and augmenting:
+        raise ConfigError("grid.alphas is missing")
+    alphas = _distinct(grid.alphas or (), "grid.alphas", allow_empty=not augmenting)
+    if any(a < 1 for a in alphas):
+        raise ConfigError("grid.alphas values must be >= 1")
+    fractions = _distinct(grid.fractions, "grid.fractions")
+    if any(not 0.0 < f <= 1.0 for f in fractions):
+        raise ConfigError("grid.fractions values must be in (0, 1]")
+    if not raw.data.test:
         raise ConfigError("data.test: give at least one test corpus")
-    tests = {str(k): _corpus(v, f"data.test.{k}", root) for k, v in tests_t.items()}
+    train_corpus = _corpus(raw.data.train, "data.train", root)
+    dev = _dev(raw.data.dev, root)
+    tests = {name: _corpus(spec, f"data.test.{name}", root) for name, spec in raw.data.test.items()}
     _check_no_leak(train_corpus, dev, tests)
-
-    augment = _augment(top.get("augment", {}), labels)
-    train = _train(top.get("train", {}), labels)
     return ExperimentConfig(
-        name=name,
-        labels=cast(Granularity, labels),
+        name=_non_empty(raw.name if raw.name is not None else default_name, "name"),
+        labels=raw.labels,
         train_corpus=train_corpus,
         dev=dev,
         test_corpora=tests,
         fractions=fractions,
         methods=methods,
         alphas=alphas,
-        seeds=seeds,
-        train=train,
-        augment=augment,
-        keep_models=keep_models,
-        plot_metric=plot_metric,
+        seeds=_distinct(grid.seeds, "grid.seeds"),
+        train=_train(raw.train, raw.labels),
+        augment=_augment(raw.augment, raw.labels),
+        keep_models=raw.keep_models,
+        plot_metric=raw.plot_metric,
         source=source,
     )
 
@@ -324,92 +372,24 @@ def parse_config(
 # ---------------------------------------------------------------------------------------------- checks
 
 
-def _where(key: str, prefix: str) -> str:
-    return f"{prefix}.{key}" if prefix else key
-
-
-def _table(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(f"{where or 'the experiment config'} must be a table (an object)")
-    return value
-
-
-def _required(table: dict[str, Any], key: str, prefix: str) -> Any:
-    if key not in table:
-        raise ConfigError(f"{_where(key, prefix)} is missing")
-    return table[key]
-
-
-def _no_unknown(table: dict[str, Any], known: set[str], prefix: str) -> None:
-    unknown = sorted(set(table) - known)
-    if unknown:
-        names = ", ".join(_where(str(k), prefix) for k in unknown)
-        raise ConfigError(f"unknown experiment config key(s): {names}; known: {', '.join(sorted(known))}")
-
-
-def _string(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+def _non_empty(value: str, where: str) -> str:
+    if not value.strip():
         raise ConfigError(f"{where} must be a non-empty string")
     return value
 
 
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where} must be true or false")
-    return value
-
-
-def _choice(value: Any, where: str, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
-    return str(value)
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ConfigError(f"{where} must be a number")
-    return float(value)
-
-
-def _list(value: Any, where: str, allow_empty: bool = False) -> list[Any]:
-    if not isinstance(value, list):
-        raise ConfigError(f"{where} must be a list")
-    if not value and not allow_empty:
+def _distinct(values: tuple[Any, ...], where: str, allow_empty: bool = False) -> tuple[Any, ...]:
+    if not values and not allow_empty:
         raise ConfigError(f"{where} must not be empty")
-    if len({json.dumps(v, sort_keys=True) for v in value}) != len(value):
+    if len({json.dumps(v, sort_keys=True) for v in values}) != len(values):
         raise ConfigError(f"{where} has repeated values")
-    return value
+    return values
 
 
-def _ints(value: Any, where: str, minimum: int | None, allow_empty: bool = False) -> tuple[int, ...]:
-    out: list[int] = []
-    for item in _list(value, where, allow_empty):
-        if isinstance(item, bool) or not isinstance(item, int):
-            raise ConfigError(f"{where} must hold integers, got {item!r}")
-        if minimum is not None and item < minimum:
-            raise ConfigError(f"{where} values must be >= {minimum}, got {item}")
-        out.append(item)
-    return tuple(out)
-
-
-def _fractions(value: Any) -> tuple[float, ...]:
-    out: list[float] = []
-    for item in _list(value, "grid.fractions"):
-        f = _number(item, "grid.fractions")
-        if not 0.0 < f <= 1.0:
-            raise ConfigError(f"grid.fractions values must be in (0, 1], got {item!r}")
-        out.append(f)
-    if len(set(out)) != len(out):
-        raise ConfigError("grid.fractions has repeated values")
-    return tuple(out)
-
-
-def _methods(value: Any) -> tuple[str, ...]:
+def _methods(value: tuple[str, ...]) -> tuple[str, ...]:
     allowed = _augment_methods()
     out: list[str] = []
-    for item in _list(value, "grid.methods"):
-        if not isinstance(item, str):
-            raise ConfigError(f"grid.methods must hold strings, got {item!r}")
+    for item in _distinct(value, "grid.methods"):
         name = item.strip()
         if name != "none":
             parts = split_method(name)
@@ -423,49 +403,42 @@ def _methods(value: Any) -> tuple[str, ...]:
                 raise ConfigError(f"grid.methods: {item!r} joins a method to itself")
             name = "+".join(parts)
         out.append(name)
-    if len(set(out)) != len(out):
-        raise ConfigError("grid.methods has repeated values")
-    return tuple(out)
+    return _distinct(tuple(out), "grid.methods")
 
 
-def _root(value: Any, base_dir: Path | None) -> Path:
+def _root(value: str | None, base_dir: Path | None) -> Path:
     if value is None:
         return Path.cwd()
-    root = Path(_string(value, "root")).expanduser()
+    root = Path(_non_empty(value, "root")).expanduser()
     if not root.is_absolute():
         root = (base_dir or Path.cwd()) / root
     return root.resolve()
 
 
-def _corpus(value: Any, where: str, root: Path) -> CorpusSpec:
-    table = _table(value, where)
-    _no_unknown(table, {"path", "format", "corpus"}, where)
-    path = Path(_string(_required(table, "path", where), f"{where}.path")).expanduser()
+def _corpus(table: CorpusTable | DevTable, where: str, root: Path) -> CorpusSpec:
+    if table.path is None:
+        raise ConfigError(f"{where}.path is missing")
+    path = Path(_non_empty(table.path, f"{where}.path")).expanduser()
     path = (path if path.is_absolute() else root / path).resolve()
-    fmt = table.get("format")
-    if fmt is not None:
+    if table.format is not None:
         from phiscrub.io import READERS
 
-        fmt = _choice(fmt, f"{where}.format", tuple(sorted(READERS)))
-    corpus = table.get("corpus")
-    if corpus is not None:
-        corpus = _string(corpus, f"{where}.corpus")
-    return CorpusSpec(path, fmt, corpus)
+        if table.format not in READERS:
+            raise ConfigError(f"{where}.format must be one of {', '.join(sorted(READERS))}")
+    corpus = _non_empty(table.corpus, f"{where}.corpus") if table.corpus is not None else None
+    return CorpusSpec(path, table.format, corpus)
 
 
-def _dev(value: Any, root: Path) -> DevSpec:
-    if value is None:
+def _dev(table: DevTable | None, root: Path) -> DevSpec:
+    if table is None:
         return DevSpec()
-    table = _table(value, "data.dev")
-    _no_unknown(table, {"held_out", "path", "format", "corpus"}, "data.dev")
-    if "held_out" in table:
-        if set(table) != {"held_out"}:
-            raise ConfigError("data.dev: give either held_out or a corpus (path, format, corpus), not both")
-        share = _number(table["held_out"], "data.dev.held_out")
-        if not 0.0 < share < 1.0:
-            raise ConfigError(f"data.dev.held_out must be in (0, 1), got {table['held_out']!r}")
-        return DevSpec(held_out=share)
-    return DevSpec(corpus=_corpus(table, "data.dev", root))
+    if table.held_out is None:
+        return DevSpec(corpus=_corpus(table, "data.dev", root))
+    if (table.path, table.format, table.corpus) != (None, None, None):
+        raise ConfigError("data.dev: give either held_out or a corpus (path, format, corpus), not both")
+    if not 0.0 < table.held_out < 1.0:
+        raise ConfigError("data.dev.held_out must be in (0, 1)")
+    return DevSpec(held_out=table.held_out)
 
 
 def _overlaps(a: Path, b: Path) -> bool:
@@ -481,23 +454,20 @@ def _check_no_leak(train: CorpusSpec, dev: DevSpec, tests: dict[str, CorpusSpec]
             raise ConfigError(f"data.test.{name}.path overlaps data.dev.path: never select on a test corpus")
 
 
-def _augment(value: Any, labels: str) -> AugmentOptions:
-    table = _table(value, "augment")
-    _no_unknown(table, {"lang", "p_sr", "p_ri", "p_mr", "daga"}, "augment")
+def _augment(table: AugmentTable, labels: str) -> AugmentOptions:
     from phiscrub.transform.fill import FILL_LANGS
 
-    lang = _choice(table.get("lang", "auto"), "augment.lang", tuple(FILL_LANGS))
-    probs: dict[str, float] = {}
-    for key, default in (("p_sr", 0.1), ("p_ri", 0.1), ("p_mr", 0.5)):
-        p = _number(table.get(key, default), f"augment.{key}")
-        if not 0.0 <= p <= 1.0:
-            raise ConfigError(f"augment.{key} must be in [0, 1], got {p}")
-        probs[key] = p
-    daga = dict(_table(table.get("daga", {}), "augment.daga"))
-    if "granularity" in daga:
+    if table.lang not in FILL_LANGS:
+        raise ConfigError(f"augment.lang must be one of {', '.join(FILL_LANGS)}")
+    for key in ("p_sr", "p_ri", "p_mr"):
+        if not 0.0 <= getattr(table, key) <= 1.0:
+            raise ConfigError(f"augment.{key} must be in [0, 1]")
+    if "granularity" in table.daga:
         raise ConfigError("augment.daga.granularity is set by the top-level labels key")
-    _check_daga(daga, labels)
-    return AugmentOptions(lang=lang, p_sr=probs["p_sr"], p_ri=probs["p_ri"], p_mr=probs["p_mr"], daga=daga)
+    _check_daga(table.daga, labels)
+    return AugmentOptions(
+        lang=table.lang, p_sr=table.p_sr, p_ri=table.p_ri, p_mr=table.p_mr, daga=dict(table.daga)
+    )
 
 
 def _check_daga(kwargs: dict[str, Any], labels: str) -> None:
@@ -507,7 +477,10 @@ def _check_daga(kwargs: dict[str, Any], labels: str) -> None:
     from phiscrub.augment.daga import DagaAugmenter
 
     params = set(inspect.signature(DagaAugmenter.__init__).parameters) - {"self", "granularity"}
-    _no_unknown(kwargs, params, "augment.daga")
+    unknown = sorted(set(kwargs) - params)
+    if unknown:
+        names = ", ".join(f"augment.daga.{k}" for k in unknown)
+        raise ConfigError(f"unknown config key(s): {names}; known: {', '.join(sorted(params))}")
     try:
         DagaAugmenter(granularity=cast(Granularity, labels), **kwargs)
     except ConfigError as exc:
@@ -516,14 +489,8 @@ def _check_daga(kwargs: dict[str, Any], labels: str) -> None:
         raise ConfigError(f"augment.daga: bad value ({exc.__class__.__name__})") from None
 
 
-def _train(value: Any, labels: str) -> TrainConfig:
-    table = dict(_table(value, "train"))
+def _train(table: dict[str, Any], labels: str) -> TrainConfig:
     for key, owner in _GRID_OWNED_TRAIN_KEYS.items():
         if key in table:
             raise ConfigError(f"train.{key} is set by {owner}; remove it from [train]")
-    known = set(TrainConfig.__dataclass_fields__)
-    _no_unknown(table, known, "train")
-    try:
-        return TrainConfig.from_dict({**table, "granularity": labels})
-    except ConfigError as exc:
-        raise ConfigError(f"train: {exc}") from None
+    return load_typed({**table, "granularity": labels}, TrainConfig, where="train")

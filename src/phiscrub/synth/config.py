@@ -5,16 +5,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from phiscrub.config import check_fields, load_config
 from phiscrub.errors import ConfigError
 from phiscrub.synth.chunking import DEFAULT_MAX_LINES, DEFAULT_MAX_TOKENS
 from phiscrub.synth.masking import PROFILES, MaskingStrategy, parse_mix
 
-__all__ = ["FILL_LANGS", "DetectPolicy", "PhiMode", "SynthConfig", "SynthStats", "stats_file_for"]
+__all__ = [
+    "DETECT_POLICIES",
+    "FILL_LANGS",
+    "PHI_MODES",
+    "DetectPolicy",
+    "PhiMode",
+    "SynthConfig",
+    "SynthStats",
+    "stats_file_for",
+]
 
 PhiMode = Literal["surrogate", "refill"]
 DetectPolicy = Literal["auto", "always", "never"]
+#: What happens to PHI spans (:attr:`SynthConfig.phi`).
+PHI_MODES: tuple[str, ...] = get_args(PhiMode)
+#: When the detectors run (:attr:`SynthConfig.detect`).
+DETECT_POLICIES: tuple[str, ...] = get_args(DetectPolicy)
 #: Surrogate languages a letter may be written in (``lang`` metadata).
 FILL_LANGS = ("en", "es", "ca", "zh")
 
@@ -76,7 +90,8 @@ class SynthStats:
 
 @dataclass(frozen=True)
 class SynthConfig:
-    """Settings of a synthesis run.
+    """Settings of a synthesis run (a table loads with :func:`phiscrub.config.load_config`; a
+    ``strategy`` table holds ``ratios`` and ``name``).
 
     Args:
         strategy: the masking mixture (:mod:`phiscrub.synth.masking`).
@@ -113,10 +128,7 @@ class SynthConfig:
     lang: str = "auto"
 
     def __post_init__(self) -> None:
-        if self.phi not in ("surrogate", "refill"):
-            raise ConfigError(f"unknown PHI mode {self.phi!r}; use surrogate or refill")
-        if self.detect not in ("auto", "always", "never"):
-            raise ConfigError(f"unknown detect policy {self.detect!r}; use auto, always or never")
+        check_fields(self)  # types, and phi / detect among PHI_MODES / DETECT_POLICIES
         if self.top_k < 1:
             raise ConfigError("top_k must be at least 1")
         if self.lang not in (*FILL_LANGS, "auto"):
@@ -131,7 +143,7 @@ class SynthConfig:
             overrides: fields to set instead of the profile's.
 
         Raises:
-            ConfigError: unknown profile.
+            ConfigError: unknown profile, or an unknown or invalid override.
         """
         if name not in PROFILES:
             raise ConfigError(f"unknown profile {name!r}; use one of {', '.join(PROFILES)}")
@@ -143,7 +155,7 @@ class SynthConfig:
             "top_k": prof.top_k,
         }
         base.update(overrides)
-        return cls(**base)
+        return load_config(base, cls)
 
     @classmethod
     def resolve(
@@ -175,7 +187,7 @@ class SynthConfig:
         for key, value in (("detect", detect), ("lexicon_detector", lexicon_detector), ("top_k", top_k)):
             if value is not None:
                 overrides[key] = value
-        return cls.from_profile(profile, **overrides) if profile else cls(**overrides)
+        return cls.from_profile(profile, **overrides) if profile else load_config(overrides, cls)
 
 
 def stats_file_for(output: str | Path) -> Path:

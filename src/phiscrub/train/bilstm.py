@@ -36,11 +36,8 @@ Model folder::
 
 from __future__ import annotations
 
-import bisect
 import json
 import math
-import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +70,8 @@ from phiscrub.train.dataset import (
     window_owners,
 )
 from phiscrub.train.features import word_features
+from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
+from phiscrub.train.vocab import PAD_ID, UNK_ID, Vocab
 
 __all__ = [
     "FORMAT_VERSION",
@@ -94,132 +93,6 @@ __all__ = [
 ]
 
 VOCAB_FILE = "vocab.json"
-#: Index of padding in both vocabularies.
-PAD_ID = 0
-#: Index of the unknown word / character in both vocabularies.
-UNK_ID = 1
-_SPECIALS = ("<pad>", "<unk>")
-_DIGIT = re.compile(r"\d")
-
-
-def normalize_word(word: str) -> str:
-    """The vocabulary key of a word: lower case, every digit replaced by ``0``."""
-    return _DIGIT.sub("0", word.lower())
-
-
-def _tokens_outside_spans(doc: Document, tokens: list[Token]) -> list[bool]:
-    """Per token, True when no gold span of ``doc`` overlaps it."""
-    outside = [True] * len(tokens)
-    starts = [t.start for t in tokens]
-    for span in doc.spans:
-        i = max(bisect.bisect_right(starts, span.start) - 1, 0)
-        while i < len(tokens) and tokens[i].start < span.end:
-            if tokens[i].end > span.start:
-                outside[i] = False
-            i += 1
-    return outside
-
-
-@dataclass(frozen=True)
-class Vocab:
-    """Word and character vocabularies of a BiLSTM-CRF tagger.
-
-    Args:
-        words: normalised words (:func:`normalize_word`); index 0 is padding, 1 the unknown word.
-        counts: training count of each word (0 for the two specials).
-        chars: characters; index 0 is padding, 1 the unknown character.
-    """
-
-    words: tuple[str, ...]
-    counts: tuple[int, ...]
-    chars: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        if self.words[:2] != _SPECIALS or self.chars[:2] != _SPECIALS:
-            raise ModelError("a vocabulary must start with <pad> and <unk>")
-        if len(self.counts) != len(self.words):
-            raise ModelError("a vocabulary needs one count per word")
-        object.__setattr__(self, "_word_index", {w: i for i, w in enumerate(self.words)})
-        object.__setattr__(self, "_char_index", {c: i for i, c in enumerate(self.chars)})
-
-    @classmethod
-    def build(cls, docs: Sequence[Document], base: Vocab | None = None) -> Vocab:
-        """Vocabulary of training documents (words outside gold spans; all characters).
-
-        Args:
-            docs: gold training documents.
-            base: an existing vocabulary to extend: its entries keep their indices, new words and
-                characters are appended (sorted by count, then alphabetically), counts are added.
-        """
-        # Counts are taken per *origin* document: augmented copies (metadata ``augmented_from``) of one
-        # source count a word as often as the copy that has it most, not once per copy. Otherwise
-        # copies turn every singleton of the source into a doubleton, singleton word dropout stops,
-        # <unk> is only ever seen on PHI (gold-span words never enter the vocabulary) and the model
-        # learns "unknown word = PHI": precision collapses on new text.
-        per_origin: dict[str, Counter[str]] = {}
-        char_set: set[str] = set()
-        for doc in docs:
-            tokens = tokenize(doc.text)
-            doc_counts: Counter[str] = Counter()
-            for token, outside in zip(tokens, _tokens_outside_spans(doc, tokens)):
-                char_set.update(token.text)
-                if outside:
-                    doc_counts[normalize_word(token.text)] += 1
-            origin = str(doc.metadata.get("augmented_from") or doc.id)
-            seen = per_origin.get(origin)
-            per_origin[origin] = doc_counts if seen is None else seen | doc_counts
-        word_counts: Counter[str] = Counter()
-        for counts_of_origin in per_origin.values():
-            word_counts.update(counts_of_origin)
-        words = list(base.words) if base is not None else list(_SPECIALS)
-        counts = list(base.counts) if base is not None else [0, 0]
-        chars = list(base.chars) if base is not None else list(_SPECIALS)
-        known = {w: i for i, w in enumerate(words)}
-        for word, n in word_counts.items():
-            if word in known and known[word] >= len(_SPECIALS):
-                counts[known[word]] += n
-        new_words = sorted((w for w in word_counts if w not in known), key=lambda w: (-word_counts[w], w))
-        words += new_words
-        counts += [word_counts[w] for w in new_words]
-        chars += sorted(char_set - set(chars))
-        return cls(tuple(words), tuple(counts), tuple(chars))
-
-    def word_id(self, word: str) -> int:
-        """Index of a (raw) word, :data:`UNK_ID` when unknown."""
-        index: dict[str, int] = self._word_index  # type: ignore[attr-defined]
-        return index.get(normalize_word(word), UNK_ID)
-
-    def char_ids(self, word: str, max_chars: int) -> tuple[int, ...]:
-        """Character indices of a word; a longer word keeps its first and last ``max_chars // 2``."""
-        if len(word) > max_chars:
-            head = (max_chars + 1) // 2
-            word = word[:head] + word[len(word) - (max_chars - head) :]
-        index: dict[str, int] = self._char_index  # type: ignore[attr-defined]
-        return tuple(index.get(c, UNK_ID) for c in word)
-
-    def singletons(self) -> list[bool]:
-        """Per word index, True when the word was seen exactly once in training."""
-        return [c == 1 for c in self.counts]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (``vocab.json``)."""
-        return {"words": list(self.words), "counts": list(self.counts), "chars": list(self.chars)}
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Vocab:
-        """Read :meth:`to_dict` output.
-
-        Raises:
-            ModelError: malformed data.
-        """
-        try:
-            return cls(
-                tuple(str(w) for w in data["words"]),
-                tuple(int(c) for c in data["counts"]),
-                tuple(str(c) for c in data["chars"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"malformed vocabulary: {exc.__class__.__name__}") from exc
 
 
 @dataclass(frozen=True)
@@ -375,7 +248,7 @@ def build_word_examples(docs: Sequence[Document], model: BiLstmTagger) -> list[W
         _, tags = bio_tags(doc, config.granularity)
         ids = [tag_index[t] for t in tags]
         windows, _ = word_windows(
-            enc, config.bilstm_window, config.bilstm_overlap, config.sentence_aware, d, ids, begin_of
+            enc, config.bilstm.window, config.bilstm.overlap, config.sentence_aware, d, ids, begin_of
         )
         examples += windows
     return examples
@@ -422,85 +295,6 @@ def collate_words(examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
     return batch
 
 
-class FastCRF(CRF):
-    """:class:`~phiscrub.train.crf.CRF` with a backward pass linear in the sequence length.
-
-    Same parameters, scores and results as the base class; the forward algorithm walks
-    ``emissions.unbind(1)`` and the gold path score gathers all positions at once, so autograd does
-    not allocate a full-size zero gradient per position (the cost that dominates CPU training of a
-    small model on long windows).
-    """
-
-    def log_partition(self, emissions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Log normaliser of each sequence (see :meth:`CRF.log_partition`)."""
-        trans, start, end = self.scores()
-        steps = emissions.unbind(1)
-        valid = mask.unbind(1)
-        alpha = start + steps[0]
-        for emission, ok in zip(steps[1:], valid[1:]):
-            nxt = torch.logsumexp(alpha.unsqueeze(2) + trans.unsqueeze(0), dim=1) + emission
-            alpha = torch.where(ok.unsqueeze(1), nxt, alpha)
-        return torch.logsumexp(alpha + end, dim=1)
-
-    def path_score(self, emissions: torch.Tensor, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Unnormalised score of the given tag paths (see :meth:`CRF.path_score`)."""
-        trans, start, end = self.scores()
-        tags = tags.masked_fill(~mask, 0)
-        zero = emissions.new_zeros(())
-        emitted = emissions.gather(2, tags.unsqueeze(2)).squeeze(2)
-        score = start[tags[:, 0]] + torch.where(mask, emitted, zero).sum(dim=1)
-        if tags.shape[1] > 1:
-            moves = trans[tags[:, :-1], tags[:, 1:]]
-            score = score + torch.where(mask[:, 1:], moves, zero).sum(dim=1)
-        last = mask.long().sum(dim=1, keepdim=True) - 1
-        return score + end[tags.gather(1, last).squeeze(1)]
-
-
-def _reverse_index(lengths: torch.Tensor, width: int) -> torch.Tensor:
-    """``(B, width)`` positions that reverse each row's first ``lengths[b]`` items (padding stays)."""
-    pos = torch.arange(width, device=lengths.device).unsqueeze(0)
-    last = (lengths - 1).unsqueeze(1)
-    return torch.where(pos <= last, last - pos, pos)
-
-
-class PaddedBiLSTM(nn.Module):
-    """A bidirectional LSTM over right-padded batches, without packed sequences.
-
-    The backward direction is a second LSTM run on each row reversed within its length, so padding
-    never reaches a real position. On CPU this is several times faster to train than
-    ``nn.LSTM(bidirectional=True)`` on a packed sequence, whose backward pass allocates a full-size
-    gradient for every time step.
-
-    Args:
-        input_size: input features.
-        hidden_size: hidden size of each direction.
-    """
-
-    def __init__(self, input_size: int, hidden_size: int) -> None:
-        super().__init__()
-        self.forward_lstm = nn.LSTM(input_size, hidden_size, batch_first=True)
-        self.backward_lstm = nn.LSTM(input_size, hidden_size, batch_first=True)
-
-    def _run(
-        self, inputs: torch.Tensor, lengths: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        index = _reverse_index(lengths, inputs.shape[1]).unsqueeze(2)
-        fw, _ = self.forward_lstm(inputs)
-        bw, _ = self.backward_lstm(inputs.gather(1, index.expand(-1, -1, inputs.shape[2])))
-        return fw, bw, index
-
-    def forward(self, inputs: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Outputs ``(B, T, 2 * hidden)`` of both directions at every position (padding: garbage)."""
-        fw, bw, index = self._run(inputs, lengths)
-        bw = bw.gather(1, index.expand(-1, -1, bw.shape[2]))
-        return torch.cat([fw, bw], dim=-1)
-
-    def final(self, inputs: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """Last state of each direction (after reading the whole row), ``(B, 2 * hidden)``."""
-        fw, bw, _ = self._run(inputs, lengths)
-        last = (lengths - 1).view(-1, 1, 1).expand(-1, 1, fw.shape[2])
-        return torch.cat([fw.gather(1, last).squeeze(1), bw.gather(1, last).squeeze(1)], dim=-1)
-
 
 def _uniform_(weight: torch.Tensor) -> None:
     """Unit-variance-per-vector uniform init (each component has variance ``1 / dim``)."""
@@ -531,21 +325,21 @@ class BiLstmTagger(TaggerBase):
         self.vocab = vocab
         self.config = config
         self.tags: tuple[str, ...] = tag_set(config.granularity)
-        self.word_emb = nn.Embedding(len(vocab.words), config.bilstm_word_dim, padding_idx=PAD_ID)
-        self.char_emb = nn.Embedding(len(vocab.chars), config.bilstm_char_dim, padding_idx=PAD_ID)
+        self.word_emb = nn.Embedding(len(vocab.words), config.bilstm.word_dim, padding_idx=PAD_ID)
+        self.char_emb = nn.Embedding(len(vocab.chars), config.bilstm.char_dim, padding_idx=PAD_ID)
         for emb in (self.word_emb, self.char_emb):
             with torch.no_grad():
                 _uniform_(emb.weight)
                 emb.weight[PAD_ID].zero_()
-        self.char_lstm = PaddedBiLSTM(config.bilstm_char_dim, config.bilstm_char_hidden)
+        self.char_lstm = PaddedBiLSTM(config.bilstm.char_dim, config.bilstm.char_hidden)
         shape_emb, length_emb, extra = shape_embeddings(config)
         self.shape_emb: nn.Embedding | None = shape_emb
         self.length_emb: nn.Embedding | None = length_emb
-        self.dropout = nn.Dropout(config.bilstm_dropout)
+        self.dropout = nn.Dropout(config.bilstm.dropout)
         self.word_lstm = PaddedBiLSTM(
-            config.bilstm_word_dim + 2 * config.bilstm_char_hidden + extra, config.bilstm_hidden
+            config.bilstm.word_dim + 2 * config.bilstm.char_hidden + extra, config.bilstm.hidden
         )
-        self.head = nn.Linear(2 * config.bilstm_hidden, len(self.tags))
+        self.head = nn.Linear(2 * config.bilstm.hidden, len(self.tags))
         self.crf: CRF | None = FastCRF(self.tags) if config.use_crf else None
         self.register_buffer(
             "singleton", torch.tensor(vocab.singletons(), dtype=torch.bool), persistent=False
@@ -589,7 +383,7 @@ class BiLstmTagger(TaggerBase):
 
     def encode(self, docs: Sequence[Document]) -> list[WordDocument]:
         """The documents as this tagger's inputs (:func:`encode_words`; subclasses add vectors)."""
-        return encode_words(docs, self.vocab, self.config.bilstm_max_word_chars)
+        return encode_words(docs, self.vocab, self.config.bilstm.max_word_chars)
 
     def collate(self, examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
         """A batch of word windows (:func:`collate_words`)."""
@@ -602,9 +396,9 @@ class BiLstmTagger(TaggerBase):
     def forward(self, batch: dict[str, torch.Tensor]) -> WordEmissions:
         """Tag scores per word slot for a collated batch (:func:`collate_words`)."""
         word_ids = batch["word_ids"]
-        if self.training and self.config.bilstm_singleton_unk > 0:
+        if self.training and self.config.bilstm.singleton_unk > 0:
             drop = self.singleton[word_ids] & (
-                torch.rand(word_ids.shape, device=word_ids.device) < self.config.bilstm_singleton_unk
+                torch.rand(word_ids.shape, device=word_ids.device) < self.config.bilstm.singleton_unk
             )
             word_ids = word_ids.masked_fill(drop, UNK_ID)
         chars = self.char_vectors(batch["chars"], batch["char_lengths"])
@@ -670,7 +464,7 @@ def word_scores(
     owners: list[list[int]] = []
     for d, enc in enumerate(encoded):
         windows, own = word_windows(
-            enc, config.bilstm_window, config.bilstm_overlap, config.sentence_aware, d
+            enc, config.bilstm.window, config.bilstm.overlap, config.sentence_aware, d
         )
         examples += windows
         owners.append(own)

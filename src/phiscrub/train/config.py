@@ -7,24 +7,30 @@ Wang et al. (2022): a compact encoder (MiniLM-L6 by default) with a CRF on top.
 Backbones: ``encoder`` names a local Hugging Face encoder folder (the ``transformer`` backbone,
 :mod:`phiscrub.train.model`), or is the string ``"bilstm-crf"`` (:data:`BILSTM_ENCODER`): a
 character + word BiLSTM-CRF trained from scratch, needing no pretrained weights
-(:mod:`phiscrub.train.bilstm`, keys ``bilstm_*``). A folder that happens to be called
-``bilstm-crf`` is passed as ``./bilstm-crf``. ``"gemma3-270m"`` (:data:`GEMMA_ENCODER`) or a path
-ending in ``.gguf`` selects the ``gguf`` backbone (:mod:`phiscrub.train.gemma`): a frozen llama.cpp
-model as per-word feature extractor under a BiLSTM-CRF head (keys ``gguf_*``).
+(:mod:`phiscrub.train.bilstm`, section ``bilstm``: :class:`BiLstmConfig`). A folder that happens to
+be called ``bilstm-crf`` is passed as ``./bilstm-crf``. ``"gemma3-270m"`` (:data:`GEMMA_ENCODER`) or a
+path ending in ``.gguf`` selects the ``gguf`` backbone (:mod:`phiscrub.train.gemma`): a frozen
+llama.cpp model as per-word feature extractor under a BiLSTM-CRF head (section ``gguf``:
+:class:`GgufConfig`, plus the ``bilstm`` section for the head).
 
-Unknown keys are errors (:class:`~phiscrub.errors.ConfigError`), so a typo in a config file never
-silently falls back to a default.
+Files and mappings are read by :func:`phiscrub.config.load_config` (:meth:`TrainConfig.from_dict`,
+:meth:`TrainConfig.from_json`): unknown keys are errors (:class:`~phiscrub.errors.ConfigError`), so a
+typo in a config file never silently falls back to a default. The sections are nested tables
+(``{"bilstm": {"hidden": 50}}``, ``[train.bilstm]`` in TOML); the flat ``bilstm_<key>`` and
+``gguf_<key>`` keys of model folders and config files written before the sections existed are still
+read (``bilstm_hidden`` is ``bilstm.hidden``), and :meth:`TrainConfig.replace` takes them too.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal, get_args
 
+from phiscrub.config import check_fields, load_config
 from phiscrub.errors import ConfigError
-from phiscrub.labels import Granularity, is_native
+from phiscrub.labels import GRANULARITIES, Granularity, is_native
 
 __all__ = [
     "ARCHITECTURE_KEYS",
@@ -33,8 +39,11 @@ __all__ = [
     "GEMMA_ENCODER",
     "GGUF_BACKBONE",
     "GGUF_POOLINGS",
+    "INIT_HEADS",
     "SAVE_DTYPES",
     "SUBWORD_STRATEGIES",
+    "BiLstmConfig",
+    "GgufConfig",
     "TrainConfig",
 ]
 
@@ -46,11 +55,22 @@ GEMMA_ENCODER = "gemma3-270m"
 GGUF_BACKBONE = "gguf"
 #: Backbone names (:attr:`TrainConfig.backbone`).
 BACKBONES: tuple[str, ...] = ("transformer", BILSTM_ENCODER, GGUF_BACKBONE)
+
+SubwordStrategy = Literal["first", "mean", "max"]
+SaveDtype = Literal["float32", "float16", "int8"]
+GgufPooling = Literal["first", "mean", "last"]
+InitHead = Literal["fold", "reinit"]
+#: How a word's subword vectors become one word vector, see :mod:`phiscrub.train.dataset`.
+SUBWORD_STRATEGIES: tuple[str, ...] = get_args(SubwordStrategy)
+#: Floating point formats a model folder can be saved in (always loaded back as float32).
+SAVE_DTYPES: tuple[str, ...] = get_args(SaveDtype)
 #: How the GGUF model's token vectors of a word become one vector (``last``: the causal model's
 #: last token of the word, the first one that has read the whole word).
-GGUF_POOLINGS: tuple[str, ...] = ("first", "mean", "last")
-#: Keys that fix a model's architecture: a run continuing from a saved model (``init_from``)
-#: takes them from that model's config, not from its own.
+GGUF_POOLINGS: tuple[str, ...] = get_args(GgufPooling)
+#: What ``init_head`` does to the head of an ``init_from`` model of other labels (:mod:`phiscrub.train.head`).
+INIT_HEADS: tuple[str, ...] = get_args(InitHead)
+#: Keys (dotted for sections) that fix a model's architecture: a run continuing from a saved model
+#: (``init_from``) takes them from that model's config, not from its own.
 ARCHITECTURE_KEYS: tuple[str, ...] = (
     "encoder",
     "granularity",
@@ -59,32 +79,111 @@ ARCHITECTURE_KEYS: tuple[str, ...] = (
     "shape_features",
     "shape_dim",
     "length_dim",
-    "bilstm_word_dim",
-    "bilstm_char_dim",
-    "bilstm_char_hidden",
-    "bilstm_hidden",
-    "bilstm_max_word_chars",
-    "gguf_layers",
-    "gguf_ctx",
-    "gguf_pooling",
-    "gguf_proj_dim",
-    "gguf_word_features",
+    "bilstm.word_dim",
+    "bilstm.char_dim",
+    "bilstm.char_hidden",
+    "bilstm.hidden",
+    "bilstm.max_word_chars",
+    "gguf.layers",
+    "gguf.ctx",
+    "gguf.pooling",
+    "gguf.proj_dim",
+    "gguf.word_features",
 )
 
-#: How a word's subword vectors become one word vector, see :mod:`phiscrub.train.dataset`.
-SUBWORD_STRATEGIES: tuple[str, ...] = ("first", "mean", "max")
-#: Floating point formats a model folder can be saved in (always loaded back as float32).
-SAVE_DTYPES: tuple[str, ...] = ("float32", "float16", "int8")
-_GRANULARITIES: tuple[str, ...] = ("fine", "coarse", "phicon5")
 
-# Accepted Python types per annotation string (annotations are strings under __future__ annotations).
-_TYPES: dict[str, tuple[type, ...]] = {
-    "int": (int,),
-    "float": (float, int),
-    "bool": (bool,),
-    "str": (str,),
-    "Granularity": (str,),  # a Literal of strings, checked against _GRANULARITIES below
-}
+def _check_granularity(value: Any, where: str) -> Any:
+    """A granularity name of :data:`~phiscrub.labels.GRANULARITIES` or a native scheme."""
+    if not isinstance(value, str):
+        raise ConfigError(f"config key {where!r} must be a string")
+    if value not in GRANULARITIES and not is_native(value):
+        raise ConfigError(f"{where} must be one of {GRANULARITIES} or native:<corpus>")
+    return value
+
+
+def _at_least(obj: Any, minimum: float, names: tuple[str, ...], or_null: bool = False) -> None:
+    for name in names:
+        value = getattr(obj, name)
+        if not (value is None and or_null) and value < minimum:
+            raise ConfigError(f"{name} must be >= {minimum:g}" + (" or null" if or_null else ""))
+
+
+def _below_one(obj: Any, names: tuple[str, ...]) -> None:
+    for name in names:
+        if not 0.0 <= getattr(obj, name) < 1.0:
+            raise ConfigError(f"{name} must be in [0, 1)")
+
+
+@dataclass(frozen=True)
+class BiLstmConfig:
+    """Section ``bilstm``: the BiLSTM-CRF backbone (and the head of the ``gguf`` backbone).
+
+    Args:
+        lr: learning rate of every parameter of a BiLSTM-CRF (AdamW; ``lr`` and ``head_lr`` of
+            :class:`TrainConfig` are for the transformer backbone).
+        window: words per window (training sample and inference unit).
+        overlap: words shared by consecutive windows.
+        word_dim: word embedding size.
+        char_dim: character embedding size.
+        char_hidden: hidden size of each direction of the character BiLSTM.
+        hidden: hidden size of each direction of the word BiLSTM.
+        dropout: dropout on the word inputs and on the word BiLSTM output.
+        max_word_chars: characters of a word read by the character BiLSTM (longer words keep their
+            first and last halves).
+        singleton_unk: in training, probability of replacing a word seen once in the training data
+            by the unknown word (teaches the model what unknown words look like).
+    """
+
+    lr: float = 5e-3
+    window: int = 64
+    overlap: int = 8
+    word_dim: int = 100
+    char_dim: int = 25
+    char_hidden: int = 25
+    hidden: int = 100
+    dropout: float = 0.5
+    max_word_chars: int = 30
+    singleton_unk: float = 0.5
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        _at_least(self, 1, ("word_dim", "char_dim", "char_hidden", "hidden"))
+        _at_least(self, 8, ("window",))
+        _at_least(self, 2, ("max_word_chars",))
+        if not 0 <= self.overlap < self.window // 2:
+            raise ConfigError("overlap must be >= 0 and below half of window")
+        _below_one(self, ("dropout", "singleton_unk"))
+        if self.lr <= 0:
+            raise ConfigError("lr must be > 0")
+
+
+@dataclass(frozen=True)
+class GgufConfig:
+    """Section ``gguf``: the frozen GGUF feature extractor of the ``gguf`` backbone.
+
+    Args:
+        layers: keep only the first N transformer blocks of the GGUF model (a derived GGUF file is
+            written once to the feature cache; faster, often better features for tagging than the
+            last layer); None keeps them all.
+        ctx: model tokens per llama.cpp pass (longer texts are cut at line ends into passes of at
+            most this many tokens).
+        pooling: ``first``, ``mean`` or ``last`` token vector of each word.
+        proj_dim: size of the trained projection of the frozen vectors.
+        word_features: also feed the BiLSTM-CRF's word embedding and character BiLSTM (else only the
+            frozen vectors and the shape features).
+    """
+
+    layers: int | None = None
+    ctx: int = 512
+    pooling: GgufPooling = "mean"
+    proj_dim: int = 256
+    word_features: bool = True
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        _at_least(self, 1, ("layers",), or_null=True)
+        _at_least(self, 16, ("ctx",))
+        _at_least(self, 1, ("proj_dim",))
 
 
 @dataclass(frozen=True)
@@ -125,36 +224,19 @@ class TrainConfig:
             architecture keys :data:`ARCHITECTURE_KEYS`) instead of a fresh model.
         init_head: with ``init_from`` of another granularity: ``fold`` its head to this one
             (BIO-aware, :mod:`phiscrub.train.head`) or ``reinit`` it; None: the granularities must match.
-        bilstm_lr: learning rate of every parameter of a BiLSTM-CRF (AdamW; ``lr`` and ``head_lr``
-            are for the transformer backbone).
-        bilstm_window: words per BiLSTM-CRF window (training sample and inference unit).
-        bilstm_overlap: words shared by consecutive BiLSTM-CRF windows.
-        bilstm_word_dim: BiLSTM-CRF word embedding size.
-        bilstm_char_dim: BiLSTM-CRF character embedding size.
-        bilstm_char_hidden: hidden size of each direction of the character BiLSTM.
-        bilstm_hidden: hidden size of each direction of the word BiLSTM.
-        bilstm_dropout: dropout on the BiLSTM-CRF's word inputs and on the word BiLSTM output.
-        bilstm_max_word_chars: characters of a word read by the character BiLSTM (longer words
-            keep their first and last halves).
-        bilstm_singleton_unk: in training, probability of replacing a word seen once in the
-            training data by the unknown word (teaches the model what unknown words look like).
-        gguf_layers: ``gguf`` backbone: keep only the first N transformer blocks of the GGUF model
-            (a derived GGUF file is written once to the feature cache; faster, often better
-            features for tagging than the last layer); None keeps them all.
-        gguf_ctx: ``gguf`` backbone: model tokens per llama.cpp pass (longer texts are cut at line
-            ends into passes of at most this many tokens).
-        gguf_pooling: ``gguf`` backbone: ``first``, ``mean`` or ``last`` token vector of each word.
-        gguf_proj_dim: ``gguf`` backbone: size of the trained projection of the frozen vectors.
-        gguf_word_features: ``gguf`` backbone: also feed the BiLSTM-CRF's word embedding and
-            character BiLSTM (else only the frozen vectors and the shape features).
+        bilstm: the BiLSTM-CRF backbone's settings (:class:`BiLstmConfig`).
+        gguf: the ``gguf`` backbone's feature extractor (:class:`GgufConfig`).
     """
 
+    #: Flat keys of older files read into the sections (``bilstm_hidden`` -> ``bilstm.hidden``).
+    FLAT_PREFIXES: ClassVar[dict[str, str]] = {"bilstm_": "bilstm", "gguf_": "gguf"}
+
     encoder: str | None = None
-    granularity: Granularity = "coarse"
+    granularity: Granularity = field(default="coarse", metadata={"check": _check_granularity})
     max_length: int = 192
     overlap: int = 32
     sentence_aware: bool = True
-    subword_strategy: str = "first"
+    subword_strategy: SubwordStrategy = "first"
     use_crf: bool = True
     shape_features: bool = True
     shape_dim: int = 16
@@ -173,105 +255,28 @@ class TrainConfig:
     num_threads: int | None = None
     max_steps: int | None = None
     time_budget_s: float | None = None
-    save_dtype: str = "float32"
+    save_dtype: SaveDtype = "float32"
     device: str = "cpu"
     init_from: str | None = None
-    init_head: str | None = None
-    bilstm_lr: float = 5e-3
-    bilstm_window: int = 64
-    bilstm_overlap: int = 8
-    bilstm_word_dim: int = 100
-    bilstm_char_dim: int = 25
-    bilstm_char_hidden: int = 25
-    bilstm_hidden: int = 100
-    bilstm_dropout: float = 0.5
-    bilstm_max_word_chars: int = 30
-    bilstm_singleton_unk: float = 0.5
-    gguf_layers: int | None = None
-    gguf_ctx: int = 512
-    gguf_pooling: str = "mean"
-    gguf_proj_dim: int = 256
-    gguf_word_features: bool = True
+    init_head: InitHead | None = None
+    bilstm: BiLstmConfig = field(default_factory=BiLstmConfig)
+    gguf: GgufConfig = field(default_factory=GgufConfig)
 
     def __post_init__(self) -> None:
-        self._check_types()
-        self._check_values()
-
-    def _check_types(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            annotation = str(f.type).replace(" ", "")
-            optional = annotation.endswith("|None")
-            base = annotation.removesuffix("|None")
-            if value is None:
-                if not optional:
-                    raise ConfigError(f"config key {f.name!r} must not be null")
-                continue
-            accepted = _TYPES[base]
-            # bool is an int subclass: reject True where a number is expected and vice versa.
-            if isinstance(value, bool) and bool not in accepted:
-                raise ConfigError(f"config key {f.name!r} expects {base}, got a boolean")
-            if not isinstance(value, accepted):
-                raise ConfigError(f"config key {f.name!r} expects {base}, got {type(value).__name__}")
-            if base == "float" and isinstance(value, int):
-                object.__setattr__(self, f.name, float(value))
-
-    def _check_values(self) -> None:
-        if self.granularity not in _GRANULARITIES and not is_native(self.granularity):
-            raise ConfigError(f"granularity must be one of {_GRANULARITIES}, got {self.granularity!r}")
-        if self.subword_strategy not in SUBWORD_STRATEGIES:
-            raise ConfigError(f"subword_strategy must be one of {SUBWORD_STRATEGIES}")
-        if self.save_dtype not in SAVE_DTYPES:
-            raise ConfigError(f"save_dtype must be one of {SAVE_DTYPES}")
+        check_fields(self)
         if self.max_length < 8:
             raise ConfigError("max_length must be at least 8")
         # Windows hold max_length minus (at most 4) special tokens; the overlap must stay below half
         # of that so that every window moves forward (see phiscrub.train.dataset.plan_windows).
         if not 0 <= self.overlap < (self.max_length - 4) // 2:
             raise ConfigError("overlap must be >= 0 and below half of max_length - 4")
-        positive = (
-            "shape_dim",
-            "length_dim",
-            "epochs",
-            "batch_size",
-            "eval_batch_size",
-            "patience",
-            "bilstm_word_dim",
-            "bilstm_char_dim",
-            "bilstm_char_hidden",
-            "bilstm_hidden",
-            "gguf_proj_dim",
-        )
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be >= 1")
-        if self.bilstm_window < 8:
-            raise ConfigError("bilstm_window must be at least 8")
-        if not 0 <= self.bilstm_overlap < self.bilstm_window // 2:
-            raise ConfigError("bilstm_overlap must be >= 0 and below half of bilstm_window")
-        if self.gguf_pooling not in GGUF_POOLINGS:
-            raise ConfigError(f"gguf_pooling must be one of {GGUF_POOLINGS}")
-        if self.gguf_layers is not None and self.gguf_layers < 1:
-            raise ConfigError("gguf_layers must be >= 1 or null")
-        if self.gguf_ctx < 16:
-            raise ConfigError("gguf_ctx must be at least 16")
-        if self.bilstm_max_word_chars < 2:
-            raise ConfigError("bilstm_max_word_chars must be >= 2")
-        for name in ("dropout", "bilstm_dropout", "bilstm_singleton_unk"):
-            if not 0.0 <= getattr(self, name) < 1.0:
-                raise ConfigError(f"{name} must be in [0, 1)")
-        if not 0.0 <= self.warmup_ratio < 1.0:
-            raise ConfigError("warmup_ratio must be in [0, 1)")
-        for name in ("lr", "head_lr", "bilstm_lr"):
+        _at_least(self, 1, ("shape_dim", "length_dim", "epochs", "batch_size", "eval_batch_size", "patience"))
+        _below_one(self, ("dropout", "warmup_ratio"))
+        for name in ("lr", "head_lr"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be > 0")
-        for name in ("weight_decay", "max_grad_norm"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"{name} must be >= 0")
-        for name in ("num_threads", "max_steps"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                raise ConfigError(f"{name} must be >= 1 or null")
+        _at_least(self, 0, ("weight_decay", "max_grad_norm"))
+        _at_least(self, 1, ("num_threads", "max_steps"), or_null=True)
         if self.time_budget_s is not None and self.time_budget_s <= 0:
             raise ConfigError("time_budget_s must be > 0 or null")
 
@@ -288,47 +293,61 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
-        """Build a config from a mapping, rejecting unknown keys.
+        """Build a config from a mapping (sections as nested mappings, or flat legacy keys).
 
         Raises:
             ConfigError: unknown key, wrong type or out-of-range value.
         """
         if not isinstance(data, dict):
             raise ConfigError("a training config must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown training config keys: {unknown}")
-        return cls(**data)
+        return load_config(data, cls)
 
     @classmethod
     def from_json(cls, path: str | Path) -> TrainConfig:
-        """Read a config written by :meth:`to_json` (or by hand).
+        """Read a config written by :meth:`to_json` (or by hand; a ``.toml`` file works too).
 
         Raises:
-            ConfigError: unreadable file, invalid JSON or invalid config.
+            ConfigError: unreadable file, invalid JSON or invalid config (naming the file and key).
         """
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ConfigError(f"cannot read training config {path}: {exc.__class__.__name__}") from exc
-        return cls.from_dict(data)
+        return load_config(path, cls)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict with every key (the resolved config)."""
+        """Plain JSON-ready dict with every key (the resolved config; sections nested)."""
         return asdict(self)
 
     def to_json(self, path: str | Path) -> None:
         """Write the config as indented JSON."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
+    def get(self, key: str) -> Any:
+        """The value of a key, dotted for a section's (``"bilstm.hidden"``)."""
+        value: Any = self
+        for part in key.split("."):
+            value = getattr(value, part)
+        return value
+
     def replace(self, **changes: Any) -> TrainConfig:
         """Copy with some values changed (validated like a new config).
+
+        Keys are field names, dotted section keys (``**{"bilstm.hidden": 50}``), flat legacy keys
+        (``bilstm_hidden=50``) or whole sections (``bilstm={"hidden": 50}`` or a :class:`BiLstmConfig`).
 
         Raises:
             ConfigError: unknown key or invalid value.
         """
-        unknown = sorted(set(changes) - {f.name for f in fields(self)})
-        if unknown:
-            raise ConfigError(f"unknown training config keys: {unknown}")
-        return replace(self, **changes)
+        data = self.to_dict()
+        for key, value in changes.items():
+            for prefix, name in self.FLAT_PREFIXES.items():
+                if key.startswith(prefix):
+                    key = f"{name}.{key[len(prefix) :]}"
+            section, dot, sub = key.partition(".")
+            if dot:
+                if not isinstance(data.get(section), dict):
+                    raise ConfigError(f"unknown training config keys: [{key!r}]")
+                data[section] = {**data[section], sub: value}
+            elif key in data and isinstance(data[key], dict):
+                given = asdict(value) if isinstance(value, (BiLstmConfig, GgufConfig)) else value
+                data[key] = {**data[key], **given} if isinstance(given, dict) else given
+            else:
+                data[key] = value
+        return self.from_dict(data)

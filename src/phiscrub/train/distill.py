@@ -277,7 +277,7 @@ def build_student(
     if len(keep) >= len(encoder_layers(teacher.encoder)):
         raise ConfigError("the student must have fewer layers than the teacher")
     _keep_layers(encoder, keep)
-    same = {key: getattr(teacher.config, key) for key in (*ARCHITECTURE_KEYS, *_WINDOW_KEYS)}
+    same = {key: teacher.config.get(key) for key in (*ARCHITECTURE_KEYS, *_WINDOW_KEYS)}
     same["encoder"] = encoder_path
     config = train_config.replace(**same, init_from=None, init_head=None)
     student = PhiTagger(encoder, teacher.tokenizer, config)

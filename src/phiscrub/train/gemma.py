@@ -380,11 +380,11 @@ def extractor_for(config: TrainConfig) -> GgufFeatureExtractor:
     """The (shared, lazily loaded) extractor of a ``gguf`` config."""
     if config.encoder is None:
         raise ConfigError("the gguf backbone needs an encoder (gemma3-270m or a .gguf path)")
-    path = truncated_gguf(resolve_gguf(config.encoder), config.gguf_layers)
+    path = truncated_gguf(resolve_gguf(config.encoder), config.gguf.layers)
     threads = config.num_threads or 1
-    key = (str(path), config.gguf_ctx, threads)
+    key = (str(path), config.gguf.ctx, threads)
     if key not in _EXTRACTORS:
-        _EXTRACTORS[key] = GgufFeatureExtractor(path, config.gguf_ctx, threads)
+        _EXTRACTORS[key] = GgufFeatureExtractor(path, config.gguf.ctx, threads)
     return _EXTRACTORS[key]
 
 
@@ -392,8 +392,8 @@ def _cache_key(config: TrainConfig, extractor: GgufFeatureExtractor) -> str:
     parts = [
         f"v{FEATURE_VERSION}",
         file_sha256(extractor.path)[:24],
-        f"ctx{config.gguf_ctx}",
-        config.gguf_pooling,
+        f"ctx{config.gguf.ctx}",
+        config.gguf.pooling,
         TOKENIZER_NAME,
     ]
     return "-".join(re.sub(r"[^A-Za-z0-9_.]", "_", p) for p in parts)
@@ -419,7 +419,7 @@ def word_vectors(config: TrainConfig, texts: Sequence[str]) -> list[np.ndarray]:
         cached = cache.get(text, len(words))
         if cached is None:
             offsets, vectors = extractor.token_vectors(text)
-            cached = pool_words(words, offsets, vectors, config.gguf_pooling)
+            cached = pool_words(words, offsets, vectors, config.gguf.pooling)
             cache.put(text, cached)
             report("gguf features", i + 1, len(texts))
         out.append(cached)
@@ -443,10 +443,10 @@ class GemmaTagger(BiLstmTagger):
         super().__init__(vocab, config)
         self.n_embd = extractor_for(config).n_embd
         self.vector_norm = nn.LayerNorm(self.n_embd)
-        self.vector_proj = nn.Linear(self.n_embd, config.gguf_proj_dim)
+        self.vector_proj = nn.Linear(self.n_embd, config.gguf.proj_dim)
         extra = config.shape_dim + config.length_dim if config.shape_features else 0
-        word = config.bilstm_word_dim + 2 * config.bilstm_char_hidden if config.gguf_word_features else 0
-        self.word_lstm = PaddedBiLSTM(word + extra + config.gguf_proj_dim, config.bilstm_hidden)
+        word = config.bilstm.word_dim + 2 * config.bilstm.char_hidden if config.gguf.word_features else 0
+        self.word_lstm = PaddedBiLSTM(word + extra + config.gguf.proj_dim, config.bilstm.hidden)
 
     @classmethod
     def from_documents(
@@ -466,18 +466,18 @@ class GemmaTagger(BiLstmTagger):
 
     def encode(self, docs: Sequence[Document]) -> list[WordDocument]:
         """Words, characters, features and frozen vectors of the documents."""
-        encoded = encode_words(docs, self.vocab, self.config.bilstm_max_word_chars)
+        encoded = encode_words(docs, self.vocab, self.config.bilstm.max_word_chars)
         vectors = word_vectors(self.config, [d.text for d in docs])
         return [_with_vectors(e, v) for e, v in zip(encoded, vectors)]
 
     def forward(self, batch: dict[str, torch.Tensor]) -> WordEmissions:
         """Tag scores per word slot (frozen vectors in ``batch["vectors"]``)."""
         parts: list[torch.Tensor] = []
-        if self.config.gguf_word_features:
+        if self.config.gguf.word_features:
             word_ids = batch["word_ids"]
-            if self.training and self.config.bilstm_singleton_unk > 0:
+            if self.training and self.config.bilstm.singleton_unk > 0:
                 drop = self.singleton[word_ids] & (
-                    torch.rand(word_ids.shape, device=word_ids.device) < self.config.bilstm_singleton_unk
+                    torch.rand(word_ids.shape, device=word_ids.device) < self.config.bilstm.singleton_unk
                 )
                 word_ids = word_ids.masked_fill(drop, 1)
             chars = self.char_vectors(batch["chars"], batch["char_lengths"])

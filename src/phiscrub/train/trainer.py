@@ -273,8 +273,8 @@ def saved_model_scores(
     model = load_for_inference(folder, device=device)
     # A BiLSTM-CRF ignores autocast (it always runs in float32).
     bf16 = not isinstance(model, BiLstmTagger) and model.autocast_dtype == torch.bfloat16
-    predictions = detector.predict(list(dev_docs))
-    pred_docs = [doc.with_spans(p.spans(source=detector.name)) for doc, p in zip(dev_docs, predictions)]
+    predictions = predict_words(model, list(dev_docs), batch_size=batch_size)
+    pred_docs = [doc.with_spans(p.spans()) for doc, p in zip(dev_docs, predictions)]
     result = evaluate(list(dev_docs), pred_docs, model.config.granularity)
     meta_path = folder / "meta.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
@@ -311,7 +311,7 @@ def _optimizer(model: Tagger, config: TrainConfig) -> torch.optim.Optimizer:
     param_groups = [
         {
             "params": params,
-            "lr": config.bilstm_lr if bilstm else config.lr if is_encoder else config.head_lr,
+            "lr": config.bilstm.lr if bilstm else config.lr if is_encoder else config.head_lr,
             "weight_decay": 0.0 if no_decay else config.weight_decay,
         }
         for (is_encoder, no_decay), params in sorted(groups.items())
@@ -361,7 +361,7 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
             f"init_from predicts {saved.granularity} labels, but the config asks for {wanted}: "
             "fold its head (--head fold) or re-initialise it (--head reinit)"
         )
-    resolved = config.replace(**{key: getattr(saved, key) for key in ARCHITECTURE_KEYS})
+    resolved = config.replace(**{key: saved.get(key) for key in ARCHITECTURE_KEYS})
     model.config = resolved
     if wanted != saved.granularity:
         from phiscrub.train.head import refit_head
@@ -369,7 +369,7 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
         refit_head(model, wanted, config.init_head or "fold")
         resolved = model.config
     if isinstance(model, BiLstmTagger):
-        model.dropout.p = resolved.bilstm_dropout
+        model.dropout.p = resolved.bilstm.dropout
         return model.extended(train_docs)
     model.dropout.p = resolved.dropout
     return model

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from phiscrub.config import check_fields
 from phiscrub.errors import ConfigError
 
 __all__ = ["API_KEY_ENVS", "LLMSettings"]
@@ -15,7 +16,8 @@ API_KEY_ENVS: tuple[str, ...] = ("PHISCRUB_LLM_API_KEY", "OPENAI_API_KEY")
 
 @dataclass(frozen=True)
 class LLMSettings:
-    """Where and how to call the endpoint.
+    """Where and how to call the endpoint (a table or a TOML/JSON file loads with
+    :func:`phiscrub.config.load_config`).
 
     Args:
         url: base URL of an OpenAI-compatible API (``http://127.0.0.1:8080/v1``); a URL already
@@ -48,6 +50,7 @@ class LLMSettings:
     price_completion: float = 0.0
 
     def __post_init__(self) -> None:
+        check_fields(self)
         if not self.url.startswith(("http://", "https://")):
             raise ConfigError("the LLM url must start with http:// or https://")
         if self.concurrency < 1 or self.max_retries < 0 or self.max_tokens < 1:
