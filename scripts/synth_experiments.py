@@ -1,8 +1,11 @@
 """Reproduce every figure of ``docs/synthetic-letters.md`` (Ren et al. 2025, Tables 4/6 and 8).
 
-Everything goes under ``build/synth/`` (ignored by git). Each step is skipped when its output is
-already there, so the script can be re-run after an interruption; ``--force`` redoes the steps asked.
-Every command it runs is printed (``$ ...``) and runs under ``nice -n 10``.
+Everything goes under ``build/synth/`` (ignored by git). The runs of each step are cells of
+:func:`phiscrub.experiment.grid.run_grid`: each finished run is recorded in
+``build/synth/results.jsonl`` (its timings, and the scores of a downstream run) and skipped when the
+script runs again, so it can be re-run after an interruption; a run whose report was made before the
+results file existed is recorded from its outputs. ``--force`` redoes the steps asked. Every command
+it runs is printed (``$ ...``) and runs under ``nice -n 10``.
 
 Steps:
 
@@ -36,8 +39,12 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from phiscrub.experiment.grid import markdown_table, run_grid, summarize
 
 __all__ = ["main"]
 
@@ -52,6 +59,53 @@ FAMILIES = "abcdefghij"
 #: Synthetic versions of the training notes for the downstream check: (strategy, ratio); random 0.3 is
 #: the paper's Table 8 setting.
 DOWNSTREAM_ARMS: tuple[tuple[str, float], ...] = (("stopwords", 0.4), ("random", 0.3))
+#: One JSON line per finished run (the grid runner's record; see the module docstring).
+RESULTS = OUT / "results.jsonl"
+#: The downstream F1 keys: binary token (B), token micro (T), entity micro (E).
+F1_KEYS = ("B", "T", "E")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of a step: its key in ``results.jsonl`` and its parameters.
+
+    Args:
+        step: ``quality``, ``ablation``, ``synth`` (a synthetic training corpus) or ``train``.
+        name: the run within the step (a folder or file stem).
+        ds: the evaluation sample (quality runs).
+        strategy: masking strategy (quality runs and synthetic training corpora).
+        ratio: masking ratio (idem).
+        seed: training seed (train runs).
+        corpus: the training corpus (train runs).
+    """
+
+    step: str
+    name: str
+    ds: str = ""
+    strategy: str = ""
+    ratio: float = 0.0
+    seed: int = 0
+    corpus: Path | None = None
+
+    @property
+    def key(self) -> str:
+        """``step/name``, e.g. ``quality/zs/random-0.4``."""
+        return f"{self.step}/{self.name}"
+
+
+C = TypeVar("C", bound=Cell)
+
+
+def _grid(
+    cells: Sequence[C], run: Callable[[C], dict[str, Any]], done: Callable[[C], Path], force: bool
+) -> None:
+    """Run the cells not recorded in ``results.jsonl`` (all with ``force``); a cell whose ``done``
+    file exists from an earlier version of this script is recorded as it is."""
+
+    def adopt(cell: C) -> dict[str, Any] | None:
+        return {"adopted": True} if done(cell).exists() else None
+
+    run_grid(cells, run, RESULTS, resume=not force, adopt=adopt, progress=False)
 
 
 def _cpu_children() -> float:
@@ -134,28 +188,35 @@ def quality(force: bool) -> None:
     Args:
         force: redo runs whose report exists.
     """
-    for ds in DATASETS:
-        original = OUT / "data" / f"{ds}-eval.jsonl"
-        for strategy in STRATEGIES:
-            for ratio in RATIOS:
-                d = _quality_dir(ds, strategy, ratio)
-                report = d / "eval" / "report.json"
-                if report.exists() and not force:
-                    continue
-                d.mkdir(parents=True, exist_ok=True)
-                synthetic, masked = d / "synthetic.jsonl", d / "masked.jsonl"
-                wall, cpu = _run(
-                    ["synth", str(original), "-o", str(synthetic), "--write-masked", str(masked),
-                     "--strategy", strategy, "--ratio", f"{ratio:g}", "--seed", "0"],
-                    d / "synth.log",
-                )  # fmt: skip
-                (d / "time.json").write_text(
-                    json.dumps({"synth_wall_s": round(wall, 2), "synth_cpu_s": round(cpu, 2)}) + "\n"
-                )
-                _run(
-                    ["synth-eval", str(original), str(synthetic), "--masked", str(masked), "-o", str(d / "eval")],
-                    d / "eval.log",
-                )  # fmt: skip
+    cells = [
+        Cell("quality", f"{ds}/{_arm(strategy, ratio)}", ds, strategy, ratio)
+        for ds in DATASETS
+        for strategy in STRATEGIES
+        for ratio in RATIOS
+    ]
+    _grid(
+        cells, _quality_run, lambda c: _quality_dir(c.ds, c.strategy, c.ratio) / "eval" / "report.json", force
+    )
+
+
+def _quality_run(cell: Cell) -> dict[str, Any]:
+    """Synthesize one sample at one strategy and ratio, then score it; return the synthesis times."""
+    original = OUT / "data" / f"{cell.ds}-eval.jsonl"
+    d = _quality_dir(cell.ds, cell.strategy, cell.ratio)
+    d.mkdir(parents=True, exist_ok=True)
+    synthetic, masked = d / "synthetic.jsonl", d / "masked.jsonl"
+    wall, cpu = _run(
+        ["synth", str(original), "-o", str(synthetic), "--write-masked", str(masked),
+         "--strategy", cell.strategy, "--ratio", f"{cell.ratio:g}", "--seed", "0"],
+        d / "synth.log",
+    )  # fmt: skip
+    times = {"synth_wall_s": round(wall, 2), "synth_cpu_s": round(cpu, 2)}
+    (d / "time.json").write_text(json.dumps(times) + "\n")
+    _run(
+        ["synth-eval", str(original), str(synthetic), "--masked", str(masked), "-o", str(d / "eval")],
+        d / "eval.log",
+    )  # fmt: skip
+    return times
 
 
 ABLATION = OUT / "ablation" / "zs-random-0.4-left-only"
@@ -187,9 +248,13 @@ def ablation(force: bool) -> None:
     Args:
         force: redo the run when its report exists.
     """
+    cell = Cell("ablation", ABLATION.name, "zs", "random", 0.4)
+    _grid([cell], _ablation_run, lambda c: ABLATION / "eval" / "report.json", force)
+
+
+def _ablation_run(cell: Cell) -> dict[str, Any]:
+    """The ablation's worker process, then ``synth-eval``; return the synthesis times."""
     d = ABLATION
-    if (d / "eval" / "report.json").exists() and not force:
-        return
     d.mkdir(parents=True, exist_ok=True)
     cmd = ["nice", "-n", "10", sys.executable, str(Path(__file__).resolve()), "--ablation-worker"]
     print("$ python scripts/synth_experiments.py --ablation-worker", flush=True)
@@ -206,6 +271,7 @@ def ablation(force: bool) -> None:
          str(d / "masked.jsonl"), "-o", str(d / "eval")],
         d / "eval.log",
     )  # fmt: skip
+    return times
 
 
 def _arm(strategy: str, ratio: float) -> str:
@@ -221,50 +287,61 @@ def downstream(seeds: list[int], force: bool, epochs: int) -> None:
         epochs: maximum training epochs (early stopping on dev, patience 3).
     """
     base = OUT / "downstream"
+    arms = [
+        Cell("synth", _arm(strategy, ratio), "zs", strategy, ratio) for strategy, ratio in DOWNSTREAM_ARMS
+    ]
+    _grid(arms, _synth_train_run, lambda c: base / f"zs-train-{c.name}.jsonl", force)
+    corpora = {"original": OUT / "data" / "zs-train.jsonl"}
+    corpora.update({c.name: base / f"zs-train-{c.name}.jsonl" for c in arms})
+    runs = [
+        Cell("train", f"{kind}-seed{seed}", seed=seed, corpus=corpus)
+        for seed in seeds
+        for kind, corpus in corpora.items()
+    ]
+    _grid(runs, lambda c: _train_run(c, epochs), lambda c: base / c.name / "eval.json", force)
+
+
+def _synth_train_run(cell: Cell) -> dict[str, Any]:
+    """Synthesize the training notes for one arm and score them; return the synthesis times."""
+    base = OUT / "downstream"
     train = OUT / "data" / "zs-train.jsonl"
+    synth = base / f"zs-train-{cell.name}.jsonl"
+    base.mkdir(parents=True, exist_ok=True)
+    wall, cpu = _run(
+        ["synth", str(train), "-o", str(synth), "--strategy", cell.strategy, "--ratio", f"{cell.ratio:g}",
+         "--seed", "0"],
+        base / f"synth-{cell.name}.log",
+    )  # fmt: skip
+    times = {"synth_wall_s": round(wall, 2), "synth_cpu_s": round(cpu, 2)}
+    (base / f"time-{cell.name}.json").write_text(json.dumps(times) + "\n")
+    _run(
+        ["synth-eval", str(train), str(synth), "-o", str(base / f"synth-eval-{cell.name}")],
+        base / f"synth-eval-{cell.name}.log",
+    )
+    return times
+
+
+def _train_run(cell: Cell, epochs: int) -> dict[str, Any]:
+    """Train, predict and evaluate one tagger; return its times and B/T/E F1."""
+    run = OUT / "downstream" / cell.name
     dev = OUT / "data" / "zs-dev.jsonl"
-    corpora = {"original": train}
-    for strategy, ratio in DOWNSTREAM_ARMS:
-        arm = _arm(strategy, ratio)
-        synth = base / f"zs-train-{arm}.jsonl"
-        corpora[arm] = synth
-        if synth.exists() and not force:
-            continue
-        base.mkdir(parents=True, exist_ok=True)
-        wall, cpu = _run(
-            ["synth", str(train), "-o", str(synth), "--strategy", strategy, "--ratio", f"{ratio:g}", "--seed", "0"],
-            base / f"synth-{arm}.log",
-        )  # fmt: skip
-        (base / f"time-{arm}.json").write_text(
-            json.dumps({"synth_wall_s": round(wall, 2), "synth_cpu_s": round(cpu, 2)}) + "\n"
-        )
-        _run(
-            ["synth-eval", str(train), str(synth), "-o", str(base / f"synth-eval-{arm}")],
-            base / f"synth-eval-{arm}.log",
-        )
-    for seed in seeds:
-        for kind, corpus in corpora.items():
-            run = base / f"{kind}-seed{seed}"
-            report = run / "eval.json"
-            if report.exists() and not force:
-                continue
-            wall, cpu = _run(
-                ["train", "--train", str(corpus), "--dev", str(dev), "--encoder", "bilstm-crf", "--labels", "coarse",
-                 "--seed", str(seed), "--epochs", str(epochs), "--threads", "1", "-o", str(run / "model")],
-                run / "train.log",
-            )  # fmt: skip
-            _run(
-                ["predict", str(dev), "--model", str(run / "model"), "--no-rules", "-o", str(run / "pred.jsonl")],
-                run / "predict.log",
-            )  # fmt: skip
-            _run(
-                ["evaluate", "--gold", str(dev), "--pred", str(run / "pred.jsonl"), "--labels", "coarse",
-                 "-o", str(run / "eval")],
-                run / "evaluate.log",
-            )  # fmt: skip
-            (run / "time.json").write_text(
-                json.dumps({"train_wall_s": round(wall, 2), "train_cpu_s": round(cpu, 2)}) + "\n"
-            )
+    wall, cpu = _run(
+        ["train", "--train", str(cell.corpus), "--dev", str(dev), "--encoder", "bilstm-crf", "--labels", "coarse",
+         "--seed", str(cell.seed), "--epochs", str(epochs), "--threads", "1", "-o", str(run / "model")],
+        run / "train.log",
+    )  # fmt: skip
+    _run(
+        ["predict", str(dev), "--model", str(run / "model"), "--no-rules", "-o", str(run / "pred.jsonl")],
+        run / "predict.log",
+    )  # fmt: skip
+    _run(
+        ["evaluate", "--gold", str(dev), "--pred", str(run / "pred.jsonl"), "--labels", "coarse",
+         "-o", str(run / "eval")],
+        run / "evaluate.log",
+    )  # fmt: skip
+    times = {"train_wall_s": round(wall, 2), "train_cpu_s": round(cpu, 2)}
+    (run / "time.json").write_text(json.dumps(times) + "\n")
+    return {**times, "scores": _scores(run / "eval.json")}
 
 
 # -- tables ---------------------------------------------------------------------------------------------
@@ -273,9 +350,7 @@ def _f(value: Any, scale: float = 1.0, digits: int = 2) -> str:
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + [
-        "| " + " | ".join(r) + " |" for r in rows
-    ]
+    return markdown_table(head, rows).splitlines()
 
 
 def _quality_rows(ds: str) -> list[str]:
@@ -357,9 +432,7 @@ def _ablation_rows(abl: Path) -> list[str]:
 def _scores(path: Path) -> dict[str, float]:
     """Binary token (B), token micro (T) and entity micro (E) F1 of an ``evaluate`` report."""
     result = json.loads(path.read_text())["result"]
-    return {
-        key: float(result[name]["f1"]) for key, name in (("B", "binary"), ("T", "token"), ("E", "entity"))
-    }
+    return {key: float(result[name]["f1"]) for key, name in zip(F1_KEYS, ("binary", "token", "entity"))}
 
 
 def _downstream_rows(seeds: list[int]) -> list[str]:
@@ -368,42 +441,60 @@ def _downstream_rows(seeds: list[int]) -> list[str]:
     head = ["seed", "metric", "trained on original"]
     for arm in arms:
         head += [f"trained on synthetic ({arm})", "delta"]
-    rows: list[list[str]] = []
-    sums: dict[tuple[str, str], list[float]] = {}
+    found: dict[tuple[str, int], dict[str, float]] = {}
     for seed in seeds:
-        scores = {}
         for kind in ("original", *arms):
             f = base / f"{kind}-seed{seed}" / "eval.json"
             if f.exists():
-                scores[kind] = _scores(f)
-        if "original" not in scores:
-            continue
-        for key in ("B", "T", "E"):
-            o = scores["original"][key]
-            sums.setdefault(("original", key), []).append(o)
-            row = [str(seed), f"{key} F1", f"{o:.3f}"]
-            for arm in arms:
-                if arm in scores:
-                    v = scores[arm][key]
-                    sums.setdefault((arm, key), []).append(v)
-                    row += [f"{v:.3f}", f"{v - o:+.3f}"]
-                else:
-                    row += ["n/a", "n/a"]
-            rows.append(row)
-    n = len(sums.get(("original", "B"), []))
-    if n > 1:
-        for key in ("B", "T", "E"):
-            o = sum(sums[("original", key)]) / n
-            row = [f"mean of {n}", f"{key} F1", f"{o:.3f}"]
-            for arm in arms:
-                vals = sums.get((arm, key), [])
-                if len(vals) == n:
-                    m = sum(vals) / n
-                    row += [f"{m:.3f}", f"{m - o:+.3f}"]
-                else:
-                    row += ["n/a", "n/a"]
-            rows.append(row)
-    out = _table(head, rows)
+                found[(kind, seed)] = _scores(f)
+    done = [seed for seed in seeds if ("original", seed) in found]
+    rows = [_seed_row(seed, key, arms, found) for seed in done for key in F1_KEYS]
+    if len(done) > 1:
+        rows += _mean_rows(done, arms, found)
+    return _table(head, rows) + _arm_notes(base, arms) + [""] + _train_times(base)
+
+
+def _seed_row(
+    seed: int, key: str, arms: list[str], found: dict[tuple[str, int], dict[str, float]]
+) -> list[str]:
+    """One seed's F1 ``key`` on the original and each synthetic arm, with the differences."""
+    o = found[("original", seed)][key]
+    row = [str(seed), f"{key} F1", f"{o:.3f}"]
+    for arm in arms:
+        v = found.get((arm, seed), {}).get(key)
+        row += ["n/a", "n/a"] if v is None else [f"{v:.3f}", f"{v - o:+.3f}"]
+    return row
+
+
+def _mean_rows(
+    done: list[int], arms: list[str], found: dict[tuple[str, int], dict[str, float]]
+) -> list[list[str]]:
+    """The mean over the seeds ``done`` of each F1 (an arm missing a seed: n/a)."""
+    n = len(done)
+    members = [{"kind": kind, **scores} for (kind, seed), scores in found.items() if seed in done]
+    means = summarize(members, lambda r: r["kind"], {key: _value_of(key) for key in F1_KEYS})
+    rows = []
+    for key in F1_KEYS:
+        o = means["original"].stats[key].mean
+        row = [f"mean of {n}", f"{key} F1", f"{o:.3f}"]
+        for arm in arms:
+            group = means.get(arm)
+            if group is not None and len(group.members) == n:
+                m = group.stats[key].mean
+                row += [f"{m:.3f}", f"{m - o:+.3f}"]
+            else:
+                row += ["n/a", "n/a"]
+        rows.append(row)
+    return rows
+
+
+def _value_of(key: str) -> Callable[[dict[str, Any]], float]:
+    return lambda r: float(r[key])
+
+
+def _arm_notes(base: Path, arms: list[str]) -> list[str]:
+    """A sentence per synthetic training corpus: size, masking, similarity, leaks, time."""
+    out: list[str] = []
     for arm in arms:
         ev = base / f"synth-eval-{arm}" / "report.json"
         stats_file = base / f"zs-train-{arm}.jsonl.stats.json"
@@ -421,7 +512,12 @@ def _downstream_rows(seeds: list[int]) -> list[str]:
             f"{_f(syn.get('ngram_survival'), 100, 1)} %, PHI leaks {st['phi_leaks']}; "
             f"{st['seconds'] / st['letters']:.1f} s/letter wall, {cpu / st['letters']:.1f} s/letter CPU."
         )
-    out.append("")
+    return out
+
+
+def _train_times(base: Path) -> list[str]:
+    """A line per training run: wall and CPU seconds."""
+    out = []
     for run in sorted(base.glob("*-seed*/time.json")):
         t = json.loads(run.read_text())
         out.append(
