@@ -24,6 +24,7 @@ from phiscrub.detect.rules._common import (
     text_before,
 )
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.detect.rules.dates_data import HOLIDAYS, MONTH_CUES, TWO_DIGIT_YEAR_CUES, YEAR_CUES
 
 __all__ = ["DATE_RULES_EN", "DATE_RULES_NEUTRAL", "date_detector", "date_rules"]
 
@@ -77,50 +78,8 @@ _OF = r"(?:[ \t]+(?:of|OF))?"
 # ... but "08/21/2024-10/30/2024" is a range of two dates.
 _NA = r"(?![\w/]|\.\d|-\d(?!\d{0,3}/))"
 
-_HOLIDAYS = (
-    "Christmas Eve",
-    "Christmas Day",
-    "Christmas",
-    "Xmas",
-    "Thanksgiving Day",
-    "Thanksgiving",
-    "Easter Sunday",
-    "Easter",
-    "New Year's Eve",
-    "New Year's Day",
-    "New Year's",
-    "New Years",
-    "Halloween",
-    "Independence Day",
-    "Fourth of July",
-    "Memorial Day",
-    "Labor Day",
-    "Veterans Day",
-    "Valentine's Day",
-    "Mother's Day",
-    "Father's Day",
-    "Hanukkah",
-    "Chanukah",
-    "Passover",
-    "Ramadan",
-    "Diwali",
-    "Lunar New Year",
-    "Chinese New Year",
-    "Yom Kippur",
-    "Rosh Hashanah",
-    "Good Friday",
-    "Kwanzaa",
-    "Martin Luther King Day",
-    "MLK Day",
-    "Presidents' Day",
-    "Presidents Day",
-    "Columbus Day",
-    "Juneteenth",
-    "St. Patrick's Day",
-    "Boxing Day",
-)
 _HOLIDAY = (
-    trie_pattern([w for h in _HOLIDAYS for w in (h, h.upper())], ignore_case=False)
+    trie_pattern([w for h in HOLIDAYS for w in (h, h.upper())], ignore_case=False)
     + r"(?![\w']|[ \t]+(?:Island|Isl\.))"
 )
 
@@ -237,100 +196,9 @@ _TIME_CUE_RE = re.compile(
     r"\b(?:at|between|shift|time|times|hrs|overnight|night|nocte)\b[\s:]*\Z|@\s*\Z", re.IGNORECASE
 )
 
-_CUE_YEAR = trie_pattern(
-    (
-        "in",
-        "since",
-        "during",
-        "circa",
-        "ca.",
-        "around",
-        "about",
-        "approximately",
-        "approx",
-        "approx.",
-        "quit",
-        "until",
-        "till",
-        "through",
-        "thru",
-        "year",
-        "born",
-        "diagnosed",
-        "dx",
-        "dx'd",
-        "married",
-        "divorced",
-        "widowed",
-        "retired",
-        "graduated",
-        "moved",
-        "immigrated",
-        "emigrated",
-        "class of",
-        "end of",
-        "beginning of",
-        "start of",
-        "middle of",
-        "summer of",
-        "spring of",
-        "fall of",
-        "autumn of",
-        "winter of",
-        "early",
-        "late",
-        "mid",
-        "back in",
-        "prior to",
-        "dated",
-        "last",
-        "from",
-        "before",
-        "after",
-    )
-)
-_CUE_MONTH = trie_pattern(
-    (
-        "in",
-        "since",
-        "during",
-        "until",
-        "till",
-        "through",
-        "thru",
-        "by",
-        "early",
-        "mid",
-        "late",
-        "last",
-        "next",
-        "this",
-        "of",
-        "before",
-        "after",
-        "from",
-        "each",
-        "every",
-    )
-)
-_CUE_TWO_DIGIT = trie_pattern(
-    (
-        "in",
-        "since",
-        "quit",
-        "quit in",
-        "back in",
-        "class of",
-        "summer of",
-        "summer",
-        "spring",
-        "fall",
-        "winter",
-        "circa",
-        "born in",
-        "born",
-    )
-)
+_CUE_YEAR = trie_pattern(YEAR_CUES)
+_CUE_MONTH = trie_pattern(MONTH_CUES)
+_CUE_TWO_DIGIT = trie_pattern(TWO_DIGIT_YEAR_CUES)
 _SEASON = trie_pattern(["spring", "summer", "fall", "autumn", "winter"])
 # Cues are checked by searching the text just before a candidate (cheaper than leading the regex).
 _YEAR_CUE_BEFORE_RE = re.compile(rf"(?:\b{_CUE_YEAR}[ \t\-]+(?:(?i:early|late|mid)[ \t\-]+)?|\()\Z")
