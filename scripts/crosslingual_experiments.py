@@ -215,61 +215,44 @@ def recipe_specs(
     ]
 
 
+THR = ["--threads", str(THREADS)]
+
+
+def _jl(out: Path, name: str) -> Path:
+    """A JSONL corpus of the data run."""
+    return out / "data" / f"{name}.jsonl"
+
+
 def plan(out: Path) -> list[Run]:
     """Every run, in dependency order."""
+    src = out / "bilstm-meddocan" / "model"
+    runs = [_data_run(out), _source_run(out, src)]
+    for target in TARGETS:
+        runs += _target_runs(out, target, src)
+    runs += _zh_runs(out)
+    return [r for r in runs if r.name not in DROPPED]
+
+
+def _data_run(out: Path) -> Run:
+    """Filled pools and dev sets, few-shot samples, Chinese train (3 fills) and dev."""
     notes = out / "notes"
-    data = out / "data"
-    thr = ["--threads", str(THREADS)]
-    target_config = out / "config-target-stage.json"
-
-    def jl(name: str) -> Path:
-        return data / f"{name}.jsonl"
-
-    def scored(
-        name: str,
-        model: Path,
-        gold: Path,
-        train_cmds: list[list[str]],
-        info: dict[str, Any],
-        lang: str | None = None,
-        train_counts: Path | None = None,
-    ) -> Run:
-        d = out / name
-        pred = d / "pred.jsonl"
-        predict = ["predict", rel(gold), "--model", rel(model), "--no-rules", "--no-propagate"]
-        predict += [*(["--lang", lang] if lang else []), "-o", rel(pred)]
-        evaluate = [
-            "evaluate",
-            "--gold",
-            rel(gold),
-            "--pred",
-            rel(pred),
-            "--labels",
-            "coarse",
-            "-o",
-            rel(d / "eval"),
-        ]
-        if train_counts is not None:
-            evaluate += ["--train", rel(train_counts)]
-        return Run(name, [*train_cmds, predict, evaluate], gold=gold, model=model, info=info)
-
-    # -- data: filled pools and dev sets, few-shot samples, Chinese train (3 fills) and dev
     cmds: list[list[str]] = []
     for target in TARGETS:
-        cmds.append(_convert(notes / f"{target}-pool", jl(f"{target}-pool"), POOL_SEED))
-        cmds.append(_convert(notes / f"{target}-dev", jl(f"{target}-dev"), DEV_SEED))
+        cmds.append(_convert(notes / f"{target}-pool", _jl(out, f"{target}-pool"), POOL_SEED))
+        cmds.append(_convert(notes / f"{target}-dev", _jl(out, f"{target}-dev"), DEV_SEED))
         for k in KS:
             cmds.append(
-                ["fewshot-sample", rel(jl(f"{target}-pool")), "-k", str(k)]
-                + ["-o", rel(jl(f"{target}-fewshot-{k}")), "--seed", str(FEWSHOT_SEED)]
+                ["fewshot-sample", rel(_jl(out, f"{target}-pool")), "-k", str(k)]
+                + ["-o", rel(_jl(out, f"{target}-fewshot-{k}")), "--seed", str(FEWSHOT_SEED)]
             )
     for seed in ZH_TRAIN_SEEDS:
-        cmds.append(_convert(notes / "zh-train", jl(f"zh-train-s{seed}"), seed))
-    cmds.append(_convert(notes / "zh-dev", jl("zh-dev"), DEV_SEED))
-    runs: list[Run] = [Run("data", cmds)]
+        cmds.append(_convert(notes / "zh-train", _jl(out, f"zh-train-s{seed}"), seed))
+    cmds.append(_convert(notes / "zh-dev", _jl(out, "zh-dev"), DEV_SEED))
+    return Run("data", cmds)
 
-    # -- BiLSTM-CRF on full MEDDOCAN train (early stopping on MEDDOCAN dev), scored on MEDDOCAN dev
-    src = out / "bilstm-meddocan" / "model"
+
+def _source_run(out: Path, src: Path) -> Run:
+    """BiLSTM-CRF on full MEDDOCAN train (early stopping on MEDDOCAN dev), scored on MEDDOCAN dev."""
     train_src = [
         "train",
         "--train",
@@ -279,89 +262,102 @@ def plan(out: Path) -> list[Run]:
         "--encoder",
         "bilstm-crf",
     ]
-    train_src += ["--labels", "coarse", "--epochs", str(BILSTM_SOURCE_EPOCHS), *thr, "-o", rel(src)]
+    train_src += ["--labels", "coarse", "--epochs", str(BILSTM_SOURCE_EPOCHS), *THR, "-o", rel(src)]
     info: dict[str, Any] = {"backbone": "bilstm-crf", "target": "meddocan", "K": None, "recipe": "source (M)"}
-    runs.append(scored("bilstm-meddocan", src, MEDDOCAN_DEV, [train_src], info, lang="es"))
+    return _scored(out / "bilstm-meddocan", src, MEDDOCAN_DEV, [train_src], info, lang="es")
 
-    for target in TARGETS:
-        dev = jl(f"{target}-dev")
-        # source only (zero-shot transfer): the MEDDOCAN models on the target dev
-        for backbone, model in (("bilstm-crf", src), ("minilm", MINILM_MEDDOCAN)):
-            info = {"backbone": backbone, "target": target, "K": 0, "recipe": "source only"}
-            runs.append(scored(f"{backbone.split('-')[0]}-{target}-source-only", model, dev, [], info))
-        for k in KS:
-            few = jl(f"{target}-fewshot-{k}")
-            base = f"{target}-k{k}"
-            common = ["--target", rel(few), "--dev", rel(dev), "--labels", "coarse", *thr]
-            # stages on F alone: fixed epochs, best dev epoch kept (patience = epochs)
-            on_f = [*common, "--config", rel(target_config)]
-            bilstm_f = [*on_f, "--target-epochs", str(BILSTM_TARGET_EPOCHS)]
-            minilm_f = [*on_f, "--target-epochs", str(MINILM_TARGET_EPOCHS[target])]
-            bilstm_mt = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), "--encoder", "bilstm-crf"]
-            bilstm_mt += [*common, "--source-epochs", str(BILSTM_MULTITASK_EPOCHS)]
-            minilm_mt = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), *common]
-            minilm_mt += ["--source-epochs", str(MINILM_MULTITASK_EPOCHS)]
-            # (backbone, scratch flags, source model, multitask args, F-stage args) per backbone
-            backbones = {
-                "bilstm": (["--encoder", "bilstm-crf"], src, bilstm_mt, bilstm_f),
-                "minilm": ([], MINILM_MEDDOCAN, minilm_mt, minilm_f),
-            }
-            # seed 1 of both backbones, then more training seeds of the BiLSTM-CRF rows (the source
-            # model stays the seed-1 one; multitask-then-target continues from the multitask model
-            # of the same seed)
-            for backbone, seed in [("bilstm", 1), ("minilm", 1), *(("bilstm", s) for s in BILSTM_SEEDS[1:])]:
-                scratch, source, multitask, f_args = backbones[backbone]
-                sfx = "" if seed == 1 else f"-seed{seed}"
-                seed_args = [] if seed == 1 else ["--seed", str(seed)]
-                mt_model = out / f"{backbone}-{base}-multitask{sfx}" / "model"
-                for slug, recipe, train_args in recipe_specs(scratch, source, multitask, mt_model, f_args):
-                    name = f"{backbone}-{base}-{slug}{sfx}"
-                    model = out / name / "model"
-                    info = {
-                        "backbone": "bilstm-crf" if backbone == "bilstm" else "minilm",
-                        "target": target,
-                        "K": k,
-                        "recipe": recipe,
-                        "seed": seed,
-                    }
-                    train = ["train", *train_args, *seed_args, "-o", rel(model)]
-                    runs.append(scored(name, model, dev, [train], info, train_counts=few))
-            # the recipe's own two stages (source stage selected on the target dev), BiLSTM-CRF
-            name = f"bilstm-{base}-source-then-target-recipe"
+
+def _target_runs(out: Path, target: str, src: Path) -> list[Run]:
+    """Source only (zero-shot transfer: the MEDDOCAN models on the target dev), then every K."""
+    dev = _jl(out, f"{target}-dev")
+    runs: list[Run] = []
+    for backbone, model in (("bilstm-crf", src), ("minilm", MINILM_MEDDOCAN)):
+        info = {"backbone": backbone, "target": target, "K": 0, "recipe": "source only"}
+        runs.append(_scored(out / f"{backbone.split('-')[0]}-{target}-source-only", model, dev, [], info))
+    for k in KS:
+        runs += _fewshot_runs(out, target, k, src)
+    return runs
+
+
+def _fewshot_runs(out: Path, target: str, k: int, src: Path) -> list[Run]:
+    """The four recipes of both backbones at one K (more seeds for the BiLSTM-CRF), then the
+    BiLSTM-CRF source-then-target recipe run."""
+    dev = _jl(out, f"{target}-dev")
+    few = _jl(out, f"{target}-fewshot-{k}")
+    base = f"{target}-k{k}"
+    common = ["--target", rel(few), "--dev", rel(dev), "--labels", "coarse", *THR]
+    # stages on F alone: fixed epochs, best dev epoch kept (patience = epochs)
+    on_f = [*common, "--config", rel(out / "config-target-stage.json")]
+    bilstm_f = [*on_f, "--target-epochs", str(BILSTM_TARGET_EPOCHS)]
+    minilm_f = [*on_f, "--target-epochs", str(MINILM_TARGET_EPOCHS[target])]
+    bilstm_mt = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), "--encoder", "bilstm-crf"]
+    bilstm_mt += [*common, "--source-epochs", str(BILSTM_MULTITASK_EPOCHS)]
+    minilm_mt = ["--recipe", "multitask", "--source", rel(MEDDOCAN_TRAIN), *common]
+    minilm_mt += ["--source-epochs", str(MINILM_MULTITASK_EPOCHS)]
+    # (scratch flags, source model, multitask args, F-stage args) per backbone
+    backbones = {
+        "bilstm": (["--encoder", "bilstm-crf"], src, bilstm_mt, bilstm_f),
+        "minilm": ([], MINILM_MEDDOCAN, minilm_mt, minilm_f),
+    }
+    runs: list[Run] = []
+    # seed 1 of both backbones, then more training seeds of the BiLSTM-CRF rows (the source
+    # model stays the seed-1 one; multitask-then-target continues from the multitask model
+    # of the same seed)
+    for backbone, seed in [("bilstm", 1), ("minilm", 1), *(("bilstm", s) for s in BILSTM_SEEDS[1:])]:
+        scratch, source, multitask, f_args = backbones[backbone]
+        sfx = "" if seed == 1 else f"-seed{seed}"
+        seed_args = [] if seed == 1 else ["--seed", str(seed)]
+        mt_model = out / f"{backbone}-{base}-multitask{sfx}" / "model"
+        for slug, recipe, train_args in recipe_specs(scratch, source, multitask, mt_model, f_args):
+            name = f"{backbone}-{base}-{slug}{sfx}"
             model = out / name / "model"
-            own = ["train", "--recipe", "source-then-target", "--source", rel(MEDDOCAN_TRAIN)]
-            own += ["--encoder", "bilstm-crf", *on_f, "--source-epochs", str(BILSTM_SOURCE_EPOCHS)]
-            own += ["--target-epochs", str(BILSTM_TARGET_EPOCHS), "-o", rel(model)]
             info = {
-                "backbone": "bilstm-crf",
+                "backbone": "bilstm-crf" if backbone == "bilstm" else "minilm",
                 "target": target,
                 "K": k,
-                "recipe": "source (M) -> finetune (F), one recipe run",
-                "seed": 1,
+                "recipe": recipe,
+                "seed": seed,
             }
-            runs.append(scored(name, model, dev, [own], info, train_counts=few))
+            train = ["train", *train_args, *seed_args, "-o", rel(model)]
+            runs.append(_scored(out / name, model, dev, [train], info, train_counts=few))
+    # the recipe's own two stages (source stage selected on the target dev), BiLSTM-CRF
+    name = f"bilstm-{base}-source-then-target-recipe"
+    model = out / name / "model"
+    own = ["train", "--recipe", "source-then-target", "--source", rel(MEDDOCAN_TRAIN)]
+    own += ["--encoder", "bilstm-crf", *on_f, "--source-epochs", str(BILSTM_SOURCE_EPOCHS)]
+    own += ["--target-epochs", str(BILSTM_TARGET_EPOCHS), "-o", rel(model)]
+    info = {
+        "backbone": "bilstm-crf",
+        "target": target,
+        "K": k,
+        "recipe": "source (M) -> finetune (F), one recipe run",
+        "seed": 1,
+    }
+    runs.append(_scored(out / name, model, dev, [own], info, train_counts=few))
+    return runs
 
-    # -- Chinese notes end to end (BiLSTM-CRF on 3 surrogate fills of l-001..l-028), then redact
+
+def _zh_runs(out: Path) -> list[Run]:
+    """Chinese notes end to end (BiLSTM-CRF on 3 surrogate fills of l-001..l-028), then redact."""
     zh = out / "bilstm-zh" / "model"
-    zh_train = ["train", *[a for s in ZH_TRAIN_SEEDS for a in ("--train", rel(jl(f"zh-train-s{s}")))]]
-    zh_train += ["--dev", rel(jl("zh-dev")), "--encoder", "bilstm-crf", "--labels", "coarse"]
-    zh_train += ["--epochs", str(ZH_EPOCHS), *thr, "-o", rel(zh)]
+    zh_train = ["train", *[a for s in ZH_TRAIN_SEEDS for a in ("--train", rel(_jl(out, f"zh-train-s{s}")))]]
+    zh_train += ["--dev", rel(_jl(out, "zh-dev")), "--encoder", "bilstm-crf", "--labels", "coarse"]
+    zh_train += ["--epochs", str(ZH_EPOCHS), *THR, "-o", rel(zh)]
     info = {"backbone": "bilstm-crf", "target": "zh", "K": None, "recipe": "train on l-001..l-028 (3 fills)"}
-    zh_run = scored(
-        "bilstm-zh", zh, jl("zh-dev"), [zh_train], info, lang="zh", train_counts=jl(f"zh-train-s{POOL_SEED}")
+    counts = _jl(out, f"zh-train-s{POOL_SEED}")
+    zh_run = _scored(
+        out / "bilstm-zh", zh, _jl(out, "zh-dev"), [zh_train], info, lang="zh", train_counts=counts
     )
-    runs.append(zh_run)
     redact = [
         "redact",
-        rel(jl("zh-dev")),
+        rel(_jl(out, "zh-dev")),
         "-o",
         rel(out / "bilstm-zh-redact" / "redacted"),
         "--model",
         rel(zh),
     ]
     redact += ["--id-field", "id", "--lang", "zh", "--mode", "placeholder", "--labels", "coarse"]
-    runs.append(Run("bilstm-zh-redact", [redact], info={"target": "zh"}, after=check_zh_redaction))
-    return [r for r in runs if r.name not in DROPPED]
+    return [zh_run, Run("bilstm-zh-redact", [redact], info={"target": "zh"}, after=check_zh_redaction)]
 
 
 def check_zh_redaction(run_dir: Path) -> dict[str, Any]:
