@@ -18,18 +18,12 @@ from phiscrub.errors import ConfigError, ModelError
 from phiscrub.evaluate.metrics import evaluate
 from phiscrub.text import tokenize
 from phiscrub.train import BiLstmTagger, TrainConfig, load_tagger, predict_words, train
-from phiscrub.train.bilstm import (
-    FastCRF,
-    PaddedBiLSTM,
-    Vocab,
-    build_word_examples,
-    encode_words,
-    normalize_word,
-    word_windows,
-)
+from phiscrub.train.bilstm import build_word_examples, encode_words, word_windows
 from phiscrub.train.crf import CRF
 from phiscrub.train.dataset import is_valid_bio, tag_set
+from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
 from phiscrub.train.model import PhiTagger
+from phiscrub.train.vocab import Vocab, normalize_word
 
 # Made-up people, places and dates only (synthetic PHI).
 FIRST = ("José", "Núria", "Ælfric", "Zoë", "Ångel", "Çelik", "Îsa", "Øyvind")
@@ -297,8 +291,6 @@ def test_cli_trains_and_predicts_with_the_bilstm(tmp_path: Path) -> None:
 
 
 def test_augmented_copies_do_not_inflate_word_counts() -> None:
-    from phiscrub.train.bilstm import Vocab
-
     src = Document("d1", "Seen by Ana for a rash today.", (Span(8, 11, "DOCTOR"),))
     copy = Document(
         "d1#aug0", "Seen by Eva for a rash today.", (Span(8, 11, "DOCTOR"),), {"augmented_from": "d1"}

@@ -15,10 +15,10 @@ takes the scores of the window where it is farthest from a cut, and the whole do
 at once (the same window planning and ownership as the transformer path,
 :func:`phiscrub.train.dataset.plan_windows`, :func:`~phiscrub.train.dataset.window_owners`).
 
-Vocabulary (:class:`Vocab`, saved as ``vocab.json``): words are lower-cased with every digit
-replaced by ``0``. Only words seen *outside* gold spans of the training documents enter the word
-vocabulary, so the saved model holds no annotated PHI word (names, places, numbers of the training
-notes); words inside spans are read as the unknown word, through their characters and shape. Words
+Vocabulary (:class:`~phiscrub.train.vocab.Vocab`, saved as ``vocab.json``): words are lower-cased
+with every digit replaced by ``0``. Only words seen *outside* gold spans of the training documents
+enter the word vocabulary, so the saved model holds no annotated PHI word (names, places, numbers of
+the training notes); words inside spans are read as the unknown word, through their characters and shape. Words
 seen once are replaced by the unknown word with probability ``bilstm_singleton_unk`` in training,
 so that the model learns to use the characters of unknown words. The character vocabulary holds
 every character of the training words. Training from a saved model (``init_from``) extends both
@@ -51,7 +51,6 @@ from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.text import Token, tokenize
 from phiscrub.train.base import (
-    FORMAT_VERSION,
     TaggerBase,
     WordEmissions,
     load_weights_into,
@@ -74,20 +73,13 @@ from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
 from phiscrub.train.vocab import PAD_ID, UNK_ID, Vocab
 
 __all__ = [
-    "FORMAT_VERSION",
-    "PAD_ID",
-    "UNK_ID",
     "VOCAB_FILE",
     "BiLstmTagger",
-    "FastCRF",
-    "PaddedBiLSTM",
-    "Vocab",
     "WordDocument",
     "WordWindow",
     "build_word_examples",
     "collate_words",
     "encode_words",
-    "normalize_word",
     "word_scores",
     "word_windows",
 ]

@@ -51,8 +51,10 @@ from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.text import TOKENIZER_NAME, Token, tokenize
 from phiscrub.train.base import WordEmissions
-from phiscrub.train.bilstm import BiLstmTagger, PaddedBiLSTM, Vocab, WordDocument, encode_words
+from phiscrub.train.bilstm import BiLstmTagger, WordDocument, encode_words
 from phiscrub.train.config import GEMMA_ENCODER, GGUF_BACKBONE, TrainConfig
+from phiscrub.train.lstm import PaddedBiLSTM
+from phiscrub.train.vocab import Vocab
 
 __all__ = [
     "FEATURE_VERSION",
