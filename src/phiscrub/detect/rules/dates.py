@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_ABBRS, WEEKDAY_NAMES
 from phiscrub.detect.rules._common import (
     any_of,
     followed_by_unit,
@@ -31,21 +32,9 @@ __all__ = ["DATE_RULES_EN", "DATE_RULES_NEUTRAL", "date_detector", "date_rules"]
 # --- building blocks --------------------------------------------------------------------------
 # Month names: Title or UPPER, abbreviated (optionally with a period) or full; lower-case only for
 # full names other than "may" (abbreviations like "dec" and "mar" are ordinary words in notes).
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-_MONTH_ABBRS = ("Jan", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec")
+_MONTH_NAMES = tuple(names[0] for names in MONTH_NAMES["en"])
+# "May" is no abbreviation (its full name is one word).
+_MONTH_ABBRS = tuple(a for abbrs in MONTH_ABBRS["en"] for a in abbrs if a != "May")
 _MONTH_WORDS = [w for m in _MONTH_NAMES for w in (m, m.upper(), m.lower()) if w != "may"] + [
     w for a in _MONTH_ABBRS for w in (a, a.upper(), a + ".", a.upper() + ".")
 ]
@@ -54,8 +43,8 @@ _MONTH = rf"(?:{trie_pattern(_MONTH_WORDS, ignore_case=False)}|(?:May|MAY)\.(?=[
 _MONTH_FULL = (
     trie_pattern([w for m in _MONTH_NAMES for w in (m, m.upper())], ignore_case=False) + r"(?![A-Za-z])"
 )
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_WEEKDAY_ABBRS = ("Mon", "Tues", "Tue", "Wed", "Thurs", "Thur", "Thu", "Fri", "Sat", "Sun")
+_WEEKDAYS = tuple(names[0] for names in WEEKDAY_NAMES["en"])
+_WEEKDAY_ABBRS = tuple(a for abbrs in WEEKDAY_ABBRS["en"] for a in abbrs)
 _WEEKDAY = (
     trie_pattern(
         [w for d in (*_WEEKDAYS, *_WEEKDAY_ABBRS) for w in (d, d.upper(), d + ".", d.upper() + ".")],

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_NAMES
+
 __all__ = ["LANGUAGE_PACKS", "PACK_LANGUAGES", "LanguagePack", "normalize_lang"]
 
 
@@ -76,18 +78,9 @@ class LanguagePack:
 # --- Spanish -----------------------------------------------------------------------------------
 _ES = LanguagePack(
     code="es",
-    months=(
-        ("enero",), ("febrero",), ("marzo",), ("abril",), ("mayo",), ("junio",), ("julio",),
-        ("agosto",), ("septiembre", "setiembre"), ("octubre",), ("noviembre",), ("diciembre",),
-    ),
-    month_abbrs=(
-        ("ene",), ("feb",), ("mar",), ("abr",), ("may",), ("jun",), ("jul",), ("ago",),
-        ("sep", "sept", "set"), ("oct",), ("nov",), ("dic",),
-    ),
-    weekdays=(
-        ("lunes",), ("martes",), ("miércoles", "miercoles"), ("jueves",), ("viernes",),
-        ("sábado", "sabado"), ("domingo",),
-    ),
+    months=MONTH_NAMES["es"],
+    month_abbrs=MONTH_ABBRS["es"],
+    weekdays=WEEKDAY_NAMES["es"],
     day_suffix=r"(?:\.?º)?",
     day_month=r"(?:[ \t]+(?i:de)[ \t]+|[ \t]+)",
     month_year=r"(?:,?[ \t]+(?i:del?)[ \t]+|,?[ \t]+)",
@@ -128,18 +121,9 @@ _ES = LanguagePack(
 # --- Catalan -----------------------------------------------------------------------------------
 _CA = LanguagePack(
     code="ca",
-    months=(
-        ("gener",), ("febrer",), ("març", "marc"), ("abril",), ("maig",), ("juny",), ("juliol",),
-        ("agost",), ("setembre",), ("octubre",), ("novembre",), ("desembre",),
-    ),
-    month_abbrs=(
-        ("gen",), ("febr", "feb"), ("mar",), ("abr",), ("maig",), ("juny",), ("jul",), ("ag", "ago"),
-        ("set",), ("oct",), ("nov",), ("des",),
-    ),
-    weekdays=(
-        ("dilluns",), ("dimarts",), ("dimecres",), ("dijous",), ("divendres",), ("dissabte",),
-        ("diumenge",),
-    ),
+    months=MONTH_NAMES["ca"],
+    month_abbrs=MONTH_ABBRS["ca"],
+    weekdays=WEEKDAY_NAMES["ca"],
     day_suffix=r"(?:r|º)?",
     day_month=r"(?:[ \t]+(?i:de)[ \t]+|[ \t]+(?i:d)['’][ \t]?|[ \t]+)",
     month_year=r"(?:,?[ \t]+(?i:del?)[ \t]+|,?[ \t]+(?i:de[ \t]+l['’]any)[ \t]+|,?[ \t]+)",
@@ -177,18 +161,9 @@ _CA = LanguagePack(
 # --- German ------------------------------------------------------------------------------------
 _DE = LanguagePack(
     code="de",
-    months=(
-        ("Januar", "Jänner"), ("Februar", "Feber"), ("März", "Maerz"), ("April",), ("Mai",), ("Juni",),
-        ("Juli",), ("August",), ("September",), ("Oktober",), ("November",), ("Dezember",),
-    ),
-    month_abbrs=(
-        ("Jan", "Jän"), ("Feb",), ("Mär", "Mrz"), ("Apr",), ("Mai",), ("Jun",), ("Jul",), ("Aug",),
-        ("Sep", "Sept"), ("Okt",), ("Nov",), ("Dez",),
-    ),
-    weekdays=(
-        ("Montag",), ("Dienstag",), ("Mittwoch",), ("Donnerstag",), ("Freitag",), ("Samstag", "Sonnabend"),
-        ("Sonntag",),
-    ),
+    months=MONTH_NAMES["de"],
+    month_abbrs=MONTH_ABBRS["de"],
+    weekdays=WEEKDAY_NAMES["de"],
     day_month=r"(?:\.[ \t]*|[ \t]+)",
     after_weekday=r"den",
     month_cues=("im", "seit", "bis", "ab", "Anfang", "Ende", "Mitte", "von", "vom", "letzten", "diesen"),
@@ -234,17 +209,9 @@ _DE = LanguagePack(
 # --- French ------------------------------------------------------------------------------------
 _FR = LanguagePack(
     code="fr",
-    months=(
-        ("janvier",), ("février", "fevrier"), ("mars",), ("avril",), ("mai",), ("juin",), ("juillet",),
-        ("août", "aout"), ("septembre",), ("octobre",), ("novembre",), ("décembre", "decembre"),
-    ),
-    month_abbrs=(
-        ("janv", "jan"), ("févr", "fevr", "fév", "fev"), ("mars",), ("avr",), ("mai",), ("juin",),
-        ("juil",), ("août", "aout"), ("sept", "sep"), ("oct",), ("nov",), ("déc", "dec"),
-    ),
-    weekdays=(
-        ("lundi",), ("mardi",), ("mercredi",), ("jeudi",), ("vendredi",), ("samedi",), ("dimanche",),
-    ),
+    months=MONTH_NAMES["fr"],
+    month_abbrs=MONTH_ABBRS["fr"],
+    weekdays=WEEKDAY_NAMES["fr"],
     day_suffix=r"(?:er|re|ER)?",
     month_cues=("en", "depuis", "jusqu'en", "début", "fin", "mi", "courant", "dès", "depuis le mois de",
                 "au mois de", "le mois de", "mois de"),
@@ -284,18 +251,9 @@ _FR = LanguagePack(
 # --- Dutch -------------------------------------------------------------------------------------
 _NL = LanguagePack(
     code="nl",
-    months=(
-        ("januari",), ("februari",), ("maart",), ("april",), ("mei",), ("juni",), ("juli",),
-        ("augustus",), ("september",), ("oktober",), ("november",), ("december",),
-    ),
-    month_abbrs=(
-        ("jan",), ("feb",), ("mrt", "maa"), ("apr",), ("mei",), ("jun",), ("jul",), ("aug",),
-        ("sep", "sept"), ("okt",), ("nov",), ("dec",),
-    ),
-    weekdays=(
-        ("maandag",), ("dinsdag",), ("woensdag",), ("donderdag",), ("vrijdag",), ("zaterdag",),
-        ("zondag",),
-    ),
+    months=MONTH_NAMES["nl"],
+    month_abbrs=MONTH_ABBRS["nl"],
+    weekdays=WEEKDAY_NAMES["nl"],
     day_suffix=r"(?:ste|de|e)?",
     month_cues=("in", "sinds", "sedert", "tot", "vanaf", "begin", "eind", "half", "medio", "afgelopen"),
     year_cues=("in", "sinds", "sedert", "tot", "vanaf", "jaar", "het jaar", "begin", "eind", "medio", "voor",
