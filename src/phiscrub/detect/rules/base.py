@@ -43,6 +43,10 @@ __all__ = [
 Validator = Callable[["re.Match[str]"], bool]
 
 
+#: A prefix tree of characters; the key ``""`` marks the end of a word.
+_Trie = dict[str, "_Trie"]
+
+
 def trie_pattern(words: Iterable[str], *, ignore_case: bool = True) -> str:
     """A regex alternation of literal ``words`` factored as a prefix tree (no groups, no anchors).
 
@@ -58,7 +62,7 @@ def trie_pattern(words: Iterable[str], *, ignore_case: bool = True) -> str:
     Returns:
         A non-capturing pattern string; longer words win over their prefixes.
     """
-    root: dict[str, dict] = {}
+    root: _Trie = {}
     for word in words:
         w = " ".join(word.split())
         if not w:
@@ -68,7 +72,7 @@ def trie_pattern(words: Iterable[str], *, ignore_case: bool = True) -> str:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def build(node: dict) -> str:
+    def build(node: _Trie) -> str:
         alts = []
         for ch in sorted(k for k in node if k):
             if ch == " ":

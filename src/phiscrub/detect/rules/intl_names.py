@@ -29,7 +29,7 @@ and initials (``K. Schmidt``); it stops at a stop word of the language (``Herr K
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -137,6 +137,27 @@ class _Scanner:
                     best = end + 1
         return best
 
+    def _cap_particle(self, text: str, core: str, tok_end: int) -> bool:
+        """ "Le Goff", "De Smet", "Van Dijk": a capitalised particle before a capitalised name word."""
+        if core.lower() not in CAP_PARTICLES:
+            return False
+        nxt = _NAME_TOKEN_RE.match(text, tok_end + 1)
+        return (
+            nxt is not None
+            and text.startswith(" ", tok_end)
+            and _case(nxt.group("tok")) == "title"
+            and nxt.group("tok").rstrip(".").lower() not in self.stop
+        )
+
+    def _ends_name(self, style: str, core: str, *, upper_ok: bool) -> bool:
+        """A token that cannot be part of a name: lower case, a stop word, "Nº", or UPPER when not allowed."""
+        return (
+            style == "lower"
+            or (style != "initial" and core.lower() in self.stop)
+            or any(c in "ºª°" for c in core)
+            or (style == "upper" and not upper_ok)
+        )
+
     def forward(
         self, text: str, pos: int, *, comma_ok: bool = False, upper_ok: bool = True
     ) -> tuple[int, int] | None:
@@ -159,35 +180,19 @@ class _Scanner:
                 # "Müller." ends a sentence: keep the word, drop the period.
                 tok = core
             tok_end = m.start("tok") + len(tok)
-            if st == "title" and core.lower() in CAP_PARTICLES and _NAME_TOKEN_RE.match(text, tok_end + 1):
-                # "Le Goff", "De Smet", "Van Dijk": a capitalised particle before a capitalised word.
-                nxt = _NAME_TOKEN_RE.match(text, tok_end + 1)
-                if (
-                    nxt is not None
-                    and text.startswith(" ", tok_end)
-                    and _case(nxt.group("tok")) == "title"
-                    and nxt.group("tok").rstrip(".").lower() not in self.stop
-                ):
-                    if start < 0:
-                        start = m.start("tok")
-                    pos = tok_end + 1
-                    continue
-            if (
-                st == "lower"
-                or (st != "initial" and core.lower() in self.stop)
-                or any(c in "ºª°" for c in core)
-            ):
-                break
-            if st == "upper" and not upper_ok:
+            if st == "title" and self._cap_particle(text, core, tok_end):
+                if start < 0:
+                    start = m.start("tok")
+                pos = tok_end + 1
+                continue
+            if self._ends_name(st, core, upper_ok=upper_ok):
                 break
             if st != "initial":
                 if style and st != style:
                     break
                 style = st
             if start < 0:
-                start = pos if part_end > 0 and count else m.start("tok")
-                if part_end > 0 and not count:
-                    start = pos  # "van Dijk" as the whole name
+                start = pos if part_end > 0 else m.start("tok")  # "van Dijk" as the whole name
             end = tok_end
             count += 1
             pos = tok_end
@@ -242,81 +247,100 @@ class PackNameRule(PatternRule):
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         """Yield ``(start, end, label)`` of every name next to a trigger."""
         sc = self._scanner()
-        words = sc.words
-        lex = _lexicon(words.lexicon)
+        lex = _lexicon(sc.words.lexicon)
         for m in self.pattern.finditer(text):
             kind = m.lastgroup
-            if kind is None:
-                continue
-            start_pos = m.end()
-            if kind in ("title", "ptitle"):
-                if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in ".-/"):
-                    continue
-                pos, doctor = sc.skip_titles(text, m.start())
-                if pos == m.start():
-                    continue
-                span = sc.forward(text, pos, comma_ok=True) or sc.month_surname(text, pos)
-                if span is None:
-                    continue
-                span = self._given_after_comma(text, span, lex, strict=True)
-                chain = text[m.start() : pos].split()
-                if all(t.lower() in NOUN_TITLES for t in chain) and not (
-                    self._listed(text, span, lex) or len(self._tokens(text, span)) >= 2
-                ):
-                    continue  # "Der Patient Zustand nach ...": a noun title needs a clear name after it
-                label = "DOCTOR" if doctor else self._kin_label(text, m.start())
-                yield span[0], span[1], label
-                yield from self._slash_names(text, span[1], sc, label)
-            elif kind in ("pfield", "dfield", "rfield"):
-                pos, doctor = sc.skip_titles(text, start_pos)
-                titled = pos != start_pos
-                span = sc.forward(text, pos, comma_ok=True, upper_ok=titled or self._upper_line(text, pos))
-                if span is not None:
-                    # After a patient field an unlisted given name ends the line or the field.
-                    loose = (
-                        kind in ("pfield", "dfield", "rfield")
-                        and re.match(r"[ \t]*(?:$|\n|,|\(|\*|geb|né|nac)", text[span[1] :]) is not None
-                    )
-                    span = self._given_after_comma(text, span, lex, strict=not loose)
-                if span is None:
-                    continue
-                label = {"pfield": "PATIENT", "dfield": "DOCTOR", "rfield": "RELATIVE"}[kind]
-                label = "DOCTOR" if doctor and kind != "rfield" else label
-                yield span[0], span[1], label
-                yield from self._slash_names(text, span[1], sc, label)
-            elif kind == "kin":
-                pos, doctor = sc.skip_titles(text, start_pos)
-                titled = pos != start_pos
-                span = sc.forward(text, pos, upper_ok=titled)
-                if span is None:
-                    continue
-                sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]
-                field = text[max(0, m.start() - 3) : m.start()].rstrip().endswith(":")
-                if not titled and not ("," in sep or "(" in sep or field or self._listed(text, span, lex)):
-                    continue
-                yield span[0], span[1], "RELATIVE"
-            elif kind in ("role", "close_before"):
-                span = sc.backward(text, m.start())
-                if span is not None and self._signature_ok(text, span, lex):
-                    yield span[0], span[1], "DOCTOR"
-            elif kind == "user":
-                yield m.start("userv"), m.end("userv"), "USERNAME"
-            elif kind == "user_sig":
-                yield m.start("usersv"), m.end("usersv"), "USERNAME"
-            elif kind == "user_before":
-                yield m.start("userb"), m.end("userb"), "USERNAME"
-            elif kind in ("closing", "signed"):
-                pos, doctor = sc.skip_titles(text, start_pos)
-                span = sc.forward(text, pos, upper_ok=pos != start_pos, comma_ok=True)
-                if span is not None and (pos != start_pos or self._signature_ok(text, span, lex)):
-                    yield span[0], span[1], "DOCTOR"
-            elif kind == "bare":
-                listed = self._listed_name(text, m, lex)
-                if listed is not None:
-                    yield listed[0], listed[1], "PATIENT"
-
+            if kind in _USER_GROUPS:
+                group = _USER_GROUPS[kind]
+                yield m.start(group), m.end(group), "USERNAME"
+            elif kind is not None and kind in _TRIGGER_HANDLERS:
+                yield from _TRIGGER_HANDLERS[kind](self, text, m, sc, lex)
         if self.name.startswith("names_listed"):
             yield from self._signature_cells(text, sc, lex)
+
+    def _after_title(
+        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+    ) -> Iterator[tuple[int, int, str]]:
+        """``Dr. Müller``, ``Frau Mai``: the name after a (chain of) title(s)."""
+        if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in ".-/"):
+            return
+        pos, doctor = sc.skip_titles(text, m.start())
+        if pos == m.start():
+            return
+        span = sc.forward(text, pos, comma_ok=True) or sc.month_surname(text, pos)
+        if span is None:
+            return
+        span = self._given_after_comma(text, span, lex, strict=True)
+        chain = text[m.start() : pos].split()
+        if all(t.lower() in NOUN_TITLES for t in chain) and not (
+            self._listed(text, span, lex) or len(self._tokens(text, span)) >= 2
+        ):
+            return  # "Der Patient Zustand nach ...": a noun title needs a clear name after it
+        label = "DOCTOR" if doctor else self._kin_label(text, m.start())
+        yield span[0], span[1], label
+        yield from self._slash_names(text, span[1], sc, label)
+
+    def _after_field(
+        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+    ) -> Iterator[tuple[int, int, str]]:
+        """``Patient: Müller, Hans``: the name after a patient, doctor or relative field label."""
+        kind = m.lastgroup
+        start_pos = m.end()
+        pos, doctor = sc.skip_titles(text, start_pos)
+        titled = pos != start_pos
+        span = sc.forward(text, pos, comma_ok=True, upper_ok=titled or self._upper_line(text, pos))
+        if span is not None:
+            # After a patient field an unlisted given name ends the line or the field.
+            loose = re.match(r"[ \t]*(?:$|\n|,|\(|\*|geb|né|nac)", text[span[1] :]) is not None
+            span = self._given_after_comma(text, span, lex, strict=not loose)
+        if span is None:
+            return
+        label = {"pfield": "PATIENT", "dfield": "DOCTOR", "rfield": "RELATIVE"}[str(kind)]
+        label = "DOCTOR" if doctor and kind != "rfield" else label
+        yield span[0], span[1], label
+        yield from self._slash_names(text, span[1], sc, label)
+
+    def _after_kin(
+        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+    ) -> Iterator[tuple[int, int, str]]:
+        """``Ehefrau, Anna``: a relative after a kinship word (a comma, parenthesis, title or listed name)."""
+        start_pos = m.end()
+        pos, _doctor = sc.skip_titles(text, start_pos)
+        titled = pos != start_pos
+        span = sc.forward(text, pos, upper_ok=titled)
+        if span is None:
+            return
+        sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]
+        field = text[max(0, m.start() - 3) : m.start()].rstrip().endswith(":")
+        if not titled and not ("," in sep or "(" in sep or field or self._listed(text, span, lex)):
+            return
+        yield span[0], span[1], "RELATIVE"
+
+    def _before_role(
+        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+    ) -> Iterator[tuple[int, int, str]]:
+        """``Müller, Oberarzt``: the name before a role word."""
+        span = sc.backward(text, m.start())
+        if span is not None and self._signature_ok(text, span, lex):
+            yield span[0], span[1], "DOCTOR"
+
+    def _after_closing(
+        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+    ) -> Iterator[tuple[int, int, str]]:
+        """The signature name after a closing formula or ``gez.``."""
+        start_pos = m.end()
+        pos, _doctor = sc.skip_titles(text, start_pos)
+        span = sc.forward(text, pos, upper_ok=pos != start_pos, comma_ok=True)
+        if span is not None and (pos != start_pos or self._signature_ok(text, span, lex)):
+            yield span[0], span[1], "DOCTOR"
+
+    def _bare_listed(
+        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+    ) -> Iterator[tuple[int, int, str]]:
+        """A listed name inside a run of capitalised words."""
+        listed = self._listed_name(text, m, lex)
+        if listed is not None:
+            yield listed[0], listed[1], "PATIENT"
 
     def _signature_cells(self, text: str, sc: _Scanner, lex: _Lex) -> Iterator[tuple[int, int, str]]:
         """Names in signature rows: the cells of a line beside a titled name (``Prof. Dr. A    B``),
@@ -442,6 +466,25 @@ class PackNameRule(PatternRule):
     def _kin_label(self, text: str, start: int) -> str:
         before = text[max(0, start - 30) : start]
         return "RELATIVE" if _kin_before(self.lang).search(before) else "PATIENT"
+
+
+#: Trigger group -> the method of :class:`PackNameRule` that reads the name around it.
+_Handler = Callable[[PackNameRule, str, re.Match[str], _Scanner, _Lex], Iterator[tuple[int, int, str]]]
+_TRIGGER_HANDLERS: dict[str, _Handler] = {
+    "title": PackNameRule._after_title,
+    "ptitle": PackNameRule._after_title,
+    "pfield": PackNameRule._after_field,
+    "dfield": PackNameRule._after_field,
+    "rfield": PackNameRule._after_field,
+    "kin": PackNameRule._after_kin,
+    "role": PackNameRule._before_role,
+    "close_before": PackNameRule._before_role,
+    "closing": PackNameRule._after_closing,
+    "signed": PackNameRule._after_closing,
+    "bare": PackNameRule._bare_listed,
+}
+#: Username trigger group -> the group holding the user name.
+_USER_GROUPS: dict[str, str] = {"user": "userv", "user_sig": "usersv", "user_before": "userb"}
 
 
 @cache

@@ -26,7 +26,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -133,53 +133,58 @@ class PackPlaceRule(PatternRule):
     lang: str = "de"
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Yield ``(start, end, label)`` of every place next to a trigger."""
         words = WORDS[self.lang]
-        towns = _towns()
         for m in self.pattern.finditer(text):
             kind = m.lastgroup
-            if kind == "zip":
-                yield from self._zip(text, m, words, towns)
-            elif kind == "fac":
-                span = self._facility(text, m, words)
-                if span is not None:
-                    yield (
-                        span[0],
-                        span[1],
-                        "HOSPITAL" if _is_hospital(text[span[0] : span[1]]) else "ORGANIZATION",
-                    )
-            elif kind == "fac_after":
-                # "Kinderklinik Asklepios Klinik Regensburg": a facility word inside the run starts the
-                # name proper, which goes on after the run.
-                inner = _facility_word(self.lang).search(text, m.start("fac_after") + 1, m.end("fac_after"))
-                span = self._facility(text, inner, words) if inner is not None else None
-                if span is not None and span[1] > m.end("fac_after"):
-                    yield span[0], span[1], "HOSPITAL"
-                else:
-                    yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
-            elif kind == "town":
-                yield from self._town(text, m, words, towns)
-            elif kind == "townf":
+            if kind is None:
+                continue
+            if kind in _VALUE_GROUPS:
+                group, label = _VALUE_GROUPS[kind]
+                yield m.start(group), m.end(group), label
+            elif kind in _NAME_AFTER:
                 end = _name_after(text, m.end(), words.connectors, 4)
                 if end > m.end():
-                    yield m.end(), end, "CITY"
-            elif kind == "company":
-                start = m.start()
-                for word in re.finditer(r"\S+", m.group()):
-                    if word.group().lower() not in COMPANY_LEAD:
-                        break
-                    start = m.start() + word.end() + 1
-                if start < m.end():
-                    yield start, m.end(), "ORGANIZATION"
-            elif kind == "zipf":
-                yield m.start("zipfv"), m.end("zipfv"), "ZIP"
-            elif kind == "room":
-                yield m.start("roomv"), m.end("roomv"), "ROOM"
-            elif kind == "org":
-                end = _name_after(text, m.end(), words.connectors, 4)
-                if end > m.end():
-                    yield m.end(), end, "ORGANIZATION"
-            elif kind == "country":
-                yield m.start("ctry"), m.end("ctry"), "COUNTRY"
+                    yield m.end(), end, _NAME_AFTER[kind]
+            elif kind in _PLACE_HANDLERS:
+                yield from _PLACE_HANDLERS[kind](self, text, m, words)
+
+    def _zip_town(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
+        """A postcode and the town after it."""
+        yield from self._zip(text, m, words, _towns())
+
+    def _town_cue(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
+        """A town after a cue."""
+        yield from self._town(text, m, words, _towns())
+
+    def _facility_hit(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
+        """A facility word and the name after it: HOSPITAL for hospitals, else ORGANIZATION."""
+        span = self._facility(text, m, words)
+        if span is not None:
+            label = "HOSPITAL" if _is_hospital(text[span[0] : span[1]]) else "ORGANIZATION"
+            yield span[0], span[1], label
+
+    def _facility_after(
+        self, text: str, m: re.Match[str], words: PlaceWords
+    ) -> Iterator[tuple[int, int, str]]:
+        """ "Kinderklinik Asklepios Klinik Regensburg": a facility word inside the run starts the name
+        proper, which goes on after the run."""
+        inner = _facility_word(self.lang).search(text, m.start("fac_after") + 1, m.end("fac_after"))
+        span = self._facility(text, inner, words) if inner is not None else None
+        if span is not None and span[1] > m.end("fac_after"):
+            yield span[0], span[1], "HOSPITAL"
+        else:
+            yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
+
+    def _company(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
+        """A company name, without the lead words before it."""
+        start = m.start()
+        for word in re.finditer(r"\S+", m.group()):
+            if word.group().lower() not in COMPANY_LEAD:
+                break
+            start = m.start() + word.end() + 1
+        if start < m.end():
+            yield start, m.end(), "ORGANIZATION"
 
     def _zip(
         self, text: str, m: re.Match[str], words: PlaceWords, towns: frozenset[str]
@@ -261,6 +266,24 @@ class PackPlaceRule(PatternRule):
         if text[start:end] in towns or text[start:end].title() in towns:
             yield start, end, "CITY"
 
+
+#: Trigger groups whose value group is the span: group -> (value group, label).
+_VALUE_GROUPS: dict[str, tuple[str, str]] = {
+    "zipf": ("zipfv", "ZIP"),
+    "room": ("roomv", "ROOM"),
+    "country": ("ctry", "COUNTRY"),
+}
+#: Trigger groups followed by a capitalised name: group -> label.
+_NAME_AFTER: dict[str, str] = {"townf": "CITY", "org": "ORGANIZATION"}
+_PlaceHandler = Callable[[PackPlaceRule, str, re.Match[str], PlaceWords], Iterator[tuple[int, int, str]]]
+#: The other trigger groups -> the method of :class:`PackPlaceRule` that reads the place.
+_PLACE_HANDLERS: dict[str, _PlaceHandler] = {
+    "zip": PackPlaceRule._zip_town,
+    "fac": PackPlaceRule._facility_hit,
+    "fac_after": PackPlaceRule._facility_after,
+    "town": PackPlaceRule._town_cue,
+    "company": PackPlaceRule._company,
+}
 
 _HOSPITAL_WORDS = re.compile(
     r"(?i)klinik|krankenhaus|hospital|spital|hôpital|hopital|clinique|chu\b|chr\b|ch\b|centre hospitalier|"
