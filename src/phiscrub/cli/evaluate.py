@@ -1,11 +1,15 @@
-"""``phiscrub evaluate``: compare predicted and gold corpora (Kim et al.'s three F1 scores)."""
+"""``phiscrub evaluate``: compare predicted and gold corpora (Kim et al.'s three F1 scores).
+
+The command parses its options and calls :mod:`phiscrub.evaluate.run`; the reading, scoring and
+report writing live there.
+"""
 
 from __future__ import annotations
 
 import sys
-from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -19,10 +23,24 @@ from phiscrub.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from phiscrub.document import Document
+    from phiscrub.evaluate.run import CorpusRef
     from phiscrub.io.base import Problem
 
 __all__ = ["evaluate_cmd"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _png_option(name: str, help: str) -> Callable[[F], F]:
+    """An optional PNG file to write."""
+    return click.option(name, default=None, type=click.Path(dir_okay=False, path_type=Path), help=help)
+
+
+def _choice_option(name: str, choices: Sequence[str], help: str) -> Callable[[F], F]:
+    """A choice whose default is the first choice."""
+    return click.option(
+        name, type=click.Choice(list(choices)), default=choices[0], show_default=True, help=help
+    )
 
 
 @click.command("evaluate")
@@ -47,35 +65,22 @@ __all__ = ["evaluate_cmd"]
 )
 @input_format_option("--train-format", help="Format of --train (default: guess).")
 @corpus_option("--train-corpus", help="Label mapping of the --train corpus.")
-@click.option(
-    "--plot",
-    default=None,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write a per-label P/R/F1 bar chart with frequencies (PNG), as in Amin et al. 2022 Fig. 4.",
+@_png_option(
+    "--plot", "Write a per-label P/R/F1 bar chart with frequencies (PNG), as in Amin et al. 2022 Fig. 4."
 )
-@click.option(
-    "--plot-metric",
-    type=click.Choice(["entity", "token"]),
-    default="entity",
-    show_default=True,
-    help="Scores drawn by --plot.",
-)
+@_choice_option("--plot-metric", ["entity", "token"], "Scores drawn by --plot.")
 @policy_option(
     "Score only what is PHI under this policy: gold and predicted spans alike are filtered "
     "(docs/policy.md). Default: no filtering."
 )
-@click.option(
+@_png_option(
     "--pr-curve",
-    default=None,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write binary token precision-recall over span-score thresholds (PNG, plus a .json of the points).",
+    "Write binary token precision-recall over span-score thresholds (PNG, plus a .json of the points).",
 )
-@click.option(
+@_choice_option(
     "--scheme",
-    type=click.Choice(["phiscrub", "meddocan", "i2b2"]),
-    default="phiscrub",
-    show_default=True,
-    help="meddocan / i2b2: the shared task's official figures instead (NER (start, end, type) micro "
+    ["phiscrub", "meddocan", "i2b2"],
+    "meddocan / i2b2: the shared task's official figures instead (NER (start, end, type) micro "
     "P/R/F1; meddocan adds spans strict, spans merged and leak), on the labels as written in the "
     "files (no corpus mapping, no folding). See docs/evaluation.md.",
 )
@@ -124,153 +129,60 @@ def evaluate_cmd(
     the policy (e.g. ages of 89 and under, states and countries under safe-harbor) are removed from
     the gold and the predictions before scoring.
     """
-    from phiscrub.evaluate.metrics import evaluate
-    from phiscrub.evaluate.report import label_frequencies, plot_per_label, to_markdown, write_report
-    from phiscrub.io import read_corpus
-    from phiscrub.labels import NATIVE_CORPORA, native_granularity
+    from phiscrub.evaluate.report import to_markdown
+    from phiscrub.evaluate.run import CorpusRef, ReportOutputs, run_evaluation, write_evaluation
 
     if out_dir is not None and (scheme != "phiscrub" or leaks):
         raise click.UsageError(
             "--out-dir goes with the phiscrub scores, not --scheme meddocan/i2b2 or --leaks"
         )
+    gold_ref = CorpusRef(gold, gold_format, gold_corpus)
+    pred_ref = CorpusRef(pred, pred_format, pred_corpus)
     if scheme != "phiscrub":
-        _official(gold, pred, gold_format, pred_format, out, scheme)
+        _official(gold_ref, pred_ref, out, scheme)
         return
     if leaks:
-        _leaks(gold, pred, gold_format, pred_format, gold_corpus, labels, policy, out)
+        _leaks(gold_ref, pred_ref, labels, policy, out)
         return
-    native_corpus = None
-    if labels == "native":
-        native_corpus = gold_corpus if gold_corpus in NATIVE_CORPORA else "brat"
-        gold_corpus = pred_corpus = train_corpus = "native"
-    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=gold_corpus)
-    pred_docs, pred_problems = read_corpus(pred, fmt=pred_format, corpus=pred_corpus)
-    if native_corpus is not None:
-        labels = native_granularity(
-            native_corpus, {s.label for d in [*gold_docs, *pred_docs] for s in d.spans}
-        )
-    train_problems: list[Problem] = []
-    train_counts: Counter[str] | None = None
-    if train_path is not None:
-        train_docs, train_problems = read_corpus(train_path, fmt=train_format, corpus=train_corpus)
-        train_counts = label_frequencies(train_docs, labels)  # type: ignore[arg-type]
-    for p in [*gold_problems, *pred_problems, *train_problems]:
-        click.echo(f"problem: {p}", err=True)
-    if policy is not None:
-        from phiscrub.policy import apply_policy
-
-        gold_docs = [d.with_spans(apply_policy(d.text, d.spans, policy)) for d in gold_docs]
-        pred_docs = [d.with_spans(apply_policy(d.text, d.spans, policy)) for d in pred_docs]
-    result = evaluate(gold_docs, pred_docs, granularity=labels)  # type: ignore[arg-type]
-    config = {
-        "gold": str(gold),
-        "pred": str(pred),
-        "labels": labels,
-        "gold_format": gold_format,
-        "pred_format": pred_format,
-        "gold_corpus": gold_corpus,
-        "pred_corpus": pred_corpus,
-        "policy": policy,
-    }
-    if train_path is not None:
-        config.update({"train": str(train_path), "train_format": train_format, "train_corpus": train_corpus})
-    paths = (
-        []
-        if out is None and out_dir is not None
-        else list(write_report(result, out or Path("evaluation"), config, train_counts))
+    train = CorpusRef(train_path, train_format, train_corpus) if train_path is not None else None
+    run = run_evaluation(gold_ref, pred_ref, labels, policy, train)
+    _echo_problems(run.problems)
+    outputs = ReportOutputs(
+        prefix=out, out_dir=out_dir, plot=plot, plot_metric=plot_metric, pr_curve=pr_curve
     )
-    if out_dir is not None:
-        from phiscrub.evaluate.details import write_details
-
-        paths += [*write_report(result, out_dir / "evaluation", config, train_counts)]
-        paths.append(write_details(gold_docs, pred_docs, labels, out_dir))  # type: ignore[arg-type]
-    if plot is not None:
-        paths.append(plot_per_label(result, plot, train_counts, metric=plot_metric))
-    if pr_curve is not None:
-        paths += _write_pr_curve(gold_docs, pred_docs, pr_curve)
-    click.echo(to_markdown(result, train_counts=train_counts))
+    paths = write_evaluation(run, outputs)
+    click.echo(to_markdown(run.result, train_counts=run.train_counts))
     click.echo(f"report written to {', '.join(str(p) for p in paths)}", err=True)
-    if gold_problems or pred_problems or train_problems:
+    if run.problems:
         sys.exit(1)
 
 
-def _official(
-    gold: Path, pred: Path, gold_format: str | None, pred_format: str | None, out: Path | None, scheme: str
-) -> None:
-    """Official shared-task figures on the labels as written (no mapping, none dropped): PREFIX.json/.md."""
-    import json
-
-    from phiscrub.evaluate.official import official_scores, read_official
-
-    # labels as written, unknown ones too (the official scripts drop none); BRAT: .ann files only
-    gold_docs, gold_problems = read_official(gold, gold_format)
-    pred_docs, pred_problems = read_official(pred, pred_format)
-    for p in [*gold_problems, *pred_problems]:
+def _echo_problems(problems: list[Problem]) -> None:
+    for p in problems:
         click.echo(f"problem: {p}", err=True)
-    scores = official_scores(gold_docs, pred_docs, scheme)
-    prefix = out or Path("evaluation")
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    data = {"config": {"gold": str(gold), "pred": str(pred), "scheme": scheme}, **scores.to_dict()}
-    json_path = prefix.with_name(prefix.name + ".json")
-    md_path = prefix.with_name(prefix.name + ".md")
-    json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    md_path.write_text(scores.to_markdown(), encoding="utf-8")
+
+
+def _official(gold: CorpusRef, pred: CorpusRef, out: Path | None, scheme: str) -> None:
+    """Official shared-task figures on the labels as written (no mapping, none dropped): PREFIX.json/.md."""
+    from phiscrub.evaluate.run import run_official
+
+    scores, (json_path, md_path), problems = run_official(gold, pred, scheme, out)
+    _echo_problems(problems)
     click.echo(scores.to_markdown())
     click.echo(f"report written to {json_path}, {md_path}", err=True)
-    if gold_problems or pred_problems:
+    if problems:
         sys.exit(1)
 
 
-def _leaks(
-    gold: Path,
-    pred: Path,
-    gold_format: str | None,
-    pred_format: str | None,
-    gold_corpus: str | None,
-    labels: str,
-    policy: str | None,
-    out: Path | None,
-) -> None:
+def _leaks(gold: CorpusRef, pred: CorpusRef, labels: str, policy: str | None, out: Path | None) -> None:
     """``--leaks``: what of the gold PHI survives in the redacted corpus ``pred`` (PREFIX.json/.md)."""
-    import json
-
-    from phiscrub.evaluate.leaks import find_leaks, read_redacted
-    from phiscrub.io import read_corpus
+    from phiscrub.evaluate.run import run_leaks
 
     if labels == "native":
         raise click.UsageError("--leaks reports coarse, fine or phicon5 labels, not native")
-    gold_docs, gold_problems = read_corpus(gold, fmt=gold_format, corpus=gold_corpus)
-    pred_docs, pred_problems = read_redacted(pred, pred_format)
-    for p in [*gold_problems, *pred_problems]:
-        click.echo(f"problem: {p}", err=True)
-    if policy is not None:
-        from phiscrub.policy import apply_policy
-
-        gold_docs = [d.with_spans(apply_policy(d.text, d.spans, policy)) for d in gold_docs]
-    report = find_leaks(gold_docs, pred_docs, labels)  # type: ignore[arg-type]
-    prefix = out or Path("evaluation")
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    config = {"gold": str(gold), "pred": str(pred), "labels": labels, "policy": policy, "leaks": True}
-    json_path = prefix.with_name(prefix.name + ".json")
-    md_path = prefix.with_name(prefix.name + ".md")
-    json_path.write_text(
-        json.dumps({"config": config, **report.to_dict()}, indent=2) + "\n", encoding="utf-8"
-    )
-    md_path.write_text(report.to_markdown(), encoding="utf-8")
+    report, (json_path, md_path), problems = run_leaks(gold, pred, labels, policy, out)
+    _echo_problems(problems)
     click.echo(report.to_markdown())
     click.echo(f"leak report written to {json_path}, {md_path} (doc ids and offsets of each leak)", err=True)
-    if gold_problems or pred_problems or report.missing:
+    if problems or report.missing:
         sys.exit(1)
-
-
-def _write_pr_curve(gold_docs: list[Document], pred_docs: list[Document], png: Path) -> list[Path]:
-    """Binary token P/R over span-score thresholds: a PNG and the points as JSON next to it."""
-    import json
-
-    from phiscrub.evaluate.curve import plot_pr_curve, threshold_points
-
-    points = threshold_points(gold_docs, pred_docs)
-    plot_pr_curve(points, png)
-    data = png.with_suffix(".json")
-    data.write_text(json.dumps([p.to_dict() for p in points], indent=2) + "\n", encoding="utf-8")
-    return [png, data]
