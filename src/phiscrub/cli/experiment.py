@@ -31,32 +31,19 @@ def experiment(config_path: Path, out_dir: Path | None, resume: bool, dry_run: b
     per test corpus, mean ± std over seeds) and OUTDIR/f1-vs-alpha.png are written.
     """
     from phiscrub.experiment.config import load_config
-    from phiscrub.experiment.runner import run_experiment
+    from phiscrub.experiment.runner import default_out_dir, run_experiment
 
     config = load_config(config_path)
-    out = out_dir if out_dir is not None else Path("runs") / "experiments" / config.name
+    out = out_dir if out_dir is not None else default_out_dir(config)
     report = run_experiment(config, out, resume=resume, dry_run=dry_run)
-    finished = set(report.skipped)
     if dry_run:
-        for split in report.splits:
-            click.echo(
-                f"fraction {split['fraction']:g} seed {split['seed']}: {split['train_docs']} training "
-                f"documents ({split['train_spans']} spans), {split['dev_docs']} dev documents",
-                err=True,
-            )
-        for cell in report.cells:
-            click.echo(f"{'done' if cell.id in finished else 'todo'}  {cell.id}")
-        click.echo(
-            f"experiment {config.name}: {len(report.cells)} cells, {len(finished)} finished, "
-            f"{len(report.cells) - len(finished)} to run; output {out} (dry run: nothing trained)",
-            err=True,
-        )
+        for line in report.split_lines():
+            click.echo(line, err=True)
+        for line in report.cell_lines():
+            click.echo(line)
+        click.echo(report.summary(config.name, dry_run=True), err=True)
         return
-    click.echo(
-        f"experiment {config.name}: {len(report.cells)} cells, ran {len(report.ran)}, "
-        f"{len(report.skipped)} already finished; table -> {report.table_path}",
-        err=True,
-    )
+    click.echo(report.summary(config.name, dry_run=False), err=True)
     if report.plot_path is not None:
         click.echo(f"plot -> {report.plot_path}", err=True)
     else:

@@ -59,6 +59,7 @@ __all__ = [
     "ExperimentReport",
     "augment_train",
     "cell_fingerprint",
+    "default_out_dir",
     "load_data",
     "plan_cells",
     "run_cell",
@@ -145,6 +146,34 @@ class ExperimentReport:
     splits: list[dict[str, Any]] = field(default_factory=list)
     table_path: Path | None = None
     plot_path: Path | None = None
+
+    def split_lines(self) -> list[str]:
+        """One line per fraction and seed: training subset, spans and dev sizes (counts only)."""
+        return [
+            f"fraction {s['fraction']:g} seed {s['seed']}: {s['train_docs']} training documents "
+            f"({s['train_spans']} spans), {s['dev_docs']} dev documents"
+            for s in self.splits
+        ]
+
+    def cell_lines(self) -> list[str]:
+        """One line per cell: ``done`` (finished before) or ``todo``, then its id."""
+        finished = set(self.skipped)
+        return [f"{'done' if cell.id in finished else 'todo'}  {cell.id}" for cell in self.cells]
+
+    def summary(self, name: str, dry_run: bool) -> str:
+        """One line: cells in all, run now or to run, finished before; the table's path."""
+        n, done = len(self.cells), len(self.skipped)
+        if dry_run:
+            return (
+                f"experiment {name}: {n} cells, {done} finished, {n - done} to run; output {self.out_dir} "
+                "(dry run: nothing trained)"
+            )
+        return f"experiment {name}: {n} cells, ran {len(self.ran)}, {done} already finished; table -> {self.table_path}"
+
+
+def default_out_dir(config: ExperimentConfig) -> Path:
+    """The results folder when none is given: ``runs/experiments/<name>``."""
+    return Path("runs") / "experiments" / config.name
 
 
 # ---------------------------------------------------------------------------------------------- plan
