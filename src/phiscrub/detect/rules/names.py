@@ -311,6 +311,11 @@ def _trigger_mode(m: re.Match[str]) -> NameMode | None:
         return _DOCTOR_MODE if key != "cc" or word == "cc" else None
     if titled:
         return None
+    return _word_mode(m, word, key, kinds, sep)
+
+
+def _word_mode(m: re.Match[str], word: str, key: str, kinds: set[str], sep: str) -> NameMode | None:
+    """The mode of a trigger word without a title after it: a role word, "Pt", "Baby Boy", kinship."""
     if "role" in kinds and sep in ("", ":", ","):
         if key.upper() in ROLE_CREDENTIALS:
             # "RN Ivka Sarić" (exact case, no comma: "Jane Roe, MD, Breast Imaging" is not one)
