@@ -243,40 +243,34 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
     Returns:
         One :class:`~phiscrub.train.decode.WordPrediction` per document, in order.
     """
-    from phiscrub.progress import report, wants_progress
-    from phiscrub.train.dataset import encode_documents
-    from phiscrub.train.decode import decode_documents, inference_windows, keep_owned
+    from phiscrub.progress import wants_progress
+    from phiscrub.train.dataset import encode_documents, encoder_windows
+    from phiscrub.train.decode import decode_in_groups, owned_scores
 
-    out = []
-    group = 64  # documents encoded at once, as in phiscrub.train.inference
-    for s in range(0, len(docs), group):
-        part = docs[s : s + group]
+    def score(part: Sequence[Document]) -> list[tuple[list[Any], np.ndarray]]:
         encoded = encode_documents(part, model.tokenizer)
-        examples, owners = inference_windows(
-            encoded,
-            model.affixes,
-            model.max_length,
-            model.overlap,
-            model.sentence_aware,
-            model.subword_strategy,
-        )
-        n_tags = len(model.tags)
-        scores = [np.zeros((len(enc.tokens), n_tags), dtype=np.float64) for enc in encoded]
-        # Sorted by length: each batch is padded only to its own longest window.
-        order = sorted(range(len(examples)), key=lambda i: len(examples[i].input_ids))
+        args = (model.max_length, model.overlap, model.sentence_aware, model.subword_strategy)
+        examples, owners = encoder_windows(encoded, model.affixes, *args)
         loud = wants_progress(max((len(d.text) for d in part), default=0))
-        b = 0
-        while b < len(order):
-            longest = len(examples[order[min(b + batch_size, len(order)) - 1]].input_ids)
-            rows = max(1, min(batch_size, _TOKEN_BUDGET // max(longest, 1)))
-            chunk = [examples[i] for i in order[b : b + rows]]
-            keep_owned(scores, owners, chunk, model.run(chunk))
-            b += rows
-            if loud:
-                report("model windows", b, len(order))
-        items = [(doc.id, enc.tokens, doc_scores) for doc, enc, doc_scores in zip(part, encoded, scores)]
-        out += decode_documents(items, model.tags, model.transitions, model.use_crf)
-    return out
+        n_words = [len(enc.tokens) for enc in encoded]
+        scores = owned_scores(
+            examples,
+            owners,
+            n_words,
+            len(model.tags),
+            model.run,
+            _input_length,
+            batch_size,
+            token_budget=_TOKEN_BUDGET,
+            progress=loud,
+        )
+        return [(enc.tokens, doc_scores) for enc, doc_scores in zip(encoded, scores)]
+
+    return decode_in_groups(docs, score, model.tags, model.transitions, model.use_crf)
+
+
+def _input_length(example: Any) -> int:
+    return len(example.input_ids)
 
 
 class OnnxTaggerDetector(BaseTaggerDetector):

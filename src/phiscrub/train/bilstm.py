@@ -18,9 +18,9 @@ at once (the same window planning and ownership as the transformer path,
 Vocabulary (:class:`~phiscrub.train.vocab.Vocab`, saved as ``vocab.json``): words are lower-cased
 with every digit replaced by ``0``. Only words seen *outside* gold spans of the training documents
 enter the word vocabulary, so the saved model holds no annotated PHI word (names, places, numbers of
-the training notes); words inside spans are read as the unknown word, through their characters and shape. Words
-seen once are replaced by the unknown word with probability ``bilstm_singleton_unk`` in training,
-so that the model learns to use the characters of unknown words. The character vocabulary holds
+the training notes); words inside spans are read as the unknown word, through their characters and
+shape. Words seen once are replaced by the unknown word with probability ``bilstm.singleton_unk``
+in training, so that the model learns to use the characters of unknown words. The character vocabulary holds
 every character of the training words. Training from a saved model (``init_from``) extends both
 vocabularies with the new training documents' words and characters (new rows start random).
 
@@ -62,12 +62,14 @@ from phiscrub.train.crf import CRF
 from phiscrub.train.dataset import (
     IGNORE_INDEX,
     EncodedDocument,
-    _sentence_starts,
     bio_tags,
-    plan_windows,
+    document_windows,
+    sentence_starts,
+    tag_indices,
     tag_set,
-    window_owners,
+    window_labels,
 )
+from phiscrub.train.decode import owned_scores
 from phiscrub.train.features import word_features
 from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
 from phiscrub.train.vocab import PAD_ID, UNK_ID, Vocab
@@ -140,7 +142,7 @@ def encode_words(docs: Sequence[Document], vocab: Vocab, max_chars: int) -> list
                 char_ids=[vocab.char_ids(t.text, max_chars) for t in tokens],
                 shape_ids=shapes,
                 length_ids=lengths,
-                sentence_start=_sentence_starts(doc.text, tokens),
+                sentence_start=sentence_starts(doc.text, tokens),
             )
         )
     return out
@@ -198,17 +200,9 @@ def word_windows(
     """
     if not doc.tokens:
         return [], []
-    encoded = doc._as_encoded()
-    spans = plan_windows(encoded, size, overlap, sentence_aware)
-    owners = window_owners(spans, encoded)
+    spans, owners = document_windows(doc._as_encoded(), size, overlap, sentence_aware)
     windows: list[WordWindow] = []
     for wi, (a, b) in enumerate(spans):
-        if tag_ids is None:
-            labels = [IGNORE_INDEX] * (b - a)
-        else:
-            labels = list(tag_ids[a:b])
-            if begin_of is not None and labels[0] in begin_of:
-                labels[0] = begin_of[labels[0]]
         windows.append(
             WordWindow(
                 doc_index=doc_index,
@@ -218,7 +212,7 @@ def word_windows(
                 char_ids=doc.char_ids[a:b],
                 shape_ids=doc.shape_ids[a:b],
                 length_ids=doc.length_ids[a:b],
-                labels=labels,
+                labels=window_labels(tag_ids, range(a, b), begin_of),
                 vectors=doc.vectors[a:b] if doc.vectors is not None else None,
             )
         )
@@ -231,19 +225,28 @@ def build_word_examples(docs: Sequence[Document], model: BiLstmTagger) -> list[W
     Raises:
         LabelError: a span label is unknown.
     """
+    tag_index, begin_of = tag_indices(model.tags)
+    tag_ids = [[tag_index[t] for t in bio_tags(doc, model.config.granularity)[1]] for doc in docs]
+    return _windows_of(model, model.encode(docs), tag_ids, begin_of)[0]
+
+
+def _windows_of(
+    model: BiLstmTagger,
+    encoded: Sequence[WordDocument],
+    tag_ids: Sequence[Sequence[int]] | None = None,
+    begin_of: dict[int, int] | None = None,
+) -> tuple[list[WordWindow], list[list[int]]]:
+    """The word windows of many documents (:func:`word_windows`) and each document's word owners."""
     config = model.config
-    tag_index = {t: i for i, t in enumerate(model.tags)}
-    begin_of = {tag_index[t]: tag_index["B-" + t[2:]] for t in model.tags if t.startswith("I-")}
     examples: list[WordWindow] = []
-    encoded = model.encode(docs)
-    for d, (doc, enc) in enumerate(zip(docs, encoded)):
-        _, tags = bio_tags(doc, config.granularity)
-        ids = [tag_index[t] for t in tags]
-        windows, _ = word_windows(
-            enc, config.bilstm.window, config.bilstm.overlap, config.sentence_aware, d, ids, begin_of
-        )
+    owners: list[list[int]] = []
+    for d, enc in enumerate(encoded):
+        ids = None if tag_ids is None else tag_ids[d]
+        args = (config.bilstm.window, config.bilstm.overlap, config.sentence_aware)
+        windows, owned = word_windows(enc, *args, d, ids, begin_of)
         examples += windows
-    return examples
+        owners.append(owned)
+    return examples, owners
 
 
 def collate_words(examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
@@ -285,7 +288,6 @@ def collate_words(examples: Sequence[WordWindow]) -> dict[str, torch.Tensor]:
                 stacked[i, : len(e.words)] = e.vectors
         batch["vectors"] = torch.from_numpy(stacked)
     return batch
-
 
 
 def _uniform_(weight: torch.Tensor) -> None:
@@ -450,28 +452,19 @@ def word_scores(
         Per document, its tokens and an ``(n_words, n_tags)`` float64 array of
         :meth:`BiLstmTagger.log_scores`.
     """
-    config = model.config
     encoded = model.encode(docs)
-    examples: list[WordWindow] = []
-    owners: list[list[int]] = []
-    for d, enc in enumerate(encoded):
-        windows, own = word_windows(
-            enc, config.bilstm.window, config.bilstm.overlap, config.sentence_aware, d
-        )
-        examples += windows
-        owners.append(own)
-    scores = [np.zeros((len(enc.tokens), len(model.tags)), dtype=np.float64) for enc in encoded]
+    examples, owners = _windows_of(model, encoded)
     device = next(model.parameters()).device
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].words))
+
+    def run(chunk: list[WordWindow]) -> np.ndarray:
+        batch = {k: v.to(device) for k, v in collate_words(chunk).items()}
+        return model.log_scores(model(batch).emissions).double().cpu().numpy()
+
+    n_words = [len(enc.tokens) for enc in encoded]
     with torch.inference_mode():
-        for b in range(0, len(order), batch_size):
-            chunk = [examples[i] for i in order[b : b + batch_size]]
-            batch = {k: v.to(device) for k, v in collate_words(chunk).items()}
-            result = model(batch)
-            window_scores = model.log_scores(result.emissions).double().cpu().numpy()
-            for row, ex in enumerate(chunk):
-                own = owners[ex.doc_index]
-                for slot, w in enumerate(ex.words):
-                    if own[w] == ex.window_index:
-                        scores[ex.doc_index][w] = window_scores[row, slot]
+        scores = owned_scores(examples, owners, n_words, len(model.tags), run, _n_slots, batch_size)
     return [(enc.tokens, s) for enc, s in zip(encoded, scores)]
+
+
+def _n_slots(window: WordWindow) -> int:
+    return len(window.words)

@@ -63,13 +63,18 @@ __all__ = [
     "bio_tags",
     "build_examples",
     "collate",
+    "document_windows",
     "encode_documents",
+    "encoder_windows",
     "is_valid_bio",
     "plan_windows",
+    "sentence_starts",
     "special_affixes",
+    "tag_indices",
     "tag_set",
     "tags_to_spans",
     "window_examples",
+    "window_labels",
     "window_owners",
 ]
 
@@ -214,7 +219,8 @@ def special_affixes(tokenizer: Any) -> tuple[list[int], list[int]]:
     return ids[: inner[0]], ids[inner[-1] + 1 :]
 
 
-def _sentence_starts(text: str, tokens: list[Token]) -> list[bool]:
+def sentence_starts(text: str, tokens: list[Token]) -> list[bool]:
+    """Per token, True when it is the first token of a sentence (:func:`phiscrub.text.sentences`)."""
     flags = [False] * len(tokens)
     starts = [t.start for t in tokens]
     for s, _ in sentences(text):
@@ -280,7 +286,7 @@ def encode_documents(docs: Sequence[Document], tokenizer: Any) -> list[EncodedDo
                 input_ids=input_ids,
                 subword_word=subword_word,
                 word_first=word_first,
-                sentence_start=_sentence_starts(doc.text, tokens),
+                sentence_start=sentence_starts(doc.text, tokens),
                 shape_ids=shapes,
                 length_ids=lengths,
             )
@@ -397,6 +403,38 @@ def window_owners(windows: Sequence[tuple[int, int]], encoded: EncodedDocument) 
     return owners
 
 
+def document_windows(
+    encoded: EncodedDocument, size: int, overlap: int, sentence_aware: bool
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """The windows of one document (:func:`plan_windows`) and each word's owner (:func:`window_owners`).
+
+    The one window planning of every tagger kind: subword windows of the transformer tagger
+    (:func:`encoder_windows`) and word windows of the BiLSTM taggers (an encoded document with one
+    "subword" per word, :func:`phiscrub.train.bilstm.word_windows`), in training and inference.
+    """
+    windows = plan_windows(encoded, size, overlap, sentence_aware)
+    return windows, (window_owners(windows, encoded) if windows else [])
+
+
+def window_labels(
+    tag_ids: Sequence[int] | None, words: Sequence[int], begin_of: dict[int, int] | None
+) -> list[int]:
+    """Tag ids of a window's word slots; :data:`IGNORE_INDEX` each at inference (``tag_ids`` None).
+
+    Args:
+        tag_ids: per document word, its tag id (training), or None.
+        words: the document word index of each slot.
+        begin_of: maps an ``I-X`` id to its ``B-X`` id: a window's first slot is relabelled, since
+            a window starting inside an entity sees its first word as the entity's beginning.
+    """
+    if tag_ids is None:
+        return [IGNORE_INDEX] * len(words)
+    labels = [tag_ids[w] for w in words]
+    if begin_of is not None and labels and labels[0] in begin_of:
+        labels[0] = begin_of[labels[0]]
+    return labels
+
+
 @dataclass(frozen=True)
 class WindowExample:
     """One encoder input: a window of a document with its word slots.
@@ -461,12 +499,7 @@ def window_examples(
                 sub_slot.append(w - first_word)
         sub_slot += [-1] * len(suffix)
         words = list(range(first_word, end_word))
-        if tag_ids is None:
-            labels = [IGNORE_INDEX] * len(words)
-        else:
-            labels = [tag_ids[w] for w in words]
-            if begin_of is not None and labels[0] in begin_of:
-                labels[0] = begin_of[labels[0]]
+        labels = window_labels(tag_ids, words, begin_of)
         out.append(
             WindowExample(
                 doc_index=doc_index,
@@ -480,6 +513,49 @@ def window_examples(
             )
         )
     return out
+
+
+def encoder_windows(
+    encoded: Sequence[EncodedDocument],
+    affixes: tuple[list[int], list[int]],
+    max_length: int,
+    overlap: int,
+    sentence_aware: bool,
+    strategy: str,
+    tag_ids: Sequence[Sequence[int]] | None = None,
+    begin_of: dict[int, int] | None = None,
+) -> tuple[list[WindowExample], list[list[int]]]:
+    """Encoder windows of many documents, and the owner window of each word of each document.
+
+    The same windows in training (with ``tag_ids``) and inference (the torch and ONNX paths): a
+    word takes the scores of the window in which it lies farthest from a cut (:func:`document_windows`).
+
+    Args:
+        encoded: the documents (:func:`encode_documents`).
+        affixes: special tokens around a window (:func:`special_affixes`).
+        max_length: tokens per window, special tokens included.
+        overlap: subwords shared by consecutive windows.
+        sentence_aware: prefer sentence boundaries for window cuts.
+        strategy: subword strategy (``first``, ``mean``, ``max``).
+        tag_ids: per document, per word tag id (training), or None (inference).
+        begin_of: see :func:`window_labels`.
+
+    Returns:
+        ``(examples, owners)``: every window (``doc_index`` = position in ``encoded``), and per
+        document the owner window index of each word.
+
+    Raises:
+        ConfigError: the windows cannot be planned with these sizes.
+    """
+    size = max_length - len(affixes[0]) - len(affixes[1])
+    examples: list[WindowExample] = []
+    owners: list[list[int]] = []
+    for d, enc in enumerate(encoded):
+        windows, owned = document_windows(enc, size, overlap, sentence_aware)
+        owners.append(owned)
+        ids = None if tag_ids is None else tag_ids[d]
+        examples += window_examples(enc, windows, affixes, strategy, d, ids, begin_of)
+    return examples, owners
 
 
 def build_examples(
@@ -498,17 +574,19 @@ def build_examples(
         LabelError: a span label is unknown.
         ConfigError: the windows cannot be planned with these sizes.
     """
+    tag_index, begin_of = tag_indices(tags)
+    tag_ids = [[tag_index[t] for t in bio_tags(doc, granularity)[1]] for doc in docs]
+    encoded = encode_documents(docs, tokenizer)
+    affixes = special_affixes(tokenizer)
+    args = (max_length, overlap, sentence_aware, strategy)
+    return encoder_windows(encoded, affixes, *args, tag_ids=tag_ids, begin_of=begin_of)[0]
+
+
+def tag_indices(tags: Sequence[str]) -> tuple[dict[str, int], dict[int, int]]:
+    """Index of each tag, and the ``B-X`` index of each ``I-X`` index (see :func:`window_labels`)."""
     tag_index = {t: i for i, t in enumerate(tags)}
     begin_of = {tag_index[t]: tag_index["B-" + t[2:]] for t in tags if t.startswith("I-")}
-    affixes = special_affixes(tokenizer)
-    size = max_length - len(affixes[0]) - len(affixes[1])
-    examples: list[WindowExample] = []
-    for d, (doc, enc) in enumerate(zip(docs, encode_documents(docs, tokenizer))):
-        _, word_tags = bio_tags(doc, granularity)
-        ids = [tag_index[t] for t in word_tags]
-        windows = plan_windows(enc, size, overlap, sentence_aware)
-        examples += window_examples(enc, windows, affixes, strategy, d, ids, begin_of)
-    return examples
+    return tag_index, begin_of
 
 
 def collate(examples: Sequence[WindowExample], pad_id: int) -> dict[str, Any]:

@@ -9,21 +9,15 @@ Invalid BIO transitions (``O -> I-X``, ``B-X -> I-Y``, ``I-X -> I-Y`` with X != 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import numpy as np
 
-from phiscrub.document import Span
+from phiscrub.document import Document, Span
 from phiscrub.text import Token
-from phiscrub.train.dataset import (
-    EncodedDocument,
-    WindowExample,
-    plan_windows,
-    tags_to_spans,
-    window_examples,
-    window_owners,
-)
+from phiscrub.train.dataset import tags_to_spans
 
 __all__ = [
     "WordPrediction",
@@ -31,10 +25,11 @@ __all__ = [
     "constraint_scores",
     "decode_document",
     "decode_documents",
-    "inference_windows",
+    "decode_in_groups",
     "keep_owned",
     "log_softmax",
     "marginals",
+    "owned_scores",
     "viterbi_decode",
 ]
 
@@ -411,52 +406,40 @@ def _marginals_scaled_many(
     return out
 
 
-def inference_windows(
-    encoded: Sequence[EncodedDocument],
-    affixes: tuple[list[int], list[int]],
-    max_length: int,
-    overlap: int,
-    sentence_aware: bool,
-    strategy: str,
-) -> tuple[list[WindowExample], list[list[int]]]:
-    """Encoder windows of many documents, and the owner window of each word of each document.
+class Window(Protocol):
+    """What window ownership reads of a window (subword or word windows alike)."""
 
-    Windows are those of training (:func:`~phiscrub.train.dataset.plan_windows`); a word takes the
-    scores of the window in which it lies farthest from a cut (:func:`~phiscrub.train.dataset.window_owners`).
+    @property
+    def doc_index(self) -> int:
+        """Index of the window's document."""
+        ...
 
-    Args:
-        encoded: the documents (:func:`~phiscrub.train.dataset.encode_documents`).
-        affixes: special tokens around a window (:func:`~phiscrub.train.dataset.special_affixes`).
-        max_length: tokens per window, special tokens included.
-        overlap: subwords shared by consecutive windows.
-        sentence_aware: prefer sentence boundaries for window cuts.
-        strategy: subword strategy (``first``, ``mean``, ``max``).
+    @property
+    def window_index(self) -> int:
+        """Index of the window in its document."""
+        ...
 
-    Returns:
-        ``(examples, owners)``: every window (``doc_index`` = position in ``encoded``), and per
-        document the owner window index of each word.
-    """
-    size = max_length - len(affixes[0]) - len(affixes[1])
-    examples: list[WindowExample] = []
-    owners: list[list[int]] = []
-    for d, enc in enumerate(encoded):
-        windows = plan_windows(enc, size, overlap, sentence_aware)
-        owners.append(window_owners(windows, enc) if windows else [])
-        examples += window_examples(enc, windows, affixes, strategy, doc_index=d)
-    return examples, owners
+    @property
+    def words(self) -> list[int]:
+        """Document word index of each slot."""
+        ...
+
+
+_W = TypeVar("_W", bound=Window)
 
 
 def keep_owned(
     scores: list[np.ndarray],
     owners: Sequence[Sequence[int]],
-    chunk: Sequence[WindowExample],
+    chunk: Sequence[Window],
     window_scores: np.ndarray,
 ) -> None:
     """Copy into ``scores`` (one ``(n_words, T)`` array per document) the rows of the words each window owns.
 
     Args:
         scores: per-document word score tables, filled in place.
-        owners: per document, the owner window of each word (:func:`inference_windows`).
+        owners: per document, the owner window of each word
+            (:func:`~phiscrub.train.dataset.document_windows`).
         chunk: a batch of windows.
         window_scores: ``(len(chunk), slots, T)`` scores of the batch.
     """
@@ -465,3 +448,78 @@ def keep_owned(
         for slot, w in enumerate(ex.words):
             if own[w] == ex.window_index:
                 scores[ex.doc_index][w] = window_scores[row, slot]
+
+
+def owned_scores(
+    examples: Sequence[_W],
+    owners: Sequence[Sequence[int]],
+    n_words: Sequence[int],
+    n_tags: int,
+    run: Callable[[list[_W]], np.ndarray],
+    size: Callable[[_W], int],
+    batch_size: int,
+    token_budget: int | None = None,
+    progress: bool = False,
+) -> list[np.ndarray]:
+    """Per-word scores of whole documents from their windows, each word from the window owning it.
+
+    Windows are run shortest first, so a batch is padded only to its own longest window; the
+    order is restored through their document and window indices (:func:`keep_owned`). Shared by
+    every inference path (torch transformer, BiLSTM, ONNX).
+
+    Args:
+        examples: the windows of all documents.
+        owners: per document, the owner window of each word.
+        n_words: words of each document.
+        n_tags: tags of the tagger.
+        run: ``(len(chunk), slots, n_tags)`` decoding scores of a batch of windows.
+        size: the length of a window that its batch is padded to.
+        batch_size: at most this many windows per batch.
+        token_budget: when set, fewer windows per batch so that windows x longest <= budget.
+        progress: report ``model windows`` counts (:mod:`phiscrub.progress`).
+
+    Returns:
+        One ``(n_words, n_tags)`` float64 array per document.
+    """
+    scores = [np.zeros((n, n_tags), dtype=np.float64) for n in n_words]
+    order = sorted(range(len(examples)), key=lambda i: size(examples[i]))
+    b = 0
+    while b < len(order):
+        rows = batch_size
+        if token_budget is not None:
+            longest = size(examples[order[min(b + batch_size, len(order)) - 1]])
+            rows = max(1, min(batch_size, token_budget // max(longest, 1)))
+        chunk = [examples[i] for i in order[b : b + rows]]
+        keep_owned(scores, owners, chunk, run(chunk))
+        b += rows
+        if progress:
+            from phiscrub.progress import report
+
+            report("model windows", min(b, len(order)), len(order))
+    return scores
+
+
+#: Documents encoded and scored at once by :func:`decode_in_groups`: bounds memory on large corpora.
+DOC_GROUP = 64
+
+
+def decode_in_groups(
+    docs: Sequence[Document],
+    score: Callable[[Sequence[Document]], list[tuple[list[Token], np.ndarray]]],
+    tags: Sequence[str],
+    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    use_crf: bool,
+) -> list[WordPrediction]:
+    """Word predictions of many documents, :data:`DOC_GROUP` at a time: ``score`` then :func:`decode_documents`.
+
+    Args:
+        docs: the documents.
+        score: per document of a group, its tokens and ``(n_words, T)`` decoding scores.
+        tags, transitions, use_crf: as for :func:`decode_document`.
+    """
+    out: list[WordPrediction] = []
+    for s in range(0, len(docs), DOC_GROUP):
+        part = docs[s : s + DOC_GROUP]
+        items = [(doc.id, tokens, scores) for doc, (tokens, scores) in zip(part, score(part))]
+        out += decode_documents(items, tags, transitions, use_crf)
+    return out

@@ -25,20 +25,17 @@ import numpy as np
 import torch
 
 from phiscrub.document import Document
-from phiscrub.progress import report, wants_progress
+from phiscrub.progress import wants_progress
 from phiscrub.text import Token
 from phiscrub.train.bilstm import BiLstmTagger, word_scores
-from phiscrub.train.dataset import collate, encode_documents, special_affixes
+from phiscrub.train.dataset import WindowExample, collate, encode_documents, encoder_windows, special_affixes
 
-# Decoding and window planning are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
-from phiscrub.train.decode import WordPrediction, decode_documents, inference_windows, keep_owned
+# Decoding and window ownership are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
+from phiscrub.train.decode import WordPrediction, decode_in_groups, owned_scores
 from phiscrub.train.loaders import Tagger
 from phiscrub.train.model import PhiTagger
 
 __all__ = ["WordPrediction", "predict_words"]
-
-# Documents encoded at once: bounds memory on large corpora (windows are built per group).
-_DOC_GROUP = 64
 
 
 def predict_words(model: Tagger, docs: Sequence[Document], batch_size: int = 32) -> list[WordPrediction]:
@@ -54,11 +51,15 @@ def predict_words(model: Tagger, docs: Sequence[Document], batch_size: int = 32)
     """
     was_training = model.training
     model.eval()
+
+    def score(part: Sequence[Document]) -> list[tuple[list[Token], np.ndarray]]:
+        if isinstance(model, BiLstmTagger):
+            return word_scores(model, part, batch_size)
+        return _window_scores(model, part, batch_size)
+
     try:
-        out: list[WordPrediction] = []
-        for s in range(0, len(docs), _DOC_GROUP):
-            out += _predict_group(model, docs[s : s + _DOC_GROUP], batch_size)
-        return out
+        transitions = model.transition_scores()
+        return decode_in_groups(docs, score, model.tags, transitions, model.crf is not None)
     finally:
         model.train(was_training)
 
@@ -69,47 +70,31 @@ def _device_of(model: Tagger) -> torch.device:
     return torch.device("cpu")
 
 
-def _predict_group(model: Tagger, docs: Sequence[Document], batch_size: int) -> list[WordPrediction]:
-    if isinstance(model, BiLstmTagger):
-        scored = word_scores(model, docs, batch_size)
-    else:
-        scored = _window_scores(model, docs, batch_size)
-    transitions = model.transition_scores()
-    use_crf = model.crf is not None
-    items = [(doc.id, tokens, doc_scores) for doc, (tokens, doc_scores) in zip(docs, scored)]
-    return decode_documents(items, model.tags, transitions, use_crf)
-
-
 def _window_scores(
     model: PhiTagger, docs: Sequence[Document], batch_size: int
 ) -> list[tuple[list[Token], np.ndarray]]:
     """Per-word scores of whole documents from overlapping subword windows (steps 1-3 above)."""
     config = model.config
-    tokenizer = model.tokenizer
-    encoded = encode_documents(docs, tokenizer)
-    examples, owners = inference_windows(
-        encoded,
-        special_affixes(tokenizer),
-        config.max_length,
-        config.overlap,
-        config.sentence_aware,
-        config.subword_strategy,
-    )
-    n_tags = len(model.tags)
-    scores = [np.zeros((len(enc.tokens), n_tags), dtype=np.float64) for enc in encoded]
+    encoded = encode_documents(docs, model.tokenizer)
+    args = (config.max_length, config.overlap, config.sentence_aware, config.subword_strategy)
+    examples, owners = encoder_windows(encoded, special_affixes(model.tokenizer), *args)
     device = _device_of(model)
-    # Sorting by length keeps padding small; the order is restored through doc/window indices.
-    order = sorted(range(len(examples)), key=lambda i: len(examples[i].input_ids))
+    dtype = model.autocast_dtype
+
+    def run(chunk: list[WindowExample]) -> np.ndarray:
+        batch = {k: v.to(device) for k, v in collate(chunk, model.pad_id).items()}
+        with torch.autocast(device.type, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
+            result = model(batch)
+        return model.log_scores(result.emissions.float()).double().cpu().numpy()
+
+    n_words = [len(enc.tokens) for enc in encoded]
     loud = wants_progress(max((len(d.text) for d in docs), default=0))  # long notes: counts only
     with torch.inference_mode():
-        for b in range(0, len(order), batch_size):
-            chunk = [examples[i] for i in order[b : b + batch_size]]
-            batch = {k: v.to(device) for k, v in collate(chunk, model.pad_id).items()}
-            dtype = getattr(model, "autocast_dtype", None)
-            with torch.autocast(device.type, dtype=dtype or torch.bfloat16, enabled=dtype is not None):
-                result = model(batch)
-            window_scores = model.log_scores(result.emissions.float()).double().cpu().numpy()
-            keep_owned(scores, owners, chunk, window_scores)
-            if loud:
-                report("model windows", min(b + batch_size, len(order)), len(order))
+        scores = owned_scores(
+            examples, owners, n_words, len(model.tags), run, _input_length, batch_size, progress=loud
+        )
     return [(enc.tokens, doc_scores) for enc, doc_scores in zip(encoded, scores)]
+
+
+def _input_length(example: WindowExample) -> int:
+    return len(example.input_ids)
