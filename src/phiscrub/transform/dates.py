@@ -32,21 +32,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import overload
 
+from phiscrub.transform import date_parse
 from phiscrub.transform.date_format import DateValue, Part, Tag, format_date, render, shift_value
-from phiscrub.transform.date_parse import (
-    RANGE_SEPS,
-    RANGE_WORDS,
-    Group,
-    Tok,
-    clamp_day,
-    has_month_word,
-    lex,
-    resolve,
-    valid,
-)
 
 __all__ = ["DateValue", "ParsedDate", "format_date", "parse_date", "shift_date"]
+
+
+class _FirstDateField:
+    """A field of a parsed date's first value, read as an attribute (``parsed.year``)."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, objtype: type | None = None) -> _FirstDateField: ...
+
+    @overload
+    def __get__(self, obj: ParsedDate, objtype: type | None = None) -> int | None: ...
+
+    def __get__(self, obj: ParsedDate | None, objtype: type | None = None) -> int | None | _FirstDateField:
+        if obj is None:
+            return self
+        value: int | None = getattr(obj.values[0], self.name)
+        return value
 
 
 @dataclass(frozen=True)
@@ -66,25 +80,10 @@ class ParsedDate:
     _parts: tuple[Part, ...] = field(default=(), repr=False, compare=False)
     _shown: tuple[frozenset[str], ...] = field(default=(), repr=False, compare=False)
 
-    @property
-    def year(self) -> int | None:
-        """Year of the (first) date."""
-        return self.values[0].year
-
-    @property
-    def month(self) -> int | None:
-        """Month of the (first) date."""
-        return self.values[0].month
-
-    @property
-    def day(self) -> int | None:
-        """Day of the (first) date."""
-        return self.values[0].day
-
-    @property
-    def weekday(self) -> int | None:
-        """Weekday (0 = Monday) of the (first) date, when written."""
-        return self.values[0].weekday
+    year = _FirstDateField("Year of the (first) date.")
+    month = _FirstDateField("Month of the (first) date.")
+    day = _FirstDateField("Day of the (first) date.")
+    weekday = _FirstDateField("Weekday (0 = Monday) of the (first) date, when written.")
 
     @property
     def fields(self) -> frozenset[str]:
@@ -116,19 +115,19 @@ def parse_date(surface: str, *, lang: str | None = None) -> ParsedDate | None:
     Returns:
         The parsed date, or None when the surface is not a date this module understands.
     """
-    tokens = lex(surface)
+    tokens = date_parse.lex(surface)
     if not tokens:
         return None
     hint = lang.lower() if lang else None
     if hint and hint.startswith("en_gb"):
         hint = "uk"
-    single = resolve(tokens, hint)
+    single = date_parse.resolve(tokens, hint)
     if single is not None:
         return _make((single,), (single.value.fields(),), hint)
     # A range: split at a separator where both sides are dates.
     for i, tok in enumerate(tokens):
-        is_sep = (tok.kind == "sep" and tok.text.strip() in RANGE_SEPS) or (
-            tok.kind == "word" and tok.text.casefold() in RANGE_WORDS
+        is_sep = (tok.kind == "sep" and tok.text.strip() in date_parse.RANGE_SEPS) or (
+            tok.kind == "word" and tok.text.casefold() in date_parse.RANGE_WORDS
         )
         parsed = _parse_range(tokens[:i], tok, tokens[i + 1 :], hint) if is_sep else None
         if parsed is not None:
@@ -136,14 +135,17 @@ def parse_date(surface: str, *, lang: str | None = None) -> ParsedDate | None:
     return None
 
 
-def _parse_range(left: list[Tok], sep: Tok, right: list[Tok], hint: str | None) -> ParsedDate | None:
+def _parse_range(
+    left: list[date_parse.Tok], sep: date_parse.Tok, right: list[date_parse.Tok], hint: str | None
+) -> ParsedDate | None:
     """Two dates around a range separator, each side taking the fields the other one shows."""
-    lmode = "day_year" if not has_month_word(left) and has_month_word(right) else "normal"
-    rmode = "day_year" if not has_month_word(right) and has_month_word(left) else "normal"
-    g1 = resolve(left, hint, "day" if lmode == "day_year" else "normal", 0)
+    left_month, right_month = date_parse.has_month_word(left), date_parse.has_month_word(right)
+    lmode = "day_year" if not left_month and right_month else "normal"
+    rmode = "day_year" if not right_month and left_month else "normal"
+    g1 = date_parse.resolve(left, hint, "day" if lmode == "day_year" else "normal", 0)
     if g1 is None and lmode == "day_year":
-        g1 = resolve(left, hint, lmode, 0)
-    g2 = resolve(right, hint, rmode, 1)
+        g1 = date_parse.resolve(left, hint, lmode, 0)
+    g2 = date_parse.resolve(right, hint, rmode, 1)
     if g1 is None or g2 is None:
         return None
     v1, v2 = g1.value, g2.value
@@ -157,16 +159,18 @@ def _parse_range(left: list[Tok], sep: Tok, right: list[Tok], hint: str | None) 
         v1 = replace(v1, year=v2.year - 1 if back else v2.year)
     if v2.year is None and v1.year is not None:
         v2 = replace(v2, year=v1.year)
-    v1 = replace(v1, day=clamp_day(v1.year, v1.month, v1.day))
-    v2 = replace(v2, day=clamp_day(v2.year, v2.month, v2.day))
-    if not (valid(v1.year, v1.month, v1.day) and valid(v2.year, v2.month, v2.day)):
+    v1 = replace(v1, day=date_parse.clamp_day(v1.year, v1.month, v1.day))
+    v2 = replace(v2, day=date_parse.clamp_day(v2.year, v2.month, v2.day))
+    if not (date_parse.valid(v1.year, v1.month, v1.day) and date_parse.valid(v2.year, v2.month, v2.day)):
         return None
     g1.value, g2.value = v1, v2
-    merged = Group([*g1.parts, sep.text, *g2.parts], v1, g1.has_month_word)
+    merged = date_parse.Group([*g1.parts, sep.text, *g2.parts], v1, g1.has_month_word)
     return _make((merged, g2), shown, hint)
 
 
-def _make(groups: Sequence[Group], shown: tuple[frozenset[str], ...], hint: str | None) -> ParsedDate:
+def _make(
+    groups: Sequence[date_parse.Group], shown: tuple[frozenset[str], ...], hint: str | None
+) -> ParsedDate:
     parts = tuple(groups[0].parts)
     langs = [p.lang for p in parts if isinstance(p, Tag) and p.name.lower() not in _NUMERIC_TAGS]
     template = "".join(

@@ -30,19 +30,7 @@ from phiscrub.transform.surrogate.wordlists import (
     URL_PATHS,
 )
 
-__all__ = [
-    "IPV4",
-    "draw_email",
-    "draw_ip",
-    "draw_phone",
-    "draw_url",
-    "keyed_email",
-    "keyed_handle",
-    "keyed_ip",
-    "keyed_phone",
-    "keyed_url",
-]
-
+# The forms a contact surface takes: dotted IPv4 (with a port or prefix), e-mail address, URL.
 IPV4 = re.compile(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})((?:[:/]\d+)?)$")
 _EMAIL = re.compile(r"^([^@\s]+)@([^@\s]+)$")
 _URL = re.compile(
@@ -237,16 +225,19 @@ def draw_phone(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_ip(ctx: NoteDraw, before: str, after: str) -> str:
+    """A private (10/8, 192.168/16, 172.16/12) or public IPv4 address."""
     rng = ctx.rng
     kind = rng.random()
     if kind < 0.3:
-        return f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
-    if kind < 0.6:
-        return f"192.168.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
-    if kind < 0.75:
-        return f"172.{rng.randint(16, 31)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
-    first = rng.choice([n for n in range(1, 224) if n not in (10, 127, 172, 192)])
-    return f"{first}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+        head = ["10"]
+    elif kind < 0.6:
+        head = ["192", "168"]
+    elif kind < 0.75:
+        head = ["172", str(rng.randint(16, 31))]
+    else:
+        head = [str(rng.choice([n for n in range(1, 224) if n not in (10, 127, 172, 192)]))]
+    middle = [str(rng.randint(0, 255)) for _ in range(3 - len(head))]
+    return ".".join([*head, *middle, str(rng.randint(1, 254))])
 
 
 def domain_word(ctx: NoteDraw) -> str:

@@ -21,15 +21,20 @@ DOB_BEFORE = re.compile(
     r"(?:DOB|D\.O\.B\.|birth|born|nacimiento|naixement|出生|生日)\W{0,12}$", re.IGNORECASE
 )
 TIME_AFTER = re.compile(r"^\s*(?:@\s*)?\d{1,2}:?\d{2}\b|^\s*at\s+\d")
-MALE_KIN = re.compile(
-    r"\b(?:son|husband|father|brother|grandson|nephew|hijo|marido|esposo|padre|hermano|fill|marit|pare|germà)\b"
-    r"|儿子|丈夫|父亲|哥哥|弟弟",
-    re.IGNORECASE,
+
+
+def _kin(words: str, han: str) -> re.Pattern[str]:
+    """Kinship words (whole words, any case) or Chinese kinship terms."""
+    return re.compile(r"\b(?:" + "|".join(words.split()) + r")\b|" + "|".join(han.split()), re.IGNORECASE)
+
+
+MALE_KIN = _kin(
+    "son husband father brother grandson nephew hijo marido esposo padre hermano fill marit pare germà",
+    "儿子 丈夫 父亲 哥哥 弟弟",
 )
-FEMALE_KIN = re.compile(
-    r"\b(?:daughter|wife|mother|sister|granddaughter|niece|hija|esposa|mujer|madre|hermana|filla|dona|mare|germana)\b"
-    r"|女儿|妻子|母亲|姐姐|妹妹",
-    re.IGNORECASE,
+FEMALE_KIN = _kin(
+    "daughter wife mother sister granddaughter niece hija esposa mujer madre hermana filla dona mare germana",
+    "女儿 妻子 母亲 姐姐 妹妹",
 )
 KIN = re.compile(MALE_KIN.pattern + "|" + FEMALE_KIN.pattern, re.IGNORECASE)
 CREDENTIAL_AFTER = re.compile(r"^,?\s*(?:MD|DO|RN|NP|PA|PhD|MBBS|DDS)\b")

@@ -20,16 +20,7 @@ from phiscrub.transform.surrogate.source import Streams
 from phiscrub.transform.surrogate.text import CJK, match_case, normalize_component
 from phiscrub.transform.surrogate.wordlists import PARTICLES, SUFFIXES, TITLES
 
-__all__ = [
-    "NameLexicon",
-    "keyed_initial",
-    "keyed_name",
-    "keyed_name_component",
-    "name_lexicon",
-    "name_roles",
-    "name_sets",
-]
-
+# A name word (letters, inner apostrophes: "O'Neil") and a possessive ending ("Smith's").
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _POSSESSIVE = re.compile(r"['’][sS]$")
 
