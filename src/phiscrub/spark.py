@@ -24,13 +24,14 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from phiscrub.deid import DEFAULT_THRESHOLD, Deidentifier
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
+from phiscrub.runs.settings import DetectorSettings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,8 +52,9 @@ _LOADS: Counter[SparkSettings] = Counter()
 
 
 @dataclass(frozen=True)
-class SparkSettings:
-    """What each executor needs to build the same :class:`~phiscrub.deid.Deidentifier` (picklable).
+class SparkSettings(DetectorSettings):
+    """What each executor needs to build the same :class:`~phiscrub.deid.Deidentifier` (picklable):
+    the detector settings plus the run options.
 
     ``model`` is ``"default"``, None (rules only) or a folder path valid on the executors;
     ``shipped_model`` names a folder sent with ``SparkContext.addFile`` (looked up with
@@ -62,16 +64,8 @@ class SparkSettings:
     mode: str = "placeholder"
     labels: str = "coarse"
     key: str | bytes | None = field(default=None, repr=False)
-    model: str | None = "default"
     shipped_model: str | None = None
-    lexicon: bool = False
-    propagate: bool = True
-    resolve: str = "merge"
-    age_over_89: str = "bucket"
-    lang: str = "en"
     policy: str | None = None
-    threshold: float = DEFAULT_THRESHOLD
-    guard: bool = True
     batch_size: int = 16
 
     def build(self, model: str | None) -> Deidentifier:
@@ -80,19 +74,8 @@ class SparkSettings:
         Raises:
             ConfigError: an invalid option (mode, labels, key, policy, threshold).
         """
-        return Deidentifier(
-            mode=self.mode,  # type: ignore[arg-type]
-            labels=self.labels,  # type: ignore[arg-type]
-            key=self.key,
-            model=model,
-            lexicon=self.lexicon,
-            propagate=self.propagate,
-            resolve=self.resolve,
-            age_over_89=self.age_over_89,  # type: ignore[arg-type]
-            lang=self.lang,
-            policy=self.policy,
-            threshold=self.threshold,
-            guard=self.guard,
+        return self.deidentifier(
+            mode=self.mode, labels=self.labels, key=self.key, policy=self.policy, model=model
         )
 
 
@@ -161,20 +144,18 @@ def redact(
 
     if batch_size < 1:
         raise ConfigError("batch_size must be at least 1")
-    settings = SparkSettings(
-        mode=mode,
-        labels=labels,
-        key=key,
-        model=None if model is None else str(model),
+    detectors = DetectorSettings.from_options(
+        model=model,
         lexicon=lexicon,
         propagate=propagate,
-        resolve=resolve,
-        age_over_89="keep" if keep_ages else "bucket",
+        resolve_strategy=resolve,
+        keep_ages=keep_ages,
         lang=lang,
-        policy=policy,
         threshold=threshold,
         guard=guard,
-        batch_size=batch_size,
+    )
+    settings = SparkSettings(
+        **asdict(detectors), mode=mode, labels=labels, key=key, policy=policy, batch_size=batch_size
     )
     settings.build(None)  # validates the options on the driver, loads nothing
     _check_columns(df, text_col, id_col, patient_col, output_col, spans_col, error_col)
@@ -336,9 +317,9 @@ def redact_batches(settings: SparkSettings, batches: Iterator[pd.DataFrame]) -> 
 
 def _redact_into(deid: Deidentifier, chunk: list[tuple[_Frame, int, Document]]) -> None:
     """Redact one batch of notes (retried one by one on failure) into their frames' outputs."""
-    from phiscrub.cli.redact import _redact_batch
+    from phiscrub.runs.batches import redact_batch
 
-    for (out, i, _), (_, red, error) in zip(chunk, _redact_batch(deid, [d for _, _, d in chunk])):
+    for (out, i, _), (_, red, error) in zip(chunk, redact_batch(deid, [d for _, _, d in chunk])):
         out.waiting -= 1
         if red is None:  # never the original text: written empty, with the exception type
             out.text[i], out.spans[i], out.error[i] = "", None, error or "Exception"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import phiscrub.cli.redact as redact_cli
+import phiscrub.runs.redact as redact_cli
 from phiscrub.cli.app import cli
 
 N = 25

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from phiscrub.cli.redact import _SeenIds
+from phiscrub.runs.batches import SeenIds as _SeenIds
 
 
 def test_repeats_found_across_the_spill_and_the_file_is_removed() -> None:

@@ -458,7 +458,7 @@ def test_ctrl_c_exits_130_keeps_the_work_and_resume_finishes(tmp_path: Path) -> 
 
 _KILL_MID_COMMIT = """
 import os, signal, sys
-import phiscrub.cli.redact as r
+import phiscrub.runs.redact as r
 from phiscrub.cli.app import main
 
 class _Os:

@@ -10,21 +10,15 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import asdict
 from typing import Any
 
 import click
 
-from phiscrub.cli._common import (
-    guard_option,
-    lexicon_option,
-    model_option,
-    policy_option,
-    propagate_option,
-    rules_lang_option,
-    threshold_option,
-)
+from phiscrub.cli._common import detector_options, mode_option, policy_option
 from phiscrub.deid import KEY_ENV_VAR
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
+from phiscrub.runs.settings import DetectorSettings
 
 __all__ = ["log_config", "serve"]
 
@@ -88,23 +82,9 @@ def log_config(level: str) -> dict[str, Any]:
     default=None,
     help=f"File holding the surrogate secret (default: ${KEY_ENV_VAR}); without one, surrogate mode is refused.",
 )
-@click.option(
-    "--mode",
-    type=click.Choice(["placeholder", "mask", "surrogate"]),
-    default="placeholder",
-    show_default=True,
-    help="Mode of requests that name none.",
-)
+@mode_option("Mode of requests that name none.")
 @policy_option("Policy of requests that name none (default: the language's default).")
-@model_option("Tagger model folder, or 'default' for the model bundled with phiscrub.")
-@click.option("--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon).")
-@lexicon_option("Add the lexicon detector (bundled name and city lists).")
-@propagate_option()
-@click.option("--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy.")
-@click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+).")
-@rules_lang_option("Language of the rules: en, es, ca, de, fr, nl, zh, or auto (per note).")
-@threshold_option()
-@guard_option()
+@detector_options("Language of the rules: en, es, ca, de, fr, nl, zh, or auto (per note).")
 @click.option(
     "--max-body-bytes", default=1 << 20, show_default=True, type=int, help="Larger request bodies get 413."
 )
@@ -127,15 +107,7 @@ def serve(
     key_file: str | None,
     mode: str,
     policy: str | None,
-    model: str,
-    rules_only: bool,
-    lexicon: bool,
-    propagate: bool,
-    resolve_strategy: str,
-    keep_ages: bool,
-    lang: str,
-    threshold: float,
-    guard: bool,
+    detectors: DetectorSettings,
     max_body_bytes: int,
     max_batch: int,
     log_level: str,
@@ -159,14 +131,7 @@ def serve(
         ) from None
     try:
         config = ServiceConfig(
-            model=None if rules_only else model,
-            lexicon=lexicon and not rules_only,
-            propagate=propagate,
-            resolve=resolve_strategy,
-            age_over_89="keep" if keep_ages else "bucket",
-            lang=lang,
-            threshold=threshold,
-            guard=guard,
+            **asdict(detectors),
             default_mode=mode,
             default_policy=policy,
             max_body_bytes=max_body_bytes,

@@ -114,6 +114,8 @@ class Source(ABC):
     """
 
     shape: str = ""
+    #: The field or column ids are read from (None: ids are positions or paths, never repeated).
+    id_field: str | None = None
     #: What a document with undecodable bytes becomes (:mod:`phiscrub.io.decoding`).
     encoding_errors: str = "fail"
 

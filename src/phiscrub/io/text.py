@@ -262,8 +262,8 @@ class TextFolderSource(Source):
         super().__init__(path)
         self._entries: list[TextEntry] | None = None
 
-    def _list(self) -> list[TextEntry]:
-        # Listed once, so files written during write() never join the input.
+    def entries(self) -> list[TextEntry]:
+        """The folder's ``.txt`` entries, listed once (files written later never join the input)."""
         if self._entries is None:
             entries = scan_text_entries(self.path)
             seen: dict[str, Path] = {}
@@ -280,11 +280,11 @@ class TextFolderSource(Source):
     @property
     def count(self) -> int | None:
         """The number of ``.txt`` entries (those that cannot be read included)."""
-        return len(self._list())
+        return len(self.entries())
 
     def documents(self) -> Iterator[Document]:
         """Yield one note per ``.txt`` entry, sorted by relative path."""
-        for pos, entry in enumerate(self._list()):
+        for pos, entry in enumerate(self.entries()):
             text, problem, note = (
                 (None, entry.problem, None)
                 if entry.problem
@@ -312,7 +312,7 @@ class TextFolderSource(Source):
         dst = out_root.resolve()
         if dst == src or src in dst.parents:
             raise ConfigError(f"output folder {out_root} is inside the input folder; choose another one")
-        entries = self._list()
+        entries = self.entries()
         align = Aligner(transformed, self.path)
         written: list[Path] = []
         for entry in entries:

@@ -13,8 +13,9 @@ import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from phiscrub.deid import DEFAULT_THRESHOLD, KEY_ENV_VAR
+from phiscrub.deid import KEY_ENV_VAR
 from phiscrub.errors import ConfigError
+from phiscrub.runs.settings import DetectorSettings
 
 __all__ = [
     "CONFIG_ENV_VAR",
@@ -36,18 +37,12 @@ DEFAULT_MAX_BATCH = 128
 
 
 @dataclass(frozen=True)
-class ServiceConfig:
+class ServiceConfig(DetectorSettings):
     """What the service runs with. Per-request options (mode, policy, labels) are in the requests.
 
+    The detector options are those of :class:`~phiscrub.runs.settings.DetectorSettings`.
+
     Args:
-        model: tagger model folder, ``"default"`` (bundled model) or None (rules only).
-        lexicon: add the lexicon detector.
-        propagate: tag other occurrences of detected names in a note.
-        resolve: overlap strategy.
-        age_over_89: ``bucket`` or ``keep``.
-        lang: language of the rules (``auto``: per note).
-        threshold: drop proposals scoring below it.
-        guard: drop clinical measurements and vocabulary.
         default_mode: mode of requests that name none.
         default_policy: policy of requests that name none (None: the language's default).
         max_body_bytes: larger request bodies are refused with 413.
@@ -57,14 +52,6 @@ class ServiceConfig:
         key_file: file holding the surrogate key (else ``$PHISCRUB_KEY``); no key, no surrogate mode.
     """
 
-    model: str | None = "default"
-    lexicon: bool = False
-    propagate: bool = True
-    resolve: str = "merge"
-    age_over_89: str = "bucket"
-    lang: str = "en"
-    threshold: float = DEFAULT_THRESHOLD
-    guard: bool = True
     default_mode: str = "placeholder"
     default_policy: str | None = None
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES

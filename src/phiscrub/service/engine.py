@@ -73,21 +73,14 @@ class Engine:
     def _build(
         self, mode: str, labels: str, policy: str | None, detectors: Sequence[object] | None
     ) -> Deidentifier:
-        c = self.config
-        return Deidentifier(
-            mode=mode,  # type: ignore[arg-type]
-            labels=labels,  # type: ignore[arg-type]
+        # The model is loaded once, by the base de-identifier; the others share its detectors.
+        return self.config.deidentifier(
+            mode=mode,
+            labels=labels,
             key=self._key,
-            model=c.model if detectors is None else None,
-            detectors=detectors,  # type: ignore[arg-type]
-            lexicon=c.lexicon,
-            propagate=c.propagate,
-            resolve=c.resolve,
-            age_over_89=c.age_over_89,  # type: ignore[arg-type]
-            lang=c.lang,
             policy=policy,
-            threshold=c.threshold,
-            guard=c.guard,
+            model=True if detectors is None else None,
+            detectors=detectors,
         )
 
     def options(self, mode: str | None, labels: str | None, policy: str | None) -> Options:

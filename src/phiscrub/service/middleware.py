@@ -127,7 +127,8 @@ class AccessLog:
 
 def _bearer(scope: Scope) -> bytes | None:
     """The token of an ``Authorization: Bearer <token>`` header, or None."""
-    for name, value in scope.get("headers", []):
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+    for name, value in headers:
         if name == b"authorization":
             scheme, _, token = value.partition(b" ")
             if scheme.lower() == b"bearer" and token.strip():

@@ -1,0 +1,108 @@
+"""The detector settings shared by ``phiscrub redact``, ``phiscrub serve`` and :mod:`phiscrub.spark`.
+
+Each of them builds :class:`~phiscrub.deid.Deidentifier` objects from the same detector options
+(model, lexicon, propagation, overlap strategy, ages, rule language, threshold, guard); those live
+here once, with the one mapping from settings to a de-identifier (:meth:`DetectorSettings.deidentifier`).
+The per-run or per-request options (mode, label granularity, key, policy) are passed to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from phiscrub.deid import DEFAULT_THRESHOLD, Deidentifier
+
+__all__ = ["DetectorSettings"]
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """The detector options of a de-identifier (see :class:`~phiscrub.deid.Deidentifier`).
+
+    Args:
+        model: tagger model folder, ``"default"`` (the bundled model) or None (rules only).
+        lexicon: add the lexicon detector.
+        propagate: tag other occurrences of detected names in the same note.
+        resolve: overlap strategy.
+        age_over_89: ``bucket`` (ages over 89 become ``90+``) or ``keep``.
+        lang: language of the rules (``auto``: per note).
+        threshold: drop proposed spans scoring below it.
+        guard: drop clinical measurements and vocabulary.
+    """
+
+    model: str | None = "default"
+    lexicon: bool = False
+    propagate: bool = True
+    resolve: str = "merge"
+    age_over_89: str = "bucket"
+    lang: str = "en"
+    threshold: float = DEFAULT_THRESHOLD
+    guard: bool = True
+
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        model: str | Path | None = "default",
+        rules_only: bool = False,
+        lexicon: bool = False,
+        propagate: bool = True,
+        resolve_strategy: str = "merge",
+        keep_ages: bool = False,
+        lang: str = "en",
+        threshold: float = DEFAULT_THRESHOLD,
+        guard: bool = True,
+    ) -> DetectorSettings:
+        """The settings of the command-line options (``--rules-only`` drops the model and lexicon)."""
+        return cls(
+            model=None if rules_only or model is None else str(model),
+            lexicon=lexicon and not rules_only,
+            propagate=propagate,
+            resolve=resolve_strategy,
+            age_over_89="keep" if keep_ages else "bucket",
+            lang=lang,
+            threshold=threshold,
+            guard=guard,
+        )
+
+    def deidentifier(
+        self,
+        *,
+        mode: str = "placeholder",
+        labels: str = "coarse",
+        key: str | bytes | None = None,
+        policy: str | None = None,
+        model: str | Path | None | bool = True,
+        detectors: Sequence[Any] | None = None,
+    ) -> Deidentifier:
+        """An unloaded :class:`~phiscrub.deid.Deidentifier` with these settings.
+
+        Args:
+            mode: ``placeholder``, ``mask`` or ``surrogate``.
+            labels: label granularity.
+            key: surrogate secret.
+            policy: what counts as PHI (None: the language's default).
+            model: the model to load instead of :attr:`model` (``True``: :attr:`model`).
+            detectors: detectors already built, shared instead of building new ones.
+
+        Raises:
+            ConfigError: an invalid option (mode, labels, key, policy, threshold).
+        """
+        return Deidentifier(
+            mode=mode,  # type: ignore[arg-type]
+            labels=labels,  # type: ignore[arg-type]
+            key=key,
+            model=self.model if model is True else model or None,
+            detectors=detectors,
+            lexicon=self.lexicon,
+            propagate=self.propagate,
+            resolve=self.resolve,
+            age_over_89=self.age_over_89,  # type: ignore[arg-type]
+            lang=self.lang,
+            policy=policy,
+            threshold=self.threshold,
+            guard=self.guard,
+        )
