@@ -237,8 +237,13 @@ def run_corpora(corpora: dict[str, list[Document]], pipes: Sequence[Pipeline]) -
 # -- leave one family out ---------------------------------------------------------------------------
 
 
-def run_lofo(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Train a small BiLSTM-CRF on nine zero-shot families and score the tenth, for each family."""
+def run_lofo(
+    args: argparse.Namespace, checkpoint: Callable[[list[dict[str, Any]]], None] | None = None
+) -> list[dict[str, Any]]:
+    """Train a small BiLSTM-CRF on nine zero-shot families and score the tenth, for each family.
+
+    ``checkpoint`` is called with the rows so far after each fold (the report is written after every
+    fold, so a long run that is stopped keeps the folds it finished)."""
     from phiscrub.train.config import TrainConfig
     from phiscrub.train.trainer import train
 
@@ -274,6 +279,8 @@ def run_lofo(args: argparse.Namespace) -> list[dict[str, Any]]:
                 }
                 row.update(score(view_of(test_docs, view), pred), seconds=round(seconds, 1))
                 rows.append(row)
+        if checkpoint is not None:
+            checkpoint(rows)
     return rows
 
 
@@ -425,10 +432,16 @@ def main() -> None:
         },
         "rows": run_corpora(corpora, pipes),
     }
+
+    def write(lofo: list[dict[str, Any]] | None = None) -> None:
+        if lofo is not None:
+            report["lofo"] = lofo
+        (args.out / "results.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        (args.out / "results.md").write_text(to_markdown(report), encoding="utf-8")
+
     if args.lofo or args.lofo_only:
-        report["lofo"] = run_lofo(args)
-    (args.out / "results.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (args.out / "results.md").write_text(to_markdown(report), encoding="utf-8")
+        report["lofo"] = run_lofo(args, checkpoint=write)
+    write()
     print(f"wrote {args.out / 'results.md'} and results.json")
 
 
