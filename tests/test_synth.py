@@ -150,7 +150,7 @@ def test_long_sentence_is_cut_at_max_tokens() -> None:
 
 def test_features_keep_structure_clinical_terms_patterns_and_phi() -> None:
     feats = extract_features(LETTER, phi=GOLD.spans)
-    role = {}
+    role: dict[str, str] = {}
     for w in feats.words:
         role.setdefault(w.text, w.role)
     for word in ("DISCHARGE", "SUMMARY", "Chief", "Complaint", "MRN", "HOSPITAL", "COURSE"):

@@ -14,15 +14,9 @@ import pytest
 from click.testing import CliRunner
 from llm_server import free_port, llama_server
 
-from phiscrub.augment.llm import LeakGuard, build_prompt
-from phiscrub.augment.llm_client import (
-    ChatClient,
-    LLMSettings,
-    LLMStats,
-    echoes_prompt,
-    guard_scrub,
-    llm_augment,
-)
+from phiscrub.augment.chat import ChatClient, LLMSettings
+from phiscrub.augment.llm import LeakGuard, build_prompt, echoes_prompt
+from phiscrub.augment.llm_client import LLMStats, llm_augment
 from phiscrub.cli.app import cli
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LeakGuardError, LLMError
@@ -145,7 +139,7 @@ def test_settings_validate() -> None:
 def test_guard_scrub_replaces_what_the_detectors_still_find() -> None:
     guard = LeakGuard()
     text = "Seen on [DATE]; follow-up call 617-555-0199 and MRN 0048-2231."
-    clean, labels = guard_scrub(text, guard, "d")
+    clean, labels = guard.scrub(text, "d")
     assert "617-555-0199" not in clean and "0048-2231" not in clean
     assert labels and guard.find(clean) == []
 

@@ -40,7 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from phiscrub.augment.base import reason_lines
@@ -115,11 +115,6 @@ def _torch_threads(threads: int | None) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def _check_positive(name: str, value: float) -> None:
-    if not value > 0:
-        raise ConfigError(f"DAGA {name} must be positive")
-
-
 @dataclass
 class DagaResult:
     """The result of :meth:`DagaAugmenter.augment` (counts only).
@@ -179,6 +174,7 @@ class DagaResult:
         )
 
 
+@dataclass(eq=False)
 class DagaAugmenter:
     """Generate new labelled sentences with an LSTM language model over linearized sentences.
 
@@ -221,75 +217,50 @@ class DagaAugmenter:
 
     name = "daga"
 
-    def __init__(
-        self,
-        embed_dim: int = 128,
-        hidden: int = 256,
-        layers: int = 1,
-        epochs: int = 10,
-        lr: float = 2e-3,
-        max_len: int = 160,
-        temperature: float = 1.0,
-        granularity: Granularity = "coarse",
-        time_budget_s: float | None = None,
-        *,
-        batch_size: int = 32,
-        dropout: float = 0.2,
-        o_fraction: float = 0.1,
-        lowercase: bool = False,
-        sentences_per_doc: int | None = None,
-        threads: int | None = 1,
-        id_prefix: str = "daga",
-    ) -> None:
-        for name, value in (
-            ("embed_dim", embed_dim),
-            ("hidden", hidden),
-            ("layers", layers),
-            ("epochs", epochs),
-            ("lr", lr),
-            ("max_len", max_len),
-            ("temperature", temperature),
-            ("batch_size", batch_size),
-        ):
-            _check_positive(name, value)
-        if time_budget_s is not None and time_budget_s < 0:
+    embed_dim: int = 128
+    hidden: int = 256
+    layers: int = 1
+    epochs: int = 10
+    lr: float = 2e-3
+    max_len: int = 160
+    temperature: float = 1.0
+    granularity: Granularity = "coarse"
+    time_budget_s: float | None = None
+    _: KW_ONLY
+    batch_size: int = 32
+    dropout: float = 0.2
+    o_fraction: float = 0.1
+    lowercase: bool = False
+    sentences_per_doc: int | None = None
+    threads: int | None = 1
+    id_prefix: str = "daga"
+    vocab_: list[str] | None = field(default=None, init=False)
+    phi_sentences_: int = field(default=0, init=False)
+    train_sentences_: int = field(default=0, init=False)
+    skipped_long_: int = field(default=0, init=False)
+    epochs_run_: int = field(default=0, init=False)
+    losses_: list[float] = field(default_factory=list, init=False)
+    sentences_per_doc_: int = field(default=1, init=False)
+    last_report_: DagaReport | None = field(default=None, init=False)
+    _model: Any = field(default=None, init=False, repr=False)
+    _train_texts: set[str] = field(default_factory=set, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name in ("embed_dim", "hidden", "layers", "epochs", "lr", "max_len", "temperature", "batch_size"):
+            if not getattr(self, name) > 0:
+                raise ConfigError(f"DAGA {name} must be positive")
+        if self.time_budget_s is not None and self.time_budget_s < 0:
             raise ConfigError("DAGA time budget must not be negative")
-        if not 0.0 <= dropout < 1.0:
+        if not 0.0 <= self.dropout < 1.0:
             raise ConfigError("DAGA dropout must be in [0, 1)")
-        if not 0.0 <= o_fraction <= 1.0:
+        if not 0.0 <= self.o_fraction <= 1.0:
             raise ConfigError("DAGA o_fraction must be in [0, 1]")
-        if sentences_per_doc is not None and sentences_per_doc < 1:
+        if self.sentences_per_doc is not None and self.sentences_per_doc < 1:
             raise ConfigError("DAGA sentences_per_doc must be at least 1")
-        if threads is not None and threads < 1:
+        if self.threads is not None and self.threads < 1:
             raise ConfigError("DAGA threads must be at least 1")
-        if granularity not in ("fine", "coarse", "phicon5"):
-            raise ConfigError(f"unknown label granularity {granularity!r}")
-        self.embed_dim = embed_dim
-        self.hidden = hidden
-        self.layers = layers
-        self.epochs = epochs
-        self.lr = lr
-        self.max_len = max_len
-        self.temperature = temperature
-        self.granularity: Granularity = granularity
-        self.time_budget_s = time_budget_s
-        self.batch_size = batch_size
-        self.dropout = dropout
-        self.o_fraction = o_fraction
-        self.lowercase = lowercase
-        self.sentences_per_doc = sentences_per_doc
-        self.threads = threads
-        self.id_prefix = id_prefix
-        self.vocab_: list[str] | None = None
-        self.phi_sentences_ = 0
-        self.train_sentences_ = 0
-        self.skipped_long_ = 0
-        self.epochs_run_ = 0
-        self.losses_: list[float] = []
-        self.sentences_per_doc_ = 1
-        self.last_report_: DagaReport | None = None
-        self._model: Any = None
-        self._train_texts: set[str] = set()
+        if self.granularity not in ("fine", "coarse", "phicon5"):
+            raise ConfigError(f"unknown label granularity {self.granularity!r}")
 
     # ------------------------------------------------------------------ fit
 

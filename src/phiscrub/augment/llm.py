@@ -12,8 +12,10 @@ This module holds every step except the HTTP call:
 * :data:`GUIDELINES`, :data:`TASK_DESCRIPTION`, :func:`build_prompt`: OpenAI-style chat messages.
 * :class:`LeakGuard`: a last check that no detector finds PHI in an outgoing prompt; raises
   :class:`~phiscrub.errors.LeakGuardError` (offsets and labels only) instead of sending.
+* :meth:`LeakGuard.scrub`: placeholders over what the guard still finds (``--on-leak scrub``).
 * :func:`parse_reply`: strip chatter and code fences, map near-miss placeholders (``[PATIENT NAME]``,
-  ``<DATE>``, ``[MRN]``) to known ones, drop replies with placeholders outside the list.
+  ``<DATE>``, ``[MRN]``) to known ones, drop replies with placeholders outside the list;
+  :func:`echoes_prompt` flags replies that copy the prompt.
 * :func:`fill_reply`, :func:`to_sentence_documents`: surrogate fill and sentence split with spans.
 """
 
@@ -45,9 +47,11 @@ __all__ = [
     "ParsedReply",
     "PromptKind",
     "build_prompt",
+    "echoes_prompt",
     "fill_reply",
     "guidelines",
     "parse_reply",
+    "placeholders_in",
     "scrub",
     "task_description",
     "to_sentence_documents",
@@ -326,6 +330,19 @@ class LeakGuard:
         if labels:
             raise LeakGuardError(doc_id, labels, offsets)
 
+    def scrub(self, text: str, doc_id: str = "prompt", labels: Granularity = "fine") -> tuple[str, list[str]]:
+        """Replace what the guard still finds in a scrubbed note by placeholders of the detected labels
+        (folded to ``labels``); of overlapping finds, the first (longest at a start) wins.
+
+        Returns:
+            The further-scrubbed text and the labels of the spans replaced (possibly empty).
+        """
+        kept: list[tuple[Span, str]] = []
+        for span in sorted(self.find(text, doc_id), key=lambda s: (s.start, -s.end)):
+            if not kept or span.start >= kept[-1][0].end:
+                kept.append((span, f"[{fold(span.label, labels) or span.label}]"))
+        return rewrite(Document(doc_id, text), kept).text, [token[1:-1] for _, token in kept]
+
 
 # -- reply parsing ---------------------------------------------------------------------------------
 
@@ -499,6 +516,30 @@ def parse_reply(
 
 
 # -- filling and sentences -------------------------------------------------------------------------
+
+
+def echoes_prompt(reply: str, messages: Sequence[Mapping[str, str]], n: int = 6, limit: float = 0.3) -> bool:
+    """True when more than ``limit`` of the reply's word ``n``-grams occur in the prompt.
+
+    Small models often copy the guidelines or the one-shot sample instead of writing a new note;
+    such a reply teaches nothing new (and a copied sample is not "a different patient and context").
+    """
+
+    def grams(text: str) -> list[tuple[str, ...]]:
+        words = re.findall(r"\w+|\[[A-Z_]+\]", text.lower())
+        return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
+
+    reply_grams = grams(reply)
+    if not reply_grams:
+        return False
+    prompt_grams = set(grams("\n".join(m.get("content", "") for m in messages)))
+    shared = sum(1 for g in reply_grams if g in prompt_grams)
+    return shared / len(reply_grams) > limit
+
+
+def placeholders_in(text: str) -> list[str]:
+    """Labels of known ``[LABEL]`` placeholders in a scrubbed note (the one-shot prompt offers them)."""
+    return [m.group(1) for m in re.finditer(r"\[([A-Z][A-Z_]*)\]", text) if m.group(1) in LABEL_DESCRIPTIONS]
 
 
 def fill_reply(parsed_text: str, rng: random.Random, lang: str = "en", doc_id: str = "llm") -> Document:

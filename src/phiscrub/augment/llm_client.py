@@ -1,7 +1,8 @@
 """The LLM augmentation loop (Kim et al.) on top of the leak-guarded chat client.
 
-The client lives in :mod:`phiscrub.augment.chat` (settings, HTTP, retries, cache, usage log; its names
-are re-exported here). :func:`llm_augment` is the paper's pipeline: scrub each gold note to
+The client lives in :mod:`phiscrub.augment.chat` (settings, HTTP, retries, cache, usage log, the ordered
+thread pool) and the prompt and reply steps in :mod:`phiscrub.augment.llm`; this module only holds the
+loop. :func:`llm_augment` is the paper's pipeline: scrub each gold note to
 placeholders, build the zero- or one-shot prompt, send it, parse the reply (near-miss placeholders
 mapped, unknown ones drop the reply), fill surrogates, and yield ``notes_per_source`` new labelled notes
 per source note (1:1 as in the paper), retrying a dropped reply with a new sampling seed up to
@@ -14,46 +15,32 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-import re
 import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
 from phiscrub.augment.base import PretrainedAugmenter, reason_lines
-from phiscrub.augment.chat import API_KEY_ENVS, ChatClient, Completion, LLMSettings, ordered_map
+from phiscrub.augment.chat import ChatClient, LLMSettings, ordered_map
 from phiscrub.augment.llm import (
-    LABEL_DESCRIPTIONS,
     PLACEHOLDERS,
-    LeakGuard,
     PromptKind,
     build_prompt,
+    echoes_prompt,
     fill_reply,
     parse_reply,
+    placeholders_in,
     scrub,
     to_sentence_documents,
 )
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, LeakGuardError
-from phiscrub.labels import Granularity, fold
-from phiscrub.transform.rewrite import rewrite
+from phiscrub.labels import Granularity
 
-__all__ = [
-    "API_KEY_ENVS",
-    "ChatClient",
-    "Completion",
-    "LLMAugmenter",
-    "LLMResult",
-    "LLMSettings",
-    "LLMStats",
-    "OnLeak",
-    "echoes_prompt",
-    "guard_scrub",
-    "llm_augment",
-]
+__all__ = ["LLMAugmenter", "LLMResult", "LLMStats", "OnLeak", "llm_augment"]
 
 logger = logging.getLogger(__name__)
 
@@ -94,43 +81,9 @@ class LLMStats:
     documents_out: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready counts."""
-        return {
-            "sources": self.sources,
-            "requests": self.requests,
-            "guard_scrubbed": self.guard_scrubbed,
-            "guard_spans": dict(self.guard_spans),
-            "blocked": self.blocked,
-            "replies_dropped": dict(self.replies_dropped),
-            "mapped": self.mapped,
-            "generated": self.generated,
-            "missing": self.missing,
-            "documents_out": self.documents_out,
-        }
-
-
-def guard_scrub(
-    text: str, guard: LeakGuard, doc_id: str, labels: Granularity = "fine"
-) -> tuple[str, list[str]]:
-    """Replace what ``guard`` still finds in a scrubbed note by placeholders of the detected labels.
-
-    Returns:
-        The further-scrubbed text and the labels of the spans replaced (possibly empty).
-    """
-    found = guard.find(text, doc_id)
-    if not found:
-        return text, []
-    replacements = []
-    for span in found:
-        label = fold(span.label, labels) or span.label
-        replacements.append((span, f"[{label}]"))
-    merged: list[tuple[Any, str]] = []
-    for span, token in sorted(replacements, key=lambda r: (r[0].start, -r[0].end)):
-        if merged and span.start < merged[-1][0].end:
-            continue
-        merged.append((span, token))
-    out = rewrite(Document(doc_id, text), merged).text
-    return out, [token[1:-1] for _, token in merged]
+        """JSON-ready counts (counters as plain dicts)."""
+        plain = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: dict(v) if isinstance(v, Counter) else v for k, v in plain.items()}
 
 
 def _reply_reason(parsed_unknown: int, placeholders: int) -> str:
@@ -210,36 +163,26 @@ def llm_augment(
                 yield part
 
 
+@dataclass
 class _NoteWorker:
     """The generation of one source note's notes, run on the pool's threads (counts under a lock)."""
 
-    def __init__(
-        self,
-        kind: PromptKind,
-        client: ChatClient,
-        stats: LLMStats,
-        *,
-        seed: int,
-        lang: str,
-        labels: Granularity,
-        known: tuple[str, ...],
-        notes_per_source: int,
-        max_attempts: int,
-        on_leak: OnLeak,
-    ) -> None:
-        self.kind = kind
-        self.client = client
-        self.stats = stats
-        self.seed = seed
-        self.lang = lang
-        self.labels: Granularity = labels
-        self.known = known
-        self.notes_per_source = notes_per_source
-        self.max_attempts = max_attempts
-        self.on_leak = on_leak
-        self.method = "llm-zeroshot" if kind == "zero-shot" else "llm-oneshot"
-        self.zero_shot = build_prompt("zero-shot", labels=known) if kind == "zero-shot" else None
-        self.lock = threading.Lock()
+    kind: PromptKind
+    client: ChatClient
+    stats: LLMStats
+    _: KW_ONLY
+    seed: int
+    lang: str
+    labels: Granularity
+    known: tuple[str, ...]
+    notes_per_source: int
+    max_attempts: int
+    on_leak: OnLeak
+    lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def __post_init__(self) -> None:
+        self.method = "llm-zeroshot" if self.kind == "zero-shot" else "llm-oneshot"
+        self.zero_shot = build_prompt("zero-shot", labels=self.known) if self.kind == "zero-shot" else None
 
     def prompt_for(self, doc: Document) -> tuple[list[dict[str, str]], tuple[str, ...]]:
         """The messages for ``doc`` and the placeholders a reply may use."""
@@ -247,12 +190,12 @@ class _NoteWorker:
             return self.zero_shot, self.known
         text = scrub(doc, self.labels)
         if self.on_leak == "scrub":
-            text, extra = guard_scrub(text, self.client.guard, doc.id, self.labels)
+            text, extra = self.client.guard.scrub(text, doc.id, self.labels)
             if extra:
                 with self.lock:
                     self.stats.guard_scrubbed += 1
                     self.stats.guard_spans.update(extra)
-        accepted = tuple(dict.fromkeys([*self.known, *_placeholders_in(text)]))
+        accepted = tuple(dict.fromkeys([*self.known, *placeholders_in(text)]))
         return build_prompt("one-shot", text, labels=accepted), accepted
 
     def notes_for(self, doc: Document) -> list[Document]:
@@ -320,30 +263,6 @@ class _NoteWorker:
         return parsed.text
 
 
-def echoes_prompt(reply: str, messages: Sequence[Mapping[str, str]], n: int = 6, limit: float = 0.3) -> bool:
-    """True when more than ``limit`` of the reply's word ``n``-grams occur in the prompt.
-
-    Small models often copy the guidelines or the one-shot sample instead of writing a new note;
-    such a reply teaches nothing new (and a copied sample is not "a different patient and context").
-    """
-
-    def grams(text: str) -> list[tuple[str, ...]]:
-        words = re.findall(r"\w+|\[[A-Z_]+\]", text.lower())
-        return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
-
-    reply_grams = grams(reply)
-    if not reply_grams:
-        return False
-    prompt_grams = set(grams("\n".join(m.get("content", "") for m in messages)))
-    shared = sum(1 for g in reply_grams if g in prompt_grams)
-    return shared / len(reply_grams) > limit
-
-
-def _placeholders_in(text: str) -> list[str]:
-    """Labels of known ``[LABEL]`` placeholders in a scrubbed note (the one-shot prompt offers them)."""
-    return [m.group(1) for m in re.finditer(r"\[([A-Z][A-Z_]*)\]", text) if m.group(1) in LABEL_DESCRIPTIONS]
-
-
 def _seed(seed: int, doc_id: str, copy: int, attempt: int) -> int:
     digest = hashlib.sha256(f"llm:{seed}:{doc_id}:{copy}:{attempt}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
@@ -407,6 +326,7 @@ class LLMResult:
         )
 
 
+@dataclass(eq=False)
 class LLMAugmenter(PretrainedAugmenter):
     """Kim et al.'s LLM augmentation behind the corpus-level contract: ``alpha`` notes per source note.
 
@@ -426,29 +346,20 @@ class LLMAugmenter(PretrainedAugmenter):
         ConfigError: unknown kind.
     """
 
-    def __init__(
-        self,
-        kind: PromptKind,
-        settings: LLMSettings,
-        *,
-        lang: str = "en",
-        attempts: int = 3,
-        cache_dir: str | Path | None = None,
-        log_path: str | Path | None = None,
-        on_leak: OnLeak = "scrub",
-        split_sentences: bool = False,
-    ) -> None:
-        if kind not in ("zero-shot", "one-shot"):
-            raise ConfigError(f"unknown prompt kind {kind!r}; use zero-shot or one-shot")
-        self.kind: PromptKind = kind
-        self.name = "llm-oneshot" if kind == "one-shot" else "llm-zeroshot"
-        self.settings = settings
-        self.lang = lang
-        self.attempts = attempts
-        self.cache_dir = cache_dir
-        self.log_path = log_path
-        self.on_leak: OnLeak = on_leak
-        self.split_sentences = split_sentences
+    kind: PromptKind
+    settings: LLMSettings
+    _: KW_ONLY
+    lang: str = "en"
+    attempts: int = 3
+    cache_dir: str | Path | None = None
+    log_path: str | Path | None = None
+    on_leak: OnLeak = "scrub"
+    split_sentences: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("zero-shot", "one-shot"):
+            raise ConfigError(f"unknown prompt kind {self.kind!r}; use zero-shot or one-shot")
+        self.name = "llm-oneshot" if self.kind == "one-shot" else "llm-zeroshot"
 
     def augment(
         self, docs: Sequence[Document], alpha: int, seed: int = 0, *, progress: bool = False

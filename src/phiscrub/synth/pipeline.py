@@ -37,7 +37,6 @@ from typing import Any
 
 from phiscrub.detect.propagate import non_overlapping
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import fold
 from phiscrub.synth.chunking import chunk_text
 from phiscrub.synth.config import FILL_LANGS, DetectPolicy, PhiMode, SynthConfig, SynthStats, stats_file_for
@@ -48,18 +47,20 @@ from phiscrub.synth.features import (
 from phiscrub.synth.masking import select_masks
 from phiscrub.synth.phi import (
     ENTITY_META,
+    GENERIC_FILLS,
+    REFILL_SOURCE,
     coarse_label,
     is_phi_label,
     meta_entities,
-    name_part,
     not_clinical,
     propagate,
+    replace_phi,
     sentence_start,
     upper_context,
 )
 from phiscrub.synth.postprocess import SpellChecker, article_for, match_case
 from phiscrub.synth.refill import Refiller, RefillRequest, default_refiller, is_valid_word
-from phiscrub.transform.fill import detect_lang, draw_surrogate
+from phiscrub.transform.fill import detect_lang
 from phiscrub.transform.rewrite import apply_edits
 
 __all__ = [
@@ -75,20 +76,9 @@ __all__ = [
 ]
 
 
-#: Words used when refilled PHI gets no valid prediction, by coarse label.
-GENERIC_FILLS: dict[str, str] = {
-    "NAME": "patient",
-    "LOCATION": "hospital",
-    "DATE": "today",
-    "AGE": "adult",
-    "ID": "number",
-    "CONTACT": "number",
-    "PROFESSION": "worker",
-}
 #: The mask token of masked letters (:meth:`Synthesizer.synthesize_pair`); ``synth-eval`` knows it.
 MASK_TOKEN = "[MASK]"
 _ENTITY = "synth:entity"
-_REFILL = "synth:refill"
 
 
 @dataclass(frozen=True)
@@ -193,20 +183,8 @@ class Synthesizer:
         t0 = time.perf_counter()
         cfg = self.config
         rng = random.Random(f"{cfg.seed}:{doc.id}")
-        is_labelled = bool(doc.spans) if labelled is None else labelled
-        gold = [s for s in doc.spans if is_phi_label(s.label)]
-        span_entities = [
-            replace(s, source=f"{_ENTITY}|{s.source}") for s in doc.spans if not is_phi_label(s.label)
-        ]
-        entities = span_entities + meta_entities(doc)
-        detected: list[Span] = []
-        if cfg.detect == "always" or (cfg.detect == "auto" and not is_labelled):
-            detected = [s for s in self.deidentifier.detect(doc) if fold(s.label, "fine") is not None]
-            detected = not_clinical(doc.text, detected)
-        phi = sorted(gold + non_overlapping(detected, gold))
-        phi = sorted(phi + propagate(doc.text, phi))
+        gold, phi, entities = self._letter_phi(doc, bool(doc.spans) if labelled is None else labelled)
         gold_keys = {(s.start, s.end) for s in gold}
-        entities = [e for e in entities if not any(e.overlaps(p) for p in phi)]
         originals = {doc.text[s.start : s.end].strip().lower() for s in phi}
         forbidden = set(originals)  # a fill must never bring back a PHI value or a word of a name
         for s in phi:
@@ -214,9 +192,11 @@ class Synthesizer:
                 forbidden.update(w.lower() for w in re.findall(r"[^\W\d_]{2,}", doc.text[s.start : s.end]))
 
         lang = self._language(doc)
-        doc1, stage1, n_sur, n_ref = self._replace_phi(doc, phi, gold_keys, entities, rng, lang)
-        phi1 = [s for s in doc1.spans if not s.source.startswith((_ENTITY, _REFILL))]
-        refill1 = [s for s in doc1.spans if s.source.startswith(_REFILL)]
+        doc1, stage1, n_sur, n_ref = replace_phi(
+            doc, phi, gold_keys, entities, rng, lang, refill=cfg.phi == "refill"
+        )
+        phi1 = [s for s in doc1.spans if not s.source.startswith((_ENTITY, REFILL_SOURCE))]
+        refill1 = [s for s in doc1.spans if s.source.startswith(REFILL_SOURCE)]
         ent1 = [s for s in doc1.spans if s.source.startswith(_ENTITY)]
         feats = extract_features(
             doc1.text, phi=phi1 + refill1, entities=ent1, blanks=cfg.fill_blanks, lang=lang
@@ -229,7 +209,7 @@ class Synthesizer:
         text = out.text
 
         leaks = self._leaks(text, originals, out.spans)
-        spans = [self._restore(s) for s in out.spans if not s.source.startswith((_REFILL, ENTITY_META))]
+        spans = [self._restore(s) for s in out.spans if not s.source.startswith((REFILL_SOURCE, ENTITY_META))]
         metadata = dict(doc.metadata)
         meta_ents = [s for s in out.spans if s.source == ENTITY_META]
         if "entities" in doc.metadata:
@@ -243,26 +223,57 @@ class Synthesizer:
             "slots": len(slots),
             "changes": _changes(_compose(stage1, edits)),
         }
+        self._count(feats, slots, len(phi), n_sur, n_ref, leaks, time.perf_counter() - t0)
+        synthetic = Document(doc.id, text, tuple(spans), metadata).validate()
+        return synthetic, self._masked_letter(doc, doc1, slots, cfg.strategy.describe())
+
+    def _letter_phi(self, doc: Document, labelled: bool) -> tuple[list[Span], list[Span], list[Span]]:
+        """The letter's gold PHI, all its PHI (gold, detected, propagated; sorted) and its entities."""
+        cfg = self.config
+        gold = [s for s in doc.spans if is_phi_label(s.label)]
+        span_entities = [
+            replace(s, source=f"{_ENTITY}|{s.source}") for s in doc.spans if not is_phi_label(s.label)
+        ]
+        detected: list[Span] = []
+        if cfg.detect == "always" or (cfg.detect == "auto" and not labelled):
+            detected = [s for s in self.deidentifier.detect(doc) if fold(s.label, "fine") is not None]
+            detected = not_clinical(doc.text, detected)
+        phi = sorted(gold + non_overlapping(detected, gold))
+        phi = sorted(phi + propagate(doc.text, phi))
+        entities = [e for e in span_entities + meta_entities(doc) if not any(e.overlaps(p) for p in phi)]
+        return gold, phi, entities
+
+    def _count(
+        self,
+        feats: LetterFeatures,
+        slots: Sequence[_Slot],
+        phi: int,
+        n_sur: int,
+        n_ref: int,
+        leaks: int,
+        secs: float,
+    ) -> None:
+        """Add one letter's counts to :attr:`stats`."""
         st = self.stats
         st.letters += 1
         st.words += len(feats.words)
         st.eligible += sum(1 for w in feats.words if w.eligible)
-        st.masked += n_masked
+        st.masked += sum(1 for s in slots if s.kind == "word")
         st.blanks += sum(1 for s in slots if s.kind == "blank")
-        st.phi_spans += len(phi)
+        st.phi_spans += phi
         st.phi_surrogates += n_sur
         st.phi_refilled += n_ref
         st.phi_leaks += leaks
-        st.seconds += time.perf_counter() - t0
-        synthetic = Document(doc.id, text, tuple(spans), metadata).validate()
-        return synthetic, self._masked_letter(doc, doc1, slots, cfg.strategy.describe())
+        st.seconds += secs
 
     def _masked_letter(
         self, doc: Document, stage1: Document, slots: Sequence[_Slot], strategy: str
     ) -> Document:
         """The letter with surrogates and every slot written as :data:`MASK_TOKEN`."""
         masked = apply_edits(stage1, [(s.start, s.end, MASK_TOKEN) for s in slots])
-        spans = [self._restore(s) for s in masked.spans if not s.source.startswith((_REFILL, ENTITY_META))]
+        spans = [
+            self._restore(s) for s in masked.spans if not s.source.startswith((REFILL_SOURCE, ENTITY_META))
+        ]
         metadata = dict(doc.metadata)
         if "entities" in doc.metadata:
             metadata["entities"] = [
@@ -310,72 +321,6 @@ class Synthesizer:
             return self.config.lang
         meta = str(doc.metadata.get("lang") or "")
         return meta if meta in FILL_LANGS else detect_lang(doc.text)
-
-    def _surrogate(
-        self, span: Span, text: str, rng: random.Random, table: dict[tuple[str, str], str], lang: str
-    ) -> str:
-        surface = text[span.start : span.end]
-        key = (coarse_label(span.label), surface.strip().lower())
-        if key in table:
-            return table[key]
-        if key[0] == "NAME" and " " not in key[1]:
-            part = name_part(key[1], table)
-            if part is not None:
-                table[key] = part
-                return part
-        before = text[max(0, span.start - 60) : span.start]
-        after = text[span.end : span.end + 60]
-        new = GENERIC_FILLS.get(key[0], "redacted")
-        # A full name gets a full name when one comes within the draws, so that its parts can serve
-        # the lone first or last names of the same person (see name_part).
-        full = key[0] == "NAME" and " " in key[1]
-        single: str | None = None
-        for _ in range(8):
-            try:
-                draw = draw_surrogate(span.label, rng, lang, before=before, after=after)
-            except (ConfigError, LabelError):
-                break
-            if draw.strip().lower() != key[1] and key[1] not in draw.lower():
-                if full and len(draw.replace(",", " ").split()) < 2:
-                    single = single or draw
-                    continue
-                new = draw
-                break
-        else:
-            new = single or new
-        table[key] = new
-        return new
-
-    def _replace_phi(
-        self,
-        doc: Document,
-        phi: Sequence[Span],
-        gold_keys: set[tuple[int, int]],
-        entities: Sequence[Span],
-        rng: random.Random,
-        lang: str,
-    ) -> tuple[Document, list[tuple[int, int, str]], int, int]:
-        """Surrogates for PHI (labelled), generic words for PHI to refill (marked); entities carried."""
-        cfg = self.config
-        table: dict[tuple[str, str], str] = {}
-        spans: list[Span] = list(entities)
-        edits: list[tuple[int, int, str]] = []
-        n_sur = n_ref = 0
-        # Full names first, so that a lone surname ("Mrs. Rivers") takes the surname of its full name.
-        for s in sorted(phi, key=lambda s: -(s.end - s.start)):
-            if coarse_label(s.label) == "NAME" and (cfg.phi == "surrogate" or (s.start, s.end) in gold_keys):
-                self._surrogate(s, doc.text, rng, table, lang)
-        for s in phi:
-            if cfg.phi == "surrogate" or (s.start, s.end) in gold_keys:
-                new = self._surrogate(s, doc.text, rng, table, lang)
-                spans.append(s)
-                n_sur += 1
-            else:
-                new = GENERIC_FILLS.get(coarse_label(s.label), "redacted")
-                spans.append(Span(s.start, s.end, s.label, s.score, f"{_REFILL}|{s.source}"))
-                n_ref += 1
-            edits.append((s.start, s.end, new))
-        return apply_edits(Document(doc.id, doc.text, tuple(spans)), edits), edits, n_sur, n_ref
 
     def _slots(
         self, doc: Document, feats: LetterFeatures, chosen: Sequence[int], refill: Sequence[Span]
