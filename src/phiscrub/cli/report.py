@@ -69,20 +69,12 @@ def report_cmd(
     [LABEL] unless --show-text). Exit status 2, nothing written: a folder that is neither kind, or a
     file in it that does not parse.
     """
-    from phiscrub.report import ReadOptions, write_html
+    from phiscrub.report import ReadOptions, ReportRequest, write_html
 
     opts = ReadOptions(text_field=text_field, text_column=text_column, id_field=id_field, encoding=encoding)
+    request = ReportRequest(sample, seed, show_text, input_path, input_format, opts)
     try:
-        built = write_html(
-            folder,
-            out,
-            sample=sample,
-            seed=seed,
-            show_text=show_text,
-            input_path=input_path,
-            input_format=input_format,
-            opts=opts,
-        )
+        built = write_html(folder, out, request)
     except PhiscrubError as exc:
         raise _ReportError(str(exc)) from None
     except OSError as exc:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError
+from phiscrub.evaluate.metrics import AsDict, index_documents
 
 if TYPE_CHECKING:
     from phiscrub.deid import Deidentifier
@@ -44,7 +45,7 @@ DEFAULT_THRESHOLDS: tuple[float, ...] = (*(round(i * 0.05, 2) for i in range(20)
 
 
 @dataclass(frozen=True)
-class ThresholdPoint:
+class ThresholdPoint(AsDict):
     """Binary token scores at one threshold.
 
     Args:
@@ -66,10 +67,6 @@ class ThresholdPoint:
     fp: int
     fn: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict."""
-        return asdict(self)
-
 
 def _token_best(doc: Document, spans: Iterable[Span], starts: list[int], ends: list[int]) -> list[float]:
     """Per token, the highest score of a span sharing a character with it (-1.0: none)."""
@@ -90,15 +87,6 @@ def _gold_mask(doc: Document, starts: list[int], ends: list[int], policy: str | 
     if policy is not None:
         spans = apply_policy(doc.text, spans, policy)
     return [b >= 0 for b in _token_best(doc, spans, starts, ends)]
-
-
-def _index(docs: Iterable[Document]) -> dict[str, Document]:
-    out: dict[str, Document] = {}
-    for d in docs:
-        if d.id in out:
-            raise InputFormatError(f"duplicate document id {d.id!r}")
-        out[d.id] = d
-    return out
 
 
 def _count(rows: Sequence[tuple[list[bool], Sequence[float]]], t: float) -> tuple[int, int, int, int]:
@@ -144,9 +132,9 @@ def threshold_points(
     from phiscrub.policy import apply_policy
     from phiscrub.text import tokenize
 
-    preds = _index(pred_docs)
+    preds = index_documents(pred_docs, "predicted")
     rows: list[tuple[list[bool], Sequence[float]]] = []
-    for gold in _index(gold_docs).values():
+    for gold in index_documents(gold_docs, "gold").values():
         pred = preds.get(gold.id)
         if pred is not None and pred.text != gold.text:
             raise InputFormatError(f"document {gold.id!r}: predicted text differs from the gold text")

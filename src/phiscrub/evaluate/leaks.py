@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
+from phiscrub.evaluate.metrics import AsDict, share
 from phiscrub.labels import Granularity, fold
 from phiscrub.text import Token, tokenize
 
@@ -93,7 +94,7 @@ _DIGITS = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
-class Leak:
+class Leak(AsDict):
     """One gold span of which something identifying survives in the redacted note.
 
     Args:
@@ -113,18 +114,6 @@ class Leak:
     kind: str
     kept: int
     tokens: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """The leak as a JSON-ready dict (no text)."""
-        return {
-            "doc_id": self.doc_id,
-            "label": self.label,
-            "start": self.start,
-            "end": self.end,
-            "kind": self.kind,
-            "kept": self.kept,
-            "tokens": self.tokens,
-        }
 
 
 @dataclass
@@ -152,12 +141,12 @@ class LabelLeaks:
     @property
     def residual_rate(self) -> float:
         """Share of gold spans that survive whole (the residual PHI rate); 0.0 without gold."""
-        return self.full / self.gold if self.gold else 0.0
+        return share(self.full, self.gold)
 
     @property
     def leak_rate(self) -> float:
         """Share of gold spans with any identifying token kept; 0.0 without gold."""
-        return self.leaked / self.gold if self.gold else 0.0
+        return share(self.leaked, self.gold)
 
     @property
     def worst(self) -> str | None:
@@ -217,12 +206,12 @@ class LeakReport:
     @property
     def leaking_document_share(self) -> float:
         """Share of the documents holding PHI that leak something (0.0 when none holds PHI)."""
-        return self.documents_with_leak / self.documents_with_phi if self.documents_with_phi else 0.0
+        return share(self.documents_with_leak, self.documents_with_phi)
 
     @property
     def full_leak_document_share(self) -> float:
         """Share of the documents holding PHI with a PHI string kept whole."""
-        return self.documents_with_full_leak / self.documents_with_phi if self.documents_with_phi else 0.0
+        return share(self.documents_with_full_leak, self.documents_with_phi)
 
     def to_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict (no text)."""

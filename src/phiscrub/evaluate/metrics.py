@@ -31,7 +31,7 @@ import bisect
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
@@ -43,6 +43,32 @@ __all__ = ["PRF", "EvaluationResult", "LabelScores", "entities", "evaluate", "to
 _GRANULARITIES: tuple[str, ...] = ("fine", "coarse", "phicon5")
 
 
+class AsDict:
+    """Mixin of the result dataclasses: ``to_dict()`` gives the fields as a JSON-ready dict."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready dict (nested dataclasses as dicts too)."""
+        return asdict(cast(Any, self))
+
+
+def share(num: float, den: float) -> float:
+    """``num / den``, 0.0 when ``den`` is 0 (a rate over nothing)."""
+    return num / den if den else 0.0
+
+
+def index_documents(docs: Iterable[Document], side: str, validate: bool = False) -> dict[str, Document]:
+    """Documents by id; a repeated id is an :class:`~phiscrub.errors.InputFormatError` naming the id
+    and the ``side`` (``gold``, ``predicted``), never the text. ``validate``: check every span too."""
+    out: dict[str, Document] = {}
+    for doc in docs:
+        if doc.id in out:
+            raise InputFormatError(f"duplicate document id among {side} documents", doc_id=doc.id)
+        if validate:
+            doc.validate()
+        out[doc.id] = doc
+    return out
+
+
 def _ratio(num: int, den: int, vacuous: bool) -> float:
     """``num / den``; ``0/0`` is 1.0 when ``vacuous`` (nothing to find, nothing predicted), else 0.0."""
     if den:
@@ -51,7 +77,7 @@ def _ratio(num: int, den: int, vacuous: bool) -> float:
 
 
 @dataclass(frozen=True)
-class PRF:
+class PRF(AsDict):
     """Precision, recall and F1 with the counts they come from.
 
     Build it with :meth:`from_counts` so the zero-division convention of this module applies.
@@ -81,13 +107,9 @@ class PRF:
             f1 = 0.0
         return cls(precision, recall, f1, tp, fp, fn)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict."""
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class LabelScores:
+class LabelScores(AsDict):
     """Scores of one (folded) label.
 
     Args:
@@ -111,10 +133,6 @@ class LabelScores:
     pred_tokens: int
     gold_entities: int
     pred_entities: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict."""
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -341,16 +359,6 @@ class _Tally:
         )
 
 
-def _index(docs: Iterable[Document], side: str) -> dict[str, Document]:
-    out: dict[str, Document] = {}
-    for doc in docs:
-        if doc.id in out:
-            raise InputFormatError(f"duplicate document id among {side} documents", doc_id=doc.id)
-        doc.validate()
-        out[doc.id] = doc
-    return out
-
-
 def evaluate(
     gold: Iterable[Document],
     pred: Iterable[Document],
@@ -379,7 +387,7 @@ def evaluate(
     """
     _check_granularity(granularity)
     # Predictions are indexed; gold streams past so only one side is held in memory.
-    preds = _index(pred, "predicted")
+    preds = index_documents(pred, "predicted", validate=True)
     tally = _Tally()
     seen: set[str] = set()
     missing: list[str] = []

@@ -22,7 +22,7 @@ from typing import Any
 
 from phiscrub.document import Document
 from phiscrub.errors import InputFormatError
-from phiscrub.evaluate.metrics import token_labels
+from phiscrub.evaluate.metrics import index_documents, share, token_labels
 from phiscrub.labels import Granularity
 
 __all__ = ["NoteLevelScores", "binary_recall_by_gold_label", "note_level_scores"]
@@ -55,17 +55,17 @@ class NoteLevelScores:
     @property
     def missed_note_share(self) -> float:
         """Share of all notes that leak at least one PHI token (0.0 for an empty corpus)."""
-        return self.notes_with_miss / self.n_notes if self.n_notes else 0.0
+        return share(self.notes_with_miss, self.n_notes)
 
     @property
     def missed_phi_note_share(self) -> float:
         """Share of the notes holding PHI that leak at least one PHI token (0.0 when none holds PHI)."""
-        return self.notes_with_miss / self.notes_with_phi if self.notes_with_phi else 0.0
+        return share(self.notes_with_miss, self.notes_with_phi)
 
     @property
     def fp_per_1000(self) -> float:
         """False-positive tokens per 1,000 gold non-PHI tokens (0.0 when there is no non-PHI token)."""
-        return 1000.0 * self.false_positive_tokens / self.non_phi_tokens if self.non_phi_tokens else 0.0
+        return 1000.0 * share(self.false_positive_tokens, self.non_phi_tokens)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict, counts and the derived shares."""
@@ -93,11 +93,7 @@ def note_level_scores(
             (messages name ids, never text).
         ConfigError: unknown granularity.
     """
-    preds: dict[str, Document] = {}
-    for doc in pred:
-        if doc.id in preds:
-            raise InputFormatError("duplicate document id among predicted documents", doc_id=doc.id)
-        preds[doc.id] = doc
+    preds = index_documents(pred, "predicted")
     seen: set[str] = set()
     n = with_phi = with_miss = with_fp = phi = non_phi = fp = missed = 0
     for gdoc in gold:
@@ -141,11 +137,7 @@ def binary_recall_by_gold_label(
         InputFormatError: duplicate predicted ids or a paired text that differs.
         ConfigError: unknown granularity.
     """
-    preds: dict[str, Document] = {}
-    for doc in pred:
-        if doc.id in preds:
-            raise InputFormatError("duplicate document id among predicted documents", doc_id=doc.id)
-        preds[doc.id] = doc
+    preds = index_documents(pred, "predicted")
     found: dict[str, int] = {}
     total: dict[str, int] = {}
     for gdoc in gold:

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from phiscrub.errors import InputFormatError
 from phiscrub.io.manifest import WORK_DIR_NAME
-from phiscrub.report.evaluation import is_evaluation, load_evaluation, render_evaluation
+from phiscrub.report.evaluation import EvalReport, is_evaluation, load_evaluation, render_evaluation
 from phiscrub.report.html import e, page
-from phiscrub.report.run import ReadOptions, is_run, load_run, render_run
+from phiscrub.report.run import ReadOptions, RunReport, is_run, load_run, render_run
 
-__all__ = ["BuiltReport", "ReadOptions", "build_report", "detect_kind", "write_html"]
+__all__ = ["BuiltReport", "ReadOptions", "ReportRequest", "build_report", "detect_kind", "write_html"]
 
 
 @dataclass(frozen=True)
@@ -65,26 +65,30 @@ def detect_kind(folder: Path) -> str:
     )
 
 
-def build_report(
-    folder: Path,
-    *,
-    sample: int = 10,
-    seed: int = 0,
-    show_text: bool = False,
-    input_path: Path | None = None,
-    input_format: str | None = None,
-    opts: ReadOptions | None = None,
-) -> BuiltReport:
-    """Render the report of ``folder`` (a redact OUTDIR or an evaluation folder).
+@dataclass(frozen=True)
+class ReportRequest:
+    """What a report shows.
 
     Args:
-        folder: what to report on (see :func:`detect_kind`).
         sample: notes (redact) or documents with errors (evaluation) to show, drawn with ``seed``.
         seed: the sampling seed: the same folder, sample and seed give the same report.
         show_text: show original note text (redact: needs ``input_path``, the run's input).
         input_path: redact: the run's input; evaluation: the gold corpus (default: the recorded path).
         input_format: evaluation only: the format of ``input_path`` (default: guessed).
         opts: redact only: how the run read its input (``--text-field``, ``--id-field``, ...).
+    """
+
+    sample: int = 10
+    seed: int = 0
+    show_text: bool = False
+    input_path: Path | None = None
+    input_format: str | None = None
+    opts: ReadOptions | None = None
+
+
+def build_report(folder: Path, request: ReportRequest | None = None) -> BuiltReport:
+    """Render the report of ``folder`` (a redact OUTDIR or an evaluation folder, see
+    :func:`detect_kind`) as ``request`` asks (default: :class:`ReportRequest`'s defaults).
 
     Raises:
         InputFormatError: not a report folder, or a file in it that does not parse.
@@ -92,37 +96,31 @@ def build_report(
     """
     from phiscrub import __version__
 
-    if sample < 0:
+    req = request or ReportRequest()
+    if req.sample < 0:
         raise InputFormatError("--sample must be 0 or more")
     kind = detect_kind(folder)
+    report: RunReport | EvalReport
     if kind == "redact":
-        run = load_run(folder, sample, seed, opts, show_text, input_path)
-        title, subtitle, sections = render_run(run, sample, seed)
-        summary = (
-            f"redact run: {run.documents} documents ({run.n_failed} failed), {run.spans} spans, "
-            f"{len(run.samples)} sampled notes"
-        )
-        shows = run.shown_text
+        report = load_run(folder, req.sample, req.seed, req.opts, req.show_text, req.input_path)
+        title, subtitle, sections = render_run(report, req.sample, req.seed)
     else:
-        ev = load_evaluation(folder, sample, seed, show_text, input_path, input_format)
-        title, subtitle, sections = render_evaluation(ev, sample, seed)
-        summary = (
-            f"evaluation: {ev.documents} documents, {sum(ev.fn.values())} false negatives, "
-            f"{sum(ev.fp.values())} false positives, {len(ev.samples)} sampled documents"
+        report = load_evaluation(
+            folder, req.sample, req.seed, req.show_text, req.input_path, req.input_format
         )
-        shows = ev.shown_text
+        title, subtitle, sections = render_evaluation(report, req.sample, req.seed)
     footer = e(
-        f"phiscrub {__version__} report · --sample {sample} --seed {seed}"
-        + (" --show-text" if shows else "")
+        f"phiscrub {__version__} report · --sample {req.sample} --seed {req.seed}"
+        + (" --show-text" if report.shown_text else "")
         + " · self-contained: no script, no external resource"
     )
-    return BuiltReport(kind, page(title, subtitle, sections, footer), summary, shows)
+    return BuiltReport(kind, page(title, subtitle, sections, footer), report.summary(), report.shown_text)
 
 
-def write_html(folder: Path, out: Path, **options: object) -> BuiltReport:
+def write_html(folder: Path, out: Path, request: ReportRequest | None = None) -> BuiltReport:
     """:func:`build_report` written to ``out`` atomically; a report with note text is made readable
     by its owner only (mode 0600)."""
-    built = build_report(folder, **options)  # type: ignore[arg-type]
+    built = build_report(folder, request)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     try:

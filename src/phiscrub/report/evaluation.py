@@ -59,6 +59,13 @@ class EvalReport:
     shown_text: bool = False
     missing_texts: list[str] = field(default_factory=list)
 
+    def summary(self) -> str:
+        """One line for the command line (counts only)."""
+        return (
+            f"evaluation: {self.documents} documents, {sum(self.fn.values())} false negatives, "
+            f"{sum(self.fp.values())} false positives, {len(self.samples)} sampled documents"
+        )
+
 
 def is_evaluation(folder: Path) -> bool:
     """Whether ``folder`` holds an evaluation's ``evaluation.json``."""

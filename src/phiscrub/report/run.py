@@ -89,6 +89,13 @@ class RunReport:
         """Spans replaced in the whole run (notes and other cells)."""
         return sum(self.labels.values())
 
+    def summary(self) -> str:
+        """One line for the command line (counts only)."""
+        return (
+            f"redact run: {self.documents} documents ({self.n_failed} failed), {self.spans} spans, "
+            f"{len(self.samples)} sampled notes"
+        )
+
     @property
     def n_failed(self) -> int:
         """Documents that failed (written empty)."""
