@@ -64,54 +64,73 @@ _PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
 _MAX_CHARS = 20_000
 
 
-def language_scores(text: str) -> dict[str, float]:
+def _evidence(text: str, min_word_len: int) -> tuple[dict[str, float], int, float]:
+    """Stop-word hits per Latin-script language (typical letters at half a word), the number of
+    words read, and the share of the letters that are Han characters."""
+    sample = _PLACEHOLDER.sub(" ", text[:_MAX_CHARS])
+    hits = dict.fromkeys(_STOPWORDS, 0.0)
+    letters = len(_LETTER.findall(sample))
+    han = len(_HAN.findall(sample)) / letters if letters else 0.0
+    words = [w.lower() for w in _WORD.findall(sample) if len(w) >= min_word_len]
+    if words:
+        for w in words:
+            owners = _OWNERS.get(w, ())
+            for lang in owners:
+                hits[lang] += 1.0 / len(owners)
+        for m in _MARK_RE.finditer(sample.lower()):
+            owners = _MARK_OWNERS[m.group()]
+            for lang in owners:
+                hits[lang] += 0.5 / len(owners)
+    return hits, len(words), han
+
+
+def language_scores(text: str, *, min_word_len: int = 1) -> dict[str, float]:
     """Evidence per language: stop-word hits per word (shared words split, typical letters counting
     half a word), ``zh`` by Han share.
 
     Args:
         text: the note (only its first 20,000 characters are read).
+        min_word_len: words shorter than this are not read (2 keeps "c/d/i" from reading as Catalan).
 
     Returns:
         A score in ``[0, 1]`` for every language of :data:`LANGID_LANGUAGES`.
     """
-    sample = _PLACEHOLDER.sub(" ", text[:_MAX_CHARS])
-    scores = dict.fromkeys(LANGID_LANGUAGES, 0.0)
-    letters = len(_LETTER.findall(sample))
-    if letters:
-        scores["zh"] = len(_HAN.findall(sample)) / letters
-    words = [w.lower() for w in _WORD.findall(sample)]
-    if words:
-        for w in words:
-            owners = _OWNERS.get(w)
-            if owners:
-                for lang in owners:
-                    scores[lang] += 1.0 / len(owners)
-        for m in _MARK_RE.finditer(sample.lower()):
-            owners = _MARK_OWNERS[m.group()]
-            for lang in owners:
-                scores[lang] += 0.5 / len(owners)
-        for lang in _STOPWORDS:
-            scores[lang] = min(1.0, scores[lang] / len(words))
+    hits, n_words, han = _evidence(text, min_word_len)
+    scores = {lang: min(1.0, hits[lang] / n_words) if n_words else 0.0 for lang in _STOPWORDS}
+    scores["zh"] = han
     return scores
 
 
-def detect_language(text: str, candidates: Iterable[str] | None = None, default: str = "en") -> str:
+def detect_language(
+    text: str,
+    candidates: Iterable[str] | None = None,
+    default: str = "en",
+    *,
+    min_word_len: int = 1,
+    min_evidence: float = 0.0,
+) -> str:
     """The most likely language of ``text``.
 
     Args:
         text: the note.
         candidates: languages to choose from (default: all of :data:`LANGID_LANGUAGES`).
         default: returned when the text gives no evidence (no letters, no known word).
+        min_word_len: words shorter than this are not read.
+        min_evidence: stop-word hits (typical letters at half a word) a language other than
+            ``default`` needs to win; with less, ``default`` wins (short or telegraphic text).
 
     Returns:
         A language code; ``zh`` when at least a fifth of the letters are Han characters.
     """
     allowed = tuple(candidates) if candidates is not None else LANGID_LANGUAGES
-    scores = language_scores(text)
-    if "zh" in allowed and scores["zh"] >= 0.2:
+    hits, n_words, han = _evidence(text, min_word_len)
+    if "zh" in allowed and han >= 0.2:
         return "zh"
-    latin = {lang: scores[lang] for lang in allowed if lang in _STOPWORDS}
+    latin = {
+        lang: min(1.0, hits[lang] / n_words) if n_words else 0.0 for lang in allowed if lang in _STOPWORDS
+    }
     if not latin or max(latin.values()) <= 0.0:
         return default
     # Ties go to the candidate listed first.
-    return max(latin, key=lambda lang: (latin[lang], -allowed.index(lang)))
+    best = max(latin, key=lambda lang: (latin[lang], -allowed.index(lang)))
+    return default if best != default and hits[best] < min_evidence else best

@@ -34,8 +34,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import overload
 
-from phiscrub.transform import date_parse
 from phiscrub.transform.date_format import DateValue, Part, Tag, format_date, render, shift_value
+from phiscrub.transform.date_parse import (
+    RANGE_SEPS,
+    RANGE_WORDS,
+    Group,
+    Tok,
+    clamp_day,
+    has_month_word,
+    lex,
+    resolve,
+    valid,
+)
 
 __all__ = ["DateValue", "ParsedDate", "format_date", "parse_date", "shift_date"]
 
@@ -115,19 +125,19 @@ def parse_date(surface: str, *, lang: str | None = None) -> ParsedDate | None:
     Returns:
         The parsed date, or None when the surface is not a date this module understands.
     """
-    tokens = date_parse.lex(surface)
+    tokens = lex(surface)
     if not tokens:
         return None
     hint = lang.lower() if lang else None
     if hint and hint.startswith("en_gb"):
         hint = "uk"
-    single = date_parse.resolve(tokens, hint)
+    single = resolve(tokens, hint)
     if single is not None:
         return _make((single,), (single.value.fields(),), hint)
     # A range: split at a separator where both sides are dates.
     for i, tok in enumerate(tokens):
-        is_sep = (tok.kind == "sep" and tok.text.strip() in date_parse.RANGE_SEPS) or (
-            tok.kind == "word" and tok.text.casefold() in date_parse.RANGE_WORDS
+        is_sep = (tok.kind == "sep" and tok.text.strip() in RANGE_SEPS) or (
+            tok.kind == "word" and tok.text.casefold() in RANGE_WORDS
         )
         parsed = _parse_range(tokens[:i], tok, tokens[i + 1 :], hint) if is_sep else None
         if parsed is not None:
@@ -135,17 +145,15 @@ def parse_date(surface: str, *, lang: str | None = None) -> ParsedDate | None:
     return None
 
 
-def _parse_range(
-    left: list[date_parse.Tok], sep: date_parse.Tok, right: list[date_parse.Tok], hint: str | None
-) -> ParsedDate | None:
+def _parse_range(left: list[Tok], sep: Tok, right: list[Tok], hint: str | None) -> ParsedDate | None:
     """Two dates around a range separator, each side taking the fields the other one shows."""
-    left_month, right_month = date_parse.has_month_word(left), date_parse.has_month_word(right)
+    left_month, right_month = has_month_word(left), has_month_word(right)
     lmode = "day_year" if not left_month and right_month else "normal"
     rmode = "day_year" if not right_month and left_month else "normal"
-    g1 = date_parse.resolve(left, hint, "day" if lmode == "day_year" else "normal", 0)
+    g1 = resolve(left, hint, "day" if lmode == "day_year" else "normal", 0)
     if g1 is None and lmode == "day_year":
-        g1 = date_parse.resolve(left, hint, lmode, 0)
-    g2 = date_parse.resolve(right, hint, rmode, 1)
+        g1 = resolve(left, hint, lmode, 0)
+    g2 = resolve(right, hint, rmode, 1)
     if g1 is None or g2 is None:
         return None
     v1, v2 = g1.value, g2.value
@@ -159,18 +167,16 @@ def _parse_range(
         v1 = replace(v1, year=v2.year - 1 if back else v2.year)
     if v2.year is None and v1.year is not None:
         v2 = replace(v2, year=v1.year)
-    v1 = replace(v1, day=date_parse.clamp_day(v1.year, v1.month, v1.day))
-    v2 = replace(v2, day=date_parse.clamp_day(v2.year, v2.month, v2.day))
-    if not (date_parse.valid(v1.year, v1.month, v1.day) and date_parse.valid(v2.year, v2.month, v2.day)):
+    v1 = replace(v1, day=clamp_day(v1.year, v1.month, v1.day))
+    v2 = replace(v2, day=clamp_day(v2.year, v2.month, v2.day))
+    if not (valid(v1.year, v1.month, v1.day) and valid(v2.year, v2.month, v2.day)):
         return None
     g1.value, g2.value = v1, v2
-    merged = date_parse.Group([*g1.parts, sep.text, *g2.parts], v1, g1.has_month_word)
+    merged = Group([*g1.parts, sep.text, *g2.parts], v1, g1.has_month_word)
     return _make((merged, g2), shown, hint)
 
 
-def _make(
-    groups: Sequence[date_parse.Group], shown: tuple[frozenset[str], ...], hint: str | None
-) -> ParsedDate:
+def _make(groups: Sequence[Group], shown: tuple[frozenset[str], ...], hint: str | None) -> ParsedDate:
     parts = tuple(groups[0].parts)
     langs = [p.lang for p in parts if isinstance(p, Tag) and p.name.lower() not in _NUMERIC_TAGS]
     template = "".join(

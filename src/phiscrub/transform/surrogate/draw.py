@@ -17,6 +17,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from phiscrub.crosslingual.langid import detect_language
 from phiscrub.errors import ConfigError
 from phiscrub.resources import load_lexicon
 from phiscrub.transform.surrogate.cues import ELISION_BEFORE
@@ -58,7 +59,7 @@ _VOCAB_CACHE: dict[tuple[int, int, str], tuple[str, ...]] = {}
 _OPEN_LISTS = frozenset({"first_names_female", "first_names_male", "last_names", "cities", "hospitals", "companies",
                          "street_names", "first_names_female_ca", "first_names_male_ca", "last_names_ca",
                          "cities_ca", "hospitals_ca", "street_names_ca"})  # fmt: skip
-_CJK = re.compile(r"[\u3400-\u9fff]")
+_FILL_CANDIDATES = ("en", "es", "ca", "zh")
 
 
 def vocab_part(entry: str) -> str:
@@ -86,25 +87,10 @@ def _spanish_departments() -> tuple[str, ...]:
 
 
 def detect_lang(text: str) -> str:
-    """Guess a note's language among en, es, ca and zh from a few marker words and the script."""
-    cjk = len(_CJK.findall(text))
-    if cjk >= 20 or (cjk and cjk > len(text) * 0.05):
-        return "zh"
-    words = re.findall(r"[a-zà-ÿ·]+", PLACEHOLDER_RE.sub(" ", text).lower())
-    # Marker words of three letters or more, so that English abbreviations ("D/C", "y/o") never count.
-    ca = {"amb", "els", "dels", "seva", "pacient", "anys", "aquest", "però", "també", "ingrés", "mesos",
-          "dreta", "esquerra", "setmanes", "dies", "hores", "sense", "molt", "tractament", "actualment"}  # fmt: skip
-    es = {"con", "los", "paciente", "años", "meses", "pero", "también", "ingreso", "por", "las", "derecha",
-          "izquierda", "semanas", "sin", "días", "horas", "hasta", "tratamiento", "actualmente", "muy"}  # fmt: skip
-    en = {"the", "and", "with", "patient", "was", "for", "she", "his", "her", "has", "are", "not", "from"}
-    counts = {
-        "ca": sum(w in ca for w in words),
-        "es": sum(w in es for w in words),
-        "en": sum(w in en for w in words),
-    }
-    if max(counts["ca"], counts["es"]) < 2:
-        return "en"
-    return max(counts, key=lambda k: (counts[k], k == "en"))
+    """The fill language of a note (en, es, ca or zh): :func:`phiscrub.crosslingual.langid.detect_language`
+    over those four, reading words of two letters or more and keeping English unless Spanish or
+    Catalan has two hits or more (telegraphic English and short contexts stay English)."""
+    return detect_language(text, _FILL_CANDIDATES, "en", min_word_len=2, min_evidence=2.0)
 
 
 @dataclass
