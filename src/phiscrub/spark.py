@@ -144,16 +144,9 @@ def redact(
 
     if batch_size < 1:
         raise ConfigError("batch_size must be at least 1")
-    detectors = DetectorSettings.from_options(
-        model=model,
-        lexicon=lexicon,
-        propagate=propagate,
-        resolve_strategy=resolve,
-        keep_ages=keep_ages,
-        lang=lang,
-        threshold=threshold,
-        guard=guard,
-    )
+    age_over_89 = "keep" if keep_ages else "bucket"
+    model_name = None if model is None else str(model)
+    detectors = DetectorSettings(model_name, lexicon, propagate, resolve, age_over_89, lang, threshold, guard)
     settings = SparkSettings(
         **asdict(detectors), mode=mode, labels=labels, key=key, policy=policy, batch_size=batch_size
     )

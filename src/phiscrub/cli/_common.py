@@ -380,7 +380,7 @@ def detector_options(lang_help: str) -> Callable[[F], F]:
             from phiscrub.runs.settings import DetectorSettings
 
             given = {name: kwargs.pop(name) for name in _DETECTOR_PARAMS}
-            return command(*args, detectors=DetectorSettings.from_options(**given), **kwargs)
+            return command(*args, detectors=DetectorSettings.from_options(given), **kwargs)
 
         out: Any = gathered
         for option in reversed(options):

@@ -36,6 +36,7 @@ __all__ = [
     "Problem",
     "ReadResult",
     "Reader",
+    "SuffixReader",
     "Writer",
     "doc_path",
     "files_with_suffix",
@@ -289,6 +290,27 @@ class Reader(ABC):
         if fine is None:
             return None
         return Span(start, end, fine, score=score, source=source)
+
+
+class SuffixReader(Reader):
+    """A reader of one file, or of every file under a folder whose suffix is in :attr:`suffixes`
+    (recursively, sorted by path), one file at a time (:meth:`read_file`)."""
+
+    #: The suffixes of the files read from a folder.
+    suffixes: ClassVar[tuple[str, ...]] = ()
+
+    def read(self, path: PathLike) -> Iterator[Document]:
+        """Yield the documents at ``path``.
+
+        Raises:
+            InputFormatError: ``path`` does not exist.
+        """
+        for f, stem in input_files(path, lambda root: files_with_suffix(root, self.suffixes)):
+            yield from self.read_file(f, stem)
+
+    @abstractmethod
+    def read_file(self, path: Path, stem: str) -> Iterator[Document]:
+        """Yield the documents of the file ``path`` (``stem``: its id stem, see :func:`input_files`)."""
 
 
 class Writer(ABC):

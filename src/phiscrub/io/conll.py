@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phiscrub.document import Document, Span
-from phiscrub.io.base import PathLike, Reader, Writer, files_with_suffix, input_files
+from phiscrub.io.base import PathLike, SuffixReader, Writer
 from phiscrub.text import sentences, tokenize
 
 __all__ = ["CONLL_SUFFIXES", "ConllReader", "ConllWriter", "decode_tags", "looks_like_conll", "to_bio"]
@@ -73,7 +73,7 @@ class _DocBuilder:
             self.current = []
 
 
-class ConllReader(Reader):
+class ConllReader(SuffixReader):
     """Read CoNLL token/tag files from one file or a folder of :data:`CONLL_SUFFIXES` files.
 
     Document ids: the ``# doc_id`` value when given, else ``<stem>`` for a file holding one
@@ -84,17 +84,10 @@ class ConllReader(Reader):
     """
 
     format_name = "conll"
+    suffixes = CONLL_SUFFIXES
 
-    def read(self, path: PathLike) -> Iterator[Document]:
-        """Yield the documents at ``path``.
-
-        Raises:
-            InputFormatError: ``path`` does not exist.
-        """
-        for f, stem in input_files(path, lambda root: files_with_suffix(root, CONLL_SUFFIXES)):
-            yield from self._read_file(f, stem)
-
-    def _read_file(self, path: Path, stem: str) -> Iterator[Document]:
+    def read_file(self, path: Path, stem: str) -> Iterator[Document]:
+        """Yield the documents of one CoNLL file."""
         try:
             lines = path.read_bytes().decode("utf-8").splitlines()
         except UnicodeDecodeError as err:

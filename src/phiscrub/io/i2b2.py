@@ -28,7 +28,7 @@ from xml.parsers import expat
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError, LabelError
-from phiscrub.io.base import FolderWriter, PathLike, Reader, doc_path, input_files
+from phiscrub.io.base import FolderWriter, SuffixReader, doc_path
 from phiscrub.labels import COARSE_LABELS, FINE_TO_COARSE, to_fine
 
 __all__ = ["I2b2Reader", "I2b2Writer", "to_2014_xml"]
@@ -37,7 +37,7 @@ __all__ = ["I2b2Reader", "I2b2Writer", "to_2014_xml"]
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-class I2b2Reader(Reader):
+class I2b2Reader(SuffixReader):
     """Read i2b2 XML files (2014 or 2006 style, detected per file) from a file or a folder of ``.xml``.
 
     Args:
@@ -46,17 +46,10 @@ class I2b2Reader(Reader):
     """
 
     format_name = "i2b2"
+    suffixes = (".xml",)
 
-    def read(self, path: PathLike) -> Iterator[Document]:
-        """Yield the notes of every XML file at ``path`` (folders are read recursively, sorted).
-
-        Raises:
-            InputFormatError: ``path`` does not exist.
-        """
-        for f, stem in input_files(path, _xml_files):
-            yield from self._read_file(f, stem)
-
-    def _read_file(self, path: Path, stem: str) -> Iterator[Document]:
+    def read_file(self, path: Path, stem: str) -> Iterator[Document]:
+        """Yield the notes of one XML file (folders are read recursively, sorted)."""
         try:
             tree = ET.parse(path)
         except ET.ParseError as err:
@@ -180,10 +173,6 @@ def to_2014_xml(doc: Document) -> str:
         )
     lines += ["</TAGS>", "</deIdi2b2>", ""]
     return "\n".join(lines)
-
-
-def _xml_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.xml") if p.is_file())
 
 
 def _category(label: str) -> tuple[str, str]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError
-from phiscrub.io.base import PathLike, Reader, Writer, files_with_suffix, input_files
+from phiscrub.io.base import PathLike, SuffixReader, Writer
 from phiscrub.io.decoding import decode_bytes
 from phiscrub.io.source import Aligner, Record, RecordSource, row_id
 
@@ -118,7 +118,7 @@ def replace_leaves(value: Any, strings: dict[str, str], pointer: str = "") -> An
     return None  # numbers: they can be identifiers (an MRN, a date as a timestamp)
 
 
-class JsonlReader(Reader):
+class JsonlReader(SuffixReader):
     """Read standoff JSONL from a file or a folder of ``.jsonl``/``.ndjson`` files.
 
     A line that is not JSON, not an object, or lacks a string ``text`` is reported
@@ -129,18 +129,10 @@ class JsonlReader(Reader):
     """
 
     format_name = "jsonl"
+    suffixes = JSONL_SUFFIXES
 
-    def read(self, path: PathLike) -> Iterator[Document]:
-        """Yield the documents at ``path``.
-
-        Raises:
-            InputFormatError: ``path`` does not exist.
-        """
-        # Ids come from the records (or file stem and line number), not from input_files.
-        for f, _ in input_files(path, lambda root: files_with_suffix(root, JSONL_SUFFIXES)):
-            yield from self._read_file(f)
-
-    def _read_file(self, path: Path) -> Iterator[Document]:
+    def read_file(self, path: Path, stem: str) -> Iterator[Document]:
+        """Yield the records of one JSONL file (ids from the records, else stem and line number)."""
         with path.open("rb") as fh:
             for lineno, raw in enumerate(fh, start=1):
                 if not raw.strip():

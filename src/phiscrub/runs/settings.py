@@ -8,7 +8,7 @@ The per-run or per-request options (mode, label granularity, key, policy) are pa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,29 +43,25 @@ class DetectorSettings:
     guard: bool = True
 
     @classmethod
-    def from_options(
-        cls,
-        *,
-        model: str | Path | None = "default",
-        rules_only: bool = False,
-        lexicon: bool = False,
-        propagate: bool = True,
-        resolve_strategy: str = "merge",
-        keep_ages: bool = False,
-        lang: str = "en",
-        threshold: float = DEFAULT_THRESHOLD,
-        guard: bool = True,
-    ) -> DetectorSettings:
-        """The settings of the command-line options (``--rules-only`` drops the model and lexicon)."""
+    def from_options(cls, options: Mapping[str, Any]) -> DetectorSettings:
+        """The settings of the command-line options (``--rules-only`` drops the model and lexicon).
+
+        Args:
+            options: the parameters ``model``, ``rules_only``, ``lexicon``, ``propagate``,
+                ``resolve_strategy``, ``keep_ages``, ``lang``, ``threshold`` and ``guard``; a missing
+                one takes its default.
+        """
+        rules_only = bool(options.get("rules_only", False))
+        model = options.get("model", "default")
         return cls(
-            model=None if rules_only or model is None else str(model),
-            lexicon=lexicon and not rules_only,
-            propagate=propagate,
-            resolve=resolve_strategy,
-            age_over_89="keep" if keep_ages else "bucket",
-            lang=lang,
-            threshold=threshold,
-            guard=guard,
+            None if rules_only or model is None else str(model),
+            bool(options.get("lexicon", False)) and not rules_only,
+            bool(options.get("propagate", True)),
+            str(options.get("resolve_strategy", "merge")),
+            "keep" if options.get("keep_ages") else "bucket",
+            str(options.get("lang", "en")),
+            float(options.get("threshold", DEFAULT_THRESHOLD)),
+            bool(options.get("guard", True)),
         )
 
     def deidentifier(

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, Security
 from fastapi.exceptions import RequestValidationError
@@ -31,7 +31,7 @@ from phiscrub import __version__
 from phiscrub.document import Document
 from phiscrub.errors import PhiscrubError
 from phiscrub.service.config import ServiceConfig
-from phiscrub.service.engine import Engine
+from phiscrub.service.engine import Engine, Options
 from phiscrub.service.middleware import AccessLog, BearerAuth, BodyLimit
 from phiscrub.service.schemas import (
     BatchDetectResponse,
@@ -49,6 +49,8 @@ from phiscrub.service.schemas import (
 __all__ = ["STATIC_DIR", "app_from_env", "create_app"]
 
 log = logging.getLogger(__name__)
+
+_Handler = TypeVar("_Handler", bound=Callable[..., Any])
 
 #: The review page's files, shipped in the package.
 STATIC_DIR = Path(__file__).parent / "static"
@@ -134,22 +136,27 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
     def counted(request: Request, notes: int, spans: int) -> None:
         request.state.log_counts = {"notes": notes, "spans": spans}
 
-    def check_batch(docs: Sequence[Document]) -> None:
+    def notes(req: RedactRequest | DetectRequest, mode: str | None) -> tuple[list[Document], bool, Options]:
+        """The request's notes, whether it was a batch, and its options (413 past the batch limit)."""
+        docs, batch = _docs(req)
         if len(docs) > config.max_batch:
             raise StarletteHTTPException(413, f"more than {config.max_batch} notes in one request")
+        return docs, batch, engine.options(mode, req.labels, req.policy)
 
-    @app.post(
-        "/v1/redact",
-        response_model=RedactResult | BatchRedactResponse,
-        responses=_ERRORS,
-        dependencies=[Security(bearer)],
-        summary="Redact one note or a batch",
-    )
+    def api_route(path: str, response_model: Any, summary: str) -> Callable[[_Handler], _Handler]:
+        """``POST path``: an authenticated API route with the documented error bodies."""
+        return app.post(
+            path,
+            response_model=response_model,
+            responses=_ERRORS,
+            dependencies=[Security(bearer)],
+            summary=summary,
+        )
+
+    @api_route("/v1/redact", RedactResult | BatchRedactResponse, "Redact one note or a batch")
     def redact(req: RedactRequest, request: Request) -> RedactResult | BatchRedactResponse:
         """Replace the PHI of ``text`` (answer: one result) or of each of ``notes`` (answer: ``results``)."""
-        docs, batch = _docs(req)
-        check_batch(docs)
-        opts = engine.options(req.mode, req.labels, req.policy)
+        docs, batch, opts = notes(req, req.mode)
         results = []
         n_spans = 0
         for red, policy in engine.redact(docs, opts):
@@ -173,18 +180,10 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
         counted(request, len(docs), n_spans)
         return BatchRedactResponse(results=results) if batch else results[0]
 
-    @app.post(
-        "/v1/detect",
-        response_model=DetectResult | BatchDetectResponse,
-        responses=_ERRORS,
-        dependencies=[Security(bearer)],
-        summary="Find the PHI spans of one note or a batch",
-    )
+    @api_route("/v1/detect", DetectResult | BatchDetectResponse, "Find the PHI spans of one note or a batch")
     def detect(req: DetectRequest, request: Request) -> DetectResult | BatchDetectResponse:
         """Spans (offsets into the text sent, label, source, score) of ``text`` or of each of ``notes``."""
-        docs, batch = _docs(req)
-        check_batch(docs)
-        opts = engine.options("placeholder", req.labels, req.policy)
+        docs, batch, opts = notes(req, "placeholder")
         results = [
             DetectResult(id=doc.id, policy=policy, spans=[_span_out(s) for s in spans])
             for doc, (spans, policy) in zip(docs, engine.detect(docs, opts))
