@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from itertools import pairwise
+from typing import TypeVar
 
-from phiscrub.detect.rules.base import trie_pattern
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.langpacks import normalize_lang
 
 __all__ = [
     "UNIT_AFTER_RE",
@@ -19,6 +21,7 @@ __all__ = [
     "joined_runs",
     "long_runs",
     "nfd_words",
+    "pack_rules",
     "text_after",
     "text_before",
 ]
@@ -250,3 +253,15 @@ def any_of(*anchors: AnchorFn) -> AnchorFn:
 def nfd_words(words: Iterable[str]) -> str:
     """Case-insensitive alternation (prefix tree) of ``words``, composed and decomposed (NFD)."""
     return trie_pattern({f for w in words for f in (w, unicodedata.normalize("NFD", w))})
+
+
+_Words = TypeVar("_Words")
+
+
+def pack_rules(
+    table: Mapping[str, _Words], build: Callable[[str, _Words], tuple[PatternRule, ...]], lang: str
+) -> tuple[PatternRule, ...]:
+    """``build(code, table[code])`` for the language code of ``lang``; no rules for a code not in ``table``."""
+    code = normalize_lang(lang)
+    words = table.get(code)
+    return () if words is None else build(code, words)

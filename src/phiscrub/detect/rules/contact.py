@@ -13,6 +13,7 @@ import re
 
 from phiscrub.detect.rules._common import followed_by_unit, long_runs, text_after
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.detect.rules.intl import pack_contact_rules
 
 __all__ = [
     "CONTACT_RULES_EN",
@@ -350,28 +351,24 @@ _ES_PHONE_RE = re.compile(
 # Chinese numbers: mobile 13812345678, landline 010-12345678 / 0571-87654321.
 _ZH_PHONE_RE = re.compile(r"(?P<zh>1[3-9]\d{9}|0\d{2,3}-\d{7,8})(?![\w\-])", re.ASCII)
 
-CONTACT_RULES_ES: tuple[PatternRule, ...] = (
-    PatternRule(
-        "PHONE",
-        _ES_PHONE_RE,
-        labeler=_phone_label,
-        extra_labels=("FAX",),
-        not_after=r"[A-Za-z0-9_+/.\-]",
-        score=0.85,
-        name="phone_es",
-    ),
-)
-CONTACT_RULES_ZH: tuple[PatternRule, ...] = (
-    PatternRule(
-        "PHONE",
-        _ZH_PHONE_RE,
-        labeler=_phone_label,
-        extra_labels=("FAX",),
-        not_after=r"[A-Za-z0-9_+/.\-]",
-        score=0.85,
-        name="phone_zh",
-    ),
-)
+
+def _local_phone_rules(code: str, pattern: re.Pattern[str]) -> tuple[PatternRule, ...]:
+    """The national phone shape of ``code`` without a cue word (PHONE, or FAX after a fax word)."""
+    return (
+        PatternRule(
+            "PHONE",
+            pattern,
+            labeler=_phone_label,
+            extra_labels=("FAX",),
+            not_after=r"[A-Za-z0-9_+/.\-]",
+            score=0.85,
+            name=f"phone_{code}",
+        ),
+    )
+
+
+CONTACT_RULES_ES: tuple[PatternRule, ...] = _local_phone_rules("es", _ES_PHONE_RE)
+CONTACT_RULES_ZH: tuple[PatternRule, ...] = _local_phone_rules("zh", _ZH_PHONE_RE)
 _BY_LANG: dict[str, tuple[PatternRule, ...]] = {
     "en": CONTACT_RULES_EN,
     "es": CONTACT_RULES_ES,
@@ -387,8 +384,6 @@ def contact_rules(lang: str = "en") -> tuple[PatternRule, ...]:
     phone and fax words (see :mod:`phiscrub.detect.rules.intl`)."""
     if lang == "en":
         return CONTACT_RULES_NEUTRAL + CONTACT_RULES_EN
-    from phiscrub.detect.rules.intl import pack_contact_rules  # intl builds on the kind modules
-
     return CONTACT_RULES_NEUTRAL + _BY_LANG.get(lang, ()) + pack_contact_rules(lang)
 
 

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from functools import cache
 
-from phiscrub.detect.rules._common import followed_by_unit, nfd_words
+from phiscrub.detect.rules._common import followed_by_unit, nfd_words, pack_rules
 from phiscrub.detect.rules.base import Labeler, PatternRule, Validator, trie_pattern
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
 
@@ -329,10 +329,10 @@ def _cue_phone_re(pack: LanguagePack) -> re.Pattern[str]:
 @cache
 def pack_contact_rules(lang: str) -> tuple[PatternRule, ...]:
     """The CONTACT rules of the language pack of ``lang`` (empty for languages without a pack)."""
-    code = normalize_lang(lang)
-    pack = LANGUAGE_PACKS.get(code)
-    if pack is None:
-        return ()
+    return pack_rules(LANGUAGE_PACKS, _contact_rules, lang)
+
+
+def _contact_rules(code: str, pack: LanguagePack) -> tuple[PatternRule, ...]:
     labeler = _phone_labeler(pack)
     rules = [
         PatternRule(

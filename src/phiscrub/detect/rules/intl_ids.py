@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from phiscrub.detect.rules._common import followed_by_unit, nfd_words, text_after
+from phiscrub.detect.rules._common import followed_by_unit, nfd_words, pack_rules, text_after
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.checksums import (
     bsn_ok,
@@ -35,7 +35,7 @@ from phiscrub.detect.rules.id_values import (
     item_ok,
     value_ok,
 )
-from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
+from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack
 
 __all__ = ["pack_id_rules"]
 
@@ -190,10 +190,10 @@ def _zh_keyword_rule(pack: LanguagePack) -> PatternRule:
 @cache
 def pack_id_rules(lang: str) -> tuple[PatternRule, ...]:
     """The ID rules of the language pack of ``lang`` (empty for languages without a pack)."""
-    code = normalize_lang(lang)
-    pack = LANGUAGE_PACKS.get(code)
-    if pack is None:
-        return ()
+    return pack_rules(LANGUAGE_PACKS, _id_rules, lang)
+
+
+def _id_rules(code: str, pack: LanguagePack) -> tuple[PatternRule, ...]:
     rules: list[PatternRule] = []
     shape = _shape_rule(code)
     if shape is not None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_names_data import (
     CAP_PARTICLES,
@@ -47,7 +48,6 @@ from phiscrub.detect.rules.intl_names_data import (
     PROFESSION_RES,
     NameWords,
 )
-from phiscrub.detect.rules.langpacks import normalize_lang
 from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
@@ -560,10 +560,10 @@ def _job_ok(m: re.Match[str]) -> bool:
 @cache
 def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
     """The NAME rules of ``lang`` (``de``, ``fr``, ``nl``, ``es``, ``ca``; empty for others)."""
-    code = normalize_lang(lang)
-    words = NAME_WORDS.get(code)
-    if words is None:
-        return ()
+    return pack_rules(NAME_WORDS, _name_rules, lang)
+
+
+def _name_rules(code: str, words: NameWords) -> tuple[PatternRule, ...]:
     return (
         PackNameRule(
             "PATIENT",

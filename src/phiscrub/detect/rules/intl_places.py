@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_places_data import (
     CAP,
@@ -43,7 +44,6 @@ from phiscrub.detect.rules.intl_places_data import (
     WORDS,
     PlaceWords,
 )
-from phiscrub.detect.rules.langpacks import normalize_lang
 
 __all__ = ["PLACE_LANGUAGES", "listed_town", "pack_location_rules"]
 
@@ -383,10 +383,10 @@ def _street_cue(text: str, start: int) -> bool:
 @cache
 def pack_location_rules(lang: str) -> tuple[PatternRule, ...]:
     """The LOCATION rules of ``lang`` (``de``, ``fr``, ``nl``, ``es``, ``ca``; empty for others)."""
-    code = normalize_lang(lang)
-    words = WORDS.get(code)
-    if words is None:
-        return ()
+    return pack_rules(WORDS, _location_rules, lang)
+
+
+def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
         PackStreetRule(
             "STREET",

@@ -19,6 +19,7 @@ from phiscrub.detect.rules.facility_data import (
     GENERIC_FACILITY_WORDS,
     NAME_STOPWORDS_LOCATION,
 )
+from phiscrub.detect.rules.intl_places import pack_location_rules
 from phiscrub.detect.rules.locations_data import (
     STATE_ABBREVIATIONS,
     STATE_NAMES,
@@ -200,15 +201,22 @@ _HOSP_ABBR_RE = re.compile(
 )
 
 
-def _hosp_abbr_ok(m: re.Match[str]) -> bool:
+def _ordinary_word(word: str) -> bool:
+    """Clinical vocabulary, a care unit or a common English word: no hospital or ward name."""
     from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    vocab = clinical_vocabulary()
+    low = word.lower()
+    return is_clinical_word(word) or low in vocab.care_units or low in vocab.common
+
+
+def _hosp_abbr_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary
 
     abbr = m.group("abbr")
     if not abbr.isupper() or abbr in STATE_ABBREVIATIONS:
         return False
-    low = abbr.lower()
-    vocab = clinical_vocabulary()
-    if is_clinical_word(abbr) or low in vocab.care_units or low in vocab.common or low in vocab.clinical:
+    if _ordinary_word(abbr) or abbr.lower() in clinical_vocabulary().clinical:
         return False
     # In an ALL-CAPS line every word looks like an abbreviation: only listed-looking shapes pass.
     # The line up to 2000 characters back (bounded, so one-line notes stay linear in their length).
@@ -229,15 +237,8 @@ _WARD_RE = re.compile(
 
 
 def _ward_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
-
     ward = m.group("ward")
-    word = ward.split()[0] if not ward[0].isdigit() else ""
-    if not word:
-        return True
-    vocab = clinical_vocabulary()
-    low = word.lower()
-    return not (is_clinical_word(word) or low in vocab.common or low in vocab.care_units)
+    return ward[0].isdigit() or not _ordinary_word(ward.split()[0])
 
 
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
@@ -283,8 +284,6 @@ def location_rules(lang: str = "en") -> tuple[PatternRule, ...]:
     ``ca`` (:mod:`.intl_places`); other languages get none."""
     if lang == "en":
         return LOCATION_RULES_EN
-    from phiscrub.detect.rules.intl_places import pack_location_rules  # builds on the pack lexicons
-
     return pack_location_rules(lang)
 
 

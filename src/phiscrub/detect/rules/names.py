@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.detect.rules.intl_names import pack_name_rules
 from phiscrub.detect.rules.names_data import (
     BABY,
     CREDENTIAL_AMBIGUOUS_WORDS,
@@ -449,8 +450,6 @@ def name_rules(lang: str = "en") -> tuple[PatternRule, ...]:
     ``nl``, ``es`` and ``ca`` (:mod:`.intl_names`); other languages get none."""
     if lang == "en":
         return NAME_RULES_EN
-    from phiscrub.detect.rules.intl_names import pack_name_rules  # builds on this module
-
     return pack_name_rules(lang)
 
 
