@@ -17,6 +17,7 @@ from functools import cached_property
 
 from phiscrub.document import Document, Span
 from phiscrub.resources import load_lexicon
+from phiscrub.text import Token
 
 __all__ = ["EPONYMS", "LexiconDetector"]
 
@@ -149,13 +150,6 @@ _CUES = frozenset(
 _WORD = re.compile(r"\b[A-Z]\.|[^\W\d_](?:[\w'’]*[^\W\d_])?(?:-[^\W\d_][\w'’]*)?")
 
 
-@dataclass(frozen=True)
-class _Tok:
-    text: str
-    start: int
-    end: int
-
-
 @dataclass
 class LexiconDetector:
     """Propose PATIENT (names) and CITY spans from the bundled lexicons.
@@ -203,7 +197,7 @@ class LexiconDetector:
 
     def detect(self, doc: Document) -> list[Span]:
         """Return name and city spans found in ``doc``."""
-        toks = [_Tok(m.group(), m.start(), m.end()) for m in _WORD.finditer(doc.text)]
+        toks = [Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(doc.text)]
         if not toks:
             return []
         upper = sum(t.text.isupper() for t in toks if len(t.text) > 1)
@@ -218,17 +212,17 @@ class LexiconDetector:
         return spans
 
     # -- names -------------------------------------------------------------------------------------
-    def _is_name(self, tok: _Tok) -> bool:
+    def _is_name(self, tok: Token) -> bool:
         low = tok.text.lower().rstrip("'’s") if tok.text.lower().endswith(("'s", "’s")) else tok.text.lower()
         if len(tok.text) == 2 and tok.text[1] == ".":
             return True  # an initial
         parts = low.split("-")
         return all(p in self._first or p in self._last for p in parts if p)
 
-    def _cased(self, tok: _Tok, flat_case: bool) -> bool:
+    def _cased(self, tok: Token, flat_case: bool) -> bool:
         return flat_case or tok.text[0].isupper()
 
-    def _names(self, text: str, toks: list[_Tok], flat_case: bool) -> list[Span]:
+    def _names(self, text: str, toks: list[Token], flat_case: bool) -> list[Span]:
         out: list[Span] = []
         i = 0
         while i < len(toks):
@@ -285,7 +279,7 @@ class LexiconDetector:
             i = j + 1
         return out
 
-    def _strong(self, tok: _Tok) -> bool:
+    def _strong(self, tok: Token) -> bool:
         low = tok.text.lower()
         if low.endswith(("'s", "’s")):
             low = low[:-2]
@@ -294,7 +288,7 @@ class LexiconDetector:
         )
 
     # -- places ------------------------------------------------------------------------------------
-    def _places(self, text: str, toks: list[_Tok], flat_case: bool) -> list[Span]:
+    def _places(self, text: str, toks: list[Token], flat_case: bool) -> list[Span]:
         out: list[Span] = []
         i = 0
         while i < len(toks):
