@@ -120,6 +120,7 @@ def output_option(
     required: bool = True,
     default: Path | None = None,
     folder: bool = False,
+    long: str = "--output",
 ) -> Callable[[F], F]:
     """``-o/--output``: where the command writes its result.
 
@@ -129,11 +130,12 @@ def output_option(
         required: Whether the option must be given.
         default: Default path when not required, shown in the help (``None``: none).
         folder: Whether only a folder (not a file) is accepted.
+        long: The long name (``--output``; ``--out`` where a command has always called it so).
     """
     given: dict[str, Any] = {} if required else {"default": default}
     return _option(
         "-o",
-        "--output",
+        long,
         dest,
         required=required,
         type=click.Path(file_okay=not folder, path_type=Path),
@@ -264,28 +266,33 @@ def lexicon_option(help: str, *, default: bool | None = False) -> Callable[[F], 
     )
 
 
+def _on_by_default(decl: str, help: str) -> Callable[[F], F]:
+    """A ``--x/--no-x`` flag that is on unless turned off."""
+    return click.option(decl, default=True, show_default=True, help=help)
+
+
 def propagate_option() -> Callable[[F], F]:
     """``--propagate/--no-propagate``: tag other occurrences of detected names in the same note."""
-    return click.option(
-        "--propagate/--no-propagate",
-        default=True,
-        show_default=True,
-        help="Tag other occurrences of detected names in the same note.",
+    return _on_by_default(
+        "--propagate/--no-propagate", "Tag other occurrences of detected names in the same note."
     )
 
 
-def policy_option(help: str | None = None) -> Callable[[F], F]:
-    """``--policy``: what counts as PHI (:mod:`phiscrub.policy`); not given: the language's default.
+def policy_option(help: str | None = None, *, default: str | None = None) -> Callable[[F], F]:
+    """``--policy``: what counts as PHI (:mod:`phiscrub.policy`); not given: ``default``, or (None)
+    the language's default.
 
     Args:
         help: Help text (``None``: the standard one).
+        default: Default policy, shown in the help (``None``: by language).
     """
     from phiscrub.policy import POLICIES
 
-    return click.option(
+    return _option(
         "--policy",
         type=click.Choice(list(POLICIES)),
-        default=None,
+        default=default,
+        show_default=True if default is not None else None,
         help=help
         or "What counts as PHI (docs/policy.md). Default: safe-harbor for English, i2b2 for other languages.",
     )
@@ -293,11 +300,9 @@ def policy_option(help: str | None = None) -> Callable[[F], F]:
 
 def guard_option() -> Callable[[F], F]:
     """``--guard/--no-guard``: the clinical-context guard (:mod:`phiscrub.detect.clinical`)."""
-    return click.option(
+    return _on_by_default(
         "--guard/--no-guard",
-        default=True,
-        show_default=True,
-        help="Drop spans that are clinical measurements or vocabulary (vitals, times, care units, drugs); English.",
+        "Drop spans that are clinical measurements or vocabulary (vitals, times, care units, drugs); English.",
     )
 
 

@@ -12,6 +12,7 @@ from phiscrub.cli._common import (
     draws_option,
     existing_path_option,
     input_format_option,
+    policy_option,
     read_with_problems,
     seed_option,
 )
@@ -32,13 +33,7 @@ __all__ = ["calibrate_cmd"]
 @corpus_option(help="Label mapping of the dev corpus.")
 @seed_option("Seed of the surrogate fill of placeholder notes.", default=1)
 @draws_option()
-@click.option(
-    "--policy",
-    type=click.Choice(["safe-harbor", "i2b2", "strict"]),
-    default="safe-harbor",
-    show_default=True,
-    help="PHI policy of the gold when fitting (docs/policy.md).",
-)
+@policy_option("PHI policy of the gold when fitting (docs/policy.md).", default="safe-harbor")
 @click.option("--dry-run", is_flag=True, help="Print the fitted map without writing it.")
 @batch_size_option()
 def calibrate_cmd(

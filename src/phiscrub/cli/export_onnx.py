@@ -6,18 +6,18 @@ from pathlib import Path
 
 import click
 
+from phiscrub.cli._common import output_option
+
 __all__ = ["export_onnx_cmd"]
 
 
 @click.command("export-onnx")
 @click.argument("model_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--out",
+@output_option(
     "out_dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Output folder (default: MODEL_DIR itself, next to the torch weights).",
+    "Output folder (default: MODEL_DIR itself, next to the torch weights).",
+    required=False,
+    long="--out",
 )
 @click.option(
     "--quantize",

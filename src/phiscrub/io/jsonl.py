@@ -284,11 +284,7 @@ class JsonlSource(RecordSource):
                     continue
                 if not isinstance(record, dict):
                     continue
-                for key, option in (
-                    (self.text_field, "--text-field"),
-                    (self.id_field, "--id-field"),
-                    (self.patient_field, "--patient-field"),
-                ):
+                for key, option in self._named(self.text_field, "--text-field", keep=False):
                     if key is not None and key not in record:
                         raise InputFormatError(
                             f"{self.path}: the first record (line {lineno}) has no field {key!r} ({option}); "

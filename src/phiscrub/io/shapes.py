@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import PathLike
@@ -158,33 +159,18 @@ def open_source(
     if shape == "txt":
         return TextFileSource(p, encoding_errors)
     source: Source
+    record_options: dict[str, Any] = {
+        "id_field": id_field,
+        "patient_field": patient_field,
+        "keep_columns": keep_columns,
+    }
     if shape == "dir":
         source = TextFolderSource(p)
     elif shape == "jsonl":
-        source = JsonlSource(
-            p,
-            text_field=text_field,
-            id_field=id_field,
-            patient_field=patient_field,
-            keep_columns=keep_columns,
-        )
+        source = JsonlSource(p, text_field, **record_options)
     elif shape in ("csv", "tsv"):
-        source = CsvSource(
-            p,
-            text_column=text_column,
-            id_field=id_field,
-            patient_field=patient_field,
-            tsv=shape == "tsv",
-            keep_columns=keep_columns,
-            encoding=encoding,
-        )
+        source = CsvSource(p, text_column, tsv=shape == "tsv", encoding=encoding, **record_options)
     else:
-        source = ParquetSource(
-            p,
-            text_column=text_column,
-            id_field=id_field,
-            patient_field=patient_field,
-            keep_columns=keep_columns,
-        )
+        source = ParquetSource(p, text_column, **record_options)
     source.encoding_errors = encoding_errors
     return source

@@ -256,6 +256,15 @@ class RecordSource(Source):
         for rec in self._records():
             yield from rec.documents(self.patient_field is not None)
 
+    def _named(self, text_key: str, text_option: str, keep: bool) -> list[tuple[str | None, str]]:
+        """The keys or columns the options name, each with its option (for error messages)."""
+        named = [
+            (text_key, text_option),
+            (self.id_field, "--id-field"),
+            (self.patient_field, "--patient-field"),
+        ]
+        return named + [(k, "--keep-columns") for k in self.keep_columns] if keep else named
+
     def _check_keep(self, text_key: str) -> None:
         if text_key in self.keep_columns:
             raise ConfigError(
@@ -295,12 +304,7 @@ class TableSource(RecordSource):
             raise InputFormatError(
                 f"{self.path}: repeated column names ({said}); every column needs its own name"
             )
-        for col, option in (
-            (self.text_column, "--text-column"),
-            (self.id_field, "--id-field"),
-            (self.patient_field, "--patient-field"),
-            *((k, "--keep-columns") for k in self.keep_columns),
-        ):
+        for col, option in self._named(self.text_column, "--text-column", keep=True):
             if col is not None and col not in names:
                 raise InputFormatError(
                     f"{self.path}: no column {col!r} in the first row ({len(names)} columns); "
