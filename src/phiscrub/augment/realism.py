@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Sequence
 
 from phiscrub.document import Document, Span
 from phiscrub.transform.rewrite import apply_edits
@@ -58,6 +59,16 @@ def abbreviate(name: str) -> str:
     return "".join(w[0].upper() for w in words) if len(words) >= 2 else name
 
 
+#: How running text shortens a two-word name: (cumulative probability, form of first, last, whole).
+_NAME_FORMS: tuple[tuple[float, Callable[[str, str, str], str]], ...] = (
+    (0.35, lambda first, last, whole: last),
+    (0.55, lambda first, last, whole: f"{first[0]}. {last}"),
+    (0.65, lambda first, last, whole: f"{last}, {first}"),
+    (0.75, lambda first, last, whole: f"{first[0]}{last[0]}"),
+    (0.85, lambda first, last, whole: whole.upper()),
+)
+
+
 def _name_variant(surface: str, rng: random.Random, label: str = "PATIENT") -> str:
     parts = surface.split()
     if label == "RELATIVE" and len(parts) == 1 and surface.isalpha() and surface[:1].isupper():
@@ -68,17 +79,7 @@ def _name_variant(surface: str, rng: random.Random, label: str = "PATIENT") -> s
     if label == "DOCTOR" and rng.random() < 0.2:
         return f"{first[0].upper()}{rng.choice(['. ', ' '])}{last.upper()}"  # "per J. SMITH"
     choice = rng.random()
-    if choice < 0.35:
-        return last
-    if choice < 0.55:
-        return f"{first[0]}. {last}"
-    if choice < 0.65:
-        return f"{last}, {first}"
-    if choice < 0.75:
-        return f"{first[0]}{last[0]}"
-    if choice < 0.85:
-        return surface.upper()
-    return surface
+    return next((form(first, last, surface) for bound, form in _NAME_FORMS if choice < bound), surface)
 
 
 _NUMERIC_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/((?:19|20)?\d\d)")
@@ -97,6 +98,38 @@ def _date_variant(surface: str, before: str, rng: random.Random, p: float) -> st
     return None
 
 
+def _outside(covered: Sequence[tuple[int, int]], a: int, b: int) -> bool:
+    return all(b <= s or a >= e for s, e in covered)
+
+
+def _span_edit(
+    text: str,
+    span: Span,
+    rng: random.Random,
+    p: float,
+    age_style: str | None,
+    covered: Sequence[tuple[int, int]],
+) -> tuple[int, int, str] | None:
+    """The edit a real note's habit makes at ``span`` (a name shortened, an acronym, a short date, an
+    age written another way), or None."""
+    start, end = span.start, span.end
+    surface = text[start:end]
+    new: str | None = None
+    if span.label in _NAME_LABELS and rng.random() < 0.35 * p:
+        new = _name_variant(surface, rng, span.label)
+    elif span.label in _ORG_LABELS and rng.random() < 0.3 * p:
+        new = abbreviate(surface)
+    elif span.label == "DATE" and re.fullmatch(r"(19|20)\d\d", surface) and rng.random() < 0.3 * p:
+        new = "'" + surface[2:]
+    elif span.label == "DATE":
+        new = _date_variant(surface, text[max(0, start - 20) : start], rng, p)
+    elif span.label == "AGE" and age_style is not None:
+        tail = _AGE_TAIL_RE.match(text[end:])
+        if tail and _outside(covered, end, end + tail.end()):
+            return end, end + tail.end(), age_style
+    return (start, end, new) if new and new != surface else None
+
+
 def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) -> Document:
     """Return a rewritten copy of ``doc`` with real-note habits drawn at random (spans stay valid).
 
@@ -108,43 +141,20 @@ def realistic_variant(doc: Document, rng: random.Random, strength: float = 1.0) 
     p = max(0.0, strength)
     text = doc.text
     edits: list[tuple[int, int, str]] = []
-    span_at = {(s.start, s.end): s for s in doc.spans}
     covered = [(s.start, s.end) for s in doc.spans]
-
-    def outside(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in covered)
-
     # Titles: one style per note, like one author's habit.
     styles = {k: rng.choice(v) for k, v in _TITLE_STYLES.items()}
     if rng.random() < 0.6 * p:
         for m in _TITLE_RE.finditer(text):
             key = m.group(1).lower().rstrip(".")
             key = "dr" if key == "doctor" else key
-            if key in styles and outside(m.start(), m.end()):
+            if key in styles and _outside(covered, m.start(), m.end()):
                 edits.append((m.start(), m.end(), styles[key]))
-    name_p = 0.35 * p
-    org_p = 0.3 * p
     age_style = rng.choice(_AGE_TAILS) if rng.random() < 0.5 * p else None
-    for (start, end), span in span_at.items():
-        surface = text[start:end]
-        if span.label in _NAME_LABELS and rng.random() < name_p:
-            new = _name_variant(surface, rng, span.label)
-            if new != surface:
-                edits.append((start, end, new))
-        elif span.label in _ORG_LABELS and rng.random() < org_p:
-            new = abbreviate(surface)
-            if new != surface:
-                edits.append((start, end, new))
-        elif span.label == "DATE" and re.fullmatch(r"(19|20)\d\d", surface) and rng.random() < 0.3 * p:
-            edits.append((start, end, "'" + surface[2:]))
-        elif span.label == "DATE" and (
-            short := _date_variant(surface, text[max(0, start - 20) : start], rng, p)
-        ):
-            edits.append((start, end, short))
-        elif span.label == "AGE" and age_style is not None:
-            tail = _AGE_TAIL_RE.match(text[end:])
-            if tail and outside(end, end + tail.end()):
-                edits.append((end, end + tail.end(), age_style))
+    for span in {(s.start, s.end): s for s in doc.spans}.values():
+        edit = _span_edit(text, span, rng, p, age_style, covered)
+        if edit is not None:
+            edits.append(edit)
     try:
         out = apply_edits(doc, edits)
     except ValueError:
