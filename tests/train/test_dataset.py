@@ -14,21 +14,17 @@ from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import Granularity, fold, labels_of
 from phiscrub.text import tokenize
 from phiscrub.train.dataset import (
-    IGNORE_INDEX,
-    EncodedDocument,
     bio_tags,
     build_examples,
     collate,
     encode_documents,
     is_valid_bio,
-    plan_windows,
     special_affixes,
     tag_set,
     tags_to_spans,
-    window_examples,
-    window_owners,
 )
 from phiscrub.train.model import load_tokenizer
+from phiscrub.train.windows import IGNORE_INDEX, EncodedDocument, plan_windows, window_examples, window_owners
 
 from ._docs import make_doc, synthetic_docs
 

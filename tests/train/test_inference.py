@@ -10,12 +10,13 @@ import torch
 
 from phiscrub.document import Document
 from phiscrub.text import tokenize
+from phiscrub.train.base import WordEmissions
 from phiscrub.train.config import TrainConfig
-from phiscrub.train.dataset import encode_documents, is_valid_bio, plan_windows, special_affixes
+from phiscrub.train.dataset import encode_documents, is_valid_bio, special_affixes
 from phiscrub.train.features import SHAPE_CLASSES
 from phiscrub.train.inference import predict_words
-from phiscrub.train.base import WordEmissions
 from phiscrub.train.model import PhiTagger
+from phiscrub.train.windows import plan_windows
 
 from ._docs import synthetic_docs
 

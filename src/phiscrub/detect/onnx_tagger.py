@@ -244,8 +244,9 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
         One :class:`~phiscrub.train.decode.WordPrediction` per document, in order.
     """
     from phiscrub.progress import wants_progress
-    from phiscrub.train.dataset import encode_documents, encoder_windows
+    from phiscrub.train.dataset import encode_documents
     from phiscrub.train.decode import decode_in_groups, owned_scores
+    from phiscrub.train.windows import encoder_windows
 
     def score(part: Sequence[Document]) -> list[tuple[list[Any], np.ndarray]]:
         encoded = encode_documents(part, model.tokenizer)

@@ -30,9 +30,10 @@ from phiscrub.labels import labels_of
 from phiscrub.text import TOKENIZER_NAME
 from phiscrub.train.config import TrainConfig
 from phiscrub.train.crf import CRF, constraint_scores
-from phiscrub.train.dataset import IGNORE_INDEX, tag_set
+from phiscrub.train.dataset import tag_set
 from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS
 from phiscrub.train.onnx_weights import has_torch_weights_in_graph, torch_state_from_onnx
+from phiscrub.train.windows import IGNORE_INDEX
 
 __all__ = [
     "FORMAT_VERSION",
@@ -107,7 +108,7 @@ class TaggerBase(nn.Module):
 
         Args:
             out: the forward output.
-            labels: ``(B, W)`` gold tag ids, :data:`~phiscrub.train.dataset.IGNORE_INDEX` where unlabelled.
+            labels: ``(B, W)`` gold tag ids, :data:`~phiscrub.train.windows.IGNORE_INDEX` where unlabelled.
         """
         if self.crf is not None:
             return self.crf.nll(out.emissions, labels, out.word_mask)

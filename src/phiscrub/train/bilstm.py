@@ -13,7 +13,7 @@ character offsets whatever the script. There are no subwords: a document is cut 
 most ``bilstm_window`` words sharing ``bilstm_overlap`` words, preferring sentence boundaries; each word
 takes the scores of the window where it is farthest from a cut, and the whole document is decoded
 at once (the same window planning and ownership as the transformer path,
-:func:`phiscrub.train.dataset.plan_windows`, :func:`~phiscrub.train.dataset.window_owners`).
+:func:`phiscrub.train.windows.plan_windows`, :func:`~phiscrub.train.windows.window_owners`).
 
 Vocabulary (:class:`~phiscrub.train.vocab.Vocab`, saved as ``vocab.json``): words are lower-cased
 with every digit replaced by ``0``. Only words seen *outside* gold spans of the training documents
@@ -59,20 +59,12 @@ from phiscrub.train.base import (
 )
 from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
 from phiscrub.train.crf import CRF
-from phiscrub.train.dataset import (
-    IGNORE_INDEX,
-    EncodedDocument,
-    bio_tags,
-    document_windows,
-    sentence_starts,
-    tag_indices,
-    tag_set,
-    window_labels,
-)
+from phiscrub.train.dataset import bio_tags, sentence_starts, tag_indices, tag_set
 from phiscrub.train.decode import owned_scores
 from phiscrub.train.features import word_features
 from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
 from phiscrub.train.vocab import PAD_ID, UNK_ID, Vocab
+from phiscrub.train.windows import IGNORE_INDEX, EncodedDocument, document_windows, window_labels
 
 __all__ = [
     "VOCAB_FILE",
@@ -160,7 +152,7 @@ class WordWindow:
         char_ids: character indices of each slot.
         shape_ids: shape class of each slot.
         length_ids: length bucket of each slot.
-        labels: tag id of each slot, :data:`~phiscrub.train.dataset.IGNORE_INDEX` at inference.
+        labels: tag id of each slot, :data:`~phiscrub.train.windows.IGNORE_INDEX` at inference.
         vectors: ``(len(words), D)`` frozen vectors of the slots (``gguf`` backbone), or None.
     """
 

@@ -104,7 +104,8 @@ def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
         out = np.log(np.exp(x - top).sum(axis=axis, keepdims=True)) + top
-    return np.squeeze(out, axis=axis)
+    squeezed: np.ndarray = np.squeeze(out, axis=axis)
+    return squeezed
 
 
 def marginals(
@@ -131,7 +132,8 @@ def _finite_exp(x: np.ndarray, axis: int | None = None) -> np.ndarray:
     top = finite.max(axis=axis, keepdims=axis is not None) if np.isfinite(finite).any() else 0.0
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(under="ignore", over="ignore"):
-        return np.exp(finite - top)
+        result: np.ndarray = np.exp(finite - top)
+    return result
 
 
 def _marginals_scaled(
@@ -167,7 +169,8 @@ def _marginals_scaled(
     norm = post.sum(axis=1, keepdims=True)
     if not np.all(norm > 0):
         return None
-    return np.clip(post / norm, 0.0, 1.0)
+    clipped: np.ndarray = np.clip(post / norm, 0.0, 1.0)
+    return clipped
 
 
 def _marginals_log(
@@ -186,7 +189,8 @@ def _marginals_log(
     log_z = _logsumexp(alpha[n - 1] + end, axis=0)
     with np.errstate(under="ignore"):
         # rounding can push a certain tag a hair above 1
-        return np.clip(np.exp(alpha + beta - log_z), 0.0, 1.0)
+        post: np.ndarray = np.clip(np.exp(alpha + beta - log_z), 0.0, 1.0)
+    return post
 
 
 @dataclass(frozen=True)
@@ -213,13 +217,15 @@ class WordPrediction:
 def _softmax(scores: np.ndarray) -> np.ndarray:
     shifted = scores - scores.max(axis=1, keepdims=True)
     exp = np.exp(shifted)
-    return exp / exp.sum(axis=1, keepdims=True)
+    probs: np.ndarray = exp / exp.sum(axis=1, keepdims=True)
+    return probs
 
 
 def log_softmax(scores: np.ndarray) -> np.ndarray:
     """Log-probabilities over the last axis (the decoding scores of a tagger without a CRF)."""
     shifted = scores - scores.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    out: np.ndarray = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    return out
 
 
 def decode_document(
@@ -439,7 +445,7 @@ def keep_owned(
     Args:
         scores: per-document word score tables, filled in place.
         owners: per document, the owner window of each word
-            (:func:`~phiscrub.train.dataset.document_windows`).
+            (:func:`~phiscrub.train.windows.document_windows`).
         chunk: a batch of windows.
         window_scores: ``(len(chunk), slots, T)`` scores of the batch.
     """

@@ -2,10 +2,10 @@
 
 Shared by the trainer (dev scores) and :class:`phiscrub.detect.tagger.TaggerDetector`:
 
-1. documents -> words -> subwords -> overlapping windows (:mod:`phiscrub.train.dataset`);
+1. documents -> words -> subwords -> overlapping windows (:mod:`phiscrub.train.dataset`, :mod:`phiscrub.train.windows`);
 2. windows are batched by length and run through the model under ``torch.inference_mode``;
 3. each word keeps the scores of the window that owns it (the one where it is farthest from a cut
-   edge, :func:`~phiscrub.train.dataset.window_owners`);
+   edge, :func:`~phiscrub.train.windows.window_owners`);
 4. the word scores of the whole document are decoded at once by a BIO-constrained Viterbi (with
    the CRF's transition scores when the model has a CRF), so an entity crossing a window boundary
    is decoded as one entity and the output is always valid BIO;
@@ -28,12 +28,13 @@ from phiscrub.document import Document
 from phiscrub.progress import wants_progress
 from phiscrub.text import Token
 from phiscrub.train.bilstm import BiLstmTagger, word_scores
-from phiscrub.train.dataset import WindowExample, collate, encode_documents, encoder_windows, special_affixes
+from phiscrub.train.dataset import collate, encode_documents, special_affixes
 
 # Decoding and window ownership are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
 from phiscrub.train.decode import WordPrediction, decode_in_groups, owned_scores
 from phiscrub.train.loaders import Tagger
 from phiscrub.train.model import PhiTagger
+from phiscrub.train.windows import WindowExample, encoder_windows
 
 __all__ = ["WordPrediction", "predict_words"]
 

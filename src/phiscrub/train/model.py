@@ -1,6 +1,6 @@
 """The trainable PHI tagger: a local Hugging Face encoder, word-shape features, a linear head, a CRF.
 
-Architecture (per window, see :mod:`phiscrub.train.dataset` for windows and word slots)::
+Architecture (per window, see :mod:`phiscrub.train.windows` for windows and word slots)::
 
     subwords -> encoder -> pool subwords per word (first | mean | max)
              -> [word vector ; shape embedding ; length embedding] -> dropout -> linear -> emissions
@@ -43,7 +43,8 @@ from phiscrub.train.base import (
 )
 from phiscrub.train.config import TrainConfig
 from phiscrub.train.crf import CRF
-from phiscrub.train.dataset import WindowExample, collate, tag_set
+from phiscrub.train.dataset import collate, tag_set
+from phiscrub.train.windows import WindowExample
 
 __all__ = [
     "DEFAULT_ENCODER_PACKAGE",
@@ -191,7 +192,7 @@ class PhiTagger(TaggerBase):
 
     def word_vectors(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         """Pooled encoder vector of each word slot, ``(B, W, H)`` (before features and dropout)."""
-        hidden = self.encoder(
+        hidden: torch.Tensor = self.encoder(
             input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]
         ).last_hidden_state
         n_slots = batch["word_mask"].shape[1]
@@ -201,7 +202,8 @@ class PhiTagger(TaggerBase):
         reduce = {"first": "sum", "mean": "mean", "max": "amax"}[self.config.subword_strategy]
         pooled = hidden.new_zeros(hidden.shape[0], n_slots + 1, hidden.shape[-1])
         pooled = pooled.scatter_reduce(1, index, hidden, reduce=reduce, include_self=False)
-        return pooled[:, :n_slots]
+        words: torch.Tensor = pooled[:, :n_slots]
+        return words
 
     def forward(self, batch: dict[str, torch.Tensor]) -> WordEmissions:
         """Tag scores per word slot for a collated batch (:func:`phiscrub.train.dataset.collate`)."""

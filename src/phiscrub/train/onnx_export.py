@@ -35,13 +35,14 @@ from torch import nn
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.train.base import read_model_config
 from phiscrub.train.config import BILSTM_ENCODER
-from phiscrub.train.dataset import WindowExample, collate, special_affixes
+from phiscrub.train.dataset import collate, special_affixes
 from phiscrub.train.model import ENCODER_DIR, PhiTagger
 from phiscrub.train.onnx_weights import (
     EXTRA_WEIGHTS_FILE,
     ONNX_CONFIG,
     ONNX_FILE,
 )
+from phiscrub.train.windows import WindowExample
 
 __all__ = [
     "EXTRA_WEIGHTS_FILE",
