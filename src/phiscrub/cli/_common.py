@@ -26,6 +26,7 @@ __all__ = [
     "LABEL_GRANULARITIES",
     "SURROGATE_LANGS",
     "batch_size_option",
+    "choice_option",
     "corpus_option",
     "corpus_out_format_option",
     "detector_options",
@@ -77,6 +78,20 @@ def _option(*param_decls: str, **attrs: Any) -> Callable[[F], F]:
         attrs: ``click.Option`` attributes; those set to ``None``, ``default`` excepted, are dropped.
     """
     return click.option(*param_decls, **{k: v for k, v in attrs.items() if v is not None or k == "default"})
+
+
+def choice_option(*param_decls: str, choices: Sequence[str], default: str, help: str) -> Callable[[F], F]:
+    """An option taking one of ``choices``, with its default shown in the help.
+
+    Args:
+        param_decls: Option names and, optionally, the parameter name.
+        choices: The accepted values.
+        default: The value when the option is not given.
+        help: Help text.
+    """
+    return click.option(
+        *param_decls, type=click.Choice(list(choices)), default=default, show_default=True, help=help
+    )
 
 
 def input_argument(name: str = "input_path", metavar: str | None = "INPUT") -> Callable[[F], F]:

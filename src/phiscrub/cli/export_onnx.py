@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from phiscrub.cli._common import output_option
+from phiscrub.cli._common import choice_option, output_option
 
 __all__ = ["export_onnx_cmd"]
 
@@ -19,11 +19,10 @@ __all__ = ["export_onnx_cmd"]
     required=False,
     long="--out",
 )
-@click.option(
+@choice_option(
     "--quantize",
-    type=click.Choice(["int8", "none"]),
+    choices=["int8", "none"],
     default="int8",
-    show_default=True,
     help="int8: dynamic int8 weights (smaller, faster); none: float32.",
 )
 @click.option(

@@ -15,6 +15,7 @@ import click
 
 from phiscrub.cli._common import (
     batch_size_option,
+    choice_option,
     detector_options,
     input_argument,
     labels_option,
@@ -125,11 +126,10 @@ class _FatalRunError(click.ClickException):
     show_default=True,
     help="Character encoding of CSV/TSV input (e.g. latin-1); the output is written in the same encoding.",
 )
-@click.option(
+@choice_option(
     "--encoding-errors",
-    type=click.Choice(list(ENCODING_ERRORS)),
+    choices=ENCODING_ERRORS,
     default="fail",
-    show_default=True,
     help="A document with bytes that are not text in its encoding: fail it (errors.jsonl), or redact it "
     f"with each bad byte as U+FFFD (replace) or its bytes read as Latin-1 (latin-1), listed in OUTDIR/{WARNINGS_NAME}.",
 )
