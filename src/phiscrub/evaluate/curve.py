@@ -197,13 +197,11 @@ def plot_pr_curve(
     Returns:
         ``path`` as a Path.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from phiscrub.evaluate.figure import agg_figure
 
     curves = points if isinstance(points, dict) else {"": points}
-    fig, ax = plt.subplots(figsize=(6.0, 4.5), dpi=120)
+    fig = agg_figure("the precision-recall curve", figsize=(6.0, 4.5), dpi=120)
+    ax = fig.add_subplot(1, 1, 1)
     for name, pts in curves.items():
         xs = [p.recall for p in pts]
         ys = [p.precision for p in pts]
@@ -229,5 +227,4 @@ def plot_pr_curve(
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
     fig.savefig(out)
-    plt.close(fig)
     return out

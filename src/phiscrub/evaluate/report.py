@@ -336,15 +336,11 @@ def plot_per_label(
     """
     if metric not in PLOT_METRICS:
         raise ConfigError(f"unknown plot metric {metric!r}; use one of {', '.join(PLOT_METRICS)}")
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ConfigError("plotting needs matplotlib (pip install matplotlib)") from None
+    from phiscrub.evaluate.figure import agg_figure
+
     rows = frequency_rows(result, train_counts)
     n = max(len(rows), 1)
-    fig = Figure(figsize=(max(6.0, 1.3 * n + 1.5), 4.2), dpi=100)
-    FigureCanvasAgg(fig)
+    fig = agg_figure("plotting", figsize=(max(6.0, 1.3 * n + 1.5), 4.2), dpi=100)
     ax = fig.add_subplot(1, 1, 1)
     width = 0.26
     series = (("Precision", "precision", "#4c72b0"), ("Recall", "recall", "#dd8452"), ("F1", "f1", "#55a868"))

@@ -46,17 +46,14 @@ def plot_f1_vs_alpha(
     metric = metric or config.plot_metric
     if metric not in METRICS:
         raise ConfigError(f"plot metric must be one of {', '.join(METRICS)}, got {metric!r}")
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ConfigError("the F1-against-alpha plot needs matplotlib (pip install matplotlib)") from None
+    from phiscrub.evaluate.figure import agg_figure
 
     rows = aggregate(results, config)
     tests = list(config.test_corpora)
     fractions = list(config.fractions)
-    fig = Figure(figsize=(4.2 * len(fractions), 3.4 * len(tests)), layout="constrained")
-    FigureCanvasAgg(fig)
+    fig = agg_figure(
+        "the F1-against-alpha plot", figsize=(4.2 * len(fractions), 3.4 * len(tests)), layout="constrained"
+    )
     axes = fig.subplots(len(tests), len(fractions), squeeze=False, sharey=True)
     methods = [m for m in config.methods if m != "none"]
     colors = {m: f"C{i % 10}" for i, m in enumerate(methods)}
