@@ -36,6 +36,7 @@ __all__ = [
     "JsonlWriter",
     "document_to_dict",
     "dumps_line",
+    "parse_line",
     "pointer_token",
     "replace_leaves",
     "replace_lone_surrogates",
@@ -118,6 +119,54 @@ def replace_leaves(value: Any, strings: dict[str, str], pointer: str = "") -> An
     return None  # numbers: they can be identifiers (an MRN, a date as a timestamp)
 
 
+#: Why a line is not read as JSON, by :func:`parse_line` code (words for :class:`JsonlReader`'s problems).
+_REASONS: dict[str, str] = {
+    "decode_error": "not UTF-8",
+    "invalid_json": "syntax error",
+    "too_deep": "nested too deep",
+}
+
+# A JSON escape of a UTF-16 surrogate: only then can json.loads return a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def parse_line(
+    raw: bytes, encoding_errors: str = "fail"
+) -> tuple[dict[str, Any] | None, str | None, str | None]:
+    """One JSONL line as an object: the one line parser of :class:`JsonlReader` and :class:`JsonlSource`.
+
+    A lone UTF-16 surrogate escape (``"\\ud800"``) is read as U+FFFD; undecodable bytes are handled
+    under ``encoding_errors`` (:data:`phiscrub.io.decoding.ENCODING_ERRORS`).
+
+    Returns:
+        ``(object, None, decode note)`` for a line holding a JSON object, else ``(None, code, None)``
+        with a :data:`~phiscrub.io.source.RECORD_PROBLEMS` code (``decode_error``, ``invalid_json``,
+        ``too_deep``, ``not_object``).
+    """
+
+    note = None
+    try:
+        value = json.loads(raw)
+    except UnicodeDecodeError:
+        line, note = decode_bytes(raw, encoding_errors)
+        if line is None:
+            return None, "decode_error", None
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            return None, "invalid_json", None
+    except RecursionError:
+        return None, "too_deep", None
+    except ValueError:  # JSONDecodeError, or an integer too long to convert
+        return None, "invalid_json", None
+    if not isinstance(value, dict):
+        return None, "not_object", None
+    try:
+        return (replace_lone_surrogates(value) if _SURROGATE_ESCAPE.search(raw) else value), None, note
+    except RecursionError:
+        return None, "too_deep", None
+
+
 class JsonlReader(SuffixReader):
     """Read standoff JSONL from a file or a folder of ``.jsonl``/``.ndjson`` files.
 
@@ -138,12 +187,9 @@ class JsonlReader(SuffixReader):
                 if not raw.strip():
                     continue
                 where = f"{path.name}:{lineno}"
-                try:
-                    record = json.loads(raw)
-                except (json.JSONDecodeError, UnicodeDecodeError) as err:
-                    # JSONDecodeError.msg names the syntax problem only (no input text).
-                    reason = err.msg if isinstance(err, json.JSONDecodeError) else "not UTF-8"
-                    self.report(where, "malformed_record", f"{where} is not valid JSON: {reason}")
+                record, code, _ = parse_line(raw)
+                if code is not None and code != "not_object":
+                    self.report(where, "malformed_record", f"{where} is not valid JSON: {_REASONS[code]}")
                     continue
                 if not isinstance(record, dict) or not isinstance(record.get("text"), str):
                     self.report(where, "malformed_record", f"{where} is not an object with a string 'text'")
@@ -232,9 +278,6 @@ class JsonlWriter(Writer):
 #: no longer match, and they may hold the PHI strings themselves).
 ANNOTATION_FIELDS: tuple[str, ...] = ("spans", "entities", "annotations")
 
-# A JSON escape of a UTF-16 surrogate: only then can json.loads return a lone surrogate.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
-
 
 class JsonlSource(RecordSource):
     """A JSONL file of records holding the note in ``text_field``.
@@ -313,28 +356,7 @@ class JsonlSource(RecordSource):
                 pos += 1
 
     def _load(self, raw: bytes) -> tuple[dict[str, Any] | None, str | None, str | None]:
-        """``(object, None, decode note)`` for a line holding a JSON object, else ``(None, code, None)``."""
-        note = None
-        try:
-            value = json.loads(raw)
-        except UnicodeDecodeError:
-            line, note = decode_bytes(raw, self.encoding_errors)
-            if line is None:
-                return None, "decode_error", None
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):
-                return None, "invalid_json", None
-        except RecursionError:
-            return None, "too_deep", None
-        except ValueError:  # JSONDecodeError, or an integer too long to convert
-            return None, "invalid_json", None
-        if not isinstance(value, dict):
-            return None, "not_object", None
-        try:
-            return (replace_lone_surrogates(value) if _SURROGATE_ESCAPE.search(raw) else value), None, note
-        except RecursionError:
-            return None, "too_deep", None
+        return parse_line(raw, self.encoding_errors)
 
     def _parse(self, raw: bytes, pos: int, lineno: int) -> tuple[Record, dict[str, Any] | None]:
         obj, code, note = self._load(raw)
