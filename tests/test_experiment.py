@@ -226,6 +226,39 @@ def test_resume_refuses_results_made_with_other_settings(
         run_experiment(load_config(other), grid_run[1].out_dir, dry_run=True, progress=False)
 
 
+def test_an_interrupted_grid_keeps_its_finished_cells_and_resumes_from_them(
+    data_dir: Path, encoder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during the third training: the first two cells are on disk and a rerun runs only the third."""
+    from phiscrub.train import trainer
+
+    cfg = load_config(
+        _write_toml(
+            tmp_path / "g.toml",
+            _config_dict(data_dir, encoder, fractions=[1.0], methods=["none"], seeds=[1, 2, 3]),
+        )
+    )
+    real_train = trainer.train
+    calls: list[int] = []
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_train(*args, **kwargs)
+
+    monkeypatch.setattr(trainer, "train", interrupted)
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(cfg, out, progress=False)
+    ids = ["f1_none_a0_s1", "f1_none_a0_s2", "f1_none_a0_s3"]
+    assert [(out / "cells" / i / "result.json").is_file() for i in ids] == [True, True, False]
+    monkeypatch.setattr(trainer, "train", real_train)
+    report = run_experiment(cfg, out, progress=False)
+    assert report.ran == ("f1_none_a0_s3",) and report.skipped == tuple(ids[:2])
+    assert [r["cell_id"] for r in report.results] == ids
+
+
 def test_dry_run_plans_without_training(data_dir: Path, encoder: Path, tmp_path: Path) -> None:
     cfg = _config_dict(data_dir, encoder, methods=["none", "phicon", "mr+daga"], alphas=[1, 2], seeds=[7])
     cfg_path = _write_toml(tmp_path / "plan.toml", cfg)
