@@ -1,6 +1,8 @@
 """Experiment grids: augmentation method x alpha x training fraction x seed, Kim et al. (2024) Table 2 style.
 
 * :mod:`~phiscrub.experiment.config`: the TOML/JSON config (:func:`load_config`), every key checked.
+* :mod:`~phiscrub.experiment.grid`: the one grid runner of every experiment driver (:func:`run_grid`:
+  resume, each result recorded as it finishes), :func:`summarize` (mean ± sd) and the table writers.
 * :mod:`~phiscrub.experiment.runner`: :func:`run_experiment` (resumable, one ``result.json`` per cell),
   :func:`split_train` (the same subset for every method at a fraction and seed), :func:`augment_train`.
 * :mod:`~phiscrub.experiment.table`: the markdown table (B/T/E F1 per test corpus, mean ± std).
@@ -21,6 +23,7 @@ from phiscrub.experiment.config import (
     parse_config,
     split_method,
 )
+from phiscrub.experiment.grid import FolderStore, JsonlStore, MeanSd, mean_sd, run_grid, summarize
 from phiscrub.experiment.plot import plot_f1_vs_alpha
 from phiscrub.experiment.runner import (
     Cell,
@@ -45,19 +48,25 @@ __all__ = [
     "ExperimentConfig",
     "ExperimentData",
     "ExperimentReport",
+    "FolderStore",
+    "JsonlStore",
+    "MeanSd",
     "TableRow",
     "aggregate",
     "augment_train",
     "cell_fingerprint",
     "load_config",
     "load_data",
+    "mean_sd",
     "parse_config",
     "plan_cells",
     "plot_f1_vs_alpha",
     "render_table",
     "run_cell",
     "run_experiment",
+    "run_grid",
     "split_method",
     "split_train",
+    "summarize",
     "write_table",
 ]
