@@ -32,14 +32,18 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_name_scan import (
+    LETTER,
+    NameLexicon,
+    NameScanner,
+    name_lexicon,
+    name_scanner,
+    with_upper,
+)
 from phiscrub.detect.rules.intl_names_data import (
-    CAP_PARTICLES,
-    ENGLISH_ABBREVIATIONS,
-    MONTH_WORDS,
     NAME_LANGUAGES,
     NAME_WORDS,
     NOT_JOBS,
@@ -48,187 +52,8 @@ from phiscrub.detect.rules.intl_names_data import (
     PROFESSION_RES,
     NameWords,
 )
-from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
-
-
-# ------------------------------------------------------------------------------------------------
-# Tokens.
-_L = r"[^\W\d_]"
-_NAME_TOKEN_RE = re.compile(
-    rf"(?P<tok>{_L}\.(?!{_L})|(?:[dDlL]['’]|[oO]['’](?={_L}{{2}}))?{_L}+(?:['’]{_L}+)?(?:-{_L}+)*\.?)"
-)
-
-
-def _case(tok: str) -> str:
-    core = tok.rstrip(".")
-    if len(core) == 1:
-        return "initial" if core.isupper() else "lower"
-    if core.isupper():
-        return "upper"
-    if core[0].islower():
-        # "d'Arc", "l'Hermite" are name parts; "de" is a particle.
-        return "title" if len(core) > 2 and core[1] in "'’" and core[2:3].isupper() else "lower"
-    return "title"
-
-
-@dataclass(frozen=True)
-class _Lex:
-    first: frozenset[str]
-    last: frozenset[str]
-
-
-@cache
-def _lexicon(folder: str) -> _Lex:
-    first = {w.lower() for stem in ("first_names_female", "first_names_male") for w in _read(folder, stem)}
-    last = {w.lower() for w in _read(folder, "last_names")}
-    return _Lex(frozenset(first), frozenset(last))
-
-
-def _read(folder: str, stem: str) -> tuple[str, ...]:
-    """A bundled list of ``lexicons/<folder>/`` (read directly: the pack folders are the rules' own)."""
-    path = resources.files("phiscrub.resources").joinpath("lexicons", folder, f"{stem}.txt")
-    if not path.is_file():
-        return ()
-    return tuple(line for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-
-
-class _Scanner:
-    """Reads a name forward or backward from a position, with one language's words."""
-
-    def __init__(self, words: NameWords) -> None:
-        self.words = words
-        self.max_tokens = words.max_tokens
-        self.stop = (
-            (NAME_STOPWORDS - ENGLISH_ABBREVIATIONS)
-            | frozenset(words.stopwords.split())
-            | frozenset(t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles))
-            | frozenset(w.lower() for role in words.roles for w in role.split() if len(w) > 2)
-        )
-        self.particles = frozenset(words.particles)
-        self.doctor_titles = frozenset(_with_upper(words.doctor_titles))
-        self.title_re = re.compile(
-            rf"(?:{trie_pattern(_with_upper((*words.doctor_titles, *words.person_titles)), ignore_case=False)})"
-            rf"(?![\w\-])[ \t]+"
-        )
-
-    def skip_titles(self, text: str, pos: int) -> tuple[int, bool]:
-        """Position after any titles at ``pos`` and whether one was a doctor title."""
-        doctor = False
-        doctor_titles = self.doctor_titles
-        while True:
-            m = self.title_re.match(text, pos)
-            if m is None:
-                return pos, doctor
-            if m.group().strip() in doctor_titles:
-                doctor = True
-            pos = m.end()
-
-    def _particle_at(self, text: str, pos: int) -> int:
-        """End of a particle run starting at ``pos`` ("van den "), or -1."""
-        best = -1
-        for p in self.particles:
-            if text.startswith(p, pos):
-                end = pos + len(p)
-                if p.endswith("'"):
-                    best = max(best, end)
-                elif text.startswith(" ", end) and end + 1 > best:
-                    best = end + 1
-        return best
-
-    def _cap_particle(self, text: str, core: str, tok_end: int) -> bool:
-        """ "Le Goff", "De Smet", "Van Dijk": a capitalised particle before a capitalised name word."""
-        if core.lower() not in CAP_PARTICLES:
-            return False
-        nxt = _NAME_TOKEN_RE.match(text, tok_end + 1)
-        return (
-            nxt is not None
-            and text.startswith(" ", tok_end)
-            and _case(nxt.group("tok")) == "title"
-            and nxt.group("tok").rstrip(".").lower() not in self.stop
-        )
-
-    def _ends_name(self, style: str, core: str, *, upper_ok: bool) -> bool:
-        """A token that cannot be part of a name: lower case, a stop word, "Nº", or UPPER when not allowed."""
-        return (
-            style == "lower"
-            or (style != "initial" and core.lower() in self.stop)
-            or any(c in "ºª°" for c in core)
-            or (style == "upper" and not upper_ok)
-        )
-
-    def forward(
-        self, text: str, pos: int, *, comma_ok: bool = False, upper_ok: bool = True
-    ) -> tuple[int, int] | None:
-        """The name starting at ``pos`` (after at most one space or tab run already skipped)."""
-        start = end = -1
-        style = ""
-        count = 0
-        commas = 0
-        while count < self.max_tokens and pos < len(text):
-            # Particles inside a name: "van den Berg", "de la Fuente" (never first and last).
-            part_end = self._particle_at(text, pos)
-            tok_pos = part_end if part_end > 0 else pos
-            m = _NAME_TOKEN_RE.match(text, tok_pos)
-            if m is None:
-                break
-            tok = m.group("tok")
-            st = _case(tok)
-            core = tok.rstrip(".")
-            if tok.endswith(".") and st not in ("initial",):
-                # "Müller." ends a sentence: keep the word, drop the period.
-                tok = core
-            tok_end = m.start("tok") + len(tok)
-            if st == "title" and self._cap_particle(text, core, tok_end):
-                if start < 0:
-                    start = m.start("tok")
-                pos = tok_end + 1
-                continue
-            if self._ends_name(st, core, upper_ok=upper_ok):
-                break
-            if st != "initial":
-                if style and st != style:
-                    break
-                style = st
-            if start < 0:
-                start = pos if part_end > 0 else m.start("tok")  # "van Dijk" as the whole name
-            end = tok_end
-            count += 1
-            pos = tok_end
-            if text.startswith(" ", pos) and not text.startswith("  ", pos):
-                pos += 1
-                continue
-            if comma_ok and not commas and text.startswith(", ", pos) and count == 1:
-                commas = 1
-                pos += 2
-                continue
-            break
-        if not style:
-            return None
-        return start, end
-
-    def month_surname(self, text: str, pos: int) -> tuple[int, int] | None:
-        """A month name right after a title is a surname ("Frau Mai", "Dr. August")."""
-        m = _NAME_TOKEN_RE.match(text, pos)
-        if m is None or m.group("tok").lower() not in MONTH_WORDS:
-            return None
-        if re.match(r"[ \t]+\d", text[m.end() : m.end() + 3]):
-            return None  # "Frau Mai 2019" is no name reading
-        return m.start("tok"), m.end("tok")
-
-    def backward(self, text: str, end: int) -> tuple[int, int] | None:
-        """The name ending at ``end`` (for ``X, Oberarzt`` and signature lines)."""
-        line_start = text.rfind("\n", 0, end) + 1
-        segment = text[line_start:end]
-        # A name follows the titles of its line, or starts the line or a table cell.
-        cell = re.split(r"[ \t]{2,}|\t|\|", segment)[-1]
-        cell_start = end - len(cell)
-        pos, _ = self.skip_titles(text, cell_start + (len(cell) - len(cell.lstrip())))
-        span = self.forward(text, pos)
-        if span is None or span[1] != end:
-            return None
-        return span
 
 
 def _words_re(words: tuple[str, ...], *, ignore_case: bool = True) -> str:
@@ -241,13 +66,10 @@ class PackNameRule(PatternRule):
 
     lang: str = "de"
 
-    def _scanner(self) -> _Scanner:
-        return _scanner(self.lang)
-
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         """Yield ``(start, end, label)`` of every name next to a trigger."""
-        sc = self._scanner()
-        lex = _lexicon(sc.words.lexicon)
+        sc = name_scanner(self.lang)
+        lex = name_lexicon(sc.words.lexicon)
         for m in self.pattern.finditer(text):
             kind = m.lastgroup
             if kind in _USER_GROUPS:
@@ -259,7 +81,7 @@ class PackNameRule(PatternRule):
             yield from self._signature_cells(text, sc, lex)
 
     def _after_title(
-        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """``Dr. Müller``, ``Frau Mai``: the name after a (chain of) title(s)."""
         if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in ".-/"):
@@ -281,7 +103,7 @@ class PackNameRule(PatternRule):
         yield from self._slash_names(text, span[1], sc, label)
 
     def _after_field(
-        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """``Patient: Müller, Hans``: the name after a patient, doctor or relative field label."""
         kind = m.lastgroup
@@ -301,7 +123,7 @@ class PackNameRule(PatternRule):
         yield from self._slash_names(text, span[1], sc, label)
 
     def _after_kin(
-        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """``Ehefrau, Anna``: a relative after a kinship word (a comma, parenthesis, title or listed name)."""
         start_pos = m.end()
@@ -317,7 +139,7 @@ class PackNameRule(PatternRule):
         yield span[0], span[1], "RELATIVE"
 
     def _before_role(
-        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """``Müller, Oberarzt``: the name before a role word."""
         span = sc.backward(text, m.start())
@@ -325,7 +147,7 @@ class PackNameRule(PatternRule):
             yield span[0], span[1], "DOCTOR"
 
     def _after_closing(
-        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """The signature name after a closing formula or ``gez.``."""
         start_pos = m.end()
@@ -335,14 +157,16 @@ class PackNameRule(PatternRule):
             yield span[0], span[1], "DOCTOR"
 
     def _bare_listed(
-        self, text: str, m: re.Match[str], sc: _Scanner, lex: _Lex
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """A listed name inside a run of capitalised words."""
         listed = self._listed_name(text, m, lex)
         if listed is not None:
             yield listed[0], listed[1], "PATIENT"
 
-    def _signature_cells(self, text: str, sc: _Scanner, lex: _Lex) -> Iterator[tuple[int, int, str]]:
+    def _signature_cells(
+        self, text: str, sc: NameScanner, lex: NameLexicon
+    ) -> Iterator[tuple[int, int, str]]:
         """Names in signature rows: the cells of a line beside a titled name (``Prof. Dr. A    B``),
         above a row of roles (``A    B`` / ``Chefarzt    Stationsarzt``), and a lone name closing the
         note (a listed name, or ``Surname, Given``)."""
@@ -386,7 +210,7 @@ class PackNameRule(PatternRule):
                     yield span[0], span[1], "DOCTOR"
 
     @staticmethod
-    def _slash_names(text: str, end: int, sc: _Scanner, label: str) -> Iterator[tuple[int, int, str]]:
+    def _slash_names(text: str, end: int, sc: NameScanner, label: str) -> Iterator[tuple[int, int, str]]:
         """Names joined by a slash to a found one: ``Dr. A / Dr. B``, ``Praxis A / B``."""
         while text.startswith(" / ", end) or text.startswith("/", end):
             pos = end + (3 if text.startswith(" / ", end) else 1)
@@ -399,7 +223,9 @@ class PackNameRule(PatternRule):
 
     # -- checks ---------------------------------------------------------------------------------
     @staticmethod
-    def _given_after_comma(text: str, span: tuple[int, int], lex: _Lex, *, strict: bool) -> tuple[int, int]:
+    def _given_after_comma(
+        text: str, span: tuple[int, int], lex: NameLexicon, *, strict: bool
+    ) -> tuple[int, int]:
         """``Surname, Given``: keep the part after the comma only when it reads as given names (after a
         patient field any capitalised word; elsewhere listed given names only)."""
         surface = text[span[0] : span[1]]
@@ -429,15 +255,15 @@ class PackNameRule(PatternRule):
     def _tokens(text: str, span: tuple[int, int]) -> list[str]:
         return [t.strip(".,").lower() for t in text[span[0] : span[1]].replace(",", " ").split()]
 
-    def _listed(self, text: str, span: tuple[int, int], lex: _Lex) -> bool:
+    def _listed(self, text: str, span: tuple[int, int], lex: NameLexicon) -> bool:
         return any(t in lex.first or t in lex.last for t in self._tokens(text, span))
 
-    def _signature_ok(self, text: str, span: tuple[int, int], lex: _Lex) -> bool:
+    def _signature_ok(self, text: str, span: tuple[int, int], lex: NameLexicon) -> bool:
         toks = self._tokens(text, span)
         return len(toks) >= 2 or self._listed(text, span, lex)
 
     @staticmethod
-    def _listed_name(text: str, m: re.Match[str], lex: _Lex) -> tuple[int, int] | None:
+    def _listed_name(text: str, m: re.Match[str], lex: NameLexicon) -> tuple[int, int] | None:
         """The listed name inside a run of capitalised words: a listed given name, then given names and
         surnames of the lists with at least one surname ("Francisco Javier Torres Gómez")."""
         toks = [
@@ -469,7 +295,9 @@ class PackNameRule(PatternRule):
 
 
 #: Trigger group -> the method of :class:`PackNameRule` that reads the name around it.
-_Handler = Callable[[PackNameRule, str, re.Match[str], _Scanner, _Lex], Iterator[tuple[int, int, str]]]
+_Handler = Callable[
+    [PackNameRule, str, re.Match[str], NameScanner, NameLexicon], Iterator[tuple[int, int, str]]
+]
 _TRIGGER_HANDLERS: dict[str, _Handler] = {
     "title": PackNameRule._after_title,
     "ptitle": PackNameRule._after_title,
@@ -485,18 +313,6 @@ _TRIGGER_HANDLERS: dict[str, _Handler] = {
 }
 #: Username trigger group -> the group holding the user name.
 _USER_GROUPS: dict[str, str] = {"user": "userv", "user_sig": "usersv", "user_before": "userb"}
-
-
-@cache
-def _scanner(lang: str) -> _Scanner:
-    return _Scanner(NAME_WORDS[lang])
-
-
-def _with_upper(words: tuple[str, ...]) -> list[str]:
-    """Titles as written and in capitals ("Dr." and "DR.", "Oberarzt" and "OBERARZT")."""
-    out = list(words)
-    out += [w.upper() for w in words if w.upper() not in out and len(w.rstrip(".")) > 1]
-    return out
 
 
 _CELL_GAP_RE = re.compile(r"\S(?:[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ])\S")
@@ -515,7 +331,7 @@ def _kin_before(lang: str) -> re.Pattern[str]:
 
 
 def _trigger_re(words: NameWords) -> re.Pattern[str]:
-    titles = trie_pattern(_with_upper((*words.doctor_titles, *words.person_titles)), ignore_case=False)
+    titles = trie_pattern(with_upper((*words.doctor_titles, *words.person_titles)), ignore_case=False)
     field_start = (
         r"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{2})|(?<=\t)|(?<=\|)|(?<=·)|(?<=; )|(?<=/ ))[ \t]*(?:\d{1,2}\.[ \t]*)?"
     )
@@ -545,7 +361,7 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
 
 def _bare_re() -> re.Pattern[str]:
     # A run of two to six capitalised words, particles between them (checked against the lexicons).
-    tok = rf"[A-ZÀ-ÖØ-Þ]{_L}+(?:-[A-ZÀ-ÖØ-Þ]{_L}+)?"
+    tok = rf"[A-ZÀ-ÖØ-Þ]{LETTER}+(?:-[A-ZÀ-ÖØ-Þ]{LETTER}+)?"
     part = r"(?:van|de|von|van den|van der|de la|del|le|du|dos|da|y|i)"
     return re.compile(rf"(?<![\w\-.]){tok}(?:[ ](?:{part}[ ])?{tok}){{1,5}}(?![\w\-])")
 
