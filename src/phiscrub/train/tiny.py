@@ -150,41 +150,36 @@ def make_tiny_encoder(
             tokenizer = _tokenizer(kind, words)
     vocab_size = len(tokenizer)
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-    config: Any
-    if kind == "bert":
-        config = BertConfig(
-            vocab_size=vocab_size,
-            hidden_size=hidden_size,
-            num_hidden_layers=num_layers,
-            num_attention_heads=num_heads,
-            intermediate_size=intermediate_size,
-            max_position_embeddings=max_positions,
-            pad_token_id=pad,
-        )
-    elif kind == "distilbert":
-        config = DistilBertConfig(
-            vocab_size=vocab_size,
+    sizes: dict[str, Any] = {"vocab_size": vocab_size, "pad_token_id": pad}
+    if kind == "distilbert":
+        # DistilBERT names the same sizes differently.
+        config: Any = DistilBertConfig(
             dim=hidden_size,
             n_layers=num_layers,
             n_heads=num_heads,
             hidden_dim=intermediate_size,
             max_position_embeddings=max_positions,
-            pad_token_id=pad,
+            **sizes,
         )
     else:
-        cls = RobertaConfig if kind == "roberta" else XLMRobertaConfig
-        # RoBERTa positions start after the padding index.
-        config = cls(
-            vocab_size=vocab_size,
-            hidden_size=hidden_size,
-            num_hidden_layers=num_layers,
-            num_attention_heads=num_heads,
-            intermediate_size=intermediate_size,
-            max_position_embeddings=max_positions + pad + 1,
-            pad_token_id=pad,
-            bos_token_id=tokenizer.bos_token_id,
-            eos_token_id=tokenizer.eos_token_id,
-        )
+        shape: dict[str, Any] = {
+            "hidden_size": hidden_size,
+            "num_hidden_layers": num_layers,
+            "num_attention_heads": num_heads,
+            "intermediate_size": intermediate_size,
+        }
+        if kind == "bert":
+            config = BertConfig(max_position_embeddings=max_positions, **shape, **sizes)
+        else:
+            cls = RobertaConfig if kind == "roberta" else XLMRobertaConfig
+            # RoBERTa positions start after the padding index.
+            config = cls(
+                max_position_embeddings=max_positions + pad + 1,
+                bos_token_id=tokenizer.bos_token_id,
+                eos_token_id=tokenizer.eos_token_id,
+                **shape,
+                **sizes,
+            )
     from transformers import AutoModel
 
     torch.manual_seed(seed)
