@@ -37,35 +37,44 @@ MEASURE_WORDS = words_pattern(
 )
 MEASURE_RE = re.compile(rf"(?<![\w/])(?:{MEASURE_WORDS})(?![\w/])", re.IGNORECASE)
 # What may sit between a measurement word and its number: other numbers, units, glue words.
+_GLUE_WORDS = words_pattern(
+    """
+    of to from up down now today tonight yesterday last prior this am pm was is were the range goal
+    baseline ranging approx about around mid high low upper lower increased decreased incr decr inc dec
+    trending trended then and with w visit check checked recheck repeat initial ra nc l lpm mmhg bpm mg
+    dl mg/dl meq mmol cc ml cc/hr ml/hr units u mcg kg min hr hrs s 's
+    """
+)
 GLUE_RE = re.compile(
-    r"(?:[ \t\d.:=/()<>~%+\-–@#]|->|x\d|"
-    r"(?<![A-Za-z])(?:of|to|from|up|down|now|today|tonight|yesterday|last|prior|this|am|pm|was|is|were"
-    r"|the|range|goal|baseline|ranging|approx|about|around|mid|high|low|upper|lower|increased|decreased"
-    r"|incr|decr|inc|dec|up|down|trending|trended|then|and|with|w|visit|check|checked|recheck|repeat|initial"
-    r"|ra|nc|l|lpm|mmhg|bpm|mg|dl|mg/dl|meq|mmol|cc|ml|cc/hr|ml/hr|units|u|mcg|kg|min|hr|hrs|s|'s)(?![A-Za-z])"
-    r")*\Z",
-    re.IGNORECASE,
+    rf"(?:[ \t\d.:=/()<>~%+\-–@#]|->|x\d|(?<![A-Za-z])(?:{_GLUE_WORDS})(?![A-Za-z]))*\Z", re.IGNORECASE
+)
+_UNIT_WORDS = words_pattern(
+    """
+    mg mcg ug µg g gm gram grams kg lb lbs oz ml mls l dl cc cc's mmol meq unit units u iu mmhg mm cm inch
+    inches ft feet bpm min mins minute minutes hr hrs hour hours h day days d wk wks week weeks mo mos month
+    months yr yrs year years x times tab tabs tablet tablets cap caps capsule capsules puff puffs drop drops
+    gtt gtts spray sprays cells k ng pg sec secs second seconds beats breaths kcal cal ppm fr french gauge
+    ga lpm l/min nc pack ppd pk joules j mv ms cmh2o steps reps sets servings drinks beers cigarettes cans
+    pts points mets degree degrees deg
+    """
 )
 UNIT_AFTER_RE = re.compile(
-    r"(?:[ \t]?(?:%|°|/(?:min|hr|h|d|day|kg|dl|l|ul|μl|µl|mm3|hpf|lpf)\b)"
-    r"|[ \t]?(?:mg|mcg|ug|µg|g|gm|grams?|kg|lbs?|oz|ml|mls|l|dl|cc|cc's|mmol|meq|units?|u|iu|mmhg|mm|cm"
-    r"|inch(?:es)?|ft|feet|bpm|mins?|minutes?|hrs?|hours?|h|days?|d|wks?|weeks?|mos?|months?|yrs?|years?"
-    r"|x|times|tabs?|tablets?|caps?|capsules?|puffs?|drops?|gtts?|sprays?|cells|k|ng|pg|secs?|seconds?"
-    r"|beats|breaths|kcal|cal|ppm|fr|french|gauge|ga|lpm|l/min|nc|pack|ppd|pk|joules|j|mv|ms|cmh2o|ft"
-    r"|steps|reps|sets|servings|drinks|beers|cigarettes|cans|pts|points|mets|degrees?|deg)(?![A-Za-z]))",
+    rf"(?:[ \t]?(?:%|°|/(?:min|hr|h|d|day|kg|dl|l|ul|μl|µl|mm3|hpf|lpf)\b)|[ \t]?(?:{_UNIT_WORDS})(?![A-Za-z]))",
     re.IGNORECASE,
 )
+_AGE_FORMS = words_pattern(
+    "y/o y.o. y.o yoa year-old years-old -year-old -years-old yr-old -yr-old year_old yr_old"
+)
+_AGE_NOUNS = words_pattern("male female man woman boy girl gentleman lady gent")
 AGE_AFTER_RE = re.compile(
-    r"[ \t]*(?:-[ \t]*)?(?:yo\b|y/o|y\.o\.?|yoa|years?[ \t-]*old|yrs?[ \t-]*old|y[ \t]?[mf]\b|[mf]\b"
-    r"|-?years?-old|-?yr-old|month[s]?[ \t-]*old|(?:year|yr)[ \t]old"
-    r"|(?:male|female|man|woman|boy|girl|gentleman|lady|gent)\b)",
+    rf"[ \t]*(?:-[ \t]*)?(?:yo\b|{_AGE_FORMS}|years?[ \t-]*old|yrs?[ \t-]*old|y[ \t]?[mf]\b|[mf]\b"
+    rf"|month[s]?[ \t-]*old|(?:{_AGE_NOUNS})\b)",
     re.IGNORECASE,
 )
-AGE_BEFORE_RE = re.compile(
-    r"\b(?:age|aged|ages|age[ \t]+of|age[ \t]*/[ \t]*(?:sex|gender)|(?:his|her|their)(?:[ \t]+(?:early|mid|late))?)"
-    r"[ \t:=\-]*\Z",
-    re.IGNORECASE,
+_AGE_LEAD = (
+    r"age|aged|ages|age[ \t]+of|age[ \t]*/[ \t]*(?:sex|gender)|(?:his|her|their)(?:[ \t]+(?:early|mid|late))?"
 )
+AGE_BEFORE_RE = re.compile(rf"\b(?:{_AGE_LEAD})[ \t:=\-]*\Z", re.IGNORECASE)
 DURATION_BEFORE_RE = re.compile(
     r"(?:\b(?:x|for|over|past|last|in|q|every|within)|[x×])[ \t]*\Z", re.IGNORECASE
 )
@@ -73,88 +82,126 @@ AGO_AFTER_RE = re.compile(
     r"[ \t]*(?:yrs?|years?|mos?|months?|wks?|weeks?|days?|d)?[ \t]*(?:ago|prior|earlier|before)\b",
     re.IGNORECASE,
 )
+
+
+def _cue_before(items: str, tail: str, extra: str = "") -> re.Pattern[str]:
+    """A case-blind pattern for a cue word (``items``, white-space separated, ``_`` for a space) that
+    ends a text, followed only by ``tail``; ``extra`` adds raw alternatives."""
+    alternatives = words_pattern(items) + (f"|{extra}" if extra else "")
+    return re.compile(rf"\b(?:{alternatives})(?![\w/]){tail}\Z", re.IGNORECASE)
+
+
 ID_CUE_RE = re.compile(
-    r"(?:\b(?:mrn|mr|med[ \t]*rec|medical[ \t]+record|acct|account|id|ssn|ss|no|num|number|accession|acc"
-    r"|job|member|policy|plan|group|license|lic|npi|dea|serial|lot|mbi|hicn|claim|case|encounter|enc|fin"
-    r"|csn|har|visit|ref|reference|confirmation|auth|authorization|device|tag|plate|vin|badge)\b\.?"
-    r"|#)[ \t:#.]*\Z",
+    r"(?:\b(?:"
+    + words_pattern(
+        """
+        mrn mr medrec med_rec medical_record acct account id ssn ss no num number accession acc job member
+        policy plan group license lic npi dea serial lot mbi hicn claim case encounter enc fin csn har visit
+        ref reference confirmation auth authorization device tag plate vin badge
+        """
+    )
+    + r")\b\.?|#)[ \t:#.]*\Z",
     re.IGNORECASE,
 )
 DATE_CUE_RE = re.compile(
-    r"\b(?:dob|d\.o\.b|date|dated|dos|doa|dod|adm|admit|admitted|admission|discharged?|d/c|dc|born|birth"
-    r"|expired|died|death|seen|visit|on|since|from|until|till|thru|through|last|next|dated|in|quit|dx"
-    r"|diagnosed|s/p|hx|h/o|status\s+post|comparison|compared|prior|performed|done|placed|started|stopped"
-    r"|scheduled|appt|appointment|f/u|follow[ -]?up|returns?|rtc|due|by|before|after|of|between|around"
-    r"|about|approx|approximately|circa|ca|early|late|mid|implanted|underwent|showed|shows|report|reported"
-    r"|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"[ \t:\-]*\Z|\([ \t]*\Z",
+    r"(?:\b(?:"
+    + words_pattern(
+        """
+        dob d.o.b date dated dos doa dod adm admit admitted admission discharge discharged d/c dc born birth
+        expired died death seen visit on since from until till thru through last next in quit dx diagnosed
+        s/p hx h/o status_post comparison compared prior performed done placed started stopped scheduled
+        appt appointment f/u follow-up followup follow_up return returns rtc due by before after of between
+        around about approx approximately circa ca early late mid implanted underwent showed shows report
+        reported mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday
+        saturday sunday
+        """
+    )
+    + r")[ \t:\-]*|\([ \t]*)\Z",
     re.IGNORECASE,
 )
-CONTACT_CUE_RE = re.compile(
-    r"\b(?:phone|ph|tel|telephone|call|calls|called|cell|mobile|home|work|pager|pgr|page|paged|beeper|fax"
-    r"|contact|number|no|at|ext|x|#)[ \t:#.]*\Z",
-    re.IGNORECASE,
+CONTACT_CUE_RE = _cue_before(
+    "phone ph tel telephone call calls called cell mobile home work pager pgr page paged beeper fax contact "
+    "number no at ext x",
+    r"[ \t:#.]*",
+    extra="#",
 )
-ROOM_CUE_RE = re.compile(
-    r"\b(?:room|rm|bed|bedspace|bay|pod|cell|housing|or|zip|apt|suite|ste|box|unit|ward|floor)\b[ \t:#.]*\Z",
-    re.IGNORECASE,
+ROOM_CUE_RE = _cue_before(
+    "room rm bed bedspace bay pod cell housing or zip apt suite ste box unit ward floor", r"[ \t:#.]*"
 )
 # Cues strong enough to make any m/d or m-d shape a date, whatever label it was proposed with.
-STRONG_DATE_CUE_RE = re.compile(
-    r"\b(?:date|dated|dos|dob|d\.o\.b|admitted|admit|adm|discharged|discharge|seen|on|service)[ \t:.#\-]*\Z",
-    re.IGNORECASE,
+STRONG_DATE_CUE_RE = _cue_before(
+    "date dated dos dob d.o.b admitted admit adm discharged discharge seen on service", r"[ \t:.#\-]*"
 )
 CLOCK_AFTER_RE = re.compile(r"[ \t,]+(?:@[ \t]*)?(?:[01]?\d|2[0-3]):[0-5]\d")
-# Right before a clock time: "@ 1615", "at 1945", "RCVD 1412", "given 2000".
-TIME_CUE_RE = re.compile(
-    r"(?:@|~|\b(?:at|by|around|approx|approximately|until|till|starting|start|since|from|to|after|before"
-    r"|given|paged|called|notified|arrived|returned|rcvd|recvd|received|scene|transport|transported"
-    r"|dest|departed|left|ended|began|dose|due|last|next|bedside|overnight|shift|time|timed|tonight"
-    r"|this\s+am|this\s+pm|am|pm|noted|found|started|stopped|held|resumed|drawn|sent|done|extubated"
-    r"|intubated|pulled|placed|changed|removed|checked|rechecked|repeat|report|reported)\b)[ \t:.,]*\Z",
-    re.IGNORECASE,
-)
+_STRONG_TIME_WORDS = """
+    at given paged called notified arrived rcvd recvd scene transport transported dest departed bedside
+    overnight shift tonight this_am this_pm extubated intubated drawn checked rechecked report reported
+    last_dose dose due
+"""
 # For values that are also plausible years (1920-2059) only cues no year takes: "@ 1945", "at 1955".
 TIME_CUE_STRONG_RE = re.compile(
-    r"(?:@|~|\b(?:at|given|paged|called|notified|arrived|rcvd|recvd|scene|transport|transported|dest"
-    r"|departed|bedside|overnight|shift|tonight|this\s+am|this\s+pm|extubated|intubated|drawn|checked"
-    r"|rechecked|report|reported|last\s+dose|dose|due)\b)[ \t:.,]*\Z",
+    rf"(?:@|~|\b(?:{words_pattern(_STRONG_TIME_WORDS)})\b)[ \t:.,]*\Z", re.IGNORECASE
+)
+# Right before a clock time: "@ 1615", "at 1945", "RCVD 1412", "given 2000".
+TIME_CUE_RE = re.compile(
+    r"(?:@|~|\b(?:"
+    + words_pattern(
+        _STRONG_TIME_WORDS
+        + """
+        by around approx approximately until till starting start since from to after before returned
+        received left ended began last next time timed am pm noted found started stopped held resumed sent
+        done pulled placed changed removed repeat
+        """
+    )
+    + r")\b)[ \t:.,]*\Z",
     re.IGNORECASE,
 )
 # A number after a comma that follows a complete value ("day 1, 7/30") starts a new item.
 EVENT_BEFORE_RE = re.compile(r"\d[ \t]*[,;][ \t]*\Z")
 LINE_START_TIME_RE = re.compile(r"(?:^|\n)[ \t]*(?:-[ \t]*)?\Z")
-SCORE_AFTER_RE = re.compile(
-    r"[ \t]*(?:\w+[ \t]+)?(?:tabs?|tablets?|caps?|strength|murmur|holosystolic|systolic|diastolic|pain"
-    r"|bottles?|cultures?|sets?|views?|nodes?|cores?|ratio|score|scale|power|reflexes|motor|bilat|b/l"
-    r"|throughout|criteria|items?|points?|correct|words?|recall|lobes?|vessels?|segments?|quadrants?"
-    r"|fingers?|digits?|positive|negative|dilated|effaced)\b",
-    re.IGNORECASE,
+_SCORE_WORDS = words_pattern(
+    """
+    tab tabs tablet tablets cap caps strength murmur holosystolic systolic diastolic pain bottle bottles
+    culture cultures set sets view views node nodes core cores ratio score scale power reflexes motor bilat
+    b/l throughout criteria item items point points correct word words recall lobe lobes vessel vessels
+    segment segments quadrant quadrants finger fingers digit digits positive negative dilated effaced
+    """
 )
+SCORE_AFTER_RE = re.compile(rf"[ \t]*(?:\w+[ \t]+)?(?:{_SCORE_WORDS})\b", re.IGNORECASE)
 TITLE_BEFORE_RE = re.compile(
-    r"\b(?P<t>dr|drs|doctor|prof|professor|mr|mrs|ms|miss|mx)\.?[ \t]*\Z",
-    re.IGNORECASE,
+    r"\b(?P<t>dr|drs|doctor|prof|professor|mr|mrs|ms|miss|mx)\.?[ \t]*\Z", re.IGNORECASE
+)
+_CREDENTIAL_SUFFIXES = words_pattern(
+    """
+    MD M.D. DO RN NP PA-C PA DDS DMD PharmD PhD CRNA CNM LPN LCSW LICSW DPT RRT FNP DNP APRN NNP CNA MSW
+    RD RDN OTR/L CCC-SLP PT OT SLP
+    """
 )
 CREDENTIAL_AFTER_RE = re.compile(
-    r"(?:,[ \t]*[A-Z][A-Za-z]{1,6}(?:-[A-Z]{1,4})?)*?,?[ \t]*(?:MD|M\.D\.|DO|RN|NP|PA-C|PA|DDS|DMD|PharmD|PhD|CRNA|CNM|LPN|LCSW|LICSW|DPT|RRT|FNP|DNP"
-    r"|APRN|NNP|CNA|MSW|RD|RDN|OTR/L|CCC-SLP|PT|OT|SLP)(?![\w-])"
+    rf"(?:,[ \t]*[A-Z][A-Za-z]{{1,6}}(?:-[A-Z]{{1,4}})?)*?,?[ \t]*(?:{_CREDENTIAL_SUFFIXES})(?![\w-])"
 )
 # A department named in a location field ("Unit: Cardiology", "LOC: SLEEP MEDICINE", "Mercy Hospital,
 # Nephrology") is where the patient is; a unit word in running text ("transferred to MICU") is not.
+_DEPT_FIELD_WORDS = words_pattern(
+    "unit location loc ward service svc dept department housing bed transferring_from transferring_to "
+    "sending receiving from to admit_to admitted_to floor"
+)
+_FACILITY_FIELD_WORDS = words_pattern(
+    "hospital center centre clinic institute health system infirmary medical"
+)
 DEPT_FIELD_RE = re.compile(
-    r"(?:\b(?:unit|location|loc|ward|service|svc|dept|department|housing|bed|transferring\s+(?:from|to)"
-    r"|sending|receiving|from|to|admit\s+to|admitted\s+to|floor)[ \t]*:[ \t]*"
-    r"|\b(?:hospital|center|centre|clinic|institute|health|system|infirmary|medical)[ \t]*[,\-–—|/][ \t]*)\Z",
+    rf"(?:\b(?:{_DEPT_FIELD_WORDS})[ \t]*:[ \t]*|\b(?:{_FACILITY_FIELD_WORDS})[ \t]*[,\-–—|/][ \t]*)\Z",
     re.IGNORECASE,
 )
-FIELD_BEFORE_RE = re.compile(
-    r"\b(?:name|patient|pt|attending|pcp|surgeon|assist|assistant|anes|anesthesia|provider|physician"
-    r"|consultant|consult|nurse|rn|np|pa|therapist|social\s+worker|case\s+manager|coordinator|contact"
-    r"|caregiver|guardian|emergency\s+contact|next\s+of\s+kin|nok|spouse|mother|father|from|to"
-    r"|institution|facility|site|agency|practice|organization|company|sending|receiving|employer"
-    r"|resident|fellow|intern|author|signed|by|to|cc|re|referring|ordering|hospital|facility|nursing\s+home"
-    r"|snf|rehab|pharmacy|employer|school|address|city|town|lives\s+in|from)[ \t]*:[ \t]*\Z",
-    re.IGNORECASE,
+FIELD_BEFORE_RE = _cue_before(
+    """
+    name patient pt attending pcp surgeon assist assistant anes anesthesia provider physician consultant
+    consult nurse rn np pa therapist social_worker case_manager coordinator contact caregiver guardian
+    emergency_contact next_of_kin nok spouse mother father from to institution facility site agency
+    practice organization company sending receiving employer resident fellow intern author signed by cc re
+    referring ordering hospital nursing_home snf rehab pharmacy school address city town lives_in
+    """,
+    r"[ \t]*:[ \t]*",
 )
 KIN_WORDS = words_pattern(
     """
@@ -173,18 +220,23 @@ ROLE_WORDS = words_pattern(
     interpreter chaplain advocate
     """
 )
+_HANDOFF_VERBS = words_pattern(
+    "discussed spoke spoken reviewed met talked signed_out handed_off endorsed report reported seen evaluated "
+    "examined covered"
+)
 KIN_BEFORE_RE = re.compile(rf"(?<![\w-])(?:{KIN_WORDS})(?:'s)?[ \t:,]*(?:\([ \t]*)?\Z", re.IGNORECASE)
 ROLE_BEFORE_RE = re.compile(
-    rf"(?:(?<![\w-])(?:{ROLE_WORDS})(?:[ \t]*,)?|\b(?:discussed|spoke|spoken|reviewed|met|talked|signed\s+out|handed\s+off"
-    r"|endorsed|report(?:ed)?|seen|evaluated|examined|covered)[ \t]+(?:with|to|by|w/))[ \t:,]*\Z",
+    rf"(?:(?<![\w-])(?:{ROLE_WORDS})(?:[ \t]*,)?|\b(?:{_HANDOFF_VERBS})[ \t]+(?:with|to|by|w/))[ \t:,]*\Z",
     re.IGNORECASE,
 )
-PLACE_BEFORE_RE = re.compile(
-    r"\b(?:at|from|to|in|into|near|seen\s+at|transferred\s+(?:from|to)|admitted\s+(?:from|to)|discharged\s+to"
-    r"|transfer\s+(?:from|to)|tx\s+(?:from|to)|went\s+to|lives\s+in|resides\s+in|followed\s+at|f/u\s+at"
-    r"|moved\s+to|visiting|works\s+at|employed\s+at|via)[ \t]+(?:the[ \t]+)?\Z",
-    re.IGNORECASE,
+_PLACE_CUES = words_pattern(
+    """
+    at from to in into near seen_at transferred_from transferred_to admitted_from admitted_to discharged_to
+    transfer_from transfer_to tx_from tx_to went_to lives_in resides_in followed_at f/u_at moved_to visiting
+    works_at employed_at via
+    """
 )
+PLACE_BEFORE_RE = re.compile(rf"\b(?:{_PLACE_CUES})[ \t]+(?:the[ \t]+)?\Z", re.IGNORECASE)
 DATE_WORD_CUE_RE = re.compile(
     r"\b(?:in|since|of|last|next|early|mid|late|until|by|on|from|this|before|after|during|through)[ \t]+\Z",
     re.IGNORECASE,
@@ -255,11 +307,8 @@ def chunk_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 CLOCK4_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
 CLOCK_RE = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:[ \t]?(?:[ap]\.?m?\.?))?\Z", re.IGNORECASE)
 CLOCK_SUFFIX_RE = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:h|hr|hrs|hours)\Z", re.IGNORECASE)
-SHIFT_RE = re.compile(
-    r"(?:(?:1[0-2]|0?[1-9])(?::?[0-5]\d)?[ \t]?[ap]m?|(?:[01]\d|2[0-3]):?[0-5]\d)[ \t]*(?:-|–|to)[ \t]*"
-    r"(?:(?:1[0-2]|0?[1-9])(?::?[0-5]\d)?[ \t]?[ap]m?|(?:[01]\d|2[0-3]):?[0-5]\d)\Z",
-    re.IGNORECASE,
-)
+_HOUR = r"(?:(?:1[0-2]|0?[1-9])(?::?[0-5]\d)?[ \t]?[ap]m?|(?:[01]\d|2[0-3]):?[0-5]\d)"
+SHIFT_RE = re.compile(rf"{_HOUR}[ \t]*(?:-|–|to)[ \t]*{_HOUR}\Z", re.IGNORECASE)
 DECADE_RE = re.compile(
     r"(?:\d{2,3}['’]?s(?:[-–/]\d{2,3}['’]?s?)*|\d{2,3}[-–/]\d{2,3}['’]?s)\Z", re.IGNORECASE
 )

@@ -159,8 +159,10 @@ def stopwords() -> frozenset[str]:
 
 
 def words_pattern(items: str) -> str:
-    """A regex alternation of the white-space separated ``items``, longest first, escaped."""
-    return "|".join(sorted((re.escape(w) for w in items.split()), key=len, reverse=True))
+    """A regex alternation of the white-space separated ``items``, longest first, escaped; ``_`` inside
+    an item stands for spaces or tabs (``status_post``)."""
+    words = sorted(set(items.split()), key=len, reverse=True)
+    return "|".join(re.escape(w).replace("_", r"[ \t]+") for w in words)
 
 
 def _word_set(items: str) -> frozenset[str]:
