@@ -10,6 +10,7 @@ import pytest
 from phiscrub.transform.surrogate.source import (
     KeyedSource,
     keyed_streams,
+    pattern_of,
     shape,
     shape_digit_runs,
     shape_like,
@@ -42,3 +43,11 @@ def test_shape_drawing_works_on_either_source(src: KeyedSource | random.Random) 
     like = shape_like("AB-12 x9", src)
     assert re.fullmatch(r"[A-Z]{2}-\d\d [a-z]\d", like)
     assert re.fullmatch(r"[1-9]\d* and [1-9]\d*", shape_digit_runs("042 and 7", src))
+
+
+def test_a_keyed_shape_is_the_pattern_shape_of_the_original() -> None:
+    assert pattern_of("AB-12 x9#") == "%%-## ^#\\#"
+    assert pattern_of("0042", nonzero_first=True) == "!###"
+    assert pattern_of("Ab", keep_case=False) == "^^"
+    one, two = KeyedSource(b"k", ("same",)), KeyedSource(b"k", ("same",))
+    assert shape_like("MRN-0042a", one) == shape(two, pattern_of("MRN-0042a"))

@@ -31,6 +31,7 @@ __all__ = [
     "Source",
     "Streams",
     "keyed_streams",
+    "pattern_of",
     "shape",
     "shape_digit_runs",
     "shape_like",
@@ -49,6 +50,7 @@ _PATTERN_CLASSES: dict[str, str] = {
     "%": string.ascii_uppercase,
     "^": string.ascii_lowercase,
     "&": string.digits + string.ascii_uppercase,
+    "!": _NONZERO,
 }
 
 
@@ -109,7 +111,7 @@ def weighted(rng: random.Random, options: Sequence[tuple[str, int]]) -> str:
 
 
 def shape(src: Source, pattern: str) -> str:
-    """'#' digit, 'N' digit 2-9, '~' digit 3-9, '%' A-Z, '^' a-z, '&' digit or A-Z; a backslash makes
+    """'#' digit, '!' digit 1-9, 'N' digit 2-9, '~' digit 3-9, '%' A-Z, '^' a-z, '&' digit or A-Z; a backslash makes
     the next character literal (``"\\MR\\N-#"``); anything else literal."""
     out = []
     escaped = False
@@ -126,20 +128,27 @@ def shape(src: Source, pattern: str) -> str:
     return "".join(out)
 
 
-def shape_like(text: str, src: Source, *, keep_case: bool = True, nonzero_first: bool = False) -> str:
-    """Digits -> drawn digits, Latin letters -> drawn ASCII letters (same case), the rest kept."""
+def pattern_of(text: str, *, keep_case: bool = True, nonzero_first: bool = False) -> str:
+    """The :func:`shape` pattern of ``text``: ASCII digits -> ``#`` (the first ``!`` with
+    ``nonzero_first``), Latin letters -> ``%`` / ``^`` (upper case only with ``keep_case``), the rest
+    literal ("AB-12" -> ``"%%-##"``)."""
     out: list[str] = []
     first_digit = True
     for c in text:
         if c.isdigit() and c.isascii():
-            out.append(src.choice(_NONZERO if nonzero_first and first_digit else DIGITS))
+            out.append("!" if nonzero_first and first_digit else "#")
             first_digit = False
         elif c.isalpha() and not CJK.match(c):
-            upper = c.isupper() and keep_case
-            out.append(src.choice(string.ascii_uppercase if upper else string.ascii_lowercase))
+            out.append("%" if c.isupper() and keep_case else "^")
         else:
-            out.append(c)
+            out.append("\\" + c if c in _PATTERN_CLASSES or c == "\\" else c)
     return "".join(out)
+
+
+def shape_like(text: str, src: Source, *, keep_case: bool = True, nonzero_first: bool = False) -> str:
+    """Digits -> drawn digits, Latin letters -> drawn ASCII letters (same case), the rest kept: the
+    :func:`shape` of :func:`pattern_of` ``text``."""
+    return shape(src, pattern_of(text, keep_case=keep_case, nonzero_first=nonzero_first))
 
 
 def shape_digit_runs(text: str, src: Source) -> str:
