@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from phiscrub import __version__
 from phiscrub.document import Document
-from phiscrub.errors import ConfigError, InputFormatError
+from phiscrub.errors import ConfigError
+from phiscrub.evaluate.metrics import index_documents
 from phiscrub.experiment.config import AugmentOptions, CorpusSpec, ExperimentConfig
 from phiscrub.experiment.grid import FolderStore, plan_grid, run_grid, write_json
 from phiscrub.labels import Granularity
@@ -216,11 +217,7 @@ def split_train(
     """
     if not 0.0 < fraction <= 1.0:
         raise ConfigError(f"training fraction must be in (0, 1], got {fraction}")
-    ids = [d.id for d in docs]
-    if len(set(ids)) != len(ids):
-        dup = next(i for i in ids if ids.count(i) > 1)
-        raise InputFormatError("duplicate document id in the train corpus", doc_id=dup)
-    order = sorted(docs, key=lambda d: d.id)
+    order = sorted(index_documents(docs, "train").values(), key=_doc_id)
     random.Random(f"experiment-split:{seed}").shuffle(order)
     n_dev = 0
     if held_out is not None:
