@@ -237,6 +237,15 @@ def run_corpora(corpora: dict[str, list[Document]], pipes: Sequence[Pipeline]) -
 # -- leave one family out ---------------------------------------------------------------------------
 
 
+def _trained_fold(model_dir: Path) -> dict[str, Any] | None:
+    """Training time and best dev F1 of a fold model already in ``model_dir`` (None: not trained yet)."""
+    log = model_dir / "training.json"
+    if not (model_dir / "config.json").is_file() or not log.is_file():
+        return None
+    history = json.loads(log.read_text(encoding="utf-8"))
+    return {"seconds": float(history["seconds"]), "best_dev_f1": history["best_dev_f1"]}
+
+
 def run_lofo(
     args: argparse.Namespace, checkpoint: Callable[[list[dict[str, Any]]], None] | None = None
 ) -> list[dict[str, Any]]:
@@ -263,9 +272,12 @@ def run_lofo(
             seed=LOFO_SEED,
             time_budget_s=args.lofo_time_budget,
         )
-        result = train(train_docs, dev_docs, config, model_dir, progress=False)
+        trained = _trained_fold(model_dir) if args.lofo_reuse else None
+        if trained is None:
+            result = train(train_docs, dev_docs, config, model_dir, progress=False)
+            trained = {"seconds": result.seconds, "best_dev_f1": result.best_dev_f1}
         print(
-            f"lofo {family}: trained {result.seconds:.0f} s, best dev F1 {result.best_dev_f1}",
+            f"lofo {family}: trained {trained['seconds']:.0f} s, best dev F1 {trained['best_dev_f1']}",
             file=sys.stderr,
         )
         for pipe in pipelines(str(model_dir), args.policy_list, args.threshold, model_only=True):
@@ -275,7 +287,8 @@ def run_lofo(
                     "family": family,
                     "pipeline": pipe.name,
                     "gold": view,
-                    "train_seconds": result.seconds,
+                    "train_seconds": trained["seconds"],
+                    "best_dev_f1": trained["best_dev_f1"],
                 }
                 row.update(score(view_of(test_docs, view), pred), seconds=round(seconds, 1))
                 rows.append(row)
@@ -405,6 +418,11 @@ def main() -> None:
     parser.add_argument("--lofo-epochs", type=int, default=20)
     parser.add_argument("--lofo-draws", type=int, default=2)
     parser.add_argument("--lofo-time-budget", type=float, default=300.0, help="training seconds per fold")
+    parser.add_argument(
+        "--lofo-reuse",
+        action="store_true",
+        help="score the fold models already under OUT/lofo (trained by an earlier run) instead of training",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     model = None if args.model == "none" else args.model
