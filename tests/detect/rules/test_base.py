@@ -166,3 +166,51 @@ def test_function_anchors_from_digit_runs_give_the_same_matches() -> None:
     )
     assert _surfaces(plain, text) == _surfaces(anchored, text)
     assert len(_surfaces(plain, text)) == 9
+
+
+def test_pack_rules_builds_for_the_normalized_code_and_nothing_for_others() -> None:
+    from phiscrub.detect.rules._common import pack_rules
+
+    rule = PatternRule("DATE", re.compile("x"))
+    seen: list[tuple[str, str]] = []
+
+    def build(code: str, words: str) -> tuple[PatternRule, ...]:
+        seen.append((code, words))
+        return (rule,)
+
+    table = {"de": "german words"}
+    assert pack_rules(table, build, "DE-at") == (rule,)
+    assert seen == [("de", "german words")]
+    assert pack_rules(table, build, "pt") == ()
+    assert seen == [("de", "german words")]
+
+
+def test_nfd_words_matches_composed_and_decomposed_spellings_in_any_case() -> None:
+    import unicodedata
+
+    from phiscrub.detect.rules._common import nfd_words
+
+    pattern = re.compile(rf"(?:{nfd_words(['març'])})\Z")
+    for surface in ("març", "MARÇ", unicodedata.normalize("NFD", "març")):
+        assert pattern.match(surface), ascii(surface)
+    assert pattern.match("marc") is None
+
+
+@pytest.mark.parametrize(
+    ("label", "value", "expected"),
+    [
+        (None, "A7731902", None),
+        ("VEHICLE", "86", "VEHICLE"),  # unit and plate numbers may be short
+        ("MEDICALRECORD", "86", None),  # other identifiers need four characters
+        ("MEDICALRECORD", "03/12/2019", "MEDICALRECORD"),  # a date-shaped MRN is an identifier
+        ("IDNUM", "03/12/2019", None),  # after "report" or "study" it is a date
+        ("ACCOUNT", "125.75", None),  # a decimal
+        ("HEALTHPLAN", "74-year-old", None),  # an age
+    ],
+)
+def test_checked_label_applies_the_value_checks_per_label(
+    label: str | None, value: str, expected: str | None
+) -> None:
+    from phiscrub.detect.rules.id_values import checked_label
+
+    assert checked_label(label, value) == expected
