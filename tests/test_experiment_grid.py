@@ -221,3 +221,91 @@ def test_markdown_and_csv_tables() -> None:
     assert csv_table(["run", "F1"], [["a", "0.5"], ["b, c", "0.25"]]) == 'run,F1\na,0.5\n"b, c",0.25\n'
     with pytest.raises(ValueError):
         markdown_table(["a", "b"], [], align="l")
+
+
+# ---------------------------------------------------------------------------------------------- drivers
+
+
+def _script(name: str) -> Any:
+    """Import one of the experiment driver scripts as a module."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_driver_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_result(seed: int, f1: float) -> dict[str, Any]:
+    prf = {"precision": f1, "recall": f1, "f1": f1}
+    return {
+        "run": f"bilstm-k-k50-finetune-seed{seed}",
+        "backbone": "bilstm-crf",
+        "target": "k",
+        "K": 50,
+        "recipe": "finetune (F)",
+        "seed": seed,
+        "scores": {"binary": prf, "token": prf, "entity": prf},
+        "cpu_s": 10.0 * seed,
+    }
+
+
+def test_crosslingual_driver_tables_give_mean_and_sd_over_seeds() -> None:
+    cl = _script("crosslingual_experiments")
+    results = [_run_result(seed, f1) for seed, f1 in ((1, 0.4), (2, 0.5), (3, 0.6))]
+    lines = cl.seed_table(results).splitlines()
+    assert lines[:2] == [
+        "| backbone | target | K | recipe | seeds | binary F1 | token F1 | entity F1 |",
+        "|---|---|---:|---|---:|---:|---:|---:|",
+    ]
+    # 0.4, 0.5, 0.6: mean 0.5, sample sd 0.1
+    assert (
+        lines[2] == "| bilstm-crf | k | 50 | finetune (F) | 3 | " + " | ".join(["0.500 ± 0.100"] * 3) + " |"
+    )
+    assert "| bilstm-crf | k | finetune (F) | 3 | 60 | 10-30 |" in cl.timings(results)
+
+
+def test_crosslingual_driver_records_each_run_and_skips_it_next_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cl = _script("crosslingual_experiments")
+    done: list[str] = []
+
+    def after(folder: Path) -> dict[str, Any]:
+        done.append(folder.name)
+        return {"checked": True}
+
+    runs = [cl.Run(name, [], after=after) for name in ("a", "b")]
+    first = cl.run_all(runs, tmp_path, None)
+    assert done == ["a", "b"] and [r["run"] for r in first] == ["a", "b"]
+    assert json.loads((tmp_path / "a" / "result.json").read_text(encoding="utf-8"))["checked"] is True
+    again = cl.run_all(runs, tmp_path, None)
+    assert done == ["a", "b"] and again == first
+    assert "[skip] a:" in capsys.readouterr().out
+    only_b = cl.run_all([cl.Run("a", [["convert", "--help"]], after=after), runs[1]], tmp_path, "^a$")
+    assert done == ["a", "b", "a"]  # the commands of a changed: it runs again
+    assert [r["run"] for r in only_b] == ["a", "b"]
+
+
+def test_synth_driver_downstream_mean_over_seeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sx = _script("synth_experiments")
+    monkeypatch.setattr(sx, "OUT", tmp_path)
+    f1 = {
+        ("original", 0): 0.70,
+        ("original", 1): 0.80,
+        ("stopwords-0.4", 0): 0.60,
+        ("stopwords-0.4", 1): 0.90,
+    }
+    for (kind, seed), value in f1.items():
+        run = tmp_path / "downstream" / f"{kind}-seed{seed}"
+        run.mkdir(parents=True)
+        result = {m: {"f1": value} for m in ("binary", "token", "entity")}
+        (run / "eval.json").write_text(json.dumps({"result": result}), encoding="utf-8")
+    rows = sx._downstream_rows([0, 1])
+    mean_b = next(r for r in rows if r.startswith("| mean of 2 | B F1"))
+    # original (0.70 + 0.80) / 2 = 0.75; stopwords (0.60 + 0.90) / 2 = 0.75, delta 0; random: no run
+    assert mean_b == "| mean of 2 | B F1 | 0.750 | 0.750 | +0.000 | n/a | n/a |"
+    assert "| 1 | E F1 | 0.800 | 0.900 | +0.100 | n/a | n/a |" in rows
