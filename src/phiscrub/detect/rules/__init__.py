@@ -3,11 +3,22 @@
 ``default_detectors(lang)`` returns every rule detector for a language. English (``en``) gets
 all rules; any other language gets the language-neutral ones (numeric dates, e-mail, URL, IP,
 international phone numbers, SSN and ID shapes, with ASCII word boundaries so that they also work
-inside CJK text). The language packs (:mod:`.langpacks`, compiled by :mod:`.intl`) add month names,
-cue words, national phone shapes and national identifiers for the DATE, CONTACT and ID detectors
-of ``es``, ``ca``, ``de``, ``fr``, ``nl`` and ``zh`` (:data:`PACK_LANGUAGES`). ``lang="auto"``
+inside CJK text). The language packs (:mod:`.langpacks`, compiled by :mod:`.intl` and the other
+``intl_*`` modules) add month names, cue words, national phone shapes and national identifiers
+for the DATE, CONTACT and ID detectors of ``es``, ``ca``, ``de``, ``fr``, ``nl`` and ``zh``
+(:data:`PACK_LANGUAGES`). ``lang="auto"``
 gives one :class:`~.auto.AutoLanguageRules` detector that picks the language per document. Each
 kind module exposes ``<kind>_rules(lang)`` and ``<kind>_detector(lang)``.
+
+Layout: the kind modules (``dates``, ``contact``, ``ids``, ``locations``, ``ages``, ``names``)
+hold the English rules and add the pack rules of a language; their word lists are in ``*_data``
+modules (``dates_data``, ``ids_data``, ``locations_data``, ``facility_data``, ``names_data``).
+The pack rules are compiled by ``intl`` (DATE, CONTACT), ``intl_ids`` (ID), ``intl_ages``,
+``intl_names`` (with the scanner ``intl_name_scan`` and the words ``intl_names_data``) and
+``intl_places`` (words in ``intl_places_data``). Shared pieces: ``base`` (PatternRule,
+RuleDetector), ``_common`` (units, anchors, case variants, ``pack_rules``), ``id_values`` (the
+identifier value and its checks), ``checksums`` (national check digits). Imports go one way: kind
+module -> pack module -> shared pieces.
 """
 
 from __future__ import annotations

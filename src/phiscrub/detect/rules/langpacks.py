@@ -1,7 +1,8 @@
 """Language packs: the words and shapes the DATE, CONTACT and ID rules need per language.
 
 A :class:`LanguagePack` is data only (month and weekday spellings, cue words, identifier keywords,
-national phone shapes); :mod:`phiscrub.detect.rules.intl` compiles it into rules. Packs exist for
+national phone shapes); :mod:`phiscrub.detect.rules.intl` (DATE, CONTACT) and
+:mod:`phiscrub.detect.rules.intl_ids` (ID) compile it into rules. Packs exist for
 Spanish (``es``), Catalan (``ca``), German (``de``), French (``fr``), Dutch (``nl``) and Chinese
 (``zh``; Chinese dates and identifiers have their own patterns, the pack holds the cue words).
 English keeps its own, richer rule set in the kind modules.
