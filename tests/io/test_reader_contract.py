@@ -205,3 +205,22 @@ def test_folder_writer_creates_the_folder_and_lists_files_in_document_order(tmp_
 def test_folder_writer_writes_nothing_for_no_documents(tmp_path: Path) -> None:
     assert _PairWriter().write([], tmp_path / "empty") == []
     assert (tmp_path / "empty").is_dir()
+
+
+@pytest.mark.parametrize("fmt", ["brat", "i2b2", "conll", "jsonl", "txt", "csv", "parquet"])
+def test_every_reader_takes_the_strict_flag(fmt: str) -> None:
+    from phiscrub.io import get_reader
+
+    assert get_reader(fmt).strict is False
+    assert get_reader(fmt, strict=True).strict is True
+
+
+def test_strict_reader_raises_the_problem_a_lenient_one_records() -> None:
+    lenient = _ListReader([(3, 19, "PATIENT", "Zorblat Quenwicx"), (26, 36, "DATE", None)])
+    (doc,) = lenient.read("n1")
+    assert len(doc.spans) == 1 and [p.kind for p in lenient.problems] == ["surface_mismatch"]
+    strict = _ListReader([(3, 19, "PATIENT", "Zorblat Quenwicx")])
+    strict.strict = True
+    with pytest.raises(InputFormatError, match=r"\[doc n1\] surface_mismatch span S0 \[3:19\]") as err:
+        list(strict.read("n1"))
+    assert "Zorblat" not in str(err.value) and not strict.problems

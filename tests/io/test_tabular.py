@@ -105,3 +105,19 @@ def test_table_writers_round_trip(tmp_path: Path, writer: CsvWriter | ParquetWri
     back = list(reader(id_column="id", patient_column="patient_id").read(path))
     assert [(d.id, d.text) for d in back] == [(d.id, d.text) for d in docs]
     assert [d.metadata.get("patient_id") for d in back][::2] == ["p1", "7"]
+
+
+def test_csv_reader_reads_through_the_redact_parser_and_reports_untrusted_rows(tmp_path: Path) -> None:
+    from phiscrub.errors import InputFormatError
+
+    path = tmp_path / "n.csv"
+    path.write_text('id,text,name\na,Ode Varnish,Zoë\nb,too,many,cells\nc,"Ñandú",\n', encoding="utf-8")
+    reader = CsvReader(id_column="id")
+    docs = list(reader.read(path))
+    # the other column is not read as a document; the ragged row is left out, by id and line
+    assert [(d.id, d.text) for d in docs] == [("a", "Ode Varnish"), ("c", "Ñandú")]
+    assert [(p.doc_id, p.kind, p.message) for p in reader.problems] == [
+        ("n-1", "malformed_record", "n.csv:3: cannot be read (ragged_row)")
+    ]
+    with pytest.raises(InputFormatError, match="ragged_row"):
+        list(CsvReader(id_column="id", strict=True).read(path))
