@@ -57,6 +57,8 @@ DROPPED = [
     ("teach-back: pt able to state [[2/3]] sx to report", "DATE", "ratio"),
     ("hip flexion 4-/5, knee extension [[3/7]] today", "DATE", "ratio"),
     ("Rx apixaban [[1/2]] bid", "IDNUM", "ratio"),
+    ("gait 3/7 -> 5/7, balance [[2/9]] -> 6/9 since PT", "DATE", "ratio"),
+    ("BCx on admission [[2/2]] MSSA, repeat BCx NGTD", "DATE", "ratio"),
     # clock times and shift spans
     ("NSG NOTE [[1900-0700]]", "IDNUM", "shift-span"),
     ("NURSING NOTE [[7P-7A]] NEURO: SEDATED", "CITY", "shift-span"),
@@ -158,6 +160,7 @@ KEPT = [
     ("last colonoscopy [[12/98]] showed polyps", "DATE"),
     ("CXR [[3/8]] showed RLL infiltrate", "DATE"),
     ("BCx [[2/4]] NGTD", "DATE"),
+    ("BCx [[3/14]] MSSA, repeat 3/16 NGTD", "DATE"),
     ("CT head [[4/5]]: no bleed", "DATE"),
     ("since [[4/5]] no BM", "DATE"),
     ("Jane Kim, MD [[5/6]]", "DATE"),

@@ -88,6 +88,17 @@ _RATIO_NEAR_AFTER_RE = re.compile(
 )
 
 
+# A trend of scores: "4/5 -> 5/5" (dates are not written with arrows between them).
+_TREND_AFTER_RE = re.compile(r"[ \t]*(?:-+>|→)[ \t]*\d")
+_TREND_BEFORE_RE = re.compile(r"\d[ \t]*(?:-+>|→)[ \t]*\Z")
+# Culture bottles: "BCx on admission 2/2 MSSA", "2/4 bottles GPC".
+_ORGANISM_AFTER_RE = re.compile(
+    r"[ \t]*(?:\(\+\)[ \t]*)?(?:mssa|mrsa|gpc|gpcs|gnr|gnrs|gpr|gnc|e\.?[ \t]?coli|staph\w*|strep\w*|enterococ\w*"
+    r"|klebsiella|pseudomonas|candida|cons|vre|bottles?)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class _Number:
     """A span holding digits, in its note: the whitespace chunk around it and the text on either side."""
@@ -186,7 +197,7 @@ def _shape_stage(n: _Number) -> str | None:
     if re.search(r"[A-Za-z]", core) and not GLUED_UNIT_RE.search(n.chunk):
         return _KEEP
     if n.coarse == "DATE" and DATE_CUE_RE.search(n.before) and not measurement_before(n.text, n.cs):
-        return _KEEP
+        return None if _ratio_trend_or_bottles(n) else _KEEP
     return None
 
 
@@ -208,6 +219,20 @@ def _score_like(a: int, b: int) -> bool:
     return a == b or (a < b and b in (2, 3, 4, 5, 6, 8, 10))
 
 
+def _ratio_trend_or_bottles(n: _Number) -> bool:
+    """A ratio in a trend of scores ("4/5 -> 5/5") or a count of culture bottles ("2/2 MSSA"): a date
+    cue before does not make it a date."""
+    ratio = RATIO_RE.match(n.chunk)
+    if ratio is None:
+        return False
+    if _TREND_AFTER_RE.match(n.after) or _TREND_BEFORE_RE.search(n.before):
+        return True
+    return (
+        _score_like(int(ratio.group("a")), int(ratio.group("b")))
+        and _ORGANISM_AFTER_RE.match(n.after) is not None
+    )
+
+
 def _ratio_near(n: _Number) -> bool:
     """Another score-shaped ratio next to this one in the clause ("4/5 -> 5/5", "hip 4-/5, knee 4/5")."""
     for m in (_RATIO_NEAR_BEFORE_RE.search(n.before), _RATIO_NEAR_AFTER_RE.match(n.after)):
@@ -220,6 +245,8 @@ def _calendar_ratio(n: _Number, a: int, b: int) -> str | None:
     """A calendar-plausible a/b (3/14, 4/5): a date with a cue, a score with score evidence."""
     if STRONG_DATE_CUE_RE.search(n.before) or CLOCK_AFTER_RE.match(n.text, n.ce):
         return _KEEP
+    if _ratio_trend_or_bottles(n):
+        return "ratio"
     if n.coarse == "DATE" and (
         DATE_CUE_RE.search(n.before)
         or re.match(r"[ \t]*\)?[ \t]*:", n.after)
