@@ -12,7 +12,6 @@ in the redacted output, and their ids listed); 2 usage error, wrong secret, or a
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -20,8 +19,6 @@ import click
 from phiscrub.cli._common import output_option
 from phiscrub.cli._secrets import key_file_option, key_option, read_secret
 from phiscrub.deid import KEY_ENV_VAR, resolve_key
-from phiscrub.document import Document
-from phiscrub.errors import PhiscrubError
 
 __all__ = ["EXIT_NOT_RESTORED", "EXIT_USAGE", "reidentify"]
 
@@ -62,58 +59,15 @@ def reidentify(
       1  some notes did not match the vault: written as found, ids listed
       2  usage error, wrong secret or damaged vault: nothing written
     """
-    from phiscrub.io.shapes import open_source
-    from phiscrub.transform.vault import VaultError, read_vault, restore
+    from phiscrub.runs.reidentify import ReidentifyError, reidentify_output
 
     secret = resolve_key(read_secret(key, key_file))
     if secret is None or not secret.strip():
         raise _Refused(f"reidentify needs the vault's secret: set ${KEY_ENV_VAR} or use --key-file")
     try:
-        entries, info = read_vault(vault_path, secret)
-    except VaultError as exc:
+        result = reidentify_output(redacted, out_dir, vault_path, secret)
+    except ReidentifyError as exc:
         raise _Refused(str(exc)) from None
-    target = redacted / str(info.get("output", ".")) if redacted.is_dir() else redacted
-    try:
-        source = open_source(
-            target,
-            text_field=info.get("text_field", "text"),
-            text_column=info.get("text_column", "text"),
-            id_field=info.get("id_field"),
-            patient_field=info.get("patient_field"),
-            keep_columns=tuple(info.get("keep_columns", ())),
-            encoding=info.get("encoding", "utf-8"),
-        )
-    except PhiscrubError as exc:
-        raise _Refused(f"cannot read the redacted output: {exc}") from None
-    failed: list[str] = []
-    counts = {"documents": 0, "spans": 0}
-
-    def restored() -> Iterator[Document]:
-        for doc in source.documents():
-            counts["documents"] += 1
-            entry = entries.get(doc.id)
-            text = doc.text
-            if entry is not None:
-                try:
-                    text = restore(doc.text, entry)
-                    counts["spans"] += len(entry.spans)
-                except VaultError:
-                    failed.append(doc.id)
-            yield Document(doc.id, text, (), dict(doc.metadata))
-
-    try:
-        files = source.write(out_dir, restored())
-    except PhiscrubError as exc:
-        raise _Refused(str(exc)) from None
-    click.echo(
-        f"re-identified {counts['documents'] - len(failed)} documents ({counts['spans']} spans restored) "
-        f"into {out_dir} ({len(files)} files)"
-        + (
-            f"; {len(failed)} did not match the vault (written as found): {', '.join(failed[:20])}"
-            if failed
-            else ""
-        ),
-        err=True,
-    )
-    if failed:
+    click.echo(result.summary(out_dir), err=True)
+    if result.failed:
         sys.exit(EXIT_NOT_RESTORED)
