@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from phiscrub.errors import ConfigError
 from phiscrub.evaluate.metrics import evaluate
 from phiscrub.train.config import TrainConfig
 from phiscrub.train.model import PhiTagger
-from phiscrub.train.trainer import dev_scores, token_micro_f1, train
+from phiscrub.train.trainer import train
 
 from ._docs import FIRST, LAST, synthetic_docs
 
@@ -118,33 +117,3 @@ def test_thread_count_is_restored(tiny_minilm_dir: Path, tmp_path: Path) -> None
         progress=False,
     )
     assert torch.get_num_threads() == before
-
-
-@pytest.mark.parametrize(
-    ("gold", "pred", "f1"),
-    [
-        ([["NAME", None]], [["NAME", None]], 1.0),
-        ([[None, None]], [[None, None]], 1.0),
-        ([["NAME", "DATE"]], [["NAME", None]], 2 / 3),
-        ([["NAME"]], [["DATE"]], 0.0),
-        ([[None]], [["DATE"]], 0.0),
-    ],
-)
-def test_token_micro_f1_fallback(
-    gold: list[list[str | None]], pred: list[list[str | None]], f1: float
-) -> None:
-    assert token_micro_f1(gold, pred) == pytest.approx(f1)
-
-
-def test_dev_score_fallback_agrees_with_the_project_metrics(
-    tiny_minilm_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    model = PhiTagger.from_encoder(_config(tiny_minilm_dir)).eval()
-    with torch.no_grad():
-        model.head.weight.normal_(0, 3)
-    docs = synthetic_docs(5, seed=10)
-    full = dev_scores(model, docs)
-    monkeypatch.setitem(sys.modules, "phiscrub.evaluate.metrics", None)  # import now fails
-    fallback = dev_scores(model, docs)
-    assert set(fallback) == {"token"} and set(full) == {"binary", "token", "entity"}
-    assert fallback["token"] == pytest.approx(full["token"])

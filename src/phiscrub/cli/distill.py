@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -13,6 +14,7 @@ from phiscrub.cli._common import (
     input_format_option,
     seed_option,
 )
+from phiscrub.train.config import INIT_SOURCES
 
 __all__ = ["distill_cmd"]
 
@@ -48,7 +50,7 @@ def _layer_map(value: str | None) -> tuple[int, ...] | None:
 )
 @click.option(
     "--init",
-    type=click.Choice(["teacher", "encoder"]),
+    type=click.Choice(INIT_SOURCES),
     default="teacher",
     show_default=True,
     help="Start from the teacher's fine-tuned layers, or from a pretrained encoder's (--encoder).",
@@ -77,24 +79,11 @@ def distill_cmd(
     train_paths: tuple[Path, ...],
     dev_path: Path | None,
     out_dir: Path,
-    layers: int,
     layer_map: str | None,
-    init: str,
-    encoder: str | None,
-    temperature: float,
-    alpha: float,
-    epochs: int,
-    lr: float,
-    head_lr: float,
-    batch_size: int,
-    patience: int,
-    time_budget_s: float | None,
-    max_steps: int | None,
-    num_threads: int | None,
     fmt: str | None,
     corpus: str | None,
     draws: int,
-    seed: int,
+    **options: Any,
 ) -> None:
     """Distil the tagger in --teacher into a student with --layers encoder layers.
 
@@ -103,32 +92,16 @@ def distill_cmd(
     distributions (CRF marginals at --temperature) together with the gold tags of --train.
     """
     from phiscrub.cli.train import read_inputs
-    from phiscrub.train.config import TrainConfig
-    from phiscrub.train.distill import DistillConfig, distill
+    from phiscrub.train.config import distill_configs
+    from phiscrub.train.distill import distill
 
     if not train_paths:
         raise click.UsageError("give at least one --train corpus")
-    dconfig = DistillConfig(
-        layers=layers,
-        layer_map=_layer_map(layer_map),
-        init=init,
-        encoder=encoder,
-        temperature=temperature,
-        alpha=alpha,
-    )
-    config = TrainConfig(
-        epochs=epochs,
-        lr=lr,
-        head_lr=head_lr,
-        batch_size=batch_size,
-        patience=patience,
-        time_budget_s=time_budget_s,
-        max_steps=max_steps,
-        num_threads=num_threads,
-        seed=seed,
-    )
-    train_docs = read_inputs(train_paths, fmt, corpus, seed, draws)
-    dev_docs = read_inputs((dev_path,), fmt, corpus, seed, draws) if dev_path is not None else []
+    # the other options are DistillConfig keys (layers, init, encoder, temperature, alpha) or the
+    # student's TrainConfig keys (epochs, lr, head_lr, batch_size, patience, budgets, threads, seed)
+    dconfig, config = distill_configs({**options, "layer_map": _layer_map(layer_map)})
+    train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
+    dev_docs = read_inputs((dev_path,), fmt, corpus, config.seed, draws) if dev_path is not None else []
     result = distill(teacher_dir, train_docs, dev_docs, out_dir, dconfig, config)
     click.echo(
         f"student {result.student_params:,} parameters (teacher {result.teacher_params:,}), layers "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -27,6 +28,7 @@ from phiscrub.cli._common import (
     threshold_option,
 )
 from phiscrub.document import Document
+from phiscrub.train.config import INIT_HEADS, RECIPES, SAVE_DTYPES
 
 __all__ = ["predict", "train_cmd"]
 
@@ -52,13 +54,6 @@ def _native_corpus(labels: str | None, corpus: str | None) -> str | None:
     if corpus not in NATIVE_CORPORA:
         raise click.UsageError(f"--labels native needs --corpus, one of {', '.join(NATIVE_CORPORA)}")
     return corpus
-
-
-def _native_of(corpus: str, docs: list[Document]) -> str:
-    """The native granularity of ``corpus`` plus every label of ``docs`` outside its inventory."""
-    from phiscrub.labels import native_granularity
-
-    return native_granularity(corpus, {s.label for d in docs for s in d.spans})
 
 
 def native_scheme_of_model(model: str | None) -> str:
@@ -92,7 +87,7 @@ def native_scheme_of_model(model: str | None) -> str:
 )
 @click.option(
     "--recipe",
-    type=click.Choice(["finetune", "source-then-target", "multitask", "multitask-then-target"]),
+    type=click.Choice(RECIPES),
     default=None,
     help="Few-shot transfer recipe (Amin et al. 2022) on --source and --target instead of --train.",
 )
@@ -120,7 +115,7 @@ def native_scheme_of_model(model: str | None) -> str:
 @click.option(
     "--head",
     "init_head",
-    type=click.Choice(["fold", "reinit"]),
+    type=click.Choice(INIT_HEADS),
     default=None,
     help="With --init-from a model of other labels (e.g. fine -> --labels coarse): fold its output "
     "head to the new labels (BIO-aware: rows of labels folding together merged) or re-initialise it.",
@@ -176,7 +171,7 @@ def native_scheme_of_model(model: str | None) -> str:
 )
 @click.option("--threads", "num_threads", type=int, default=None, help="torch threads.")
 @draws_option()
-@click.option("--save-dtype", type=click.Choice(["float32", "float16"]), default=None)
+@click.option("--save-dtype", type=click.Choice([d for d in SAVE_DTYPES if d != "int8"]), default=None)
 def train_cmd(
     train_paths: tuple[Path, ...],
     recipe: str | None,
@@ -214,96 +209,51 @@ def train_cmd(
     (M + F, then F). Recipe defaults follow Amin et al. (2022): learning rate 3e-5, 10% warm-up,
     3 epochs on stages that see M, 25 on F alone.
     """
-    from phiscrub.train.config import TrainConfig
-    from phiscrub.train.recipes import PAPER_SOURCE_EPOCHS, PAPER_TARGET_EPOCHS, paper_config, run_recipe
-    from phiscrub.train.trainer import train
+    from phiscrub.errors import ConfigError
+    from phiscrub.train.run import TrainRun, check_run, resolve_config, run_training
 
-    if recipe is None:
-        if not train_paths:
-            raise click.UsageError("give --train corpora, or a --recipe with --source/--target")
-        extra: dict[str, object] = {
-            "--source": source_paths or None,
-            "--target": target_paths or None,
-            "--source-epochs": source_epochs,
-            "--target-epochs": target_epochs,
-            "--target-repeat": target_repeat if target_repeat != 1 else None,
-        }
-        used = [name for name, value in extra.items() if value is not None]
-        if used:
-            raise click.UsageError(f"{', '.join(used)} only work with --recipe")
-    else:
-        if train_paths:
-            raise click.UsageError("--recipe trains on --source/--target; do not pass --train")
-        if not target_paths:
-            raise click.UsageError(f"recipe {recipe} needs --target")
-        if recipe != "finetune" and not source_paths:
-            raise click.UsageError(f"recipe {recipe} needs --source")
-        if recipe == "finetune" and source_paths:
-            raise click.UsageError(
-                "recipe finetune trains on --target only (use --init-from for a source model)"
-            )
-
-    if config_path:
-        config = TrainConfig.from_json(config_path)
-    else:
-        config = paper_config() if recipe else TrainConfig()
-    if encoder is not None:
-        config = config.replace(encoder=encoder)
-    bilstm = config.backbone != "transformer"  # bilstm-crf, or gguf (a BiLSTM-CRF head)
-    overrides = {
+    native_corpus = _native_corpus(labels, corpus)
+    overrides: dict[str, object] = {
         "init_from": str(init_from) if init_from is not None else None,
         "init_head": init_head,
         "use_crf": crf,
-        "granularity": labels,
+        # --labels native: the granularity is set from the corpus and the data
+        "granularity": None if native_corpus is not None else labels,
         "epochs": epochs,
         "patience": patience,
-        "bilstm_lr" if bilstm else "lr": lr,
+        "lr": lr,
         "head_lr": head_lr,
         "batch_size": batch_size,
-        "bilstm_window" if bilstm else "max_length": max_length,
+        "max_length": max_length,
         "seed": seed,
         "time_budget_s": time_budget_s,
         "num_threads": num_threads,
         "save_dtype": save_dtype,
     }
-    native_corpus = _native_corpus(labels, corpus)
-    if native_corpus is not None:
-        overrides["granularity"] = None  # set from the corpus and the data below
-        corpus = "native"  # readers keep every label as written
-    config = config.replace(**{k: v for k, v in overrides.items() if v is not None})
-    dev_docs = read_inputs((dev_path,), fmt, corpus, config.seed + 1000, 1) if dev_path else []
-    if recipe is None:
-        train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
-        if native_corpus is not None:
-            config = config.replace(granularity=_native_of(native_corpus, train_docs))
-        result = train(train_docs, dev_docs, config, out_dir)
-    else:
-        source_docs = read_inputs(source_paths, fmt, corpus, config.seed, draws)
-        target_docs = read_inputs(target_paths, fmt, corpus, config.seed + 1, draws)
-        if native_corpus is not None:
-            config = config.replace(granularity=_native_of(native_corpus, [*source_docs, *target_docs]))
-        default_source = epochs if epochs is not None else PAPER_SOURCE_EPOCHS
-        default_target = epochs if epochs is not None else PAPER_TARGET_EPOCHS
-        outcome = run_recipe(
-            recipe,
-            target_docs,
-            dev_docs,
-            config,
-            out_dir,
-            source_docs=source_docs,
-            source_epochs=source_epochs if source_epochs is not None else default_source,
-            target_epochs=target_epochs if target_epochs is not None else default_target,
-            target_repeat=target_repeat,
-        )
-        for stage in outcome.stages:
+    run = TrainRun(
+        out_dir, train_paths, recipe, source_paths, target_paths, dev_path, source_epochs, target_epochs,
+        target_repeat, draws, native_corpus, overrides,
+    )  # fmt: skip
+    reader_corpus = "native" if native_corpus is not None else corpus  # readers keep every label as written
+
+    def read(paths: Sequence[Path], seed: int, n_draws: int) -> list[Document]:
+        return read_inputs(tuple(paths), fmt, reader_corpus, seed, n_draws)
+
+    try:
+        check_run(run)
+    except ConfigError as err:
+        raise click.UsageError(str(err)) from None
+    result = run_training(run, resolve_config(config_path, recipe, encoder, overrides), read)
+    if recipe is not None:
+        for stage in result.stages:
             click.echo(
                 f"stage {stage.name}: {stage.n_docs} documents, best dev token F1 {stage.result.best_dev_f1} "
                 f"at epoch {stage.result.best_epoch} -> {stage.result.model_dir}",
                 err=True,
             )
-        if outcome.fusion is not None:
-            click.echo(outcome.fusion.summary(), err=True)
-        result = outcome.final
+        if result.fusion is not None:
+            click.echo(result.fusion.summary(), err=True)
+        result = result.final
     click.echo(
         f"model saved to {result.model_dir}: best dev token F1 {result.best_dev_f1} at epoch {result.best_epoch}; "
         f"{result.epochs_run} epochs, {result.steps} steps, stop: {result.stop_reason}, {result.seconds:.0f} s",

@@ -24,7 +24,7 @@ read (``bilstm_hidden`` is ``bilstm.hidden``), and :meth:`TrainConfig.replace` t
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Literal, get_args
 
@@ -40,11 +40,15 @@ __all__ = [
     "GGUF_BACKBONE",
     "GGUF_POOLINGS",
     "INIT_HEADS",
+    "INIT_SOURCES",
+    "RECIPES",
     "SAVE_DTYPES",
     "SUBWORD_STRATEGIES",
     "BiLstmConfig",
+    "DistillConfig",
     "GgufConfig",
     "TrainConfig",
+    "distill_configs",
 ]
 
 #: ``encoder`` value selecting the character + word BiLSTM-CRF backbone (no pretrained weights).
@@ -69,6 +73,11 @@ SAVE_DTYPES: tuple[str, ...] = get_args(SaveDtype)
 GGUF_POOLINGS: tuple[str, ...] = get_args(GgufPooling)
 #: What ``init_head`` does to the head of an ``init_from`` model of other labels (:mod:`phiscrub.train.head`).
 INIT_HEADS: tuple[str, ...] = get_args(InitHead)
+InitSource = Literal["teacher", "encoder"]
+#: Where a distilled student's encoder layers come from (:attr:`DistillConfig.init`).
+INIT_SOURCES: tuple[str, ...] = get_args(InitSource)
+#: Few-shot transfer recipes (:mod:`phiscrub.train.recipes`, Amin et al. 2022).
+RECIPES: tuple[str, ...] = ("finetune", "source-then-target", "multitask", "multitask-then-target")
 #: Keys (dotted for sections) that fix a model's architecture: a run continuing from a saved model
 #: (``init_from``) takes them from that model's config, not from its own.
 ARCHITECTURE_KEYS: tuple[str, ...] = (
@@ -351,3 +360,64 @@ class TrainConfig:
             else:
                 data[key] = value
         return self.from_dict(data)
+
+
+@dataclass(frozen=True)
+class DistillConfig:
+    """What makes the student and how it learns from the teacher (:mod:`phiscrub.train.distill`).
+
+    Args:
+        layers: encoder layers of the student (fewer than the teacher's).
+        layer_map: which source layers the student's layers start from, in order (default:
+            :func:`default_layer_map`).
+        init: ``teacher`` (the teacher's fine-tuned layers and embeddings) or ``encoder`` (a
+            pretrained encoder folder's).
+        encoder: with ``init="encoder"``: the pretrained encoder folder (default: the teacher's
+            base encoder when that folder exists, else the bundled MiniLM).
+        temperature: softmax / CRF temperature of the soft labels (both teacher and student).
+        alpha: weight of the soft-label loss; ``1 - alpha`` goes to the gold-tag loss.
+        teacher_batch_size: windows per teacher forward pass when computing the soft labels.
+    """
+
+    layers: int = 3
+    layer_map: tuple[int, ...] | None = None
+    init: InitSource = "teacher"
+    encoder: str | None = None
+    temperature: float = 2.0
+    alpha: float = 0.5
+    teacher_batch_size: int = 32
+
+    def __post_init__(self) -> None:
+        check_fields(self)  # types, and init among INIT_SOURCES
+        if self.layers < 1:
+            raise ConfigError("layers must be >= 1")
+        if self.layer_map is not None:
+            if len(self.layer_map) != self.layers:
+                raise ConfigError(f"layer_map names {len(self.layer_map)} layers, not {self.layers}")
+            if any(i < 0 for i in self.layer_map):
+                raise ConfigError("layer_map indices must be >= 0")
+        if self.temperature <= 0:
+            raise ConfigError("temperature must be > 0")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise ConfigError("alpha must be in [0, 1]")
+        if self.teacher_batch_size < 1:
+            raise ConfigError("teacher_batch_size must be >= 1")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        data = asdict(self)
+        data["layer_map"] = list(self.layer_map) if self.layer_map is not None else None
+        return data
+
+
+def distill_configs(options: dict[str, Any]) -> tuple[DistillConfig, TrainConfig]:
+    """The options of ``phiscrub distill`` split into a :class:`DistillConfig` (its keys) and the
+    student's :class:`TrainConfig` (the other keys); None values keep the defaults.
+
+    Raises:
+        ConfigError: an unknown key or an invalid value.
+    """
+    given = {key: value for key, value in options.items() if value is not None}
+    own = {f.name for f in fields(DistillConfig)}
+    dconfig = load_config({k: v for k, v in given.items() if k in own}, DistillConfig)
+    return dconfig, TrainConfig.from_dict({k: v for k, v in given.items() if k not in own})

@@ -32,12 +32,9 @@ loss and dev scores only, never text.
 from __future__ import annotations
 
 import copy
-import json
-import math
-import random
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,17 +44,22 @@ from torch import nn
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.train.config import ARCHITECTURE_KEYS, TrainConfig
-from phiscrub.train.dataset import WindowExample, build_examples
+from phiscrub.train.config import ARCHITECTURE_KEYS, INIT_SOURCES, DistillConfig, TrainConfig
+from phiscrub.train.dataset import WindowExample
 from phiscrub.train.decode import marginals
 from phiscrub.train.inference import predict_words
 from phiscrub.train.model import PhiTagger, count_parameters, default_encoder_path, load_encoder
 from phiscrub.train.trainer import (
-    EpochLog,
-    EpochTracker,
-    _optimizer,
-    saved_model_scores,
+    EpochLoop,
+    TrainResult,
+    apply_gradients,
+    move_to_device,
+    optimizer_for,
+    planned_steps,
     seed_everything,
+    torch_threads,
+    training_examples,
+    update_meta,
 )
 
 __all__ = [
@@ -73,8 +75,6 @@ __all__ = [
     "teacher_targets",
 ]
 
-#: Where the student's encoder layers come from.
-INIT_SOURCES: tuple[str, ...] = ("teacher", "encoder")
 #: Window settings the student must share with the teacher (same windows, same soft labels).
 _WINDOW_KEYS: tuple[str, ...] = ("max_length", "overlap", "sentence_aware")
 # Finite stand-in for a forbidden CRF move in the differentiable forward-backward (no inf - inf).
@@ -82,107 +82,30 @@ _FORBIDDEN = -1e4
 
 
 @dataclass(frozen=True)
-class DistillConfig:
-    """What makes the student and how it learns from the teacher.
+class DistillResult(TrainResult):
+    """Outcome of :func:`distill`: a :class:`~phiscrub.train.trainer.TrainResult` of the student
+    (``config`` is its resolved training config, ``model_dir`` its folder at the best dev epoch) plus:
 
     Args:
-        layers: encoder layers of the student (fewer than the teacher's).
-        layer_map: which source layers the student's layers start from, in order (default:
-            :func:`default_layer_map`).
-        init: ``teacher`` (the teacher's fine-tuned layers and embeddings) or ``encoder`` (a
-            pretrained encoder folder's).
-        encoder: with ``init="encoder"``: the pretrained encoder folder (default: the teacher's
-            base encoder when that folder exists, else the bundled MiniLM).
-        temperature: softmax / CRF temperature of the soft labels (both teacher and student).
-        alpha: weight of the soft-label loss; ``1 - alpha`` goes to the gold-tag loss.
-        teacher_batch_size: windows per teacher forward pass when computing the soft labels.
-    """
-
-    layers: int = 3
-    layer_map: tuple[int, ...] | None = None
-    init: str = "teacher"
-    encoder: str | None = None
-    temperature: float = 2.0
-    alpha: float = 0.5
-    teacher_batch_size: int = 32
-
-    def __post_init__(self) -> None:
-        if self.layers < 1:
-            raise ConfigError("layers must be >= 1")
-        if self.init not in INIT_SOURCES:
-            raise ConfigError(f"init must be one of {INIT_SOURCES}, got {self.init!r}")
-        if self.layer_map is not None:
-            if len(self.layer_map) != self.layers:
-                raise ConfigError(f"layer_map names {len(self.layer_map)} layers, not {self.layers}")
-            if any(i < 0 for i in self.layer_map):
-                raise ConfigError("layer_map indices must be >= 0")
-        if self.temperature <= 0:
-            raise ConfigError("temperature must be > 0")
-        if not 0.0 <= self.alpha <= 1.0:
-            raise ConfigError("alpha must be in [0, 1]")
-        if self.teacher_batch_size < 1:
-            raise ConfigError("teacher_batch_size must be >= 1")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        data = asdict(self)
-        data["layer_map"] = list(self.layer_map) if self.layer_map is not None else None
-        return data
-
-
-@dataclass(frozen=True)
-class DistillResult:
-    """Outcome of :func:`distill`.
-
-    Args:
-        model_dir: the student folder (best dev epoch).
-        config: the student's resolved training config.
         distill_config: the distillation settings, ``layer_map`` resolved.
         teacher_params: parameters of the teacher.
         student_params: parameters of the student.
-        best_dev_f1: best dev token micro F1 (None without dev documents).
-        best_epoch: epoch of the saved student.
-        steps: optimiser steps run.
-        stop_reason: ``epochs``, ``early_stopping``, ``time_budget`` or ``max_steps``.
-        history: one :class:`~phiscrub.train.trainer.EpochLog` per epoch.
         teacher_seconds: wall seconds spent computing the soft labels.
-        seconds: wall seconds of the whole run.
-        n_train_windows: training windows per epoch.
-        saved_model_dev: dev scores of the saved folder as ``phiscrub predict`` runs it.
     """
 
-    model_dir: Path
-    config: TrainConfig
-    distill_config: DistillConfig
-    teacher_params: int
-    student_params: int
-    best_dev_f1: float | None
-    best_epoch: int | None
-    steps: int
-    stop_reason: str
-    history: tuple[EpochLog, ...]
-    teacher_seconds: float
-    seconds: float
-    n_train_windows: int
-    saved_model_dev: dict[str, Any] | None = None
+    distill_config: DistillConfig = field(default_factory=DistillConfig)
+    teacher_params: int = 0
+    student_params: int = 0
+    teacher_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (no document content)."""
         return {
-            "model_dir": str(self.model_dir),
-            "config": self.config.to_dict(),
+            **super().to_dict(),
             "distill": self.distill_config.to_dict(),
             "teacher_params": self.teacher_params,
             "student_params": self.student_params,
-            "best_dev_f1": self.best_dev_f1,
-            "best_epoch": self.best_epoch,
-            "steps": self.steps,
-            "stop_reason": self.stop_reason,
-            "history": [asdict(h) for h in self.history],
             "teacher_seconds": self.teacher_seconds,
-            "seconds": self.seconds,
-            "n_train_windows": self.n_train_windows,
-            "saved_model_dev": self.saved_model_dev,
         }
 
 
@@ -451,34 +374,16 @@ def distill(
         ModelError: the teacher cannot be loaded or is not a transformer tagger.
         ConfigError: bad settings, or no training windows.
     """
-    from tqdm.auto import tqdm
-
     started = time.monotonic()
     dconfig = dconfig or DistillConfig()
     train_config = train_config or TrainConfig()
-    out = Path(out_dir)
-    old_threads = torch.get_num_threads()
-    if train_config.num_threads is not None:
-        torch.set_num_threads(train_config.num_threads)
-    try:
+    with torch_threads(train_config.num_threads):
         seed_everything(train_config.seed)
         teacher = PhiTagger.load(teacher_dir, device=train_config.device)
         student, layer_map = build_student(teacher, dconfig, train_config)
-        dconfig = DistillConfig(**{**asdict(dconfig), "layer_map": layer_map})
-        config = student.config
-        student.to(config.device)
-        examples = build_examples(
-            train_docs,
-            student.tokenizer,
-            student.tags,
-            config.granularity,
-            config.max_length,
-            config.overlap,
-            config.sentence_aware,
-            config.subword_strategy,
-        )
-        if not examples:
-            raise ConfigError("no training windows: the training documents hold no words")
+        dconfig = replace(dconfig, layer_map=layer_map)
+        move_to_device(student, student.config.device)
+        examples = training_examples(student, train_docs)
         t0 = time.monotonic()
         targets = teacher_targets(
             teacher, examples, dconfig.temperature, dconfig.teacher_batch_size, progress=progress
@@ -486,129 +391,70 @@ def distill(
         teacher_seconds = time.monotonic() - t0
         teacher_params = count_parameters(teacher)
         del teacher
-        result = _train_student(student, examples, targets, dev_docs, dconfig, out, started, progress, tqdm)
-        history, best_f1, best_epoch, steps, stop_reason = result
-        meta = {
-            "distilled_from": str(Path(teacher_dir)),
-            "distill": dconfig.to_dict(),
-            "teacher_params": teacher_params,
-            "student_params": count_parameters(student),
-        }
-        _add_meta(out, meta)
-        saved_dev = None
-        if dev_docs and best_epoch is not None:
-            saved_dev = saved_model_scores(out, dev_docs, device=config.device)
-            _add_meta(out, {"saved_model_dev": saved_dev})
-        summary = DistillResult(
-            model_dir=out,
-            config=config,
+        loop = EpochLoop(
+            student, Path(out_dir), dev_docs, planned_steps(len(examples), student.config), started
+        )
+        _train_student(loop, student, examples, targets, dconfig, progress)
+        update_meta(
+            loop.out,
+            {
+                "distilled_from": str(Path(teacher_dir)),
+                "distill": dconfig.to_dict(),
+                "teacher_params": teacher_params,
+                "student_params": count_parameters(student),
+            },
+        )
+        return loop.finish(
+            DistillResult,
+            len(examples),
+            "distill.json",
             distill_config=dconfig,
             teacher_params=teacher_params,
             student_params=count_parameters(student),
-            best_dev_f1=best_f1,
-            best_epoch=best_epoch,
-            steps=steps,
-            stop_reason=stop_reason,
-            history=tuple(history),
             teacher_seconds=teacher_seconds,
-            seconds=time.monotonic() - started,
-            n_train_windows=len(examples),
-            saved_model_dev=saved_dev,
         )
-        (out / "distill.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
-        return summary
-    finally:
-        torch.set_num_threads(old_threads)
-
-
-def _add_meta(folder: Path, facts: dict[str, Any]) -> None:
-    path = folder / "meta.json"
-    meta = json.loads(path.read_text(encoding="utf-8"))
-    meta.update(facts)
-    path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def _train_student(
+    loop: EpochLoop,
     student: PhiTagger,
     examples: Sequence[WindowExample],
     targets: Sequence[np.ndarray],
-    dev_docs: Sequence[Document],
     dconfig: DistillConfig,
-    out: Path,
-    started: float,
     progress: bool,
-    tqdm: Any,
-) -> tuple[list[EpochLog], float | None, int | None, int, str]:
-    """The epoch loop: soft + hard loss, dev selection, saving the best student."""
+) -> None:
+    """The epochs of :class:`~phiscrub.train.trainer.EpochLoop` with the soft + hard loss, and a
+    learning rate that reaches 0 by the planned last step or the end of the time budget."""
     config = student.config
     device = next(student.parameters()).device
-    steps_per_epoch = math.ceil(len(examples) / config.batch_size)
-    total = config.epochs * steps_per_epoch
-    if config.max_steps is not None:
-        total = min(total, config.max_steps)
-    warmup = int(config.warmup_ratio * total)
-    optimizer = _optimizer(student, config)
+    warmup = int(config.warmup_ratio * loop.total_steps)
+    optimizer = optimizer_for(student, config)
     base_lrs = [group["lr"] for group in optimizer.param_groups]
     train_start = time.monotonic()
-    budget_left = config.time_budget_s - (train_start - started) if config.time_budget_s is not None else None
+    budget_left = (
+        config.time_budget_s - (train_start - loop.started) if config.time_budget_s is not None else None
+    )
     if budget_left is not None and budget_left <= 0:
         raise ConfigError("the time budget ran out while the teacher computed the soft labels")
-    rng = random.Random(config.seed)
-    tracker = EpochTracker()
-    steps = 0
-    stop_reason = "epochs"
-    temp, alpha = dconfig.temperature, dconfig.alpha
     n_tags = len(student.tags)
-    bar = tqdm(total=total, disable=not progress, unit="step", desc="distill", dynamic_ncols=True)
-    try:
-        for epoch in range(1, config.epochs + 1):
-            epoch_start = time.monotonic()
-            losses: list[float] = []
-            order = list(range(len(examples)))
-            rng.shuffle(order)
-            student.train()
-            for b in range(0, len(order), config.batch_size):
-                idx = order[b : b + config.batch_size]
-                elapsed = time.monotonic() - train_start
-                fraction = elapsed / budget_left if budget_left else 0.0
-                factor = _lr_factor(steps, total, warmup, fraction)
-                for group, lr in zip(optimizer.param_groups, base_lrs):
-                    group["lr"] = lr * factor
-                batch = {k: v.to(device) for k, v in student.collate([examples[i] for i in idx]).items()}
-                target = _pad_targets([targets[i] for i in idx], batch["word_mask"].shape[1], n_tags)
-                output = student(batch)
-                hard = student.loss(output, batch["labels"])
-                loss = (1.0 - alpha) * hard
-                if alpha > 0:
-                    log_probs = _student_log_probs(student, output.emissions, output.word_mask, temp)
-                    soft = soft_loss(log_probs, target.to(device), output.word_mask.float())
-                    loss = loss + alpha * temp * temp * soft
-                optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                if config.max_grad_norm > 0:
-                    torch.nn.utils.clip_grad_norm_(student.parameters(), config.max_grad_norm)
-                optimizer.step()
-                losses.append(float(loss.detach()))
-                steps += 1
-                bar.update(1)
-                bar.set_postfix(epoch=epoch, loss=f"{np.mean(losses[-20:]):.4f}", refresh=False)
-                if config.max_steps is not None and steps >= config.max_steps:
-                    stop_reason = "max_steps"
-                    break
-                if budget_left is not None and time.monotonic() - train_start >= budget_left:
-                    stop_reason = "time_budget"
-                    break
-            log = tracker.end_epoch(student, out, dev_docs, config, epoch, steps, losses, epoch_start)
-            if log.dev_token_f1 is not None:
-                bar.set_postfix(epoch=epoch, dev_f1=f"{log.dev_token_f1:.4f}", best=f"{tracker.best_f1:.4f}")
-            if stop_reason != "epochs":
-                break
-            if tracker.patience_spent(dev_docs, config):
-                stop_reason = "early_stopping"
-                break
-    finally:
-        bar.close()
-    return tracker.history, tracker.best_f1, tracker.best_epoch, steps, stop_reason
+
+    def step(idx: list[int]) -> float:
+        fraction = (time.monotonic() - train_start) / budget_left if budget_left else 0.0
+        factor = _lr_factor(loop.steps, loop.total_steps, warmup, fraction)
+        for group, lr in zip(optimizer.param_groups, base_lrs):
+            group["lr"] = lr * factor
+        batch = {k: v.to(device) for k, v in student.collate([examples[i] for i in idx]).items()}
+        target = _pad_targets([targets[i] for i in idx], batch["word_mask"].shape[1], n_tags)
+        output = student(batch)
+        loss = (1.0 - dconfig.alpha) * student.loss(output, batch["labels"])
+        if dconfig.alpha > 0:
+            temp = dconfig.temperature
+            log_probs = _student_log_probs(student, output.emissions, output.word_mask, temp)
+            soft = soft_loss(log_probs, target.to(device), output.word_mask.float())
+            loss = loss + dconfig.alpha * temp * temp * soft
+        return apply_gradients(student, optimizer, loss, config.max_grad_norm)
+
+    loop.run(len(examples), step, "distill", progress)
 
 
 # ---------------------------------------------------------------------------------- agreement

@@ -39,7 +39,7 @@ from typing import Any
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.labels import is_native
-from phiscrub.train.config import TrainConfig
+from phiscrub.train.config import RECIPES, TrainConfig
 from phiscrub.train.trainer import TrainResult, train
 
 __all__ = [
@@ -57,7 +57,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-RECIPES: tuple[str, ...] = ("finetune", "source-then-target", "multitask", "multitask-then-target")
 #: Learning rate of all the paper's runs.
 PAPER_LR = 3e-5
 #: Fraction of the steps with linear warm-up.

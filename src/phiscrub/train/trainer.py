@@ -32,16 +32,18 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
+from phiscrub.labels import Granularity
 from phiscrub.train.bilstm import BiLstmTagger, build_word_examples
 from phiscrub.train.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
 from phiscrub.train.dataset import build_examples
@@ -51,14 +53,24 @@ from phiscrub.train.model import PhiTagger
 
 __all__ = [
     "EpochLog",
+    "EpochLoop",
+    "EpochTracker",
     "TrainResult",
+    "apply_gradients",
     "build_model",
     "dev_scores",
+    "optimizer_for",
+    "planned_steps",
     "saved_model_scores",
     "seed_everything",
-    "token_micro_f1",
+    "torch_threads",
     "train",
+    "training_examples",
+    "update_meta",
 ]
+
+
+R = TypeVar("R", bound="TrainResult")
 
 
 @dataclass(frozen=True)
@@ -140,27 +152,6 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def token_micro_f1(gold: Sequence[Sequence[str | None]], pred: Sequence[Sequence[str | None]]) -> float:
-    """Token-level micro F1 over PHI classes from per-token labels (None: not PHI).
-
-    Same convention as :mod:`phiscrub.evaluate.metrics`: a wrong PHI label is an FP and an FN;
-    nothing to find and nothing predicted scores 1.0.
-    """
-    tp = fp = fn = 0
-    for g_doc, p_doc in zip(gold, pred, strict=True):
-        for g, p in zip(g_doc, p_doc, strict=True):
-            if p is not None and p == g:
-                tp += 1
-                continue
-            if p is not None:
-                fp += 1
-            if g is not None:
-                fn += 1
-    if tp == fp == fn == 0:
-        return 1.0
-    return 2 * tp / (2 * tp + fp + fn)
-
-
 @dataclass
 class EpochTracker:
     """Best-epoch bookkeeping shared by :func:`train` and distillation: dev scores, saving, patience.
@@ -222,21 +213,17 @@ class EpochTracker:
 
 
 def dev_scores(model: Tagger, dev_docs: Sequence[Document], batch_size: int = 32) -> dict[str, float]:
-    """Binary, token and entity micro F1 of the model on gold documents.
-
-    Uses :func:`phiscrub.evaluate.metrics.evaluate` (the project's metric definitions); if that
-    module is unavailable, falls back to :func:`token_micro_f1` over the word tags (``token`` only).
-    """
+    """Binary, token and entity micro F1 of the model on gold documents
+    (:func:`phiscrub.evaluate.metrics.evaluate`, the project's metric definitions)."""
     predictions = predict_words(model, dev_docs, batch_size=batch_size)
-    granularity = model.config.granularity
-    try:
-        from phiscrub.evaluate.metrics import evaluate
-    except ImportError:
-        from phiscrub.train.dataset import bio_tags
+    return _scores(dev_docs, predictions, model.config.granularity)
 
-        gold = [[t[2:] if t != "O" else None for t in bio_tags(d, granularity)[1]] for d in dev_docs]
-        pred = [[t[2:] if t != "O" else None for t in p.tags] for p in predictions]
-        return {"token": token_micro_f1(gold, pred)}
+
+def _scores(
+    dev_docs: Sequence[Document], predictions: Sequence[Any], granularity: Granularity
+) -> dict[str, float]:
+    from phiscrub.evaluate.metrics import evaluate
+
     pred_docs = [doc.with_spans(p.spans()) for doc, p in zip(dev_docs, predictions)]
     result = evaluate(list(dev_docs), pred_docs, granularity)
     return {"binary": result.binary.f1, "token": result.token.f1, "entity": result.entity.f1}
@@ -267,36 +254,32 @@ def saved_model_scores(
     Raises:
         ModelError: the folder cannot be loaded.
     """
-    from phiscrub.evaluate.metrics import evaluate
-
     folder = Path(model_dir)
     model = load_for_inference(folder, device=device)
     # A BiLSTM-CRF ignores autocast (it always runs in float32).
     bf16 = not isinstance(model, BiLstmTagger) and model.autocast_dtype == torch.bfloat16
     predictions = predict_words(model, list(dev_docs), batch_size=batch_size)
-    pred_docs = [doc.with_spans(p.spans()) for doc, p in zip(dev_docs, predictions)]
-    result = evaluate(list(dev_docs), pred_docs, model.config.granularity)
     meta_path = folder / "meta.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
     return {
-        "binary": result.binary.f1,
-        "token": result.token.f1,
-        "entity": result.entity.f1,
+        **_scores(dev_docs, predictions, model.config.granularity),
         "precision": "bfloat16" if bf16 else "float32",
         "weights_dtype": meta.get("dtype", model.config.save_dtype),
         "device": device,
     }
 
 
-def _record_saved_scores(model_dir: Path, scores: dict[str, Any]) -> None:
-    """Add the saved model's dev scores to its ``meta.json`` (next to ``best_dev_token_f1``)."""
-    meta_path = model_dir / "meta.json"
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    meta["saved_model_dev"] = scores
-    meta_path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+def update_meta(folder: Path, facts: dict[str, Any]) -> None:
+    """Add ``facts`` to a saved model's ``meta.json``."""
+    path = folder / "meta.json"
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta.update(facts)
+    path.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def _optimizer(model: Tagger, config: TrainConfig) -> torch.optim.Optimizer:
+def optimizer_for(model: Tagger, config: TrainConfig) -> torch.optim.Optimizer:
+    """AdamW with the encoder at ``lr``, the rest at ``head_lr`` (every parameter at ``bilstm.lr``
+    for a BiLSTM-CRF), and no weight decay on biases, norms, feature embeddings and CRF scores."""
     groups: dict[tuple[bool, bool], list[torch.nn.Parameter]] = {}
     for name, param in model.named_parameters():
         if not param.requires_grad:
@@ -375,6 +358,178 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
     return model
 
 
+@contextmanager
+def torch_threads(n: int | None) -> Iterator[None]:
+    """Run with ``torch.set_num_threads(n)`` (None: torch's choice), restoring the old count after."""
+    old = torch.get_num_threads()
+    if n is not None:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+def move_to_device(model: Tagger, device: str) -> None:
+    """``model.to(device)``; an unusable device is a ConfigError."""
+    try:
+        model.to(device)
+    except (RuntimeError, AssertionError) as exc:
+        raise ConfigError(f"cannot use device {device!r}: {exc.__class__.__name__}") from exc
+
+
+def training_examples(model: Tagger, train_docs: Sequence[Document]) -> Sequence[Any]:
+    """The training windows of ``train_docs`` for ``model`` (word windows for a BiLSTM-CRF).
+
+    Raises:
+        ConfigError: no windows (the documents hold no words).
+    """
+    config = model.config
+    examples: Sequence[Any]
+    if isinstance(model, BiLstmTagger):
+        examples = build_word_examples(train_docs, model)
+    else:
+        examples = build_examples(
+            train_docs,
+            model.tokenizer,
+            model.tags,
+            config.granularity,
+            config.max_length,
+            config.overlap,
+            config.sentence_aware,
+            config.subword_strategy,
+        )
+    if not examples:
+        raise ConfigError("no training windows: the training documents hold no words")
+    return examples
+
+
+def planned_steps(n_examples: int, config: TrainConfig) -> int:
+    """Optimiser steps of a full run: ``epochs`` x batches per epoch, capped by ``max_steps``."""
+    total = config.epochs * math.ceil(n_examples / config.batch_size)
+    return total if config.max_steps is None else min(total, config.max_steps)
+
+
+def apply_gradients(
+    model: Tagger, optimizer: torch.optim.Optimizer, loss: torch.Tensor, max_grad_norm: float
+) -> float:
+    """Back-propagate ``loss``, clip the gradients (``max_grad_norm`` > 0), step; returns the loss."""
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    if max_grad_norm > 0:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)
+    optimizer.step()
+    return float(loss.detach())
+
+
+@dataclass
+class EpochLoop:
+    """The epoch loop of :func:`train` and of distillation: shuffled batches, one ``step`` each, the
+    ``max_steps`` and time budgets, dev selection and saving (:class:`EpochTracker`), patience.
+
+    Args:
+        model: the model trained (saved to ``out`` when the dev score improves).
+        out: the model folder.
+        dev_docs: gold dev documents (empty: every epoch is saved, the last one kept).
+        total_steps: planned steps (the progress bar's length).
+        started: ``time.monotonic()`` the time budget counts from.
+    """
+
+    model: Tagger
+    out: Path
+    dev_docs: Sequence[Document]
+    total_steps: int
+    started: float
+    tracker: EpochTracker = field(default_factory=EpochTracker)
+    steps: int = 0
+    stop_reason: str = "epochs"
+
+    def run(self, n_examples: int, step: Callable[[list[int]], float], desc: str, progress: bool) -> None:
+        """Train until the epochs, the patience, ``max_steps`` or the time budget run out.
+
+        Args:
+            n_examples: training windows; ``step`` gets the indices of one shuffled batch of them.
+            step: one optimiser step on a batch; returns its loss.
+            desc: the progress bar's name.
+            progress: show the bar (step counts, loss and dev F1; never text).
+        """
+        from tqdm.auto import tqdm
+
+        config = self.model.config
+        rng = random.Random(config.seed)
+        bar = tqdm(total=self.total_steps, disable=not progress, unit="step", desc=desc, dynamic_ncols=True)
+        try:
+            for epoch in range(1, config.epochs + 1):
+                epoch_start = time.monotonic()
+                losses = self._epoch(n_examples, step, rng, bar, epoch)
+                log = self.tracker.end_epoch(
+                    self.model, self.out, self.dev_docs, config, epoch, self.steps, losses, epoch_start
+                )
+                postfix: dict[str, Any] = {"epoch": epoch, "loss": f"{log.train_loss:.4f}"}
+                if log.dev_token_f1 is not None:
+                    postfix.update(dev_f1=f"{log.dev_token_f1:.4f}", best=f"{self.tracker.best_f1:.4f}")
+                bar.set_postfix(postfix)
+                if self.stop_reason != "epochs":
+                    break
+                if self.tracker.patience_spent(self.dev_docs, config):
+                    self.stop_reason = "early_stopping"
+                    break
+        finally:
+            bar.close()
+
+    def _epoch(
+        self, n_examples: int, step: Callable[[list[int]], float], rng: random.Random, bar: Any, epoch: int
+    ) -> list[float]:
+        config = self.model.config
+        losses: list[float] = []
+        order = list(range(n_examples))
+        rng.shuffle(order)
+        self.model.train()
+        for b in range(0, len(order), config.batch_size):
+            losses.append(step(order[b : b + config.batch_size]))
+            self.steps += 1
+            bar.update(1)
+            bar.set_postfix(epoch=epoch, loss=f"{np.mean(losses[-20:]):.4f}", refresh=False)
+            if config.max_steps is not None and self.steps >= config.max_steps:
+                self.stop_reason = "max_steps"
+                break
+            if config.time_budget_s is not None and time.monotonic() - self.started >= config.time_budget_s:
+                self.stop_reason = "time_budget"
+                break
+        return losses
+
+    def saved_scores(self) -> dict[str, Any] | None:
+        """Dev scores of the saved folder as ``phiscrub predict`` runs it, also added to its
+        ``meta.json`` (None without dev documents)."""
+        if not self.dev_docs or self.tracker.best_epoch is None:
+            return None
+        scores = saved_model_scores(self.out, self.dev_docs, device=self.model.config.device)
+        update_meta(self.out, {"saved_model_dev": scores})
+        return scores
+
+    def finish(self, result_cls: type[R], n_examples: int, summary_file: str, **extra: Any) -> R:
+        """Score the saved folder (:meth:`saved_scores`), build the run's result (a
+        :class:`TrainResult` or subclass, ``extra`` its own fields) and write it to ``summary_file``."""
+        saved_dev = self.saved_scores()
+        result = result_cls(
+            model_dir=self.out,
+            config=self.model.config,
+            best_dev_f1=self.tracker.best_f1,
+            best_epoch=self.tracker.best_epoch,
+            epochs_run=len(self.tracker.history),
+            steps=self.steps,
+            stop_reason=self.stop_reason,
+            history=tuple(self.tracker.history),
+            seconds=time.monotonic() - self.started,
+            n_train_windows=n_examples,
+            saved_model_dev=saved_dev,
+            **extra,
+        )
+        text = json.dumps(result.to_dict(), indent=2) + "\n"
+        (self.out / summary_file).write_text(text, encoding="utf-8")
+        return result
+
+
 def train(
     train_docs: Sequence[Document],
     dev_docs: Sequence[Document],
@@ -399,108 +554,23 @@ def train(
         ModelError: the encoder cannot be loaded.
         LabelError: a span label is unknown.
     """
-    from tqdm.auto import tqdm
-
     started = time.monotonic()
-    out = Path(out_dir)
-    old_threads = torch.get_num_threads()
-    if config.num_threads is not None:
-        torch.set_num_threads(config.num_threads)
-    try:
+    with torch_threads(config.num_threads):
         seed_everything(config.seed)
         model = build_model(config, train_docs)
         config = model.config  # encoder path resolved, architecture of init_from
-        try:
-            model.to(config.device)
-        except (RuntimeError, AssertionError) as exc:
-            raise ConfigError(f"cannot use device {config.device!r}: {exc.__class__.__name__}") from exc
-        examples: Sequence[Any]
-        if isinstance(model, BiLstmTagger):
-            examples = build_word_examples(train_docs, model)
-        else:
-            examples = build_examples(
-                train_docs,
-                model.tokenizer,
-                model.tags,
-                config.granularity,
-                config.max_length,
-                config.overlap,
-                config.sentence_aware,
-                config.subword_strategy,
-            )
-        if not examples:
-            raise ConfigError("no training windows: the training documents hold no words")
-        steps_per_epoch = math.ceil(len(examples) / config.batch_size)
-        total = config.epochs * steps_per_epoch
-        if config.max_steps is not None:
-            total = min(total, config.max_steps)
-        optimizer = _optimizer(model, config)
+        move_to_device(model, config.device)
+        examples = training_examples(model, train_docs)
+        total = planned_steps(len(examples), config)
+        optimizer = optimizer_for(model, config)
         scheduler = _schedule(optimizer, total, int(config.warmup_ratio * total))
-        rng = random.Random(config.seed)
-        tracker = EpochTracker()
-        steps = 0
-        stop_reason = "epochs"
-        saved_dev: dict[str, Any] | None = None
-        bar = tqdm(total=total, disable=not progress, unit="step", desc="train", dynamic_ncols=True)
-        try:
-            for epoch in range(1, config.epochs + 1):
-                epoch_start = time.monotonic()
-                losses: list[float] = []
-                order = list(range(len(examples)))
-                rng.shuffle(order)
-                model.train()
-                for b in range(0, len(order), config.batch_size):
-                    batch_examples = [examples[i] for i in order[b : b + config.batch_size]]
-                    loss = _step(model, optimizer, scheduler, batch_examples, config)
-                    losses.append(loss)
-                    steps += 1
-                    bar.update(1)
-                    bar.set_postfix(
-                        epoch=epoch, loss=f"{sum(losses[-20:]) / len(losses[-20:]):.4f}", refresh=False
-                    )
-                    if config.max_steps is not None and steps >= config.max_steps:
-                        stop_reason = "max_steps"
-                        break
-                    if (
-                        config.time_budget_s is not None
-                        and time.monotonic() - started >= config.time_budget_s
-                    ):
-                        stop_reason = "time_budget"
-                        break
-                log = tracker.end_epoch(model, out, dev_docs, config, epoch, steps, losses, epoch_start)
-                postfix: dict[str, Any] = {"epoch": epoch, "loss": f"{log.train_loss:.4f}"}
-                if log.dev_token_f1 is not None:
-                    postfix["dev_f1"] = f"{log.dev_token_f1:.4f}"
-                    postfix["best"] = f"{tracker.best_f1:.4f}"
-                bar.set_postfix(postfix)
-                if stop_reason != "epochs":
-                    break
-                if tracker.patience_spent(dev_docs, config):
-                    stop_reason = "early_stopping"
-                    break
-            if dev_docs and tracker.best_epoch is not None:
-                saved_dev = saved_model_scores(out, dev_docs, device=config.device)
-                _record_saved_scores(out, saved_dev)
-                bar.set_postfix(best=f"{tracker.best_f1:.4f}", saved_model_dev_f1=f"{saved_dev['token']:.4f}")
-        finally:
-            bar.close()
-        result = TrainResult(
-            model_dir=out,
-            config=config,
-            best_dev_f1=tracker.best_f1,
-            best_epoch=tracker.best_epoch,
-            epochs_run=len(tracker.history),
-            steps=steps,
-            stop_reason=stop_reason,
-            history=tuple(tracker.history),
-            seconds=time.monotonic() - started,
-            n_train_windows=len(examples),
-            saved_model_dev=saved_dev,
-        )
-        (out / "training.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
-        return result
-    finally:
-        torch.set_num_threads(old_threads)
+
+        def step(batch: list[int]) -> float:
+            return _step(model, optimizer, scheduler, [examples[i] for i in batch], config)
+
+        loop = EpochLoop(model, Path(out_dir), dev_docs, total, started)
+        loop.run(len(examples), step, "train", progress)
+        return loop.finish(TrainResult, len(examples), "training.json")
 
 
 def _step(
@@ -514,11 +584,6 @@ def _step(
     device = next(model.parameters()).device
     batch = {k: v.to(device) for k, v in model.collate(examples).items()}
     out = model(batch)
-    loss = model.loss(out, batch["labels"])
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
-    if config.max_grad_norm > 0:
-        torch.nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
-    optimizer.step()
+    loss = apply_gradients(model, optimizer, model.loss(out, batch["labels"]), config.max_grad_norm)
     scheduler.step()
-    return float(loss.detach())
+    return loss
