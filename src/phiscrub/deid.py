@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from phiscrub.detect.base import Detector
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
-from phiscrub.labels import Granularity, fold, is_native
+from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native
 from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
 from phiscrub.resolve import resolve
 
@@ -125,7 +125,7 @@ class Deidentifier:
     def __post_init__(self) -> None:
         if self.mode not in ("placeholder", "mask", "surrogate"):
             raise ConfigError(f"unknown mode {self.mode!r}; use placeholder, mask or surrogate")
-        if self.labels not in ("coarse", "fine", "phicon5") and not is_native(self.labels):
+        if self.labels not in GRANULARITIES and not is_native(self.labels):
             raise ConfigError(
                 f"unknown label granularity {self.labels!r}; use coarse, fine, phicon5 or native:<corpus>"
             )

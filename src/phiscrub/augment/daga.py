@@ -58,7 +58,7 @@ from phiscrub.augment.linearize import (
 )
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, MalformedSampleError
-from phiscrub.labels import Granularity
+from phiscrub.labels import GRANULARITIES, Granularity
 
 if TYPE_CHECKING:
     import torch
@@ -259,7 +259,7 @@ class DagaAugmenter:
             raise ConfigError("DAGA sentences_per_doc must be at least 1")
         if self.threads is not None and self.threads < 1:
             raise ConfigError("DAGA threads must be at least 1")
-        if self.granularity not in ("fine", "coarse", "phicon5"):
+        if self.granularity not in GRANULARITIES:
             raise ConfigError(f"unknown label granularity {self.granularity!r}")
 
     # ------------------------------------------------------------------ fit

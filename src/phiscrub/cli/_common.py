@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from phiscrub.document import Document
 from phiscrub.io.base import Problem
+from phiscrub.labels import GRANULARITIES
 
 __all__ = [
     "CORPUS_HELP",
@@ -55,7 +56,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 CORPUS_OUT_FORMATS: list[str] = ["jsonl", "brat", "i2b2", "conll", "csv", "parquet"]
 
 #: Label granularities of ``--labels`` (coarse: the 7 PHI types).
-LABEL_GRANULARITIES: list[str] = ["coarse", "fine", "phicon5"]
+LABEL_GRANULARITIES: list[str] = sorted(GRANULARITIES)
 
 #: Surrogate languages of ``augment`` and ``synth`` (``--lang``); ``auto`` detects per document.
 SURROGATE_LANGS: list[str] = ["auto", "en", "es", "ca", "zh"]

@@ -25,7 +25,7 @@ from phiscrub.cli._common import (
     surrogate_lang_option,
 )
 from phiscrub.errors import ConfigError
-from phiscrub.labels import Granularity
+from phiscrub.labels import GRANULARITIES, Granularity
 
 if TYPE_CHECKING:
     from phiscrub.augment.llm_client import OnLeak
@@ -79,7 +79,7 @@ _IN_FORMATS = ["brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"
 )
 @click.option(
     "--daga-granularity",
-    type=click.Choice(["fine", "coarse", "phicon5"]),
+    type=click.Choice(GRANULARITIES),
     default="coarse",
     show_default=True,
     help="Labels of the DAGA tags and of the generated spans.",

@@ -35,12 +35,12 @@ from typing import Any, cast
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
-from phiscrub.labels import Granularity, fold, is_native
+from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native
 from phiscrub.text import TOKENIZER_NAME, Token, tokenize
 
 __all__ = ["PRF", "EvaluationResult", "LabelScores", "entities", "evaluate", "token_labels"]
 
-_GRANULARITIES: tuple[str, ...] = ("fine", "coarse", "phicon5")
+_GRANULARITIES: tuple[str, ...] = GRANULARITIES
 
 
 class AsDict:

@@ -14,7 +14,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
-from phiscrub.labels import Granularity, fold, is_native, to_fine
+from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native, to_fine
 from phiscrub.transform.rewrite import rewrite
 from phiscrub.transform.surrogates import NAME_LABELS, Scope, SurrogateGenerator
 
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 Mode = Literal["placeholder", "mask", "surrogate"]
-_GRANULARITIES = ("fine", "coarse", "phicon5")
+_GRANULARITIES = GRANULARITIES
 
 
 @dataclass(frozen=True)
