@@ -584,8 +584,9 @@ def summarise_training(model: Path) -> dict[str, Any] | None:
 
 def scores(eval_json: Path) -> dict[str, Any]:
     """Binary / token / entity P, R, F1 from an ``evaluate`` JSON report."""
-    res = json.loads(eval_json.read_text(encoding="utf-8"))["result"]
-    return {m: {k: res[m][k] for k in ("precision", "recall", "f1")} for m in ("binary", "token", "entity")}
+    from phiscrub.evaluate.report import load_scores
+
+    return dict(load_scores(eval_json))
 
 
 def execute(run: Run, out: Path) -> dict[str, Any]:

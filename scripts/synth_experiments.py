@@ -431,8 +431,10 @@ def _ablation_rows(abl: Path) -> list[str]:
 
 def _scores(path: Path) -> dict[str, float]:
     """Binary token (B), token micro (T) and entity micro (E) F1 of an ``evaluate`` report."""
-    result = json.loads(path.read_text())["result"]
-    return {key: float(result[name]["f1"]) for key, name in zip(F1_KEYS, ("binary", "token", "entity"))}
+    from phiscrub.evaluate.report import load_scores
+
+    scores = load_scores(path)
+    return {key: scores[name]["f1"] for key, name in zip(F1_KEYS, ("binary", "token", "entity"))}
 
 
 def _downstream_rows(seeds: list[int]) -> list[str]:

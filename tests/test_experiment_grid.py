@@ -302,7 +302,7 @@ def test_synth_driver_downstream_mean_over_seeds(tmp_path: Path, monkeypatch: py
     for (kind, seed), value in f1.items():
         run = tmp_path / "downstream" / f"{kind}-seed{seed}"
         run.mkdir(parents=True)
-        result = {m: {"f1": value} for m in ("binary", "token", "entity")}
+        result = {m: {"precision": 1.0, "recall": value, "f1": value} for m in ("binary", "token", "entity")}
         (run / "eval.json").write_text(json.dumps({"result": result}), encoding="utf-8")
     rows = sx._downstream_rows([0, 1])
     mean_b = next(r for r in rows if r.startswith("| mean of 2 | B F1"))

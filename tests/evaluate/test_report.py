@@ -139,3 +139,20 @@ def test_write_report_rejects_unserialisable_config_before_writing(
     with pytest.raises(ConfigError, match="object"):
         write_report(result, tmp_path / "r", {"callback": object()})
     assert list(tmp_path.iterdir()) == []
+
+
+def test_load_scores_reads_back_the_written_report(result: EvaluationResult, tmp_path: Path) -> None:
+    from phiscrub.errors import InputFormatError
+    from phiscrub.evaluate.report import load_scores
+
+    json_path, _ = write_report(result, tmp_path / "dev")
+    scores = load_scores(json_path)
+    assert scores["entity"] == {
+        "precision": result.entity.precision,
+        "recall": result.entity.recall,
+        "f1": result.entity.f1,
+    }
+    assert scores["binary"]["f1"] == result.binary.f1 and scores["token"]["recall"] == result.token.recall
+    (tmp_path / "bad.json").write_text('{"result": {}}', encoding="utf-8")
+    with pytest.raises(InputFormatError, match="bad.json"):
+        load_scores(tmp_path / "bad.json")

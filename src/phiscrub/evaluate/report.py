@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.document import Document
-from phiscrub.errors import ConfigError
+from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.evaluate.metrics import PRF, EvaluationResult
 from phiscrub.labels import Granularity, fold
 
@@ -30,6 +30,7 @@ __all__ = [
     "frequency_rows",
     "frequency_table",
     "label_frequencies",
+    "load_scores",
     "plot_per_label",
     "to_markdown",
     "write_report",
@@ -219,6 +220,22 @@ def write_report(
     json_path.write_text(text + "\n", encoding="utf-8")
     md_path.write_text(markdown, encoding="utf-8")
     return json_path, md_path
+
+
+def load_scores(path: str | os.PathLike[str]) -> dict[str, dict[str, float]]:
+    """Binary, token and entity precision, recall and F1 of a report written by :func:`write_report`.
+
+    Raises:
+        InputFormatError: the file is not such a report (named by path, never content).
+    """
+    try:
+        result = json.loads(Path(path).read_text(encoding="utf-8"))["result"]
+        return {m: {k: float(result[m][k]) for k in ("precision", "recall", "f1")} for m in _METRICS}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError):
+        raise InputFormatError(f"{path}: not a `phiscrub evaluate` report") from None
+
+
+_METRICS = ("binary", "token", "entity")
 
 
 # --------------------------------------------------------------------------------------------
