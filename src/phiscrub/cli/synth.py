@@ -7,7 +7,6 @@ labelled input gives a labelled output that ``phiscrub train`` accepts. Only cou
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import cast
 
@@ -134,8 +133,9 @@ def synth(
     to stderr; no text is ever printed.
     """
     from phiscrub.io import get_writer
-    from phiscrub.synth import SynthConfig, Synthesizer, load_refiller
-    from phiscrub.synth.pipeline import DetectPolicy, PhiMode, stats_file_for
+    from phiscrub.synth import SynthConfig, load_refiller
+    from phiscrub.synth.pipeline import DetectPolicy, PhiMode
+    from phiscrub.synth.run import labelled_format, run_synth
 
     config = SynthConfig.resolve(
         profile, strategy=strategy, ratio=ratio, mix=mix, detect=cast("DetectPolicy | None", detect),
@@ -143,25 +143,14 @@ def synth(
         fill_blanks=fill_blanks, spellcheck=spellcheck, max_lines=max_lines, max_tokens=max_tokens, seed=seed,
         lang=lang,
     )  # fmt: skip
-
     docs, problems, used = read_with_problems(input_path, src_fmt, corpus, seed)
-    synthesizer = Synthesizer(config, load_refiller(mlm_path))
-    labelled = None if used in ("jsonl", "csv", "parquet") else used != "txt"
-    if masked_path is None:
-        get_writer(dst_fmt).write(
-            synthesizer.synthesize_many(docs, labelled=labelled, progress=True), output_path
-        )
-    else:
-        pairs = list(synthesizer.synthesize_pairs(docs, labelled=labelled, progress=True))
-        get_writer(dst_fmt).write((p[0] for p in pairs), output_path)
-        get_writer(dst_fmt).write((p[1] for p in pairs), masked_path)
-    stats_file_for(output_path).write_text(
-        json.dumps(synthesizer.stats.as_dict(), indent=2) + "\n", encoding="utf-8"
-    )
+    stats = run_synth(
+        docs, config, load_refiller(mlm_path), get_writer(dst_fmt), output_path, masked_output=masked_path,
+        labelled=labelled_format(used), progress=True,
+    )  # fmt: skip
+    masked = f" and their masked versions to {masked_path}" if masked_path is not None else ""
     click.echo(
-        f"synth {config.strategy.describe()} (phi {config.phi}, seed {seed}): {synthesizer.stats.summary()}; "
-        f"wrote {synthesizer.stats.letters} letters to {output_path} ({dst_fmt})"
-        + (f" and their masked versions to {masked_path}" if masked_path is not None else "")
-        + f"; reader problems: {len(problems)}",
+        f"synth {config.strategy.describe()} (phi {config.phi}, seed {seed}): {stats.summary()}; wrote "
+        f"{stats.letters} letters to {output_path} ({dst_fmt}){masked}; reader problems: {len(problems)}",
         err=True,
     )

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from phiscrub.errors import ConfigError
+from phiscrub.synth.batching import padded_batch
 
 __all__ = [
     "DEFAULT_GGUF_PACKAGE",
@@ -221,12 +222,7 @@ class HFMaskedLMRefiller:
         pad = tok.pad_token_id if tok.pad_token_id is not None else 0
         for b in range(0, len(jobs), self.batch_size):
             batch = jobs[b : b + self.batch_size]
-            width = max(len(j[1]) for j in batch)
-            input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
-            attention = torch.zeros((len(batch), width), dtype=torch.long)
-            for i, (_, window, _, _) in enumerate(batch):
-                input_ids[i, : len(window)] = torch.tensor(window)
-                attention[i, : len(window)] = 1
+            input_ids, attention = padded_batch([j[1] for j in batch], pad)
             with torch.no_grad():
                 logits = self._model(
                     input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from phiscrub.errors import ConfigError
+from phiscrub.synth.batching import padded_batch
 from phiscrub.synth.metrics.rouge import Score
 from phiscrub.synth.metrics.tokens import (
     DEFAULT_MASK_PATTERN,
@@ -159,12 +160,7 @@ class EmbeddingScorer:
         with torch.inference_mode():
             for i in range(0, len(jobs), self.batch_size):
                 batch = jobs[i : i + self.batch_size]
-                width = max(len(j[2]) for j in batch)
-                input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
-                attention = torch.zeros((len(batch), width), dtype=torch.long)
-                for r, (_, _, full, _) in enumerate(batch):
-                    input_ids[r, : len(full)] = torch.tensor(full)
-                    attention[r, : len(full)] = 1
+                input_ids, attention = padded_batch([j[2] for j in batch], pad)
                 out = self.model(
                     input_ids=input_ids.to(self.device),
                     attention_mask=attention.to(self.device),
