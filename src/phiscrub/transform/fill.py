@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 
 from phiscrub.document import Span
 from phiscrub.errors import ConfigError
@@ -50,7 +51,7 @@ from phiscrub.transform.surrogate.draw import (
     detect_lang,
     vocab_part,
 )
-from phiscrub.transform.surrogate.wordlists import ID_SHAPES
+from phiscrub.transform.surrogate.wordlists import ID_SHAPES, PICK_LEXICON
 
 __all__ = [
     "FILL_LANGS",
@@ -67,6 +68,12 @@ __all__ = [
 _KNOWN = frozenset(PLACEHOLDER_LABELS) | {"ID", "LOCATION"}
 
 _Drawer = Callable[[NoteDraw, str, str], str]
+
+
+def _pick(lexicon: str, ctx: NoteDraw, before: str, after: str) -> str:
+    return ctx.pick(lexicon, before)
+
+
 #: The seeded generator of each fine label.
 _DRAWERS: dict[str, _Drawer] = {
     "PATIENT": people.draw_patient,
@@ -89,8 +96,8 @@ _DRAWERS: dict[str, _Drawer] = {
     "LOCATION": places.draw_location,
     "CITY": places.draw_city,
     "HOSPITAL": places.draw_hospital,
-    "ORGANIZATION": lambda ctx, before, after: ctx.pick("companies", before),
-    "COUNTRY": lambda ctx, before, after: ctx.pick("countries", before),
+    # Plain picks from the label's bundled list (the lists keyed redaction picks from too).
+    **{label: partial(_pick, PICK_LEXICON[label]) for label in ("ORGANIZATION", "COUNTRY")},
 }
 
 

@@ -308,9 +308,12 @@ URL_PATHS = ["", "", "/portal", "/patients", "/login", "/appointments", "/patien
               "/forms/intake", "/billing", "/en/home", "/resources/education"]  # fmt: skip
 ROOM_SHAPES = {"en": ["###", "####", "#%", "##-#", "%-###", "###%", "##", "###-#", "%###"],
                 "es": ["###", "##", "###-%", "#.##", "%-##"], "zh": ["##", "#", "###", "##-#", "#%"]}  # fmt: skip
-EN_STREET_SUFFIX = [("Street", "St"), ("Avenue", "Ave"), ("Road", "Rd"), ("Drive", "Dr"), ("Lane", "Ln"),
-                     ("Boulevard", "Blvd"), ("Court", "Ct"), ("Place", "Pl"), ("Way", "Way"), ("Terrace", "Ter"),
-                     ("Circle", "Cir"), ("Parkway", "Pkwy")]  # fmt: skip
+#: Street suffixes drawn for English fills, full and abbreviated (the keyed suffixes minus the rarer ones).
+EN_STREET_SUFFIX = [
+    (full.title(), STREET_ABBR[full])
+    for full in ("street", "avenue", "road", "drive", "lane", "boulevard", "court", "place", "way", "terrace",
+                 "circle", "parkway")
+]  # fmt: skip
 
 # The commonest US given names and surnames: real US notes are full of them ("daughter mary", "per
 # J. SMITH"), and a tagger trained only on the 29-locale lists rarely sees a plain "Mary" or "Smith".
