@@ -1,26 +1,22 @@
 """``phiscrub serve``: the HTTP service and the review page (FastAPI + uvicorn, extra ``service``).
 
-The model is loaded once before the server listens (a broken model or option fails here, exit 2).
-With ``--workers N`` uvicorn starts N processes, each loading the model once; the configuration
-reaches them as JSON in ``$PHISCRUB_SERVICE_CONFIG`` (no secrets: each worker reads the token and
-key from the same environment variable or file as the parent).
+The model is loaded once before the server listens (a broken model or option fails here, exit 2);
+:mod:`phiscrub.service.server` loads the engine and runs uvicorn (``--workers N``: N processes).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import asdict
-from typing import Any
 
 import click
 
 from phiscrub.cli._common import detector_options, mode_option, policy_option
 from phiscrub.deid import KEY_ENV_VAR
-from phiscrub.errors import ConfigError, ModelError, PhiscrubError
+from phiscrub.errors import ModelError, PhiscrubError
 from phiscrub.runs.settings import DetectorSettings
 
-__all__ = ["log_config", "serve"]
+__all__ = ["serve"]
 
 log = logging.getLogger(__name__)
 
@@ -31,28 +27,6 @@ class _StartupError(click.ClickException):
     """Bad options, no token, or a model that does not load: nothing is served."""
 
     exit_code = 2
-
-
-def log_config(level: str) -> dict[str, Any]:
-    """uvicorn's logging configuration: server messages and phiscrub's access log, to stderr.
-
-    uvicorn's own access log is off (it would log query strings); phiscrub's logs method, path,
-    status, duration and counts only (:mod:`phiscrub.service.middleware`).
-    """
-    upper = level.upper()
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-        "handlers": {
-            "stderr": {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}
-        },
-        "loggers": {
-            "uvicorn": {"handlers": ["stderr"], "level": upper, "propagate": False},
-            "uvicorn.access": {"handlers": [], "level": "CRITICAL", "propagate": False},
-            "phiscrub": {"handlers": ["stderr"], "level": upper, "propagate": False},
-        },
-    }
 
 
 @click.command()
@@ -120,11 +94,10 @@ def serve(
     clients. No note text is logged (docs/service.md).
     """
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 - checked here: the service extra is installed
 
-        from phiscrub.service.app import create_app
-        from phiscrub.service.config import CONFIG_ENV_VAR, ServiceConfig
-        from phiscrub.service.engine import Engine
+        from phiscrub.service.config import ServiceConfig
+        from phiscrub.service.server import load_engine, run_server
     except ImportError as exc:
         raise _StartupError(
             f"phiscrub serve needs the service extra: pip install 'phiscrub[service]' ({exc.name})"
@@ -140,11 +113,7 @@ def serve(
             token_file=token_file,
             key_file=key_file,
         )
-        config.token()  # no token, no server
-        key = config.key()
-        if mode == "surrogate" and key is None:
-            raise ConfigError(f"--mode surrogate needs a key: set ${KEY_ENV_VAR} or pass --key-file")
-        engine = Engine(config, key).load()
+        engine = load_engine(config)
     except ModelError as exc:
         raise _StartupError(f"cannot load the model: {exc}") from None
     except PhiscrubError as exc:
@@ -154,25 +123,7 @@ def serve(
         click.echo(f"warning: serving without authentication{where} (--insecure-no-auth)", err=True)
     click.echo(
         f"phiscrub serve: http://{host}:{port}/ (workers {workers}, model {'yes' if engine.has_model else 'no'}, "
-        f"auth {'off' if insecure_no_auth else 'on'}, surrogates {'on' if key is not None else 'off'})",
+        f"auth {'off' if insecure_no_auth else 'on'}, surrogates {'on' if engine.surrogates else 'off'})",
         err=True,
     )
-    common: dict[str, Any] = {
-        "host": host,
-        "port": port,
-        "log_config": log_config(log_level),
-        "access_log": False,
-        "server_header": False,
-        "proxy_headers": False,
-    }
-    if workers == 1:
-        uvicorn.run(create_app(config, engine), **common)
-        return
-    del engine  # each worker process loads its own
-    os.environ[CONFIG_ENV_VAR] = config.to_json()
-    if not os.environ.get("PHISCRUB_THREADS"):
-        # Split the cores between the workers, as `redact --workers` does.
-        from phiscrub.detect.onnx_tagger import physical_cores
-
-        os.environ["PHISCRUB_THREADS"] = str(max(1, physical_cores() // workers))
-    uvicorn.run("phiscrub.service.app:app_from_env", factory=True, workers=workers, **common)
+    run_server(config, engine, host, port, workers, log_level)
