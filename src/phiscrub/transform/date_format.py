@@ -101,6 +101,7 @@ def _reference(v: DateValue) -> dt.date | None:
 
 
 def shift_value(v: DateValue, days: int) -> DateValue:
+    """The value moved by ``days`` through its reference day (a weekday alone moves by ``days % 7``)."""
     ref = _reference(v)
     if ref is None:
         weekday = None if v.weekday is None else (v.weekday + days) % 7
@@ -167,6 +168,7 @@ def _render_tag(tag: Tag, v: DateValue) -> str:
 
 
 def render(parts: Sequence[Part], values: Sequence[DateValue], shown: Sequence[frozenset[str]]) -> str:
+    """The template parts written with one value per range group."""
     out: list[str] = []
     month_tag = next(
         (p for p in parts if isinstance(p, Tag) and p.group == 0 and p.name.lower() in ("month", "mon")),

@@ -144,12 +144,15 @@ _LEX = re.compile(
 
 @dataclass
 class Tok:
+    """One token of a date surface."""
+
     kind: str  # time ord num cjk word sep
     text: str
     suffix: str = ""
 
 
 def lex(surface: str) -> list[Tok]:
+    """The tokens of a date surface: times, ordinals, numbers, CJK units, words, separators."""
     out: list[Tok] = []
     for m in _LEX.finditer(surface):
         kind = m.lastgroup or "sep"
@@ -193,6 +196,7 @@ def _pivot(yy: int) -> int:
 
 
 def valid(year: int | None, month: int | None, day: int | None) -> bool:
+    """Whether the fields can be one calendar date (any year when the year is unknown)."""
     if month is not None and not 1 <= month <= 12:
         return False
     if year is not None and not 1000 <= year <= 2999:
@@ -220,6 +224,8 @@ def clamp_day(year: int | None, month: int | None, day: int | None) -> int | Non
 
 @dataclass
 class Group:
+    """One date of a surface: its template parts and value."""
+
     parts: list[Part]
     value: DateValue
     has_month_word: bool
@@ -513,4 +519,5 @@ def _catalan_connective(parts: list[Part], group: int) -> list[Part]:
 
 
 def has_month_word(tokens: list[Tok]) -> bool:
+    """Whether the tokens hold a month name."""
     return any(t.kind == "word" and t.text.casefold() in _MONTH_WORDS for t in tokens)

@@ -220,6 +220,7 @@ def keyed_handle(streams: Streams, surface: str) -> str:
 
 
 def draw_phone(ctx: NoteDraw, before: str, after: str) -> str:
+    """A phone or fax number in a usual shape of the note's language."""
     shapes = PHONE_SHAPES[ctx.key]
     return shape(ctx.rng, weighted(ctx.rng, shapes))
 
@@ -241,6 +242,7 @@ def draw_ip(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def domain_word(ctx: NoteDraw) -> str:
+    """A surname as an ASCII word of four letters or more (a domain name part)."""
     pool = load_lexicon("last_names", ctx.lex if ctx.lex != "zh" else None)
     for _ in range(20):
         word = ascii_word(ctx.rng.choice(pool))
@@ -250,6 +252,7 @@ def domain_word(ctx: NoteDraw) -> str:
 
 
 def institution_domain(ctx: NoteDraw) -> str:
+    """A clinic's or hospital's domain ("smithhealth.org")."""
     rng = ctx.rng
     key = ctx.key
     word = domain_word(ctx)
@@ -258,6 +261,7 @@ def institution_domain(ctx: NoteDraw) -> str:
 
 
 def draw_email(ctx: NoteDraw, before: str, after: str) -> str:
+    """A personal or institutional e-mail address."""
     rng = ctx.rng
     key = ctx.key
     if ctx.lang == "zh":
@@ -274,6 +278,7 @@ def draw_email(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_url(ctx: NoteDraw, before: str, after: str) -> str:
+    """A clinic or patient-portal URL."""
     rng = ctx.rng
     domain = institution_domain(ctx)
     host = rng.choice(["www." + domain, domain, "portal." + domain, "mychart." + domain, "www." + domain])

@@ -66,6 +66,7 @@ def keyed_room(streams: Streams, surface: str) -> str:
 
 
 def draw_identifier(ctx: NoteDraw, label: str, before: str, after: str) -> str:
+    """An identifier of the label in a usual shape of the note's language (valid check characters)."""
     rng = ctx.rng
     if label == "VEHICLE" and re.search(
         r"(?:unit|medic|ambulance|ambulancia|ambulància|救护车)\W*$", before, re.IGNORECASE
@@ -90,6 +91,7 @@ def draw_identifier(ctx: NoteDraw, label: str, before: str, after: str) -> str:
 
 
 def draw_zip(ctx: NoteDraw, before: str, after: str) -> str:
+    """A postal code of the note's country."""
     rng = ctx.rng
     if ctx.lang == "zh":
         return shape(rng, "N#####")
@@ -99,6 +101,7 @@ def draw_zip(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_room(ctx: NoteDraw, before: str, after: str) -> str:
+    """A room or bed number, or in English sometimes a named ward."""
     if ctx.key == "en" and not ROOM_CUE_BEFORE.search(before) and ctx.rng.random() < 0.3:
         return ward(ctx)  # "placed in Blake 7", "transferred to Ellison 12"
     return shape(ctx.rng, ctx.rng.choice(ROOM_SHAPES[ctx.key]))

@@ -46,6 +46,7 @@ def _bucket(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
 
 @cache
 def name_lexicon(lang: str | None) -> NameLexicon:
+    """The name lists of a lexicon folder, bucketed by initial (read once)."""
     female = load_lexicon("first_names_female", lang)
     male = load_lexicon("first_names_male", lang)
     last = load_lexicon("last_names", lang)

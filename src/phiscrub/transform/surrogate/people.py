@@ -28,6 +28,7 @@ __all__ = ["draw_doctor", "draw_patient", "draw_relative", "draw_username", "ren
 
 
 def render_person(ctx: NoteDraw, p: Person, form: str) -> str:
+    """A person in one form: full, middle, last, first, initial(s), comma, capitals, lower case."""
     if ctx.lang == "zh":
         return p.last + p.first  # Chinese notes write the full name
     last = p.last + (f" {p.second_last}" if p.second_last and form in ("full", "middle", "comma") else "")
@@ -59,6 +60,7 @@ def render_person(ctx: NoteDraw, p: Person, form: str) -> str:
 
 
 def draw_patient(ctx: NoteDraw, before: str, after: str) -> str:
+    """The note's patient (one person per note), in a form the context asks for."""
     st = ctx.state
     if st.patient is None:
         gender = "f" if FEMALE_TITLE.search(before) else "m" if MALE_TITLE.search(before) else None
@@ -89,6 +91,7 @@ def draw_patient(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_doctor(ctx: NoteDraw, before: str, after: str) -> str:
+    """A doctor, new or already named in the note."""
     st = ctx.state
     if st.doctors and ctx.rng.random() < 0.4:
         person = ctx.rng.choice(st.doctors)
@@ -115,6 +118,7 @@ def draw_doctor(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_relative(ctx: NoteDraw, before: str, after: str) -> str:
+    """A relative of the kinship word's gender, sometimes with the patient's surname."""
     st = ctx.state
     # The kinship word nearest to the placeholder decides ("father: X, mother: [RELATIVE]").
     kin = [m.group() for m in KIN.finditer(before[-40:])]
@@ -141,6 +145,7 @@ def draw_relative(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_username(ctx: NoteDraw, before: str, after: str) -> str:
+    """A user name made of an invented person's name, reused at times within the note."""
     st = ctx.state
     if st.usernames and ctx.rng.random() < 0.4:
         return ctx.rng.choice(st.usernames)

@@ -160,6 +160,7 @@ def _street_name(name_part: str, stream: Source, folder: str | None) -> str:
 
 
 def draw_state(ctx: NoteDraw, before: str, after: str) -> str:
+    """A state or province (a US abbreviation at times; Catalan and Chinese ones match the town)."""
     st = ctx.state
     if ctx.lang == "en" and ctx.rng.random() < 0.4:
         return ctx.rng.choice(load_lexicon("states_abbr"))
@@ -172,6 +173,7 @@ def draw_state(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_city(ctx: NoteDraw, before: str, after: str) -> str:
+    """A town or city (Chinese ones in the province drawn just before)."""
     st = ctx.state
     if ctx.lang == "zh":
         after_state = bool(re.search(r"\[STATE\]\s*$", before)) and st.last_state in ZH_PROVINCE_CITIES
@@ -187,6 +189,7 @@ def draw_city(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_department(ctx: NoteDraw, before: str, after: str) -> str:
+    """A department or service, or in English sometimes a named ward."""
     # English care-unit abbreviations (ICU, ED, PACU) are not drawn: they are not PHI in real notes,
     # and gold spans on them teach a tagger false positives. Named wards ("Ellison 4") are.
     if ctx.lang == "en" and ctx.rng.random() < 0.25:
@@ -301,6 +304,7 @@ def facility_acronym(ctx: NoteDraw) -> str:
 
 
 def draw_profession(ctx: NoteDraw, before: str, after: str) -> str:
+    """A profession, lower-case inside a sentence."""
     job = ctx.pick("professions", before)
     if ctx.lang == "zh":
         return job
@@ -309,6 +313,7 @@ def draw_profession(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_street(ctx: NoteDraw, before: str, after: str) -> str:
+    """A street address in the note's language."""
     rng = ctx.rng
     if ctx.lang == "zh":
         return rng.choice(load_lexicon("street_names", "zh")) + f"{rng.randint(1, 999)}号"
@@ -344,6 +349,7 @@ def draw_street(ctx: NoteDraw, before: str, after: str) -> str:
 
 
 def draw_location(ctx: NoteDraw, before: str, after: str) -> str:
+    """Another location: a park, road, square, station, school, or a named ward near a unit word."""
     rng = ctx.rng
     if ctx.lang == "zh":
         city = ctx.pick("cities")

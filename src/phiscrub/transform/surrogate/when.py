@@ -149,6 +149,7 @@ def _en_running_text(ctx: NoteDraw, line: str) -> str | None:
 
 
 def draw_age_value(ctx: NoteDraw, before: str, after: str) -> str:
+    """An age: the patient's, a relative's, or months, weeks or days where the unit says so."""
     rng = ctx.rng
     unit = after.lstrip(" -").lower()
     if re.match(r"(?:months?|mos?\b|mo\b|m/o|meses|mesos|个月|月龄)", unit):
