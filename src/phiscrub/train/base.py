@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import torch
 from torch import nn
@@ -168,6 +168,36 @@ class TaggerBase(nn.Module):
         Returns:
             Facts about the backbone for ``meta.json``.
         """
+        raise NotImplementedError
+
+    #: The :attr:`TrainConfig.backbone` of this kind (checked when a folder is loaded).
+    BACKBONE: str = ""
+    #: Files a folder of this kind needs besides ``config.json``, ``labels.json`` and the weights.
+    BACKBONE_FILES: tuple[str, ...] = ()
+    #: Module types quantized by ``load(..., quantize=True)``.
+    QUANTIZED_LAYERS: frozenset[type[nn.Module]] = frozenset({nn.Linear})
+
+    @classmethod
+    def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> Self:
+        """Load a model folder written by :meth:`save` (weights come back as float32, eval mode).
+
+        Args:
+            model_dir: the folder.
+            device: torch device to put the model on.
+            quantize: dynamic int8 quantization of :attr:`QUANTIZED_LAYERS` (CPU inference only).
+
+        Raises:
+            ModelError: missing or inconsistent files, or quantization on a non-CPU device.
+            ConfigError: an invalid ``config.json``.
+        """
+        folder = Path(model_dir)
+        config = read_folder_config(folder, cls.BACKBONE, cls.BACKBONE_FILES)
+        model = cls._from_folder(folder, config)
+        return load_weights_into(model, folder, device, quantize, set(cls.QUANTIZED_LAYERS))
+
+    @classmethod
+    def _from_folder(cls, folder: Path, config: TrainConfig) -> Self:
+        """A tagger of this kind built from a checked folder (its weights not loaded yet)."""
         raise NotImplementedError
 
 

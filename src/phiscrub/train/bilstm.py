@@ -41,7 +41,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import torch
@@ -53,8 +53,6 @@ from phiscrub.text import Token, tokenize
 from phiscrub.train.base import (
     TaggerBase,
     WordEmissions,
-    load_weights_into,
-    read_folder_config,
     shape_embeddings,
 )
 from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
@@ -70,6 +68,7 @@ __all__ = [
     "VOCAB_FILE",
     "BiLstmTagger",
     "WordDocument",
+    "WordInputs",
     "WordWindow",
     "build_word_examples",
     "collate_words",
@@ -81,29 +80,49 @@ __all__ = [
 VOCAB_FILE = "vocab.json"
 
 
-@dataclass(frozen=True)
-class WordDocument:
+@dataclass(frozen=True, kw_only=True)
+class WordInputs:
+    """Per-word inputs of a BiLSTM tagger (of a whole document, or of the slots of a window).
+
+    Args:
+        word_ids: vocabulary index of each word.
+        char_ids: character indices of each word.
+        shape_ids: word-shape class of each word.
+        length_ids: length bucket of each word.
+        vectors: ``(n_words, D)`` frozen per-word vectors (``gguf`` backbone), or None.
+    """
+
+    word_ids: list[int]
+    char_ids: list[tuple[int, ...]]
+    shape_ids: list[int]
+    length_ids: list[int]
+    vectors: np.ndarray | None = None
+
+    def sliced(self, a: int, b: int) -> dict[str, Any]:
+        """The inputs of words ``a`` to ``b - 1``, as keyword arguments."""
+        return {
+            "word_ids": self.word_ids[a:b],
+            "char_ids": self.char_ids[a:b],
+            "shape_ids": self.shape_ids[a:b],
+            "length_ids": self.length_ids[a:b],
+            "vectors": self.vectors[a:b] if self.vectors is not None else None,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class WordDocument(WordInputs):
     """A document as word ids, character ids and word features (no text beyond the tokens).
 
     Args:
         doc_id: the document id.
         tokens: the word tokens (:func:`phiscrub.text.tokenize`).
-        word_ids: vocabulary index of each word.
-        char_ids: character indices of each word.
-        shape_ids: word-shape class of each word.
-        length_ids: length bucket of each word.
         sentence_start: per word, True when it starts a sentence.
-        vectors: ``(n_words, D)`` frozen per-word vectors (``gguf`` backbone), or None.
+        word_ids, char_ids, shape_ids, length_ids, vectors: see :class:`WordInputs`.
     """
 
     doc_id: str
     tokens: list[Token]
-    word_ids: list[int]
-    char_ids: list[tuple[int, ...]]
-    shape_ids: list[int]
-    length_ids: list[int]
     sentence_start: list[bool]
-    vectors: np.ndarray | None = None
 
     def _as_encoded(self) -> EncodedDocument:
         # One "subword" per word: the transformer window planning then works on words.
@@ -140,31 +159,21 @@ def encode_words(docs: Sequence[Document], vocab: Vocab, max_chars: int) -> list
     return out
 
 
-@dataclass(frozen=True)
-class WordWindow:
-    """One BiLSTM input: consecutive words of a document.
+@dataclass(frozen=True, kw_only=True)
+class WordWindow(WordInputs):
+    """One BiLSTM input: consecutive words of a document (their inputs: see :class:`WordInputs`).
 
     Args:
         doc_index: index of the document in the list it came from.
         window_index: index of the window in its document.
         words: document word index of each slot.
-        word_ids: vocabulary index of each slot.
-        char_ids: character indices of each slot.
-        shape_ids: shape class of each slot.
-        length_ids: length bucket of each slot.
         labels: tag id of each slot, :data:`~phiscrub.train.windows.IGNORE_INDEX` at inference.
-        vectors: ``(len(words), D)`` frozen vectors of the slots (``gguf`` backbone), or None.
     """
 
     doc_index: int
     window_index: int
     words: list[int]
-    word_ids: list[int]
-    char_ids: list[tuple[int, ...]]
-    shape_ids: list[int]
-    length_ids: list[int]
     labels: list[int]
-    vectors: np.ndarray | None = None
 
 
 def word_windows(
@@ -195,18 +204,10 @@ def word_windows(
     spans, owners = document_windows(doc._as_encoded(), size, overlap, sentence_aware)
     windows: list[WordWindow] = []
     for wi, (a, b) in enumerate(spans):
+        labels = window_labels(tag_ids, range(a, b), begin_of)
+        slots = doc.sliced(a, b)
         windows.append(
-            WordWindow(
-                doc_index=doc_index,
-                window_index=wi,
-                words=list(range(a, b)),
-                word_ids=doc.word_ids[a:b],
-                char_ids=doc.char_ids[a:b],
-                shape_ids=doc.shape_ids[a:b],
-                length_ids=doc.length_ids[a:b],
-                labels=window_labels(tag_ids, range(a, b), begin_of),
-                vectors=doc.vectors[a:b] if doc.vectors is not None else None,
-            )
+            WordWindow(doc_index=doc_index, window_index=wi, words=list(range(a, b)), labels=labels, **slots)
         )
     return windows, owners
 
@@ -303,6 +304,8 @@ class BiLstmTagger(TaggerBase):
     singleton: torch.Tensor
     #: The :attr:`TrainConfig.backbone` this class is built for (subclasses add inputs).
     BACKBONE = BILSTM_ENCODER
+    BACKBONE_FILES = (VOCAB_FILE,)
+    QUANTIZED_LAYERS = frozenset({nn.Linear, nn.LSTM})
 
     def __init__(self, vocab: Vocab, config: TrainConfig) -> None:
         super().__init__()
@@ -409,25 +412,17 @@ class BiLstmTagger(TaggerBase):
         }
 
     @classmethod
-    def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> BiLstmTagger:
-        """Load a folder written by :meth:`save` (weights come back as float32, eval mode).
-
-        Args:
-            model_dir: the folder.
-            device: torch device.
-            quantize: dynamic int8 quantization of the LSTMs and the linear head (CPU only).
+    def _from_folder(cls, folder: Path, config: TrainConfig) -> Self:
+        """A tagger with the folder's vocabulary (``vocab.json``).
 
         Raises:
-            ModelError: missing or inconsistent files, or quantization on a non-CPU device.
+            ModelError: ``vocab.json`` cannot be read.
         """
-        folder = Path(model_dir)
-        config = read_folder_config(folder, cls.BACKBONE, (VOCAB_FILE,))
         try:
             vocab_data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise ModelError(f"cannot read {VOCAB_FILE} of {folder}") from exc
-        model = cls(Vocab.from_dict(vocab_data), config)
-        return load_weights_into(model, folder, device, quantize, {nn.Linear, nn.LSTM})
+        return cls(Vocab.from_dict(vocab_data), config)
 
 
 def word_scores(

@@ -34,6 +34,7 @@ Nothing is logged but counts.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import tempfile
@@ -41,7 +42,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import torch
@@ -220,16 +221,12 @@ class GgufFeatureExtractor:
                     "the gguf backbone needs llama-cpp-python: pip install phiscrub[llm]"
                 ) from exc
             try:
+                # One pass is one batch: context, batch and micro-batch sizes are all n_ctx.
+                sizes: dict[str, Any] = dict.fromkeys(("n_ctx", "n_batch", "n_ubatch"), self.n_ctx)
+                threads: dict[str, Any] = dict.fromkeys(("n_threads", "n_threads_batch"), self.n_threads)
+                pooling = llama_cpp.LLAMA_POOLING_TYPE_NONE
                 self._llm = llama_cpp.Llama(
-                    model_path=str(self.path),
-                    embedding=True,
-                    pooling_type=llama_cpp.LLAMA_POOLING_TYPE_NONE,
-                    n_ctx=self.n_ctx,
-                    n_batch=self.n_ctx,
-                    n_ubatch=self.n_ctx,
-                    n_threads=self.n_threads,
-                    n_threads_batch=self.n_threads,
-                    verbose=False,
+                    str(self.path), embedding=True, pooling_type=pooling, verbose=False, **sizes, **threads
                 )
             except (ValueError, RuntimeError) as exc:
                 raise ModelError(f"llama.cpp cannot load {self.path} ({type(exc).__name__})") from exc
@@ -504,26 +501,20 @@ class GemmaTagger(BiLstmTagger):
         return meta
 
     @classmethod
-    def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> GemmaTagger:
-        """Load a saved folder; the GGUF file must be the one the head was trained on (same hash).
+    def _from_folder(cls, folder: Path, config: TrainConfig) -> Self:
+        """As for the BiLSTM; the GGUF file must be the one the head was trained on (same hash).
 
         Raises:
-            ModelError: missing or inconsistent files, or another GGUF file than the saved one.
+            ModelError: another GGUF file than the saved one, or an unreadable ``vocab.json``.
         """
-        import json
-
-        folder = Path(model_dir)
         meta_path = folder / "meta.json"
         meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
-        config = TrainConfig.from_json(folder / "config.json")
         want = meta.get("gguf_sha256")
         if want and config.encoder is not None and file_sha256(resolve_gguf(config.encoder)) != want:
             raise ModelError(
                 f"the GGUF file of {folder} ({config.encoder}) differs from the one it was trained on"
             )
-        model = super().load(folder, device=device, quantize=quantize)
-        assert isinstance(model, GemmaTagger)
-        return model
+        return super()._from_folder(folder, config)
 
 
 def _with_vectors(doc: WordDocument, vectors: np.ndarray) -> WordDocument:

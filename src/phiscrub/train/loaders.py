@@ -18,7 +18,7 @@ import torch
 
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.train.bilstm import BiLstmTagger
-from phiscrub.train.config import BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
+from phiscrub.train.config import TrainConfig
 from phiscrub.train.gemma import GemmaTagger
 from phiscrub.train.model import PhiTagger
 
@@ -37,9 +37,7 @@ Tagger: TypeAlias = PhiTagger | BiLstmTagger
 
 #: Backbone -> loader ``(model_dir, device=..., quantize=...) -> tagger`` of that kind.
 LOADERS: dict[str, Callable[..., Tagger]] = {
-    "transformer": PhiTagger.load,
-    BILSTM_ENCODER: BiLstmTagger.load,
-    GGUF_BACKBONE: GemmaTagger.load,
+    kind.BACKBONE: kind.load for kind in (PhiTagger, BiLstmTagger, GemmaTagger)
 }
 
 #: Encoder arithmetic choices at inference (:func:`load_for_inference`).

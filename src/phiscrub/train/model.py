@@ -27,7 +27,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import torch
 from torch import nn
@@ -37,8 +37,6 @@ from phiscrub.hf import check_model_dir, quiet_transformers
 from phiscrub.train.base import (
     TaggerBase,
     WordEmissions,
-    load_weights_into,
-    read_folder_config,
     shape_embeddings,
 )
 from phiscrub.train.config import TrainConfig
@@ -143,6 +141,8 @@ class PhiTagger(TaggerBase):
         config: the training config (granularity, strategy, CRF, features, dropout).
     """
 
+    BACKBONE = "transformer"
+
     def __init__(self, encoder: Any, tokenizer: Any, config: TrainConfig) -> None:
         super().__init__()
         self.encoder = encoder
@@ -228,24 +228,14 @@ class PhiTagger(TaggerBase):
         return {"encoder_model_type": getattr(self.encoder.config, "model_type", None)}
 
     @classmethod
-    def load(cls, model_dir: str | Path, device: str = "cpu", quantize: bool = False) -> PhiTagger:
-        """Load a model folder written by :meth:`save` (weights always come back as float32).
-
-        Args:
-            model_dir: the folder.
-            device: torch device to put the model on.
-            quantize: dynamic int8 quantization of the linear layers (CPU inference only).
-
-        Returns:
-            The tagger in eval mode.
+    def _from_folder(cls, folder: Path, config: TrainConfig) -> Self:
+        """The encoder (built from ``encoder/config.json``, no pretrained weights) and tokenizer of a folder.
 
         Raises:
-            ModelError: missing or inconsistent files, or quantization on a non-CPU device.
+            ModelError: no ``encoder/config.json``, or the encoder cannot be built.
         """
         from transformers import AutoConfig, AutoModel
 
-        folder = Path(model_dir)
-        config = read_folder_config(folder, "transformer")
         if not (folder / ENCODER_DIR / "config.json").is_file():
             raise ModelError(f"model folder {folder} has no {ENCODER_DIR}/config.json")
         tokenizer = load_tokenizer(folder / ENCODER_DIR)
@@ -255,7 +245,7 @@ class PhiTagger(TaggerBase):
                 encoder = AutoModel.from_config(encoder_config)
         except (OSError, ValueError, KeyError) as exc:
             raise ModelError(f"cannot build the encoder of {folder}: {exc.__class__.__name__}") from exc
-        return load_weights_into(cls(encoder, tokenizer, config), folder, device, quantize)
+        return cls(encoder, tokenizer, config)
 
 
 def count_parameters(model: nn.Module, trainable_only: bool = False) -> int:
