@@ -2,10 +2,13 @@
 
 * :mod:`~phiscrub.transform.rewrite`: apply replacements, get a new document with spans on them.
 * :mod:`~phiscrub.transform.operators`: per-label operators and the :class:`Transformer`.
-* :mod:`~phiscrub.transform.surrogates`: keyed, consistent surrogate values.
-* :mod:`~phiscrub.transform.dates`: format-preserving date parsing and shifting.
-* :mod:`~phiscrub.transform.fill`: fill placeholder notes with random surrogates (imported on use,
-  since it pulls in :mod:`phiscrub.io`).
+* :mod:`~phiscrub.transform.surrogate`: the surrogate engine, per-label generators over a keyed or a
+  seeded randomness source.
+* :mod:`~phiscrub.transform.surrogates`: keyed, consistent surrogate values (redaction).
+* :mod:`~phiscrub.transform.fill`: fill placeholder notes with seeded surrogates (imported on use;
+  the reader of placeholder notes is :mod:`phiscrub.io.placeholders`).
+* :mod:`~phiscrub.transform.dates`: format-preserving date parsing and shifting
+  (:mod:`~phiscrub.transform.date_parse`, :mod:`~phiscrub.transform.date_format`).
 """
 
 from __future__ import annotations
