@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import fold
+from phiscrub.train.config import INIT_HEADS
 from phiscrub.train.dataset import tag_set
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HEAD_MODES", "refit_head", "tag_mapping"]
 
-HEAD_MODES: tuple[str, ...] = ("fold", "reinit")
+HEAD_MODES: tuple[str, ...] = INIT_HEADS
 
 
 def tag_mapping(old_tags: tuple[str, ...], granularity: str) -> dict[str, list[int]]:
