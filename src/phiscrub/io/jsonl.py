@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from phiscrub.document import Document, Span
 from phiscrub.errors import InputFormatError
 from phiscrub.io.base import PathLike, SuffixReader, Writer
 from phiscrub.io.decoding import decode_bytes
-from phiscrub.io.source import Aligner, Record, RecordSource, row_id
+from phiscrub.io.source import Aligner, Record, RecordFields, RecordSource, row_id
 
 __all__ = [
     "ANNOTATION_FIELDS",
@@ -294,9 +294,9 @@ class JsonlSource(RecordSource):
     Args:
         path: the input file.
         text_field: key of the note text (a string, or null read as an empty note).
-        id_field: key of the document id (a string or number; a record without it fails).
-        patient_field: key copied to ``metadata["patient_id"]``.
-        keep_columns: top-level keys copied as read.
+        fields: the id key (a string or number; a record without it fails), the patient key (copied
+            to ``metadata["patient_id"]``) and the top-level keys copied as read
+            (:class:`~phiscrub.io.source.RecordFields`).
 
     Raises:
         InputFormatError: the first record lacks ``text_field``, ``id_field`` or ``patient_field``
@@ -305,15 +305,8 @@ class JsonlSource(RecordSource):
 
     shape = "jsonl"
 
-    def __init__(
-        self,
-        path: Path,
-        text_field: str = "text",
-        id_field: str | None = None,
-        patient_field: str | None = None,
-        keep_columns: Sequence[str] = (),
-    ) -> None:
-        super().__init__(path, id_field, patient_field, keep_columns)
+    def __init__(self, path: Path, text_field: str = "text", fields: RecordFields | None = None) -> None:
+        super().__init__(path, fields)
         self.text_field = text_field
         self._check_keep(text_field)
         self._check_first_record()

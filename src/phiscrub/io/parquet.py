@@ -8,7 +8,7 @@ column the document id (else ``<file stem>-<row position>``), an optional patien
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from phiscrub.document import Document
 from phiscrub.errors import InputFormatError
 from phiscrub.io.base import PathLike, Writer
 from phiscrub.io.jsonl import pointer_token
-from phiscrub.io.source import Aligner, Record, TableReader, TableSource, row_id
+from phiscrub.io.source import Aligner, Record, RecordFields, TableReader, TableSource, row_id
 
 __all__ = ["ROW_GROUP_BYTES", "ROW_GROUP_ROWS", "ParquetReader", "ParquetSource", "ParquetWriter"]
 
@@ -32,10 +32,9 @@ class ParquetSource(TableSource):
     Args:
         path: the input file.
         text_column: column of the note text.
-        id_field: column of the document id (strings, numbers or dates; not binary or nested).
-        patient_field: column copied to ``metadata["patient_id"]``.
+        fields: the id column (strings, numbers or dates; not binary or nested), the patient column
+            (copied to ``metadata["patient_id"]``) and the columns copied as read (:class:`RecordFields`).
         batch_size: rows read per batch.
-        keep_columns: columns copied as read.
         cells: read the other string columns as cell documents (False: the notes only, for reading).
 
     Reading and writing stream in bounded memory: the file is read one row group at a time (a
@@ -56,15 +55,14 @@ class ParquetSource(TableSource):
         self,
         path: Path,
         text_column: str = "text",
-        id_field: str | None = None,
-        patient_field: str | None = None,
+        fields: RecordFields | None = None,
+        *,
         batch_size: int = 1024,
-        keep_columns: Sequence[str] = (),
         cells: bool = True,
     ) -> None:
         import pyarrow as pa
 
-        super().__init__(path, text_column, id_field, patient_field, keep_columns)
+        super().__init__(path, text_column, fields)
         self.batch_size = batch_size
         schema = self._file().schema_arrow
         names = list(schema.names)
@@ -75,17 +73,17 @@ class ParquetSource(TableSource):
                 f"{self.path}: the text column {text_column!r} holds {t_type} values, not strings; "
                 "name the column of note text with --text-column"
             )
-        if id_field is not None:
-            id_type = schema.field(id_field).type
+        if self.id_field is not None:
+            id_type = schema.field(self.id_field).type
             if (
                 pa.types.is_nested(id_type)
                 or pa.types.is_binary(id_type)
                 or pa.types.is_large_binary(id_type)
             ):
                 raise InputFormatError(
-                    f"{self.path}: the id column {id_field!r} holds {id_type} values; ids must be strings or numbers"
+                    f"{self.path}: the id column {self.id_field!r} holds {id_type} values; ids must be strings or numbers"
                 )
-        kept = {text_column, id_field, *self.keep_columns}
+        kept = {text_column, self.id_field, *self.keep_columns}
         #: Columns redacted cell by cell, and columns written as nulls.
         self._redact = [n for n in names if cells and n not in kept and _is_text_type(schema.field(n).type)]
         self._nulled = [

@@ -47,14 +47,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import PathLike
 from phiscrub.io.decoding import check_policy
 from phiscrub.io.jsonl import JsonlSource
 from phiscrub.io.parquet import ParquetSource
-from phiscrub.io.source import RECORD_PROBLEMS, Source, cell_id, codec_name
+from phiscrub.io.source import RECORD_PROBLEMS, RecordFields, Source, cell_id, codec_name
 from phiscrub.io.tabular import CsvSource
 from phiscrub.io.text import TextFileSource, TextFolderSource
 
@@ -159,18 +158,14 @@ def open_source(
     if shape == "txt":
         return TextFileSource(p, encoding_errors)
     source: Source
-    record_options: dict[str, Any] = {
-        "id_field": id_field,
-        "patient_field": patient_field,
-        "keep_columns": keep_columns,
-    }
+    fields = RecordFields(id_field, patient_field, tuple(keep_columns))
     if shape == "dir":
         source = TextFolderSource(p)
     elif shape == "jsonl":
-        source = JsonlSource(p, text_field, **record_options)
+        source = JsonlSource(p, text_field, fields)
     elif shape in ("csv", "tsv"):
-        source = CsvSource(p, text_column, tsv=shape == "tsv", encoding=encoding, **record_options)
+        source = CsvSource(p, text_column, fields, tsv=shape == "tsv", encoding=encoding)
     else:
-        source = ParquetSource(p, text_column, **record_options)
+        source = ParquetSource(p, text_column, fields)
     source.encoding_errors = encoding_errors
     return source

@@ -36,6 +36,7 @@ __all__ = [
     "UNDECODABLE",
     "Aligner",
     "Record",
+    "RecordFields",
     "RecordSource",
     "Source",
     "SourceReader",
@@ -224,6 +225,21 @@ def cell_id(doc_id: str, pointer: str) -> str:
     return f"{doc_id}#{pointer}"
 
 
+@dataclass(frozen=True)
+class RecordFields:
+    """The keys or columns of a record that options name, besides the text.
+
+    Args:
+        id_field: key or column of the document id (copied as read: ids must not hold PHI).
+        patient_field: key or column copied to ``metadata["patient_id"]``.
+        keep_columns: keys or columns copied as read (every other value is redacted).
+    """
+
+    id_field: str | None = None
+    patient_field: str | None = None
+    keep_columns: Sequence[str] = ()
+
+
 class RecordSource(Source):
     """A file of records (JSONL lines, table rows): the note of each, plus its other values.
 
@@ -231,13 +247,12 @@ class RecordSource(Source):
     key is in ``keep_columns``; :attr:`count` counts records, not cell documents.
     """
 
-    def __init__(
-        self, path: Path, id_field: str | None, patient_field: str | None, keep_columns: Sequence[str]
-    ) -> None:
+    def __init__(self, path: Path, fields: RecordFields | None = None) -> None:
         super().__init__(path)
-        self.id_field = id_field
-        self.patient_field = patient_field
-        self.keep_columns = tuple(keep_columns)
+        fields = fields or RecordFields()
+        self.id_field = fields.id_field
+        self.patient_field = fields.patient_field
+        self.keep_columns = tuple(fields.keep_columns)
         self._count: int | None = None
 
     @abstractmethod
@@ -275,15 +290,8 @@ class RecordSource(Source):
 class TableSource(RecordSource):
     """Column options shared by the CSV and Parquet sources."""
 
-    def __init__(
-        self,
-        path: Path,
-        text_column: str,
-        id_field: str | None,
-        patient_field: str | None,
-        keep_columns: Sequence[str],
-    ) -> None:
-        super().__init__(path, id_field, patient_field, keep_columns)
+    def __init__(self, path: Path, text_column: str, fields: RecordFields | None) -> None:
+        super().__init__(path, fields)
         self.text_column = text_column
         self._check_keep(text_column)
 
@@ -427,11 +435,5 @@ class TableReader(SourceReader):
         """
         if not path.is_file():
             raise InputFormatError(f"no such file: {path}")
-        return self.source_class(
-            path,
-            text_column=self.text_column,
-            id_field=self.id_column,
-            patient_field=self.patient_column,
-            cells=False,
-            **self.options(),
-        )
+        fields = RecordFields(self.id_column, self.patient_column)
+        return self.source_class(path, self.text_column, fields, cells=False, **self.options())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -26,6 +26,7 @@ from phiscrub.io.source import (
     UNDECODABLE,
     Aligner,
     Record,
+    RecordFields,
     TableReader,
     TableSource,
     codec_name,
@@ -111,12 +112,11 @@ class CsvSource(TableSource):
     Args:
         path: the input file.
         text_column: column of the note text.
-        id_field: column of the document id.
-        patient_field: column copied to ``metadata["patient_id"]``.
+        fields: the id column, the patient column (copied to ``metadata["patient_id"]``) and the
+            columns copied as read (:class:`~phiscrub.io.source.RecordFields`).
         tsv: tab-delimited whatever the header looks like.
         delimiter: this delimiter whatever the header looks like (overrides ``tsv``).
         cells: read the other cells as cell documents (False: the notes only, for reading).
-        keep_columns: columns copied as read.
         encoding: the file's text encoding (output is written in it too); a UTF-8 BOM is kept.
 
     Raises:
@@ -131,15 +131,14 @@ class CsvSource(TableSource):
         self,
         path: Path,
         text_column: str = "text",
-        id_field: str | None = None,
-        patient_field: str | None = None,
+        fields: RecordFields | None = None,
+        *,
         tsv: bool = False,
-        keep_columns: Sequence[str] = (),
         encoding: str = "utf-8",
         delimiter: str | None = None,
         cells: bool = True,
     ) -> None:
-        super().__init__(path, text_column, id_field, patient_field, keep_columns)
+        super().__init__(path, text_column, fields)
         codec = codec_name(encoding)
         layout = sniff_csv(self.path)
         delimiter = delimiter or ("\t" if tsv else None)
@@ -151,8 +150,8 @@ class CsvSource(TableSource):
         self._check_columns(header)
         self._width = len(header)
         self._t = header.index(text_column)
-        self._id = header.index(id_field) if id_field else None
-        self._p = header.index(patient_field) if patient_field else None
+        self._id = header.index(self.id_field) if self.id_field else None
+        self._p = header.index(self.patient_field) if self.patient_field else None
         skip = {self._t, self._id, *(header.index(k) for k in self.keep_columns)}
         #: (column index, pointer) of the cells redacted.
         self._redact = [(i, "/" + pointer_token(n)) for i, n in enumerate(header) if cells and i not in skip]
