@@ -129,7 +129,9 @@ def native_scheme_of_model(model: str | None) -> str:
 )
 @input_format_option(help="Input format of every corpus (default: guess).")
 @corpus_option(help="Label mapping of the inputs (meddocan, i2b2-2014 ...).")
-@existing_path_option("--config", "config_path", help="TrainConfig JSON; command-line options override it.")
+@existing_path_option(
+    "--config", "config_path", help="TrainConfig file (.json or .toml); command-line options override it."
+)
 @click.option("--epochs", type=int, default=None, help="Maximum epochs (with --recipe: of every stage).")
 @click.option(
     "--patience",
