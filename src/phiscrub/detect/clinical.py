@@ -24,6 +24,10 @@ A span is dropped only when the clinical score is higher than the PHI score; tie
 Every decision carries a reason (``measurement``, ``clock-time``, ``care-unit`` ...), counted in a
 :class:`collections.Counter` for diagnostics: counts by reason, never text.
 
+This module decides on words and holds the API; :mod:`~phiscrub.detect.clinical_numbers` decides on
+spans holding digits, :mod:`~phiscrub.detect.clinical_cues` holds the cue patterns and context
+helpers, :mod:`~phiscrub.detect.clinical_vocab` the word sets.
+
 Example:
     >>> from phiscrub.document import Document, Span
     >>> doc = Document("n1", "hr 80s, seen by Dr. Foley; foley in place")
