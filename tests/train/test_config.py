@@ -131,3 +131,11 @@ def test_toml_config_file_with_sections(tmp_path: Path) -> None:
     config = TrainConfig.from_json(path)
     assert (config.epochs, config.bilstm.hidden, config.gguf.pooling) == (3, 20, "last")
     assert TrainConfig.from_dict(config.to_dict()) == config
+
+
+def test_flat_spelling_round_trips_and_keeps_the_old_key_set() -> None:
+    config = TrainConfig(encoder="bilstm-crf").replace(bilstm_hidden=20, gguf_ctx=64)
+    flat = config.to_dict(flat=True)
+    assert flat["bilstm_hidden"] == 20 and flat["gguf_ctx"] == 64
+    assert "bilstm" not in flat and "gguf" not in flat
+    assert TrainConfig.from_dict(flat) == config

@@ -280,7 +280,9 @@ class ExperimentConfig:
                 "seeds": list(self.seeds),
             },
             "augment": self.augment.to_dict(),
-            "train": self.train.to_dict(),
+            # flat keys: the cell fingerprints (experiment/runner.py) of runs made before
+            # TrainConfig had sections stay valid for --resume
+            "train": self.train.to_dict(flat=True),
             "keep_models": self.keep_models,
             "plot_metric": self.plot_metric,
             "source": str(self.source) if self.source is not None else None,

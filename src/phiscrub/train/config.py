@@ -320,9 +320,14 @@ class TrainConfig:
         """
         return load_config(path, cls)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready dict with every key (the resolved config; sections nested)."""
-        return asdict(self)
+    def to_dict(self, flat: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready dict with every key (the resolved config): sections nested, or with
+        ``flat`` spelled as the flat keys of older files (``bilstm_hidden``)."""
+        data = asdict(self)
+        if flat:
+            for prefix, section in self.FLAT_PREFIXES.items():
+                data.update({f"{prefix}{key}": value for key, value in data.pop(section).items()})
+        return data
 
     def to_json(self, path: str | Path) -> None:
         """Write the config as indented JSON."""
