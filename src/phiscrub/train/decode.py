@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -34,6 +34,10 @@ __all__ = [
 ]
 
 _NEG_INF = float("-inf")
+#: Transition, start and end scores of a tag set (forbidden moves at minus infinity).
+Transitions: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: ``(doc_id, word tokens, (n_words, T) decoding scores)`` of one document.
+ScoredDocument: TypeAlias = tuple[str, list[Token], np.ndarray]
 
 
 def bio_constraints(tags: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -56,7 +60,7 @@ def bio_constraints(tags: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     return allowed, allowed_start
 
 
-def constraint_scores(tags: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def constraint_scores(tags: Sequence[str]) -> Transitions:
     """Transition, start and end scores that only forbid invalid BIO (0 or minus infinity)."""
     allowed, allowed_start = bio_constraints(tags)
     trans = np.where(allowed, 0.0, _NEG_INF)
@@ -233,7 +237,7 @@ def decode_document(
     tokens: list[Token],
     scores: np.ndarray,
     tags: Sequence[str],
-    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    transitions: Transitions,
     use_crf: bool,
 ) -> WordPrediction:
     """Decode the word scores of one whole document into BIO tags and tag probabilities.
@@ -261,9 +265,9 @@ _DECODE_CELLS = 16_384
 
 
 def decode_documents(
-    items: Sequence[tuple[str, list[Token], np.ndarray]],
+    items: Sequence[ScoredDocument],
     tags: Sequence[str],
-    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    transitions: Transitions,
     use_crf: bool,
 ) -> list[WordPrediction]:
     """:func:`decode_document` for many documents: the same tags and (up to rounding) probabilities.
@@ -300,10 +304,7 @@ def decode_documents(
 
 
 def _decode_group(
-    items: Sequence[tuple[str, list[Token], np.ndarray]],
-    tags: Sequence[str],
-    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
-    use_crf: bool,
+    items: Sequence[ScoredDocument], tags: Sequence[str], transitions: Transitions, use_crf: bool
 ) -> list[WordPrediction]:
     trans, start, end = (np.asarray(x, dtype=np.float64) for x in transitions)
     lengths = np.array([it[2].shape[0] for it in items])
@@ -513,7 +514,7 @@ def decode_in_groups(
     docs: Sequence[Document],
     score: Callable[[Sequence[Document]], list[tuple[list[Token], np.ndarray]]],
     tags: Sequence[str],
-    transitions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    transitions: Transitions,
     use_crf: bool,
 ) -> list[WordPrediction]:
     """Word predictions of many documents, :data:`DOC_GROUP` at a time: ``score`` then :func:`decode_documents`.
