@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
-from phiscrub.evaluate.metrics import AsDict, share
+from phiscrub.evaluate.metrics import AsDict, Rate
 from phiscrub.labels import Granularity, fold
 from phiscrub.text import Token, tokenize
 
@@ -138,15 +138,10 @@ class LabelLeaks:
     kinds: Counter[str] = field(default_factory=Counter)
     documents: int = 0
 
-    @property
-    def residual_rate(self) -> float:
-        """Share of gold spans that survive whole (the residual PHI rate); 0.0 without gold."""
-        return share(self.full, self.gold)
-
-    @property
-    def leak_rate(self) -> float:
-        """Share of gold spans with any identifying token kept; 0.0 without gold."""
-        return share(self.leaked, self.gold)
+    #: Share of gold spans that survive whole (the residual PHI rate); 0.0 without gold.
+    residual_rate = Rate("full", "gold")
+    #: Share of gold spans with any identifying token kept; 0.0 without gold.
+    leak_rate = Rate("leaked", "gold")
 
     @property
     def worst(self) -> str | None:
@@ -203,15 +198,10 @@ class LeakReport:
         out.documents = self.documents_with_leak
         return out
 
-    @property
-    def leaking_document_share(self) -> float:
-        """Share of the documents holding PHI that leak something (0.0 when none holds PHI)."""
-        return share(self.documents_with_leak, self.documents_with_phi)
-
-    @property
-    def full_leak_document_share(self) -> float:
-        """Share of the documents holding PHI with a PHI string kept whole."""
-        return share(self.documents_with_full_leak, self.documents_with_phi)
+    #: Share of the documents holding PHI that leak something (0.0 when none holds PHI).
+    leaking_document_share = Rate("documents_with_leak", "documents_with_phi")
+    #: Share of the documents holding PHI with a PHI string kept whole.
+    full_leak_document_share = Rate("documents_with_full_leak", "documents_with_phi")
 
     def to_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict (no text)."""

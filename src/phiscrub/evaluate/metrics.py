@@ -31,7 +31,7 @@ import bisect
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, cast
+from typing import Any, cast, overload
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
@@ -54,6 +54,29 @@ class AsDict:
 def share(num: float, den: float) -> float:
     """``num / den``, 0.0 when ``den`` is 0 (a rate over nothing)."""
     return num / den if den else 0.0
+
+
+class Rate:
+    """A read-only attribute of a counts dataclass: ``scale * num / den`` of two of its count fields,
+    0.0 when the denominator is 0 (see :func:`share`). Declared without an annotation, so it is no
+    dataclass field: ``rate = Rate("hits", "total")``.
+    """
+
+    def __init__(self, num: str, den: str, scale: float = 1.0) -> None:
+        self.num = num
+        self.den = den
+        self.scale = scale
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Rate: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> float: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> Rate | float:
+        if obj is None:
+            return self
+        return self.scale * share(getattr(obj, self.num), getattr(obj, self.den))
 
 
 def index_documents(docs: Iterable[Document], side: str, validate: bool = False) -> dict[str, Document]:

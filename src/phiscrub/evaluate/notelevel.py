@@ -22,7 +22,7 @@ from typing import Any
 
 from phiscrub.document import Document
 from phiscrub.errors import InputFormatError
-from phiscrub.evaluate.metrics import index_documents, share, token_labels
+from phiscrub.evaluate.metrics import Rate, index_documents, token_labels
 from phiscrub.labels import Granularity
 
 __all__ = ["NoteLevelScores", "binary_recall_by_gold_label", "note_level_scores"]
@@ -52,20 +52,12 @@ class NoteLevelScores:
     false_positive_tokens: int
     missed_tokens: int
 
-    @property
-    def missed_note_share(self) -> float:
-        """Share of all notes that leak at least one PHI token (0.0 for an empty corpus)."""
-        return share(self.notes_with_miss, self.n_notes)
-
-    @property
-    def missed_phi_note_share(self) -> float:
-        """Share of the notes holding PHI that leak at least one PHI token (0.0 when none holds PHI)."""
-        return share(self.notes_with_miss, self.notes_with_phi)
-
-    @property
-    def fp_per_1000(self) -> float:
-        """False-positive tokens per 1,000 gold non-PHI tokens (0.0 when there is no non-PHI token)."""
-        return 1000.0 * share(self.false_positive_tokens, self.non_phi_tokens)
+    #: Share of all notes that leak at least one PHI token (0.0 for an empty corpus).
+    missed_note_share = Rate("notes_with_miss", "n_notes")
+    #: Share of the notes holding PHI that leak at least one PHI token (0.0 when none holds PHI).
+    missed_phi_note_share = Rate("notes_with_miss", "notes_with_phi")
+    #: False-positive tokens per 1,000 gold non-PHI tokens (0.0 when there is no non-PHI token).
+    fp_per_1000 = Rate("false_positive_tokens", "non_phi_tokens", scale=1000.0)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict, counts and the derived shares."""
