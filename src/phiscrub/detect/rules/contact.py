@@ -11,8 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from phiscrub.detect.rules._common import followed_by_unit, long_runs, text_after
-from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.detect.rules._common import AnchorFn, followed_by_unit, long_runs, text_after
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, Validator, trie_pattern
 from phiscrub.detect.rules.intl import pack_contact_rules
 
 __all__ = [
@@ -107,6 +107,33 @@ def _digit_count(s: str) -> int:
 
 def _phone_label(m: re.Match[str]) -> str:
     return "FAX" if _nearest_cue_is_fax(m) else "PHONE"
+
+
+def _phone_rule(
+    pattern: re.Pattern[str],
+    name: str,
+    score: float,
+    *,
+    group: int | str | tuple[int | str, ...] = 0,
+    validator: Validator | None = None,
+    not_after: str = "",
+    anchor: re.Pattern[str] | AnchorFn | None = None,
+    reach: tuple[int, int] = (40, 40),
+) -> PatternRule:
+    """A PHONE rule whose label turns FAX when the nearest cue word before the number is a fax word."""
+    return PatternRule(
+        "PHONE",
+        pattern,
+        group=group,
+        validator=validator,
+        labeler=_phone_label,
+        extra_labels=("FAX",),
+        not_after=not_after,
+        anchor=anchor,
+        reach=reach,
+        score=score,
+        name=name,
+    )
 
 
 _EXT = r"(?:[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6})?"
@@ -284,16 +311,7 @@ CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule(
         "IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"
     ),
-    PatternRule(
-        "PHONE",
-        _INTL_RE,
-        validator=_phone_ok,
-        labeler=_phone_label,
-        extra_labels=("FAX",),
-        not_after=r"[A-Za-z0-9_+]",
-        score=0.9,
-        name="phone_intl",
-    ),
+    _phone_rule(_INTL_RE, "phone_intl", 0.9, validator=_phone_ok, not_after=r"[A-Za-z0-9_+]"),
 )
 
 # Weak shapes without separators or area code: 6175550134, 555-0134.
@@ -315,29 +333,23 @@ def _weak_phone_ok(m: re.Match[str]) -> bool:
 
 
 CONTACT_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule(
-        "PHONE",
+    _phone_rule(
         _PHONE_RE,
+        "phone",
+        0.9,
         group=("us", "spaced", "ctx", "short"),
         validator=_phone_ok,
-        labeler=_phone_label,
         anchor=long_runs(3),
         reach=(40, 30),
-        extra_labels=("FAX",),
-        score=0.9,
-        name="phone",
     ),
-    PatternRule(
-        "PHONE",
+    _phone_rule(
         _PHONE_WEAK_RE,
+        "phone_weak",
+        0.6,
         validator=_weak_phone_ok,
-        labeler=_phone_label,
-        extra_labels=("FAX",),
         not_after=r"[\w+/.\-]",
         anchor=long_runs(4),
         reach=(10, 10),
-        score=0.6,
-        name="phone_weak",
     ),
 )
 
@@ -352,23 +364,14 @@ _ES_PHONE_RE = re.compile(
 _ZH_PHONE_RE = re.compile(r"(?P<zh>1[3-9]\d{9}|0\d{2,3}-\d{7,8})(?![\w\-])", re.ASCII)
 
 
-def _local_phone_rules(code: str, pattern: re.Pattern[str]) -> tuple[PatternRule, ...]:
-    """The national phone shape of ``code`` without a cue word (PHONE, or FAX after a fax word)."""
-    return (
-        PatternRule(
-            "PHONE",
-            pattern,
-            labeler=_phone_label,
-            extra_labels=("FAX",),
-            not_after=r"[A-Za-z0-9_+/.\-]",
-            score=0.85,
-            name=f"phone_{code}",
-        ),
-    )
-
-
-CONTACT_RULES_ES: tuple[PatternRule, ...] = _local_phone_rules("es", _ES_PHONE_RE)
-CONTACT_RULES_ZH: tuple[PatternRule, ...] = _local_phone_rules("zh", _ZH_PHONE_RE)
+# The national phone shapes without a cue word.
+_LOCAL_NOT_AFTER = r"[A-Za-z0-9_+/.\-]"
+CONTACT_RULES_ES: tuple[PatternRule, ...] = (
+    _phone_rule(_ES_PHONE_RE, "phone_es", 0.85, not_after=_LOCAL_NOT_AFTER),
+)
+CONTACT_RULES_ZH: tuple[PatternRule, ...] = (
+    _phone_rule(_ZH_PHONE_RE, "phone_zh", 0.85, not_after=_LOCAL_NOT_AFTER),
+)
 _BY_LANG: dict[str, tuple[PatternRule, ...]] = {
     "en": CONTACT_RULES_EN,
     "es": CONTACT_RULES_ES,
