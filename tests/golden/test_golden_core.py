@@ -15,7 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from test_golden import GOLD, NOTES, Case, _check_case, _run
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
