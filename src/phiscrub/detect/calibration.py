@@ -24,7 +24,7 @@ import bisect
 import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -117,21 +117,11 @@ class SpanCalibration:
         Raises:
             ConfigError: not a mapping, unknown keys, missing knots or invalid values.
         """
+        from phiscrub.config import load_config
+
         if not isinstance(data, Mapping):
             raise ConfigError("a calibration must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown calibration keys: {unknown}")
-        missing = sorted({"x", "y"} - set(data))
-        if missing:
-            raise ConfigError(f"calibration lacks keys: {missing}")
-        x, y = data["x"], data["y"]
-        if not isinstance(x, list | tuple) or not isinstance(y, list | tuple):
-            raise ConfigError("calibration x and y must be lists of numbers")
-        if any(isinstance(v, bool) or not isinstance(v, int | float) for v in [*x, *y]):
-            raise ConfigError("calibration x and y must be lists of numbers")
-        return cls(**{**data, "x": tuple(x), "y": tuple(y)})
+        return load_config(data, cls, where="calibration")
 
 
 def _pav(values: Sequence[float], weights: Sequence[float]) -> list[tuple[int, int, float]]:
