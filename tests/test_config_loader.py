@@ -50,6 +50,8 @@ def test_flat_prefixed_keys_fold_into_their_section() -> None:
     assert load_config({"name": "x", "inner_size": 9}, Outer).inner == Inner(9, 0.5)
     with pytest.raises(ConfigError, match="inner.size is given twice"):
         load_config({"name": "x", "inner_size": 9, "inner": {"size": 1}}, Outer)
+    with pytest.raises(ConfigError, match="inner_sise"):
+        load_config({"name": "x", "inner_sise": 9}, Outer)
 
 
 @pytest.mark.parametrize(

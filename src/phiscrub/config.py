@@ -170,6 +170,12 @@ def _fold_flat_keys(cls: type, data: Mapping[str, Any], where: str) -> Mapping[s
             out[key] = value
             continue
         section, sub = prefixes[prefix], key[len(prefix) :]
+        section_cls = _hints(cls).get(section)
+        known = {f.name for f in fields(section_cls)} if is_dataclass(section_cls) else {sub}
+        if sub not in known:
+            raise ConfigError(
+                f"unknown config key(s): {dotted(where, key)} (nor {dotted(where, section)}.{sub})"
+            )
         table = out.setdefault(section, {})
         if not isinstance(table, dict):
             raise ConfigError(f"{dotted(where, section)} must be a table (an object)")
