@@ -150,17 +150,15 @@ class LabelLeaks:
 
     def to_dict(self) -> dict[str, Any]:
         """Counts, rates and kinds as a JSON-ready dict."""
-        return {
-            "gold": self.gold,
-            "leaked": self.leaked,
-            "full": self.full,
-            "verbatim": self.verbatim,
-            "residual_rate": self.residual_rate,
-            "leak_rate": self.leak_rate,
-            "documents": self.documents,
-            "worst": self.worst,
-            "kinds": {k: self.kinds[k] for k in LEAK_KINDS if self.kinds[k]},
-        }
+        out = _values(self, ("gold", "leaked", "full", "verbatim", "residual_rate", "leak_rate", "documents"))
+        out["worst"] = self.worst
+        out["kinds"] = {k: self.kinds[k] for k in LEAK_KINDS if self.kinds[k]}
+        return out
+
+
+def _values(obj: object, names: Sequence[str]) -> dict[str, Any]:
+    """``{name: obj.name}`` for each name, in order."""
+    return {name: getattr(obj, name) for name in names}
 
 
 @dataclass
@@ -205,18 +203,13 @@ class LeakReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict (no text)."""
-        return {
-            "documents": self.documents,
-            "documents_with_phi": self.documents_with_phi,
-            "documents_with_leak": self.documents_with_leak,
-            "documents_with_full_leak": self.documents_with_full_leak,
-            "leaking_document_share": self.leaking_document_share,
-            "full_leak_document_share": self.full_leak_document_share,
-            "total": self.total.to_dict(),
-            "per_label": {k: v.to_dict() for k, v in sorted(self.per_label.items())},
-            "missing": list(self.missing),
-            "leaks": [leak.to_dict() for leak in self.leaks],
-        }
+        counts = ("documents", "documents_with_phi", "documents_with_leak", "documents_with_full_leak")
+        out = _values(self, (*counts, "leaking_document_share", "full_leak_document_share"))
+        out["total"] = self.total.to_dict()
+        out["per_label"] = {k: v.to_dict() for k, v in sorted(self.per_label.items())}
+        out["missing"] = list(self.missing)
+        out["leaks"] = [leak.to_dict() for leak in self.leaks]
+        return out
 
     def to_markdown(self) -> str:
         """A per-label table and the document shares (no text, no document ids)."""
