@@ -45,3 +45,11 @@ def test_write_then_read_round_trips(tmp_path: Path) -> None:
     assert written == [tmp_path / "out" / "x" / "y.txt", tmp_path / "out" / "z.txt"]
     back = list(TextReader().read(tmp_path / "out"))
     assert [(d.id, d.text) for d in back] == [("x/y", "Zoë\r\n\tÑ"), ("z", "")]
+
+
+def test_single_non_utf8_file_is_reported_by_its_id(tmp_path: Path) -> None:
+    (tmp_path / "bad.txt").write_bytes(b"Zo\xeb Quenwick")
+    reader = TextReader()
+    assert list(reader.read(tmp_path / "bad.txt")) == []
+    assert [(p.doc_id, p.kind) for p in reader.problems] == [("bad", "decode_error")]
+    assert "Quenwick" not in str(reader.problems[0])

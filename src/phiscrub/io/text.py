@@ -183,7 +183,7 @@ class TextReader(SourceReader):
 
     def open(self, path: Path) -> Source:
         """The text source of a file or folder."""
-        return TextFolderSource(path) if path.is_dir() else TextFileSource(path)
+        return TextFolderSource(path) if path.is_dir() else TextFileSource(path, fail_early=False)
 
 
 class TextWriter(FolderWriter):
@@ -206,7 +206,8 @@ class TextFileSource(Source):
     """One ``.txt`` file: one document with id ``<stem>``, read and written byte-exactly.
 
     The file is read when the source is opened, so a file that cannot be a note stops a run before
-    anything is written.
+    anything is written; with ``fail_early=False`` (reading, :class:`TextReader`) it is yielded
+    instead as a document with ``metadata["read_error"]``, like a folder's entry.
 
     Raises:
         InputFormatError: the path is not a regular file, cannot be read, or is not UTF-8.
@@ -214,13 +215,14 @@ class TextFileSource(Source):
 
     shape = "txt"
 
-    def __init__(self, path: Path, encoding_errors: str = "fail") -> None:
+    def __init__(self, path: Path, encoding_errors: str = "fail", *, fail_early: bool = True) -> None:
         super().__init__(path)
         self.encoding_errors = encoding_errors
-        text, problem, self._note = read_text_with_policy(self.path, encoding_errors)
-        if text is None:
-            raise InputFormatError(f"{self.path} {_TEXT_PROBLEM_WORDS.get(problem or '', 'cannot be read')}")
-        self._text = text
+        text, self._problem, self._note = read_text_with_policy(self.path, encoding_errors)
+        if text is None and fail_early:
+            words = _TEXT_PROBLEM_WORDS.get(self._problem or "", "cannot be read")
+            raise InputFormatError(f"{self.path} {words}")
+        self._text = text or ""
 
     @property
     def count(self) -> int | None:
@@ -228,10 +230,13 @@ class TextFileSource(Source):
         return 1
 
     def documents(self) -> Iterator[Document]:
-        """Yield the file's note."""
-        yield Document(
-            self.path.stem, self._text, (), {"position": 0, **({"decode": self._note} if self._note else {})}
-        )
+        """Yield the file's note (empty, with its ``read_error``, when it could not be read)."""
+        meta: dict[str, Any] = {"position": 0}
+        if self._problem is not None:
+            meta["read_error"] = self._problem
+        elif self._note:
+            meta["decode"] = self._note
+        yield Document(self.path.stem, self._text, (), meta)
 
     def write(self, out_dir: PathLike, transformed: Iterable[Document]) -> list[Path]:
         """Write the transformed note to ``out_dir/<same name>``."""
