@@ -130,41 +130,17 @@ def _apposition_ok(m: re.Match[str]) -> bool:
     )
 
 
-AGE_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule(
-        "AGE",
-        _AGE_NUMBER_RE,
-        group=("n", "paren"),
-        validator=_number_age_ok,
-        not_after=r"[\w.,/\-]",
-        score=0.9,
-        name="age_number",
-    ),
-    PatternRule(
-        "AGE",
-        _AGE_WORD_RE,
-        group=("word", "decade", "more"),
-        validator=_word_age_ok,
-        # every match is near "age"/"aged"/"ages" or "in his/her/their"
-        anchor=re.compile(
-            r"(?<![A-Za-z])(?:[Aa][Gg][Ee]|[Ii][Nn][ \t]+(?:[Hh][Ii][Ss]|[Hh][Ee][Rr]|[Tt][Hh][Ee][Ii][Rr])\b)"
-        ),
-        reach=(4, 40),
-        score=0.9,
-        name="age_word",
-    ),
-    PatternRule(
-        "AGE",
-        _AGE_EVENT_RE,
-        group="n",
-        validator=_age_event_ok,
-        score=0.6,
-        name="age_at_event",
-    ),
-    PatternRule(
-        "AGE", _AGE_APPOSITION_RE, group="n", validator=_apposition_ok, score=0.6, name="age_apposition"
-    ),
+# Every _AGE_WORD_RE match is near "age"/"aged"/"ages" or "in his/her/their".
+_AGE_WORD_ANCHOR = re.compile(
+    r"(?<![A-Za-z])(?:[Aa][Gg][Ee]|[Ii][Nn][ \t]+(?:[Hh][Ii][Ss]|[Hh][Ee][Rr]|[Tt][Hh][Ee][Ii][Rr])\b)"
 )
+
+AGE_RULES_EN: tuple[PatternRule, ...] = (
+    PatternRule("AGE", _AGE_NUMBER_RE,     name="age_number",     score=0.9, group=("n", "paren"), validator=_number_age_ok, not_after=r"[\w.,/\-]"),
+    PatternRule("AGE", _AGE_WORD_RE,       name="age_word",       score=0.9, group=("word", "decade", "more"), validator=_word_age_ok, anchor=_AGE_WORD_ANCHOR, reach=(4, 40)),
+    PatternRule("AGE", _AGE_EVENT_RE,      name="age_at_event",   score=0.6, group="n", validator=_age_event_ok),
+    PatternRule("AGE", _AGE_APPOSITION_RE, name="age_apposition", score=0.6, group="n", validator=_apposition_ok),
+)  # fmt: skip
 
 
 # Spanish and Catalan (MEDDOCAN convention: the span holds the number *and* its unit, "45 años",
@@ -204,31 +180,16 @@ _AGE_ES_RE = re.compile(
 )
 
 AGE_RULES_ES: tuple[PatternRule, ...] = (
-    PatternRule(
-        "AGE",
-        _AGE_ES_RE,
-        group=("a", "b", "c", "d", "e"),
-        not_after=r"[\w]",
-        score=0.9,
-        name="age_es",
-    ),
-)
+    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e"), not_after=r"[\w]"),
+)  # fmt: skip
 
 # English ages without a number, after an explicit age cue only ("Age: newborn", "age: 3 wks").
 _AGE_EN_NONUMERIC_RE = re.compile(
     r"(?<![\w])(?i:age)\s*:\s*(?:(?P<w>(?i:newborn|neonate))\b|(?P<n>\d{1,3})\s*(?i:months?|mos?|weeks?|wks?|days?|d)\b)"
 )
 AGE_RULES_EN = AGE_RULES_EN + (
-    PatternRule(
-        "AGE",
-        _AGE_EN_NONUMERIC_RE,
-        group=("w", "n"),
-        anchor=re.compile(r"[Aa][Gg][Ee]"),
-        reach=(2, 24),
-        score=0.8,
-        name="age_cue_no_years",
-    ),
-)
+    PatternRule("AGE", _AGE_EN_NONUMERIC_RE, name="age_cue_no_years", score=0.8, group=("w", "n"), anchor=re.compile(r"[Aa][Gg][Ee]"), reach=(2, 24)),
+)  # fmt: skip
 
 _AGE_RULES: dict[str, tuple[PatternRule, ...]] = {
     "en": AGE_RULES_EN,

@@ -304,15 +304,11 @@ _URL_ANCHOR_RE = re.compile(rf"://|[wW]{{3}}\d?\.|\.{trie_pattern(_TLDS)}(?![A-Z
 _IP_ANCHOR_RE = re.compile(r"\d\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
 
 CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("EMAIL", _EMAIL_RE, anchor=re.compile("@"), reach=(80, 260), score=0.99, name="email"),
-    PatternRule(
-        "URL", _URL_RE, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300), score=0.95, name="url"
-    ),
-    PatternRule(
-        "IPADDRESS", _IP_RE, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48), score=0.95, name="ip"
-    ),
-    _phone_rule(_INTL_RE, "phone_intl", 0.9, validator=_phone_ok, not_after=r"[A-Za-z0-9_+]"),
-)
+    PatternRule("EMAIL",     _EMAIL_RE,    name="email", score=0.99, anchor=re.compile("@"), reach=(80, 260)),
+    PatternRule("URL",       _URL_RE,      name="url",   score=0.95, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300)),
+    PatternRule("IPADDRESS", _IP_RE,       name="ip",    score=0.95, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48)),
+    _phone_rule(_INTL_RE,    "phone_intl", 0.9,                           validator=_phone_ok, not_after=r"[A-Za-z0-9_+]"),
+)  # fmt: skip
 
 # Weak shapes without separators or area code: 6175550134, 555-0134.
 _PHONE_WEAK_RE = re.compile(
@@ -333,25 +329,9 @@ def _weak_phone_ok(m: re.Match[str]) -> bool:
 
 
 CONTACT_RULES_EN: tuple[PatternRule, ...] = (
-    _phone_rule(
-        _PHONE_RE,
-        "phone",
-        0.9,
-        group=("us", "spaced", "ctx", "short"),
-        validator=_phone_ok,
-        anchor=long_runs(3),
-        reach=(40, 30),
-    ),
-    _phone_rule(
-        _PHONE_WEAK_RE,
-        "phone_weak",
-        0.6,
-        validator=_weak_phone_ok,
-        not_after=r"[\w+/.\-]",
-        anchor=long_runs(4),
-        reach=(10, 10),
-    ),
-)
+    _phone_rule(_PHONE_RE,      "phone",      0.9, group=("us", "spaced", "ctx", "short"), validator=_phone_ok, anchor=long_runs(3), reach=(40, 30)),
+    _phone_rule(_PHONE_WEAK_RE, "phone_weak", 0.6, validator=_weak_phone_ok, not_after=r"[\w+/.\-]", anchor=long_runs(4), reach=(10, 10)),
+)  # fmt: skip
 
 
 # Spanish/Catalan numbers: 624 042 723, 91 071 91 59, 612 34 56 78 (separators required).

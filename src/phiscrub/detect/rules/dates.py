@@ -410,75 +410,19 @@ def _history_year_ok(m: re.Match[str]) -> bool:
 
 
 DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule(
-        "DATE",
-        _NUMERIC_RE,
-        validator=_numeric_ok,
-        not_after=r"[A-Za-z0-9_/.]",
-        anchor=_NUMERIC_ANCHOR,
-        reach=(12, 16),
-        score=0.95,
-        name="numeric",
-    ),
-)
+    PatternRule("DATE", _NUMERIC_RE, name="numeric", score=0.95, validator=_numeric_ok, not_after=r"[A-Za-z0-9_/.]", anchor=_NUMERIC_ANCHOR, reach=(12, 16)),
+)  # fmt: skip
 
 DATE_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule(
-        "DATE",
-        _MONTH_DATE_RE,
-        validator=_month_date_ok,
-        not_after=r"[\w/.]",
-        anchor=_MONTH_ANCHOR_RE,
-        reach=(45, 30),
-        score=0.9,
-        name="month_date",
-    ),
-    PatternRule("DATE", _DATE_WORDS_RE, validator=_words_ok, score=0.75, name="date_words"),
-    PatternRule(
-        "DATE", _YEAR_RE, group=("y1", "y2"), validator=_year_ok, not_after=r"[\w/.]", score=0.8, name="year"
-    ),
-    PatternRule(
-        "DATE", _TWO_DIGIT_RE, validator=_two_digit_ok, not_after=r"[\w.,/:\-]", score=0.5, name="two_digit"
-    ),
-    PatternRule(
-        "DATE",
-        _MONTH_DAY_RE,
-        validator=_month_day_boundary_ok,
-        anchor=joined_runs("/"),
-        reach=(3, 4),
-        score=0.8,
-        name="month_day_numeric",
-    ),
-    PatternRule(
-        "DATE",
-        _MONTH_DAY_HYPHEN_RE,
-        validator=_month_day_hyphen_ok,
-        not_after=r"[\w/.:\-]",
-        anchor=joined_runs("-"),
-        reach=(3, 4),
-        score=0.6,
-        name="month_day_hyphen",
-    ),
-    PatternRule(
-        "DATE",
-        _MONTH_YEAR2_RE,
-        validator=_month_year2_ok,
-        anchor=joined_runs("/", right_min=2),
-        reach=(3, 4),
-        score=0.7,
-        name="month_year2",
-    ),
-    PatternRule(
-        "DATE",
-        _HISTORY_YEAR_RE,
-        validator=_history_year_ok,
-        not_after=r"[\w/.#:\-]",
-        anchor=long_runs(4),
-        reach=(0, 0),
-        score=0.7,
-        name="history_year",
-    ),
-)
+    PatternRule("DATE", _MONTH_DATE_RE,       name="month_date",        score=0.9,  validator=_month_date_ok, not_after=r"[\w/.]", anchor=_MONTH_ANCHOR_RE, reach=(45, 30)),
+    PatternRule("DATE", _DATE_WORDS_RE,       name="date_words",        score=0.75, validator=_words_ok),
+    PatternRule("DATE", _YEAR_RE,             name="year",              score=0.8,  group=("y1", "y2"), validator=_year_ok, not_after=r"[\w/.]"),
+    PatternRule("DATE", _TWO_DIGIT_RE,        name="two_digit",         score=0.5,  validator=_two_digit_ok, not_after=r"[\w.,/:\-]"),
+    PatternRule("DATE", _MONTH_DAY_RE,        name="month_day_numeric", score=0.8,  validator=_month_day_boundary_ok, anchor=joined_runs("/"), reach=(3, 4)),
+    PatternRule("DATE", _MONTH_DAY_HYPHEN_RE, name="month_day_hyphen",  score=0.6,  validator=_month_day_hyphen_ok, not_after=r"[\w/.:\-]", anchor=joined_runs("-"), reach=(3, 4)),
+    PatternRule("DATE", _MONTH_YEAR2_RE,      name="month_year2",       score=0.7,  validator=_month_year2_ok, anchor=joined_runs("/", right_min=2), reach=(3, 4)),
+    PatternRule("DATE", _HISTORY_YEAR_RE,     name="history_year",      score=0.7,  validator=_history_year_ok, not_after=r"[\w/.#:\-]", anchor=long_runs(4), reach=(0, 0)),
+)  # fmt: skip
 
 
 def date_rules(lang: str = "en") -> tuple[PatternRule, ...]:

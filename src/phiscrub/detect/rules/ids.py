@@ -269,64 +269,20 @@ def _plate_ok(m: re.Match[str]) -> bool:
     return _VEHICLE_CONTEXT_RE.search(m.string, max(0, m.start() - 40), m.end()) is not None
 
 
+#: The labels of the ID keywords besides IDNUM (``_id_label`` may return them).
+_ID_EXTRA_LABELS = tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM")
+
 ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule(
-        "SSN",
-        _SSN_BARE_RE,
-        group="bare",
-        validator=_ssn_ok,
-        anchor=_SSN_ANCHOR,
-        reach=(6, 2),
-        score=0.95,
-        name="ssn",
-    ),
-    PatternRule(
-        "IDNUM",
-        _FALLBACK_RE,
-        validator=_fallback_ok,
-        not_after=r"[\-/.#,$]",
-        anchor=_FALLBACK_ANCHOR,
-        reach=(30, 30),
-        score=0.45,
-        name="id_shape",
-    ),
-)
+    PatternRule("SSN",   _SSN_BARE_RE, name="ssn",      score=0.95, group="bare", validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(6, 2)),
+    PatternRule("IDNUM", _FALLBACK_RE, name="id_shape", score=0.45, validator=_fallback_ok, not_after=r"[\-/.#,$]", anchor=_FALLBACK_ANCHOR, reach=(30, 30)),
+)  # fmt: skip
 
 ID_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule(
-        "SSN",
-        _SSN_RE,
-        group=("bare", "ctx"),
-        validator=_ssn_ok,
-        anchor=_SSN_ANCHOR,
-        reach=(60, 2),
-        score=0.95,
-        name="ssn_context",
-    ),
-    PatternRule(
-        "IDNUM",
-        _KEYWORD_RE,
-        group="v",
-        item=ITEM_RE,
-        item_validator=item_ok,
-        validator=_context_value_ok,
-        labeler=_id_label,
-        extra_labels=tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM"),
-        score=0.85,
-        name="id_context",
-    ),
-    PatternRule("VEHICLE", _PLATE_RE, group="v", validator=_plate_ok, score=0.85, name="plate"),
-    PatternRule(
-        "IDNUM",
-        _WORD_HASH_RE,
-        group="v",
-        validator=_word_hash_ok,
-        anchor=re.compile("#"),
-        reach=(25, 50),
-        score=0.7,
-        name="word_hash",
-    ),
-)
+    PatternRule("SSN",     _SSN_RE,       name="ssn_context", score=0.95, group=("bare", "ctx"), validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(60, 2)),
+    PatternRule("IDNUM",   _KEYWORD_RE,   name="id_context",  score=0.85, group="v", item=ITEM_RE, item_validator=item_ok, validator=_context_value_ok, labeler=_id_label, extra_labels=_ID_EXTRA_LABELS),
+    PatternRule("VEHICLE", _PLATE_RE,     name="plate",       score=0.85, group="v", validator=_plate_ok),
+    PatternRule("IDNUM",   _WORD_HASH_RE, name="word_hash",   score=0.7,  group="v", validator=_word_hash_ok, anchor=re.compile("#"), reach=(25, 50)),
+)  # fmt: skip
 
 
 def id_rules(lang: str = "en") -> tuple[PatternRule, ...]:

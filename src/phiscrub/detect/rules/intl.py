@@ -181,42 +181,11 @@ def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
     )
 
     return (
-        PatternRule(
-            "DATE",
-            _month_date_re(p),
-            validator=_month_date_ok,
-            not_after=r"[\w/.\-]",
-            anchor=month_anchor,
-            reach=(60, 30),
-            score=0.9,
-            name=f"month_date_{pack.code}",
-        ),
-        PatternRule(
-            "DATE",
-            re.compile(rf"{p['month_full']}(?![ \t\-/.]*\d)"),
-            validator=_month_word_ok(month_cue),
-            not_after=r"[\w'’]",
-            score=0.7,
-            name=f"month_word_{pack.code}",
-        ),
-        PatternRule(
-            "DATE",
-            _year_re(_RANGE_WORDS.get(pack.code, "-")),
-            group=("y1", "y2"),
-            validator=_year_ok(year_cue),
-            not_after=r"[\w/.\-]",
-            score=0.8,
-            name=f"year_{pack.code}",
-        ),
-        PatternRule(
-            "DATE",
-            _numeric_day_month_re(),
-            validator=_numeric_day_month_ok(day_cue),
-            not_after=r"[\w/.:,\-]",
-            score=0.7,
-            name=f"day_month_numeric_{pack.code}",
-        ),
-    )
+        PatternRule("DATE", _month_date_re(p),                                 name=f"month_date_{pack.code}",        score=0.9, validator=_month_date_ok, not_after=r"[\w/.\-]", anchor=month_anchor, reach=(60, 30)),
+        PatternRule("DATE", re.compile(rf"{p['month_full']}(?![ \t\-/.]*\d)"), name=f"month_word_{pack.code}",        score=0.7, validator=_month_word_ok(month_cue), not_after=r"[\w'’]"),
+        PatternRule("DATE", _year_re(_RANGE_WORDS.get(pack.code, "-")),        name=f"year_{pack.code}",              score=0.8, group=("y1", "y2"), validator=_year_ok(year_cue), not_after=r"[\w/.\-]"),
+        PatternRule("DATE", _numeric_day_month_re(),                           name=f"day_month_numeric_{pack.code}", score=0.7, validator=_numeric_day_month_ok(day_cue), not_after=r"[\w/.:,\-]"),
+    )  # fmt: skip
 
 
 _CN_DIGIT = "〇零一二三四五六七八九"
@@ -335,17 +304,8 @@ def pack_contact_rules(lang: str) -> tuple[PatternRule, ...]:
 def _contact_rules(code: str, pack: LanguagePack) -> tuple[PatternRule, ...]:
     labeler = _phone_labeler(pack)
     rules = [
-        PatternRule(
-            "PHONE",
-            _cue_phone_re(pack),
-            group="num",
-            validator=_cue_phone_ok,
-            labeler=labeler,
-            extra_labels=("FAX",),
-            score=0.85,
-            name=f"phone_cue_{code}",
-        )
-    ]
+        PatternRule("PHONE", _cue_phone_re(pack), name=f"phone_cue_{code}", score=0.85, group="num", validator=_cue_phone_ok, labeler=labeler, extra_labels=("FAX",))
+    ]  # fmt: skip
     shapes = pack.phone_pattern or (_ZH_PHONE_EXTRA if code == "zh" else "")
     if shapes:
         lo, hi = _DIGIT_RANGE.get(code, (9, 13))

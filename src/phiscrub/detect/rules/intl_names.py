@@ -381,27 +381,7 @@ def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
 
 def _name_rules(code: str, words: NameWords) -> tuple[PatternRule, ...]:
     return (
-        PackNameRule(
-            "PATIENT",
-            _trigger_re(words),
-            extra_labels=("DOCTOR", "RELATIVE", "USERNAME"),
-            score=0.85,
-            name=f"names_{code}",
-            lang=code,
-        ),
-        PackNameRule(
-            "PATIENT",
-            re.compile(rf"(?P<bare>{_bare_re().pattern})"),
-            score=0.7,
-            name=f"names_listed_{code}",
-            lang=code,
-        ),
-        PatternRule(
-            "PROFESSION",
-            PROFESSION_RES[code],
-            group="p",
-            validator=_job_ok,
-            score=0.75,
-            name=f"profession_{code}",
-        ),
-    )
+        PackNameRule("PATIENT",    _trigger_re(words),                             name=f"names_{code}",        score=0.85, extra_labels=("DOCTOR", "RELATIVE", "USERNAME"), lang=code),
+        PackNameRule("PATIENT",    re.compile(rf"(?P<bare>{_bare_re().pattern})"), name=f"names_listed_{code}", score=0.7,  lang=code),
+        PatternRule("PROFESSION", PROFESSION_RES[code],                           name=f"profession_{code}",   score=0.75, group="p", validator=_job_ok),
+    )  # fmt: skip

@@ -388,20 +388,6 @@ def pack_location_rules(lang: str) -> tuple[PatternRule, ...]:
 
 def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
-        PackStreetRule(
-            "STREET",
-            re.compile(rf"(?<![\w\-]){words.street_re}"),
-            not_after=r"[\w\-]",
-            score=0.8,
-            name=f"street_{code}",
-            lang=code,
-        ),
-        PackPlaceRule(
-            "CITY",
-            _trigger_re(code, words),
-            extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"),
-            score=0.8,
-            name=f"places_{code}",
-            lang=code,
-        ),
-    )
+        PackStreetRule("STREET", re.compile(rf"(?<![\w\-]){words.street_re}"), name=f"street_{code}", score=0.8, not_after=r"[\w\-]", lang=code),
+        PackPlaceRule("CITY",   _trigger_re(code, words),                     name=f"places_{code}", score=0.8, extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"), lang=code),
+    )  # fmt: skip

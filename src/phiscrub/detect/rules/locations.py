@@ -242,26 +242,8 @@ def _ward_ok(m: re.Match[str]) -> bool:
 
 
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule(
-        "ZIP",
-        _ZIP_RE,
-        group=("z1", "z2"),
-        validator=_zip_ok,
-        anchor=_ZIP_ANCHOR,
-        reach=(40, 12),
-        score=0.9,
-        name="zip",
-    ),
-    PatternRule(
-        "STREET",
-        _STREET_RE,
-        group=("street", "box", "bare"),
-        validator=_street_ok,
-        anchor=_STREET_ANCHOR_RE,
-        reach=(80, 12),
-        score=0.85,
-        name="street",
-    ),
+    PatternRule("ZIP",        _ZIP_RE,       name="zip",           score=0.9,  group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR, reach=(40, 12)),
+    PatternRule("STREET",     _STREET_RE,    name="street",        score=0.85, group=("street", "box", "bare"), validator=_street_ok, anchor=_STREET_ANCHOR_RE, reach=(80, 12)),
     _FacilityRule(
         "HOSPITAL",
         _FACILITY_RE,
@@ -272,11 +254,9 @@ LOCATION_RULES_EN: tuple[PatternRule, ...] = (
         score=0.75,
         name="facility",
     ),
-    PatternRule(
-        "HOSPITAL", _HOSP_ABBR_RE, group="abbr", validator=_hosp_abbr_ok, score=0.6, name="hospital_abbr"
-    ),
-    PatternRule("DEPARTMENT", _WARD_RE, group="ward", validator=_ward_ok, score=0.6, name="ward"),
-)
+    PatternRule("HOSPITAL",   _HOSP_ABBR_RE, name="hospital_abbr", score=0.6,  group="abbr", validator=_hosp_abbr_ok),
+    PatternRule("DEPARTMENT", _WARD_RE,      name="ward",          score=0.6,  group="ward", validator=_ward_ok),
+)  # fmt: skip
 
 
 def location_rules(lang: str = "en") -> tuple[PatternRule, ...]:

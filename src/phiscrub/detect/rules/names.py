@@ -414,35 +414,12 @@ class CueNameRule(PatternRule):
 
 NAME_RULES_EN: tuple[PatternRule, ...] = (
     # Titles, field labels, signature phrases, role words, "Pt", kinship words: one pass.
-    NameRule(
-        "DOCTOR",
-        _TRIGGER_RE,
-        mode=_trigger_mode,
-        extra_labels=("PATIENT", "RELATIVE"),
-        score=0.85,
-        name="trigger",
-    ),
-    NameRule(
-        "DOCTOR",
-        _CREDENTIAL_RE,
-        direction="before",
-        anchor=_CREDENTIAL_ANCHOR_RE,
-        reach=(8, 0),
-        score=0.85,
-        name="credential",
-    ),
-    NameRule(
-        "PATIENT",
-        _AGE_AFTER_RE,
-        direction="before",
-        anchor=_AGE_ANCHOR_RE,
-        reach=(8, 12),
-        score=0.7,
-        name="before_age",
-    ),
-    CueNameRule("DOCTOR", _CUE_RE, score=0.7, name="verb_cue"),
-    CueNameRule("RELATIVE", _KIN_RE, kinship=True, score=0.7, name="kin_lower"),
-)
+    NameRule("DOCTOR",   _TRIGGER_RE,    name="trigger",    score=0.85, mode=_trigger_mode, extra_labels=("PATIENT", "RELATIVE")),
+    NameRule("DOCTOR",   _CREDENTIAL_RE, name="credential", score=0.85, direction="before", anchor=_CREDENTIAL_ANCHOR_RE, reach=(8, 0)),
+    NameRule("PATIENT",  _AGE_AFTER_RE,  name="before_age", score=0.7,  direction="before", anchor=_AGE_ANCHOR_RE, reach=(8, 12)),
+    CueNameRule("DOCTOR",   _CUE_RE,        name="verb_cue",   score=0.7),
+    CueNameRule("RELATIVE", _KIN_RE,        name="kin_lower",  score=0.7,  kinship=True),
+)  # fmt: skip
 
 
 def name_rules(lang: str = "en") -> tuple[PatternRule, ...]:
