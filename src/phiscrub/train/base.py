@@ -222,17 +222,18 @@ def read_model_config(folder: Path, extra_files: Sequence[str] = ()) -> TrainCon
 
 
 def read_folder_config(folder: Path, backbone: str, extra_files: Sequence[str] = ()) -> TrainConfig:
-    """The config of a ``backbone`` model folder, after checking its files (:func:`read_model_config`) and labels.
+    """The config of a ``backbone`` model folder, after checking its backbone, files and labels.
 
     Raises:
         ModelError: a file is missing, the folder holds another backbone, or its tags differ.
         ConfigError: an invalid ``config.json``.
     """
-    config = read_model_config(folder, extra_files)
+    config = read_model_config(folder)
     if config.backbone != backbone:
         raise ModelError(
             f"{folder} holds a {config.backbone} model, not {backbone}; load it with load_tagger"
         )
+    read_model_config(folder, extra_files)  # the files of this backbone
     check_model_labels(folder, config)
     return config
 
