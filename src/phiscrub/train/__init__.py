@@ -1,12 +1,13 @@
 """Trainable PHI tagger: gold Documents -> BIO windows -> encoder + CRF -> saved model folder.
 
 Modules: :mod:`~phiscrub.train.config` (TrainConfig), :mod:`~phiscrub.train.dataset` (words, BIO
-tags, subword windows), :mod:`~phiscrub.train.features` (word shapes), :mod:`~phiscrub.train.crf`,
+tags, subword encoding), :mod:`~phiscrub.train.windows` (the one window planning of every tagger),
+:mod:`~phiscrub.train.features` (word shapes), :mod:`~phiscrub.train.crf`,
+:mod:`~phiscrub.train.decode` (numpy decoding, shared with ONNX),
 :mod:`~phiscrub.train.base` (what every tagger shares, model folder files),
 :mod:`~phiscrub.train.model` (PhiTagger), :mod:`~phiscrub.train.loaders` (load_tagger, by backbone),
 :mod:`~phiscrub.train.bilstm` (BiLstmTagger: character + word BiLSTM-CRF, no pretrained weights),
-:mod:`~phiscrub.train.inference`,
-:mod:`~phiscrub.train.trainer`, :mod:`~phiscrub.train.recipes` (few-shot transfer recipes) and
+:mod:`~phiscrub.train.inference`, :mod:`~phiscrub.train.trainer`, :mod:`~phiscrub.train.recipes` (few-shot transfer recipes) and
 :mod:`~phiscrub.train.tiny` (tiny random encoders for tests).
 
 Needs the ``model`` extra (torch, transformers): ``pip install phiscrub[model]``. The names below
