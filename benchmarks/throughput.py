@@ -49,12 +49,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from phiscrub.document import Document
+
+Row = dict[str, Any]
+"""One measured row (JSON-ready)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT.parent / "shared" / "data" / "zeroshot-notes"
 
 
-def corpus() -> list:
+def corpus() -> list[Document]:
     """The fixed benchmark notes: the 100 English zero-shot notes (filled with seed 2024) whose
     length is closest to 500 words."""
     from phiscrub.document import Document
@@ -71,7 +78,7 @@ def corpus() -> list:
 REALWORLD = ROOT.parent / "shared" / "data" / "realworld-notes"
 
 
-def short_corpus(n: int = 200, words: int = 165) -> list:
+def short_corpus(n: int = 200, words: int = 165) -> list[Document]:
     """The short benchmark notes: the ``n`` real-world-style notes (``shared/data/realworld-notes``,
     filled with seed 2024) whose length is closest to ``words`` words (200 notes: 114-216 words,
     170 on average)."""
@@ -86,7 +93,7 @@ def short_corpus(n: int = 200, words: int = 165) -> list:
     return sorted(docs[:n], key=lambda d: d.id)
 
 
-def write_notes(docs: list, folder: Path) -> Path:
+def write_notes(docs: list[Document], folder: Path) -> Path:
     """Write ``docs`` as one ``.txt`` file each (``<id with / as _>.txt``): the input of ``phiscrub redact``."""
     folder.mkdir(parents=True, exist_ok=True)
     for d in docs:
@@ -94,7 +101,7 @@ def write_notes(docs: list, folder: Path) -> Path:
     return folder
 
 
-def run_one(config: str, model: str | None, threads: int, batch_size: int) -> dict:
+def run_one(config: str, model: str | None, threads: int, batch_size: int) -> Row:
     """Run one configuration in this process and return its measurements."""
     import torch
 
@@ -152,7 +159,7 @@ def _peak_rss_mb() -> int:
 
 def run_long(
     config: str, megabytes: float, one_line: bool, model: str | None, threads: int, batch_size: int
-) -> dict:
+) -> Row:
     """Redact one long note with one configuration in this process; return its measurements."""
     import torch
 
@@ -190,16 +197,16 @@ def _timed(fn, *args) -> float:  # type: ignore[no-untyped-def]
     return time.process_time() - t0
 
 
-def run_scaling(megabytes: float, one_line: bool, repeats: int = 3) -> dict:
+def run_scaling(megabytes: float, one_line: bool, repeats: int = 3) -> Row:
     """time(2x)/time(x) of name propagation alone and of the rules-only pipeline (one process)."""
     from phiscrub.deid import Deidentifier
-    from phiscrub.resolve import resolve
     from phiscrub.detect.propagate import propagate_names
     from phiscrub.document import Document
+    from phiscrub.resolve import resolve
 
     deid = Deidentifier(mode="placeholder", model=None)
     list(deid.redact_many([Document("warm-up", corpus()[0].text)]))
-    out: dict = {"shape": "one line" if one_line else "lines", "x_mb": megabytes, "repeats": repeats}
+    out: Row = {"shape": "one line" if one_line else "lines", "x_mb": megabytes, "repeats": repeats}
     times: dict[str, list[float]] = {"propagate": [], "pipeline": []}
     deid_no_prop = Deidentifier(mode="placeholder", model=None, propagate=False)
     for k, size in enumerate((megabytes, 2 * megabytes)):
@@ -241,7 +248,7 @@ def note_of_words(words: int) -> str:
     return text[:cut].rstrip()
 
 
-def frontier_row(name: str, model: str, first_note: str, threads: int) -> dict:
+def frontier_row(name: str, model: str, first_note: str, threads: int) -> Row:
     """One frontier row, in this (fresh) process: start-up, OOD test speed and scores, peak RSS."""
     t0 = time.perf_counter()
     from phiscrub.deid import Deidentifier
@@ -288,7 +295,7 @@ def frontier_row(name: str, model: str, first_note: str, threads: int) -> dict:
     }
 
 
-def frontier_long(name: str, model: str, threads: int) -> dict:
+def frontier_long(name: str, model: str, threads: int) -> Row:
     """The 20,000-word note redacted whole in this (fresh) process: seconds, CPU seconds, peak RSS."""
     from phiscrub.deid import Deidentifier
     from phiscrub.document import Document
@@ -312,7 +319,7 @@ def frontier_long(name: str, model: str, threads: int) -> dict:
     }
 
 
-def _child(args: list[str], backend: str | None, threads: int) -> dict:
+def _child(args: list[str], backend: str | None, threads: int) -> Row:
     env = {**os.environ, "PHISCRUB_THREADS": str(threads)}
     env.pop("PHISCRUB_BACKEND", None)
     if backend:
@@ -321,7 +328,8 @@ def _child(args: list[str], backend: str | None, threads: int) -> dict:
     run = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env)
     if run.returncode != 0:
         raise RuntimeError(f"{' '.join(args[:2])} exited {run.returncode}: {run.stderr[-3000:]}")
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    row: Row = json.loads(run.stdout.strip().splitlines()[-1])
+    return row
 
 
 def frontier(args: argparse.Namespace) -> None:
@@ -381,7 +389,7 @@ def frontier(args: argparse.Namespace) -> None:
         plot_frontier(rows, args.png)
 
 
-def plot_frontier(rows: list[dict], path: Path) -> None:
+def plot_frontier(rows: list[Row], path: Path) -> None:
     """Recall against notes per CPU second, one labelled point per row (matplotlib, to ``path``).
 
     Notes per CPU second (documents / CPU seconds of the process) rather than per wall second: on a
@@ -434,7 +442,8 @@ def machine() -> str:
     )
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line options (the hidden ``--one*``/``--frontier-*`` ones run one child process)."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -474,90 +483,102 @@ def main() -> None:
     parser.add_argument("--frontier-long", nargs=2, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--one-long", default=None, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    return parser
+
+
+def run_single_mode(args: argparse.Namespace) -> bool:
+    """Run a child-process mode or the frontier, if one was asked for; ``True`` when one ran."""
     if args.frontier_one:
-        print(json.dumps(frontier_row(*args.frontier_one, threads=args.threads)))
-        return
-    if args.frontier_long:
-        print(json.dumps(frontier_long(*args.frontier_long, threads=args.threads)))
-        return
-    if args.frontier and args.plot_from:
+        name, model, first_note = args.frontier_one
+        print(json.dumps(frontier_row(name, model, first_note, threads=args.threads)))
+    elif args.frontier_long:
+        name, model = args.frontier_long
+        print(json.dumps(frontier_long(name, model, threads=args.threads)))
+    elif args.frontier and args.plot_from:
         plot_frontier(json.loads(args.plot_from.read_text())["rows"], args.png or Path("frontier.png"))
-        return
-    if args.frontier:
+    elif args.frontier:
         frontier(args)
-        return
-    if args.one:
+    elif args.one:
         print(json.dumps(run_one(args.one, args.model, args.threads, args.batch_size)))
-        return
-    if args.one_long:
+    elif args.one_long:
         config, mb = args.one_long.split(":")
         print(
             json.dumps(run_long(config, float(mb), args.one_line, args.model, args.threads, args.batch_size))
         )
-        return
-    tables: list[str] = []
-    if args.scaling_mb:
-        r = run_scaling(args.scaling_mb, args.one_line, args.repeats)
-        print(r, file=sys.stderr)
-        tables.append(
-            f"Scaling ({r['shape']}, CPU seconds, best of {r['repeats']}), x = {r['x_mb']} MB: propagation {r['propagate_x_s']} s -> "
-            f"{r['propagate_2x_s']} s, time(2x)/time(x) = {r['propagate_ratio']}; rules-only pipeline "
-            f"{r['pipeline_x_s']} s -> {r['pipeline_2x_s']} s, time(2x)/time(x) = {r['pipeline_ratio']}\n"
-        )
-    if args.long_mb:
-        lines = [
-            "| configuration | note | MB | seconds | CPU seconds | MB/s | spans | peak RSS (MB) | threads |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for mb in args.long_mb.split(","):
-            for config in args.long_configs.split(","):
-                cmd = [
-                    sys.executable,
-                    __file__,
-                    "--one-long",
-                    f"{config}:{mb}",
-                    "--threads",
-                    str(args.threads),
-                ]
-                cmd += ["--batch-size", str(args.batch_size)] + (["--one-line"] if args.one_line else [])
-                if args.model:
-                    cmd += ["--model", args.model]
-                run = subprocess.run(cmd, check=True, capture_output=True, text=True)
-                r = json.loads(run.stdout.strip().splitlines()[-1])
-                print(r, file=sys.stderr)
-                lines.append(
-                    f"| {r['config']} | {r['shape']} | {r['mb']} | {r['seconds']} | {r['cpu_seconds']} | {r['mb_per_s']} | "
-                    f"{r['spans']} | {r['peak_rss_mb']} | {r['threads']} |"
-                )
-        tables.append("\n".join(lines) + "\n")
-    configs = [c for c in args.configs.split(",") if c]
-    if not configs:
-        text = f"Machine: {machine()}\n\n" + "\n".join(tables)
-        print(text)
-        if args.out:
-            args.out.write_text(text, encoding="utf-8")
-        return
-    if args.crf_model:
-        configs.append("model-crf")
-    rows = []
-    for config in configs:
-        model = args.crf_model if config == "model-crf" else args.model
-        cmd = [
-            sys.executable,
-            __file__,
-            "--one",
-            config,
-            "--threads",
-            str(args.threads),
-            "--batch-size",
-            str(args.batch_size),
-        ]
-        if model:
-            cmd += ["--model", model]
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-        rows.append(json.loads(out))
-        print(rows[-1], file=sys.stderr)
+    else:
+        return False
+    return True
+
+
+def scaling_table(args: argparse.Namespace) -> str:
+    """The propagation / pipeline scaling check at ``--scaling-mb`` X and 2X MB, as one paragraph."""
+    r = run_scaling(args.scaling_mb, args.one_line, args.repeats)
+    print(r, file=sys.stderr)
+    return (
+        f"Scaling ({r['shape']}, CPU seconds, best of {r['repeats']}), x = {r['x_mb']} MB: propagation {r['propagate_x_s']} s -> "
+        f"{r['propagate_2x_s']} s, time(2x)/time(x) = {r['propagate_ratio']}; rules-only pipeline "
+        f"{r['pipeline_x_s']} s -> {r['pipeline_2x_s']} s, time(2x)/time(x) = {r['pipeline_ratio']}\n"
+    )
+
+
+def long_row(args: argparse.Namespace, config: str, mb: str) -> Row:
+    """One long note of ``mb`` MB redacted by ``config`` in a fresh subprocess."""
+    cmd = [
+        sys.executable,
+        __file__,
+        "--one-long",
+        f"{config}:{mb}",
+        "--threads",
+        str(args.threads),
+    ]
+    cmd += ["--batch-size", str(args.batch_size)] + (["--one-line"] if args.one_line else [])
+    if args.model:
+        cmd += ["--model", args.model]
+    run = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    r: Row = json.loads(run.stdout.strip().splitlines()[-1])
+    print(r, file=sys.stderr)
+    return r
+
+
+def long_table(args: argparse.Namespace) -> str:
+    """The long-note table: every ``--long-mb`` size by every ``--long-configs`` configuration."""
+    lines = [
+        "| configuration | note | MB | seconds | CPU seconds | MB/s | spans | peak RSS (MB) | threads |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for mb in args.long_mb.split(","):
+        for config in args.long_configs.split(","):
+            r = long_row(args, config, mb)
+            lines.append(
+                f"| {r['config']} | {r['shape']} | {r['mb']} | {r['seconds']} | {r['cpu_seconds']} | {r['mb_per_s']} | "
+                f"{r['spans']} | {r['peak_rss_mb']} | {r['threads']} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def config_row(args: argparse.Namespace, config: str) -> Row:
+    """One throughput configuration over the benchmark notes, in a fresh subprocess."""
+    model = args.crf_model if config == "model-crf" else args.model
+    cmd = [
+        sys.executable,
+        __file__,
+        "--one",
+        config,
+        "--threads",
+        str(args.threads),
+        "--batch-size",
+        str(args.batch_size),
+    ]
+    if model:
+        cmd += ["--model", model]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    row: Row = json.loads(out)
+    print(row, file=sys.stderr)
+    return row
+
+
+def config_table(rows: list[Row]) -> str:
+    """The throughput table (with the machine line) of the configuration rows."""
     lines = [
         f"Machine: {machine()}",
         "",
@@ -569,10 +590,32 @@ def main() -> None:
             f"| {r['config']} | {r['docs']} | {r['words_per_doc']} | {r['seconds']} | {r['docs_per_s']} | "
             f"{r['tokens_per_s']} | {r['peak_rss_mb']} | {r['threads']} | {r['batch_size']} |"
         )
-    table = "\n".join(lines) + "\n"
-    print(table)
-    if args.out:
-        args.out.write_text(table, encoding="utf-8")
+    return "\n".join(lines) + "\n"
+
+
+def emit(text: str, out: Path | None) -> None:
+    """Print ``text`` and write it to ``out`` when given."""
+    print(text)
+    if out:
+        out.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    args = build_parser().parse_args()
+    if run_single_mode(args):
+        return
+    tables: list[str] = []
+    if args.scaling_mb:
+        tables.append(scaling_table(args))
+    if args.long_mb:
+        tables.append(long_table(args))
+    configs = [c for c in args.configs.split(",") if c]
+    if not configs:
+        emit(f"Machine: {machine()}\n\n" + "\n".join(tables), args.out)
+        return
+    if args.crf_model:
+        configs.append("model-crf")
+    emit(config_table([config_row(args, config) for config in configs]), args.out)
 
 
 if __name__ == "__main__":
