@@ -26,6 +26,7 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,7 +53,7 @@ def note_set(name: str, ood_draws: int) -> list[Document]:
     raise SystemExit(f"unknown note set {name!r}; use one of {SETS}")
 
 
-def table(name: str, points: list[ThresholdPoint]) -> str:
+def table(name: str, points: Sequence[ThresholdPoint]) -> str:
     """A markdown table of the points of one note set."""
     rows = [
         f"| {p.threshold:g} | {p.recall:.4f} | {p.precision:.4f} | {p.fp_per_1000:.2f} | {p.tp} | {p.fp} | {p.fn} |"
@@ -75,7 +76,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     deid = Deidentifier(model=args.model, policy=args.policy)
-    curves: dict[str, list[ThresholdPoint]] = {}
+    curves: dict[str, Sequence[ThresholdPoint]] = {}
     seconds: dict[str, float] = {}
     for name in args.sets:
         docs = note_set(name, args.ood_draws)

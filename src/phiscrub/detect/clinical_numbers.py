@@ -80,12 +80,9 @@ _SCORE_CLAUSE_RE = re.compile(
 # What follows a fraction that is not a date: a rate, symptoms, doses.
 _FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:rate|sx|symptoms|signs|doses?|of\b|strength)", re.IGNORECASE)
 # Another score-shaped ratio next to this one ("4/5 -> 5/5", "knee 4-/5, hip 4/5").
-_RATIO_NEAR_BEFORE_RE = re.compile(
-    r"(?<![\d/])(?P<a>\d{1,2})(?P<g>[+-])?/(?P<b>\d{1,2})(?![\d/])[^\n.;/\d]{0,24}\Z"
-)
-_RATIO_NEAR_AFTER_RE = re.compile(
-    r"[^\n.;/\d]{0,16}?(?<![\d/])(?P<a>\d{1,2})(?P<g>[+-])?/(?P<b>\d{1,2})(?![\d/])"
-)
+_RATIO_PART = r"(?<![\d/])(?P<a>\d{1,2})(?P<g>[+-])?/(?P<b>\d{1,2})(?![\d/])"
+_RATIO_NEAR_BEFORE_RE = re.compile(_RATIO_PART + r"[^\n.;/\d]{0,24}\Z")
+_RATIO_NEAR_AFTER_RE = re.compile(r"[^\n.;/\d]{0,16}?" + _RATIO_PART)
 
 
 # A trend of scores: "4/5 -> 5/5" (dates are not written with arrows between them).
