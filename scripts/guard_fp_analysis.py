@@ -13,7 +13,8 @@ The OOD test (:func:`phiscrub.evaluate.splits.split_folder` part ``test``) is ne
 
 For every false-positive token of the default pipeline (safe-harbor policy and gold view, as the
 independent evaluation scores) it records the document id, offsets, predicted label and source,
-the token's *shape* (``Xxxx``, ``dd``, ``dd/dd``) and a context class (measurement number, care
+the token's *shape* (``Xxxx``, ``dd``, ``dd/dd``), the line around it as shapes (only bundled clinical
+and common words that are no name or place word, outside gold spans, stay words) and a context class (measurement number, care
 unit, clinical word, common word in a caseless note, weekday, state/country, age under 90 ...); and
 for every gold PHI token the guard removes, the guard's reason. Written: ``OUT/fp.jsonl`` (one line
 per false-positive span), ``OUT/summary.json`` and ``OUT/summary.md``: ids, offsets, labels, shapes and
@@ -125,39 +126,44 @@ def context_class(doc: Document, span: Span, tok_start: int, tok_end: int) -> st
     return "other-word"
 
 
+def _safe_word(word: str) -> bool:
+    """Whether a word may be written as itself: a bundled clinical or common word that is no given
+    name, surname or place word (so never a name, even one that is also a common word)."""
+    v = clinical_vocabulary()
+    low = word.lower()
+    if any(c.isdigit() for c in word) or low in v.names or low in v.places:
+        return False
+    return low in v.common or is_clinical_word(word) or low in v.care_units
+
+
 def previous_word(text: str, start: int) -> str:
-    """The word before a span when it is a bundled vocabulary entry (clinical or stop word), else its
-    shape: a lexicon word identifies no one, other text is never written."""
+    """The word before a span when it is a safe vocabulary word (:func:`_safe_word`), else its shape."""
     m = re.search(r"([A-Za-z/']+)[^A-Za-z\n]{0,3}\Z", text[max(0, start - 30) : start])
     if m is None:
         return "-"
     word = m.group(1)
-    v = clinical_vocabulary()
-    if word.lower() in v.common or is_clinical_word(word) or word.lower() in v.care_units:
-        return word.lower()
-    return shape(word)
+    return word.lower() if _safe_word(word) else shape(word)
 
 
-def masked_context(text: str, start: int, end: int, reach: int = 40) -> str:
-    """The line around a span with every word that is not a bundled vocabulary entry (clinical or
-    stop word) replaced by its shape and every digit by ``d``; the span itself in ``[[ ]]``, as
-    shapes. Shows the structure of the context (cue words, units, punctuation), never PHI or text
-    that could identify anyone."""
-    v = clinical_vocabulary()
+def masked_context(doc: Document, start: int, end: int, reach: int = 40) -> str:
+    """The line around a span with every word written as its shape (``Xxxx``, ``dd``) unless it is
+    a safe vocabulary word (:func:`_safe_word`) outside every gold PHI span; the span itself in
+    ``[[ ]]``, as shapes. Shows the structure of the context (cue words, units, punctuation), never
+    PHI or text that could identify anyone."""
+    text = doc.text
 
-    def mask(part: str) -> str:
+    def mask(part: str, offset: int) -> str:
         def one(m: re.Match[str]) -> str:
-            w = m.group()
-            if not any(c.isdigit() for c in w) and (w.lower() in v.common or is_clinical_word(w)):
-                return w
-            return shape(w)
+            a, b = offset + m.start(), offset + m.end()
+            in_gold = any(g.start < b and g.end > a for g in doc.spans)
+            return m.group() if not in_gold and _safe_word(m.group()) else shape(m.group())
 
         return re.sub(r"[A-Za-z0-9']+", one, part)
 
     lo = max(text.rfind("\n", max(0, start - reach), start) + 1, start - reach, 0)
     hi = text.find("\n", end, end + reach)
     hi = min(len(text), end + reach) if hi < 0 else hi
-    return mask(text[lo:start]) + "[[" + shape(text[start:end]) + "]]" + mask(text[end:hi])
+    return mask(text[lo:start], lo) + "[[" + shape(text[start:end]) + "]]" + mask(text[end:hi], end)
 
 
 def _gold_labels(doc: Document, policy: str | None) -> list[str | None]:
@@ -223,7 +229,7 @@ def analyse(
                             "start": t.start,
                             "end": t.end,
                             "gold": sh[k],
-                            "context": masked_context(doc.text, t.start, t.end),
+                            "context": masked_context(doc, t.start, t.end),
                         }
                     )
                 continue
@@ -253,7 +259,7 @@ def analyse(
                         if u.start < hit.end and u.end > hit.start
                     ),
                     "prev": previous_word(doc.text, hit.start),
-                    "context": masked_context(doc.text, hit.start, hit.end),
+                    "context": masked_context(doc, hit.start, hit.end),
                     "class": cls,
                     "i2b2_gold": i2[k],
                     "note_case": _caseless_note(doc.text),
