@@ -102,7 +102,8 @@ def data_counts(notes: Sequence[Path], docs: Sequence[Document]) -> dict[str, An
     }
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line options."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -139,11 +140,11 @@ def main() -> None:
         "--install", action="store_true", help="copy the trained model into the package (int8)"
     )
     parser.add_argument("--install-only", action="store_true", help="only install OUT/model into the package")
-    args = parser.parse_args()
-    if args.install_only:
-        install(args.out / "model")
-        return
+    return parser
 
+
+def build_data(args: argparse.Namespace) -> dict[str, Any]:
+    """Fill and write ``OUT/train.jsonl``, ``OUT/dev.jsonl`` and ``OUT/data.json``; return the counts."""
     args.out.mkdir(parents=True, exist_ok=True)
     train_paths, dev_paths = split_notes()
     rw_train, rw_dev, rw_test = split_realworld()
@@ -179,6 +180,11 @@ def main() -> None:
         "options": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
     }
     (args.out / "data.json").write_text(json.dumps(counts, indent=2) + "\n", encoding="utf-8")
+    return counts
+
+
+def print_counts(counts: dict[str, Any]) -> None:
+    """One line per part and source (counts only, no text), then the held-out OOD test size."""
     for part in ("train", "dev"):
         for source, c in counts[part].items():
             print(
@@ -186,20 +192,26 @@ def main() -> None:
                 f"{c['phi_spans_per_document']:5.2f} PHI spans/document, {c['phi_free_share']:.1%} PHI-free, "
                 f"{c['words']} words"
             )
-    print(f"OOD test: {len(rw_test)} real-world notes held out (never read here)")
-    if args.data_only:
-        return
+    print(f"OOD test: {counts['ood_test_notes_held_out']} real-world notes held out (never read here)")
+
+
+def resolve_init_from(init_from: str | None) -> str | None:
+    """``--init-from`` as a model folder: ``default`` names the bundled model."""
+    if init_from != "default":
+        return init_from
+    from phiscrub.detect.tagger import bundled_model_path
+
+    bundled = bundled_model_path()
+    if bundled is None:
+        raise SystemExit("no bundled model to continue from")
+    return str(bundled)
+
+
+def train_model(args: argparse.Namespace) -> None:
+    """Train the tagger on ``OUT/train.jsonl`` / ``OUT/dev.jsonl`` into ``OUT/model``."""
     from phiscrub.train.config import TrainConfig
     from phiscrub.train.trainer import train
 
-    init_from = args.init_from
-    if init_from == "default":
-        from phiscrub.detect.tagger import bundled_model_path
-
-        bundled = bundled_model_path()
-        if bundled is None:
-            raise SystemExit("no bundled model to continue from")
-        init_from = str(bundled)
     extra: dict[str, Any] = {"lr": args.lr} if args.lr is not None else {}
     config = TrainConfig(
         granularity=args.labels,
@@ -208,7 +220,7 @@ def main() -> None:
         epochs=args.epochs,
         seed=args.seed,
         time_budget_s=args.time_budget,
-        init_from=init_from,
+        init_from=resolve_init_from(args.init_from),
         **extra,
     )
     result = train(
@@ -218,6 +230,17 @@ def main() -> None:
         args.out / "model",
     )
     print(f"best dev token F1 {result.best_dev_f1} at epoch {result.best_epoch}; {result.seconds:.0f} s")
+
+
+def main() -> None:
+    args = build_parser().parse_args()
+    if args.install_only:
+        install(args.out / "model")
+        return
+    print_counts(build_data(args))
+    if args.data_only:
+        return
+    train_model(args)
     if args.install:
         install(args.out / "model")
 
