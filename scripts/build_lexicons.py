@@ -22,7 +22,7 @@ import re
 import sys
 import unicodedata
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 
@@ -682,35 +682,47 @@ def initials(name: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def build() -> dict[str, set[str]]:
-    """All lists, keyed by relative file name (without ``.txt``)."""
-    lists: dict[str, set[str]] = {}
-    rng = random.Random(SEED)
-
-    # Names ------------------------------------------------------------------------------------
+def names_of(
+    locales: Iterable[str],
+    first_ok: Callable[[str], bool] = name_ok,
+    last_ok: Callable[[str], bool] | None = None,
+) -> tuple[set[str], set[str], set[str]]:
+    """Female given names, male given names and surnames of ``locales`` that pass the filters
+    (``last_ok`` defaults to ``first_ok``)."""
+    keep_last = last_ok or first_ok
     female: set[str] = set()
     male: set[str] = set()
     last: set[str] = set()
-    for loc in NAME_LOCALES:
+    for loc in locales:
         person = provider(Faker(loc), "person")
-        female |= {n for n in attr(person, "first_names_female") if name_ok(n)}
-        male |= {n for n in attr(person, "first_names_male") if name_ok(n)}
-        last |= {n for n in attr(person, "last_names") if name_ok(n)}
-    lists["first_names_female"] = female
-    lists["first_names_male"] = male
-    lists["last_names"] = last
+        female |= {n for n in attr(person, "first_names_female") if first_ok(n)}
+        male |= {n for n in attr(person, "first_names_male") if first_ok(n)}
+        last |= {n for n in attr(person, "last_names") if keep_last(n)}
+    return female, male, last
 
-    es_person = provider(Faker("es_ES"), "person")
-    lists["es/first_names_female"] = {n for n in attr(es_person, "first_names_female") if name_ok(n)}
-    lists["es/first_names_male"] = {n for n in attr(es_person, "first_names_male") if name_ok(n)}
-    lists["es/last_names"] = {n for n in attr(es_person, "last_names") if name_ok(n)}
 
-    zh_person = provider(Faker(ZH_LOCALE), "person")
-    lists["zh/first_names_female"] = {n for n in attr(zh_person, "first_names_female") if is_han(n)}
-    lists["zh/first_names_male"] = {n for n in attr(zh_person, "first_names_male") if is_han(n)}
-    lists["zh/last_names"] = {n for n in attr(zh_person, "last_names") if is_han(n)}
+def pack_surname_ok(name: str) -> bool:
+    """Language-pack surnames: single-token names or names with a lower-case particle."""
+    return name_ok(name) or _particle_name(name)
 
-    # Places -----------------------------------------------------------------------------------
+
+def add_names(lists: dict[str, set[str]], prefix: str, names: tuple[set[str], set[str], set[str]]) -> None:
+    """Store (female, male, last) names as ``<prefix>first_names_female`` etc."""
+    female, male, last = names
+    lists[f"{prefix}first_names_female"] = female
+    lists[f"{prefix}first_names_male"] = male
+    lists[f"{prefix}last_names"] = last
+
+
+def add_name_lists(lists: dict[str, set[str]]) -> None:
+    """Top-level (Latin-script, several locales), Spanish and Chinese person names."""
+    add_names(lists, "", names_of(NAME_LOCALES))
+    add_names(lists, "es/", names_of(("es_ES",)))
+    add_names(lists, "zh/", names_of((ZH_LOCALE,), first_ok=is_han))
+
+
+def add_place_lists(lists: dict[str, set[str]]) -> None:
+    """Cities, states/provinces and countries (top-level, ``es/`` and ``zh/``)."""
     cities: set[str] = set()
     for loc, n in CITY_LOCALES.items():
         real = [c for c in attr(provider(Faker(loc), "address"), "cities") if is_latin(c)]
@@ -726,8 +738,7 @@ def build() -> dict[str, set[str]]:
     lists["es/cities"] = es_towns | es_provinces
 
     zh_address = provider(Faker(ZH_LOCALE), "address")
-    zh_cities = {c for c in attr(zh_address, "cities") if is_han(c)}
-    lists["zh/cities"] = zh_cities
+    lists["zh/cities"] = {c for c in attr(zh_address, "cities") if is_han(c)}
     lists["zh/states"] = {p for p in attr(zh_address, "provinces") if is_han(p)}
 
     us_address = provider(Faker("en_US"), "address")
@@ -739,13 +750,23 @@ def build() -> dict[str, set[str]]:
     lists["es/countries"] = {c for c in attr(es_address, "countries") if is_latin(c) and len(c) <= 40}
     lists["zh/countries"] = {c for c in attr(zh_address, "countries") if is_han(c)}
 
-    # Streets: names without the suffix, suffixes separately (STREET = number + name + suffix).
-    en_last = sorted(attr(provider(Faker("en_US"), "person"), "last_names"))
+
+def en_last_names() -> list[str]:
+    """Faker's en_US surnames, sorted (bases of street and hospital names)."""
+    return sorted(attr(provider(Faker("en_US"), "person"), "last_names"))
+
+
+def add_street_lists(lists: dict[str, set[str]], rng: random.Random) -> None:
+    """Street names without the suffix, suffixes/prefixes separately (STREET = number + name + suffix)."""
     en_first = sorted(attr(provider(Faker("en_US"), "person"), "first_names"))
     lists["street_names"] = (
-        set(COMMON_STREET_NAMES) | set(sample(en_last, 900)) | set(sample(en_first, 300, seed=SEED + 2))
+        set(COMMON_STREET_NAMES)
+        | set(sample(en_last_names(), 900))
+        | set(sample(en_first, 300, seed=SEED + 2))
     )
-    lists["street_suffixes"] = {s for s in attr(us_address, "street_suffixes") if is_latin(s)}
+    lists["street_suffixes"] = {
+        s for s in attr(provider(Faker("en_US"), "address"), "street_suffixes") if is_latin(s)
+    }
     es_street_names = set(CATALAN_STREETS) | set(sample(lists["es/last_names"], 300))
     es_street_names |= {
         f"{f} {s}"
@@ -754,7 +775,7 @@ def build() -> dict[str, set[str]]:
         )
     }
     lists["es/street_names"] = es_street_names
-    lists["es/street_prefixes"] = set(attr(es_address, "street_prefixes")) | {
+    lists["es/street_prefixes"] = set(attr(provider(Faker("es_ES"), "address"), "street_prefixes")) | {
         "Carrer",
         "Avinguda",
         "Passeig",
@@ -765,10 +786,13 @@ def build() -> dict[str, set[str]]:
         "C/",
         "Avda.",
     }
-    zh_bases = sorted(zh_cities | {d for d in attr(zh_address, "districts") if is_han(d)})
+    zh_address = provider(Faker(ZH_LOCALE), "address")
+    zh_bases = sorted(lists["zh/cities"] | {d for d in attr(zh_address, "districts") if is_han(d)})
     lists["zh/street_names"] = {f"{b}{s}" for b in zh_bases for s in rng.sample(ZH_STREET_SUFFIXES, 3)}
 
-    # Organizations ----------------------------------------------------------------------------
+
+def add_organization_lists(lists: dict[str, set[str]]) -> None:
+    """Company names (top-level, ``es/`` and ``zh/``)."""
     companies: set[str] = set()
     for loc, n in (("en_US", 1200), ("en_GB", 300), ("de_DE", 150), ("fr_FR", 150), ("es_ES", 150)):
         companies |= {c for c in generate(loc, "company", n) if is_latin(c)}
@@ -777,48 +801,56 @@ def build() -> dict[str, set[str]]:
     lists["es/companies"] = {c for c in generate("es_ES", "company", 600) if is_latin(c)}
     lists["zh/companies"] = {c for c in generate(ZH_LOCALE, "company", 600) if is_han(c)}
 
-    # Hospitals: generated "<base> <kind>" plus initials ("RGH").
-    kinds = [
-        "General Hospital",
-        "Medical Center",
-        "Memorial Hospital",
-        "Regional Medical Center",
-        "Community Hospital",
-        "Clinic",
-        "Health System",
-        "Children's Hospital",
-        "University Hospital",
-        "Hospital",
-        "Health Center",
-        "Rehabilitation Hospital",
-        "Cancer Center",
-        "Heart Institute",
-        "Infirmary",
-        "Behavioral Health Center",
-        "Veterans Affairs Medical Center",
-        "Surgical Center",
-        "Family Health Center",
-        "Specialty Hospital",
-        "Medical Group",
-        "Healthcare",
-    ]
-    bases = sample((c for c in cities if " " not in c and c.isascii()), 500, seed=SEED + 4)
-    bases += sample((n for n in en_last if n.isascii()), 300, seed=SEED + 5)
+
+# Kinds of English hospital names: "<base> <kind>".
+HOSPITAL_KINDS = [
+    "General Hospital",
+    "Medical Center",
+    "Memorial Hospital",
+    "Regional Medical Center",
+    "Community Hospital",
+    "Clinic",
+    "Health System",
+    "Children's Hospital",
+    "University Hospital",
+    "Hospital",
+    "Health Center",
+    "Rehabilitation Hospital",
+    "Cancer Center",
+    "Heart Institute",
+    "Infirmary",
+    "Behavioral Health Center",
+    "Veterans Affairs Medical Center",
+    "Surgical Center",
+    "Family Health Center",
+    "Specialty Hospital",
+    "Medical Group",
+    "Healthcare",
+]
+
+
+def english_hospitals(lists: dict[str, set[str]], rng: random.Random) -> set[str]:
+    """Generated "<base> <kind>" and saints' hospitals plus initials ("RGH")."""
+    bases = sample((c for c in lists["cities"] if " " not in c and c.isascii()), 500, seed=SEED + 4)
+    bases += sample((n for n in en_last_names() if n.isascii()), 300, seed=SEED + 5)
     hospitals: set[str] = set()
     for base in bases:
-        for kind in rng.sample(kinds, 6):
+        for kind in rng.sample(HOSPITAL_KINDS, 6):
             hospitals.add(f"{base} {kind}")
-    saints = sample((n for n in female | male if n.isascii() and len(n) <= 8), 120, seed=SEED + 6)
+    given = lists["first_names_female"] | lists["first_names_male"]
+    saints = sample((n for n in given if n.isascii() and len(n) <= 8), 120, seed=SEED + 6)
     for saint in saints:
         hospitals.add(f"St. {saint}'s {rng.choice(['Hospital', 'Medical Center', 'Regional Hospital'])}")
         hospitals.add(f"Saint {saint} {rng.choice(['Hospital', 'Health Center', 'Medical Center'])}")
     hospitals |= {initials(h) for h in sample(hospitals, 400, seed=SEED + 7) if len(initials(h)) >= 3}
-    lists["hospitals"] = hospitals
+    return hospitals
 
-    es_bases = sorted(es_towns | es_provinces)
+
+def spanish_hospitals(lists: dict[str, set[str]]) -> set[str]:
+    """Spanish/Catalan hospitals and health centres of every town and province, and of people."""
     es_people = sample(lists["es/last_names"], 150, seed=SEED + 8)
     es_hosp: set[str] = set()
-    for town in es_bases:
+    for town in sorted(lists["es/cities"]):
         es_hosp |= {
             f"Hospital Universitario de {town}",
             f"Hospital General de {town}",
@@ -831,11 +863,14 @@ def build() -> dict[str, set[str]]:
         }
     for person in es_people:
         es_hosp |= {f"Clínica {person}", f"Hospital {person}", f"Institut {person}"}
-    lists["es/hospitals"] = es_hosp
+    return es_hosp
 
+
+def chinese_hospitals(lists: dict[str, set[str]], rng: random.Random) -> set[str]:
+    """Chinese city and provincial hospitals."""
     numerals = "一二三四五六七八九"
     zh_hosp: set[str] = set()
-    for city in sorted(zh_cities):
+    for city in sorted(lists["zh/cities"]):
         zh_hosp |= {
             f"{city}市人民医院",
             f"{city}市中心医院",
@@ -848,9 +883,18 @@ def build() -> dict[str, set[str]]:
         zh_hosp |= {f"{city}市第{numerals[i]}人民医院" for i in rng.sample(range(9), 3)}
     for prov in sorted(lists["zh/states"]):
         zh_hosp.add(f"{prov}省人民医院")
-    lists["zh/hospitals"] = zh_hosp
+    return zh_hosp
 
-    # Professions and departments --------------------------------------------------------------
+
+def add_hospital_lists(lists: dict[str, set[str]], rng: random.Random) -> None:
+    """Hospitals (top-level, ``es/`` and ``zh/``), drawing from ``rng`` in a fixed order."""
+    lists["hospitals"] = english_hospitals(lists, rng)
+    lists["es/hospitals"] = spanish_hospitals(lists)
+    lists["zh/hospitals"] = chinese_hospitals(lists, rng)
+
+
+def add_profession_lists(lists: dict[str, set[str]]) -> None:
+    """Professions and departments (top-level, ``es/`` and ``zh/``)."""
     jobs = {clean_job(j) for j in attr(provider(Faker("en_US"), "job"), "jobs")}
     lists["professions"] = {j for j in jobs if j} | {
         p.strip()[0].upper() + p.strip()[1:] for p in COMMON_PROFESSIONS.splitlines() if p.strip()
@@ -866,19 +910,11 @@ def build() -> dict[str, set[str]]:
     lists["es/departments"] = {d.strip() for d in DEPARTMENTS_ES.splitlines() if d.strip()}
     lists["zh/departments"] = set(DEPARTMENTS_ZH.split())
 
-    # Language-pack lists ----------------------------------------------------------------------
+
+def add_pack_lists(lists: dict[str, set[str]]) -> None:
+    """Names and towns of the German, French and Dutch language packs (``de/``, ``fr/``, ``nl/``)."""
     for code, locales in PACK_NAME_LOCALES.items():
-        f_names: set[str] = set()
-        m_names: set[str] = set()
-        l_names: set[str] = set()
-        for loc in locales:
-            person = provider(Faker(loc), "person")
-            f_names |= {n for n in attr(person, "first_names_female") if name_ok(n)}
-            m_names |= {n for n in attr(person, "first_names_male") if name_ok(n)}
-            l_names |= {n for n in attr(person, "last_names") if name_ok(n) or _particle_name(n)}
-        lists[f"{code}/first_names_female"] = f_names
-        lists[f"{code}/first_names_male"] = m_names
-        lists[f"{code}/last_names"] = l_names
+        add_names(lists, f"{code}/", names_of(locales, last_ok=pack_surname_ok))
     for code, city_locales in PACK_CITY_LOCALES.items():
         towns: set[str] = set()
         for loc, n in city_locales.items():
@@ -888,6 +924,23 @@ def build() -> dict[str, set[str]]:
         lists[f"{code}/cities"] = towns
     lists["de/cities"] |= set(GERMAN_TOWNS.split()) | set(GERMAN_TOWN_PHRASES)
     lists["fr/cities"] = set(FRENCH_TOWNS.split())
+
+
+def build() -> dict[str, set[str]]:
+    """All lists, keyed by relative file name (without ``.txt``).
+
+    One ``random.Random(SEED)`` feeds the steps that draw from it (streets, then hospitals), in this
+    order, so the output stays byte for byte the same.
+    """
+    lists: dict[str, set[str]] = {}
+    rng = random.Random(SEED)
+    add_name_lists(lists)
+    add_place_lists(lists)
+    add_street_lists(lists, rng)
+    add_organization_lists(lists)
+    add_hospital_lists(lists, rng)
+    add_profession_lists(lists)
+    add_pack_lists(lists)
     return lists
 
 
