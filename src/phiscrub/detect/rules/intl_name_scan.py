@@ -84,7 +84,7 @@ class NameScanner:
         self.max_tokens = words.max_tokens
         self.stop = (
             (NAME_STOPWORDS - ENGLISH_ABBREVIATIONS)
-            | frozenset(words.stopwords.split())
+            | frozenset(words.stopwords)
             | frozenset(t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles))
             | frozenset(w.lower() for role in words.roles for w in role.split() if len(w) > 2)
         )
