@@ -168,20 +168,29 @@ def _plain(word: str) -> bool:
     return len(word) >= 2 and word.isascii() and word.isalpha() and word.islower()
 
 
-def build_context_resources(wordnet: Path, out: Path) -> dict[str, int]:
-    """Write the context-augmentation files under ``out``; return the number of entries of each."""
-    counts = tag_counts(wordnet)
-    senses = sense_index(wordnet)
-    words = synset_words(wordnet)
+Lexicon = dict[str, dict[str, int]]
+"""Sense-tagged counts per part of speech of every plain lemma: ``{"word": {"n": 55, "v": 3}}``."""
+
+
+def lemma_freq(counts: Counter[tuple[str, str, int]]) -> Counter[tuple[str, str]]:
+    """Sense-tagged occurrences per (lemma, pos), all senses together."""
     freq: Counter[tuple[str, str]] = Counter()
     for (lemma, pos, _number), count in counts.items():
         freq[(lemma, pos)] += count
+    return freq
 
-    lexicon: dict[str, dict[str, int]] = defaultdict(dict)
+
+def plain_lexicon(senses: dict[tuple[str, str], list[str]], freq: Counter[tuple[str, str]]) -> Lexicon:
+    """Every plain lemma with the tagged count of each of its parts of speech."""
+    lexicon: Lexicon = defaultdict(dict)
     for lemma, pos in senses:
         if _plain(lemma):
             lexicon[lemma][pos] = freq[(lemma, pos)]
+    return lexicon
 
+
+def irregular_forms(wordnet: Path, lexicon: Lexicon) -> list[tuple[str, str, str]]:
+    """(form, pos, base) of the ``*.exc`` files whose form is plain and whose base is in ``lexicon``."""
     exceptions: list[tuple[str, str, str]] = []
     for name, pos in POS_FILES.items():
         for line in (wordnet / f"{name}.exc").read_text(encoding="latin-1").splitlines():
@@ -189,35 +198,71 @@ def build_context_resources(wordnet: Path, out: Path) -> dict[str, int]:
             for base in bases:
                 if _plain(form) and base in lexicon and pos in lexicon[base]:
                     exceptions.append((form, pos, base))
+    return exceptions
 
+
+def common_sense_synonyms(
+    lemma: str,
+    pos: str,
+    offsets: list[str],
+    counts: Counter[tuple[str, str, int]],
+    freq: Counter[tuple[str, str]],
+    words: dict[tuple[str, str], list[str]],
+) -> list[str]:
+    """Plain, tagged synonyms of ``lemma`` from its first sense and its next two common senses."""
+    first = counts[(lemma, pos, 1)]
+    found: list[str] = []
+    for number, offset in enumerate(offsets[:3], start=1):
+        if number > 1 and counts[(lemma, pos, number)] < max(2, first / 4):
+            break
+        for word in words[(pos, offset)]:
+            usable = _plain(word) and word != lemma and word not in STOPWORDS and freq[(word, pos)] >= 1
+            if usable and word not in found:
+                found.append(word)
+    return found
+
+
+def synonym_table(
+    senses: dict[tuple[str, str], list[str]],
+    counts: Counter[tuple[str, str, int]],
+    freq: Counter[tuple[str, str]],
+    words: dict[tuple[str, str], list[str]],
+) -> list[tuple[str, str, list[str]]]:
+    """(lemma, pos, synonyms) of every plain non-stopword lemma that has synonyms."""
     synonyms: list[tuple[str, str, list[str]]] = []
     for (lemma, pos), offsets in senses.items():
         if not _plain(lemma) or lemma in STOPWORDS:
             continue
-        first = counts[(lemma, pos, 1)]
-        found: list[str] = []
-        for number, offset in enumerate(offsets[:3], start=1):
-            if number > 1 and counts[(lemma, pos, number)] < max(2, first / 4):
-                break
-            for word in words[(pos, offset)]:
-                usable = _plain(word) and word != lemma and word not in STOPWORDS and freq[(word, pos)] >= 1
-                if usable and word not in found:
-                    found.append(word)
+        found = common_sense_synonyms(lemma, pos, offsets, counts, freq, words)
         if found:
             synonyms.append((lemma, pos, found))
+    return synonyms
 
-    def top(pos: str, n: int) -> list[str]:
-        ranked = sorted(
-            (w for w, tags in lexicon.items() if pos in tags and len(w) >= 3),
-            key=lambda w: (-lexicon[w][pos], w),
-        )
-        # Only words used mostly in this part of speech, so that "well" or "round" never come in.
-        keep = [
-            w
-            for w in ranked
-            if w not in STOPWORDS and w not in NO_INSERT and lexicon[w][pos] >= 0.8 * sum(lexicon[w].values())
-        ]
-        return sorted(keep[:n])
+
+def top_insertable(lexicon: Lexicon, pos: str, n: int) -> list[str]:
+    """The ``n`` most frequent insertable words of ``pos`` (sorted alphabetically)."""
+    ranked = sorted(
+        (w for w, tags in lexicon.items() if pos in tags and len(w) >= 3),
+        key=lambda w: (-lexicon[w][pos], w),
+    )
+    # Only words used mostly in this part of speech, so that "well" or "round" never come in.
+    keep = [
+        w
+        for w in ranked
+        if w not in STOPWORDS and w not in NO_INSERT and lexicon[w][pos] >= 0.8 * sum(lexicon[w].values())
+    ]
+    return sorted(keep[:n])
+
+
+def build_context_resources(wordnet: Path, out: Path) -> dict[str, int]:
+    """Write the context-augmentation files under ``out``; return the number of entries of each."""
+    counts = tag_counts(wordnet)
+    senses = sense_index(wordnet)
+    words = synset_words(wordnet)
+    freq = lemma_freq(counts)
+    lexicon = plain_lexicon(senses, freq)
+    exceptions = irregular_forms(wordnet, lexicon)
+    synonyms = synonym_table(senses, counts, freq, words)
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "lexicon.tsv").write_text(
@@ -234,7 +279,7 @@ def build_context_resources(wordnet: Path, out: Path) -> dict[str, int]:
         "".join(f"{w}\t{p}\t{'|'.join(syns)}\n" for w, p, syns in sorted(synonyms)), encoding="utf-8"
     )
     (out / "stopwords.txt").write_text("\n".join(STOPWORDS) + "\n", encoding="utf-8")
-    adverbs, adjectives = top("r", 120), top("a", 200)
+    adverbs, adjectives = top_insertable(lexicon, "r", 120), top_insertable(lexicon, "a", 200)
     (out / "insert_adverbs.txt").write_text("\n".join(adverbs) + "\n", encoding="utf-8")
     (out / "insert_adjectives.txt").write_text("\n".join(adjectives) + "\n", encoding="utf-8")
     return {
