@@ -251,6 +251,26 @@ class Filler:
         self.lang = lang
         self.rng = rng
         self.pool = POOLS[lang]
+        # One maker per label (arguments: the text before and after the placeholder).
+        self._makers: dict[str, Callable[[str, str], str]] = {
+            "PATIENT": self.titled_person,
+            "DOCTOR": self.titled_person,
+            "RELATIVE": self.titled_person,
+            "USERNAME": self.username,
+            "AGE": self.age,
+            "DATE": self.date,
+            "CITY": self.pool_choice("cities"),
+            "HOSPITAL": self.hospital,
+            "ORGANIZATION": self.pool_choice("orgs"),
+            "DEPARTMENT": self.pool_choice("departments"),
+            "PROFESSION": self.pool_choice("professions"),
+            "ROOM": self.room,
+            "STREET": self.street,
+            "ZIP": self.zip_code,
+            "PHONE": self.phone,
+            "FAX": self.phone,
+            "EMAIL": self.email,
+        }
 
     def surname(self) -> str:
         rng = self.rng
@@ -271,57 +291,74 @@ class Filler:
         )
 
     def value(self, label: str, before: str, after: str) -> str:
-        rng, lang, pool = self.rng, self.lang, self.pool
-        if label in ("PATIENT", "DOCTOR", "RELATIVE"):
-            return self.person(TITLE_BEFORE.search(before) is not None)
-        if label == "USERNAME":
-            first, last = rng.choice(pool["first_f"]), self.surname()
-            return _weighted(rng, [(f"{first} {last}", 50), (f"{first[0]}. {last}", 20),
-                                   (f"{first[0].lower()}{last.lower().replace(' ', '')}", 30)])  # fmt: skip
-        if label == "AGE":
-            return str(
-                rng.randint(1, 11) if re.match(r"\s*(?:Monate|mois|maanden)", after) else rng.randint(19, 96)
-            )
-        if label == "DATE":
-            if YEARISH_BEFORE.search(before):
-                return _date(rng, lang, _weighted(rng, YEARISH[lang]))
-            return _date(rng, lang, _weighted(rng, DATE_FORMATS[lang]))
-        if label == "CITY":
-            return rng.choice(pool["cities"])
-        if label == "HOSPITAL":
-            return rng.choice(pool["hospitals"]).replace("{c}", rng.choice(pool["cities"]))
-        if label == "ORGANIZATION":
-            return rng.choice(pool["orgs"])
-        if label == "DEPARTMENT":
-            return rng.choice(pool["departments"])
-        if label == "PROFESSION":
-            return rng.choice(pool["professions"])
-        if label == "ROOM":
-            return _shape(rng, rng.choice(["###", "##", "#.##"]))
-        if label == "STREET":
-            street = rng.choice(pool["street_names"])
-            num = str(rng.randint(1, 140)) + (rng.choice("abc") if rng.random() < 0.15 else "")
-            if lang == "fr":
-                return f"{num}{rng.choice([' ', ', ', ' bis '])}{street}"
-            return f"{street} {num}"
-        if label == "ZIP":
-            if lang == "nl":
-                return f"{rng.randint(1000, 9999)} {_shape(rng, '%%')}"
-            if lang == "de" and rng.random() < 0.15:
-                return str(rng.randint(1000, 9999))
-            return f"{rng.randint(1, 98):02d}{rng.randint(0, 999):03d}"
-        if label in ("PHONE", "FAX"):
-            return _shape(rng, rng.choice(PHONES[lang]))
-        if label == "EMAIL":
-            first, last = rng.choice(pool["first_m"]), self.surname()
-            norm = re.sub(
-                r"[^a-z]", "", last.lower().replace("ü", "ue").replace("ö", "oe").replace("ä", "ae")
-            )
-            return f"{first.lower()[:1]}.{norm}@{rng.choice(['praxis-', 'klinik-', 'cabinet-', 'gmail', 'web'])}{norm[:4]}.{lang if lang != 'nl' else 'nl'}"
-        if label == "SSN" and lang == "nl":
+        """A surrogate for a ``label`` placeholder; ``before``/``after`` are the text around it."""
+        make = self._makers.get(label)
+        if make is not None:
+            return make(before, after)
+        return self.identifier(label)
+
+    def titled_person(self, before: str, after: str) -> str:
+        return self.person(TITLE_BEFORE.search(before) is not None)
+
+    def username(self, before: str, after: str) -> str:
+        rng = self.rng
+        first, last = rng.choice(self.pool["first_f"]), self.surname()
+        return _weighted(rng, [(f"{first} {last}", 50), (f"{first[0]}. {last}", 20),
+                               (f"{first[0].lower()}{last.lower().replace(' ', '')}", 30)])  # fmt: skip
+
+    def age(self, before: str, after: str) -> str:
+        rng = self.rng
+        return str(
+            rng.randint(1, 11) if re.match(r"\s*(?:Monate|mois|maanden)", after) else rng.randint(19, 96)
+        )
+
+    def date(self, before: str, after: str) -> str:
+        formats = YEARISH if YEARISH_BEFORE.search(before) else DATE_FORMATS
+        return _date(self.rng, self.lang, _weighted(self.rng, formats[self.lang]))
+
+    def hospital(self, before: str, after: str) -> str:
+        rng = self.rng
+        return rng.choice(self.pool["hospitals"]).replace("{c}", rng.choice(self.pool["cities"]))
+
+    def pool_choice(self, key: str) -> Callable[[str, str], str]:
+        """A maker that draws one entry of ``self.pool[key]``."""
+        return lambda before, after: self.rng.choice(self.pool[key])
+
+    def room(self, before: str, after: str) -> str:
+        return _shape(self.rng, self.rng.choice(["###", "##", "#.##"]))
+
+    def street(self, before: str, after: str) -> str:
+        rng = self.rng
+        street = rng.choice(self.pool["street_names"])
+        num = str(rng.randint(1, 140)) + (rng.choice("abc") if rng.random() < 0.15 else "")
+        if self.lang == "fr":
+            return f"{num}{rng.choice([' ', ', ', ' bis '])}{street}"
+        return f"{street} {num}"
+
+    def zip_code(self, before: str, after: str) -> str:
+        rng = self.rng
+        if self.lang == "nl":
+            return f"{rng.randint(1000, 9999)} {_shape(rng, '%%')}"
+        if self.lang == "de" and rng.random() < 0.15:
+            return str(rng.randint(1000, 9999))
+        return f"{rng.randint(1, 98):02d}{rng.randint(0, 999):03d}"
+
+    def phone(self, before: str, after: str) -> str:
+        return _shape(self.rng, self.rng.choice(PHONES[self.lang]))
+
+    def email(self, before: str, after: str) -> str:
+        rng, lang = self.rng, self.lang
+        first, last = rng.choice(self.pool["first_m"]), self.surname()
+        norm = re.sub(r"[^a-z]", "", last.lower().replace("ü", "ue").replace("ö", "oe").replace("ä", "ae"))
+        return f"{first.lower()[:1]}.{norm}@{rng.choice(['praxis-', 'klinik-', 'cabinet-', 'gmail', 'web'])}{norm[:4]}.{lang if lang != 'nl' else 'nl'}"
+
+    def identifier(self, label: str) -> str:
+        """Identifier-like labels (a Dutch SSN is a valid BSN), and any other label: six digits."""
+        rng = self.rng
+        if label == "SSN" and self.lang == "nl":
             return _bsn(rng)
         if label in IDS:
-            return _shape(rng, rng.choice(IDS[label][lang]))
+            return _shape(rng, rng.choice(IDS[label][self.lang]))
         return _shape(rng, "######")
 
     def fill(self, text: str) -> tuple[str, list[Span]]:
