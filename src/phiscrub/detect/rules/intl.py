@@ -180,11 +180,15 @@ def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
         rf"(?:(?<![\w]){nfd_words(pack.day_cues)}[ \t]+|\(|(?:^|\n)[ \t]*[^\W\d_][\w\-. ]{{1,30}},[ \t]*)\Z"
     )
 
+    month_word = re.compile(rf"{p['month_full']}(?![ \t\-/.]*\d)")
+    year = _year_re(_RANGE_WORDS.get(pack.code, "-"))
+    code = pack.code
+
     return (
-        PatternRule("DATE", _month_date_re(p),                                 name=f"month_date_{pack.code}",        score=0.9, validator=_month_date_ok, not_after=r"[\w/.\-]", anchor=month_anchor, reach=(60, 30)),
-        PatternRule("DATE", re.compile(rf"{p['month_full']}(?![ \t\-/.]*\d)"), name=f"month_word_{pack.code}",        score=0.7, validator=_month_word_ok(month_cue), not_after=r"[\w'’]"),
-        PatternRule("DATE", _year_re(_RANGE_WORDS.get(pack.code, "-")),        name=f"year_{pack.code}",              score=0.8, group=("y1", "y2"), validator=_year_ok(year_cue), not_after=r"[\w/.\-]"),
-        PatternRule("DATE", _numeric_day_month_re(),                           name=f"day_month_numeric_{pack.code}", score=0.7, validator=_numeric_day_month_ok(day_cue), not_after=r"[\w/.:,\-]"),
+        PatternRule("DATE", _month_date_re(p),        name=f"month_date_{code}",        score=0.9, validator=_month_date_ok, not_after=r"[\w/.\-]", anchor=month_anchor, reach=(60, 30)),
+        PatternRule("DATE", month_word,               name=f"month_word_{code}",        score=0.7, validator=_month_word_ok(month_cue), not_after=r"[\w'’]"),
+        PatternRule("DATE", year,                     name=f"year_{code}",              score=0.8, group=("y1", "y2"), validator=_year_ok(year_cue), not_after=r"[\w/.\-]"),
+        PatternRule("DATE", _numeric_day_month_re(),  name=f"day_month_numeric_{code}", score=0.7, validator=_numeric_day_month_ok(day_cue), not_after=r"[\w/.:,\-]"),
     )  # fmt: skip
 
 
