@@ -151,37 +151,47 @@ def _separator_inside(text: str, start: int, end: int) -> int | None:
     return None
 
 
+def _edit_span(text: str, label: str, s: int, e: int, op: int) -> list[tuple[str, int, int]]:
+    """Edit ``op`` (0-9) of one gold span: what the perturbed copy holds in its place."""
+    if op == 0:
+        return []  # dropped: FN
+    sep = _separator_inside(text, s, e)
+    if op == 1 and e - s > 1:
+        return [(label, s + 1, e)]  # shifted start
+    if op == 2 and sep is not None:
+        return [(label, s, sep), (label, sep + 1, e)]  # split at a separator: merges back
+    if op == 3:
+        return [(OTHER_TYPE.get(label, "TERRITORIO"), s, e)]  # type mismatch
+    if op == 4:
+        return [(label, s, e), (label, s, e)]  # duplicated
+    if op == 5 and e - s > 2:
+        return [(label, s, e), (label, s + 1, s + (e - s) // 2)]  # plus a nested piece
+    if op == 6 and e - s >= 4:
+        mid = s + (e - s) // 2
+        return [(label, s, mid + 1), (label, mid - 1, e)]  # overlapping pieces
+    return [(label, s, e)]
+
+
+def _spurious_first_word(text: str, spans: list[tuple[str, int, int]]) -> tuple[str, int, int] | None:
+    """A spurious span on the first word of ``text``, unless a gold span covers it (or no word)."""
+    start = next((i for i, ch in enumerate(text) if ch.isalnum()), None)
+    if start is None:
+        return None
+    end = start
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    if any(s < end and start < e for _, s, e in spans):
+        return None
+    return ("OTROS_SUJETO_ASISTENCIA", start, end)
+
+
 def _perturb_doc(text: str, spans: list[tuple[str, int, int]], k: int) -> list[tuple[str, int, int]]:
     """Deterministic edits of one document's gold spans; ``k`` numbers spans across the corpus."""
     out: list[tuple[str, int, int]] = []
     for i, (label, s, e) in enumerate(spans):
-        op = (k + i) % 10
-        sep = _separator_inside(text, s, e)
-        if op == 0:
-            continue  # dropped: FN
-        if op == 1 and e - s > 1:
-            out.append((label, s + 1, e))  # shifted start
-        elif op == 2 and sep is not None:
-            out += [(label, s, sep), (label, sep + 1, e)]  # split at a separator: merges back
-        elif op == 3:
-            out.append((OTHER_TYPE.get(label, "TERRITORIO"), s, e))  # type mismatch
-        elif op == 4:
-            out += [(label, s, e), (label, s, e)]  # duplicated
-        elif op == 5 and e - s > 2:
-            out += [(label, s, e), (label, s + 1, s + (e - s) // 2)]  # plus a nested piece
-        elif op == 6 and e - s >= 4:
-            mid = s + (e - s) // 2
-            out += [(label, s, mid + 1), (label, mid - 1, e)]  # overlapping pieces
-        else:
-            out.append((label, s, e))
-    if k % 7 == 0:  # a spurious span on the first word that no gold span covers
-        start = next((i for i, ch in enumerate(text) if ch.isalnum()), None)
-        if start is not None:
-            end = start
-            while end < len(text) and text[end].isalnum():
-                end += 1
-            if not any(s < end and start < e for _, s, e in spans):
-                out.append(("OTROS_SUJETO_ASISTENCIA", start, end))
+        out += _edit_span(text, label, s, e, (k + i) % 10)
+    if k % 7 == 0 and (spurious := _spurious_first_word(text, spans)) is not None:
+        out.append(spurious)
     return out
 
 
