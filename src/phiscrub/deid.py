@@ -14,6 +14,8 @@ from phiscrub.detect.base import Detector
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native
+from phiscrub.modes import MODES
+from phiscrub.modes import Mode as RedactMode
 from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
 from phiscrub.resolve import resolve
 
@@ -31,8 +33,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-RedactMode = Literal["placeholder", "mask", "surrogate"]
 
 #: Environment variable read for the surrogate secret when no key is passed.
 KEY_ENV_VAR = "PHISCRUB_KEY"
@@ -123,7 +123,7 @@ class Deidentifier:
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.mode not in ("placeholder", "mask", "surrogate"):
+        if self.mode not in MODES:
             raise ConfigError(f"unknown mode {self.mode!r}; use placeholder, mask or surrogate")
         if self.labels not in GRANULARITIES and not is_native(self.labels):
             raise ConfigError(

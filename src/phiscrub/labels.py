@@ -46,13 +46,6 @@ __all__ = [
     "to_native",
 ]
 
-Granularity = Literal["fine", "coarse", "phicon5"]
-#: The granularity names (of :data:`Granularity`), for choices and checks; native schemes aside.
-GRANULARITIES: tuple[str, ...] = get_args(Granularity)
-
-COARSE_LABELS: tuple[str, ...] = ("AGE", "CONTACT", "DATE", "ID", "LOCATION", "NAME", "PROFESSION")
-PHICON5_LABELS: tuple[str, ...] = ("CONTACT", "DATE", "ID", "LOCATION", "NAME")
-
 FINE_TO_COARSE: dict[str, str | None] = {
     # NAME
     "PATIENT": "NAME",
@@ -100,6 +93,13 @@ FINE_LABELS: tuple[str, ...] = tuple(k for k in FINE_TO_COARSE if k != "OTHER")
 #: Placeholders of the zero-shot notes and Kim et al.'s prompts: ``[PATIENT]`` etc. ``ID`` is Kim's
 #: generic identifier placeholder.
 PLACEHOLDER_LABELS: tuple[str, ...] = (*FINE_LABELS, "ID")
+
+COARSE_LABELS: tuple[str, ...] = ("AGE", "CONTACT", "DATE", "ID", "LOCATION", "NAME", "PROFESSION")
+PHICON5_LABELS: tuple[str, ...] = ("CONTACT", "DATE", "ID", "LOCATION", "NAME")
+
+Granularity = Literal["fine", "coarse", "phicon5"]
+#: The granularity names (of :data:`Granularity`), for choices and checks; native schemes aside.
+GRANULARITIES: tuple[str, ...] = get_args(Granularity)
 
 CORPUS_MAPPINGS: dict[str, dict[str, str]] = {
     "i2b2-2006": {

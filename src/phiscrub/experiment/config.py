@@ -94,11 +94,11 @@ __all__ = [
     "split_method",
 ]
 
+#: TrainConfig keys the grid sets itself.
+_GRID_OWNED_TRAIN_KEYS = {"seed": "grid.seeds", "granularity": "labels"}
 Metric = Literal["binary", "token", "entity"]
 #: The three corpus-level F1 scores (Kim et al. 2024: B, T, E), in table order.
 METRICS: tuple[str, ...] = get_args(Metric)
-#: TrainConfig keys the grid sets itself.
-_GRID_OWNED_TRAIN_KEYS = {"seed": "grid.seeds", "granularity": "labels"}
 
 
 def _augment_methods() -> tuple[str, ...]:

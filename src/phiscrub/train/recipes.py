@@ -124,6 +124,18 @@ def plan_stages(
     return [first, ("target", list(target_docs), target_epochs)]
 
 
+#: The :class:`~phiscrub.train.trainer.TrainResult` fields a stage's summary copies, in JSON order.
+_STAGE_RESULT_KEYS = (
+    "best_dev_f1",
+    "saved_model_dev",
+    "best_epoch",
+    "epochs_run",
+    "steps",
+    "stop_reason",
+    "seconds",
+)
+
+
 @dataclass(frozen=True)
 class StageResult:
     """One stage of a recipe.
@@ -141,20 +153,9 @@ class StageResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (no document content)."""
         r = self.result
-        return {
-            "name": self.name,
-            "n_docs": self.n_docs,
-            "model_dir": str(r.model_dir),
-            "epochs": r.config.epochs,
-            "init_from": r.config.init_from,
-            "best_dev_f1": r.best_dev_f1,
-            "saved_model_dev": r.saved_model_dev,
-            "best_epoch": r.best_epoch,
-            "epochs_run": r.epochs_run,
-            "steps": r.steps,
-            "stop_reason": r.stop_reason,
-            "seconds": r.seconds,
-        }
+        head = {"name": self.name, "n_docs": self.n_docs, "model_dir": str(r.model_dir)}
+        config = {"epochs": r.config.epochs, "init_from": r.config.init_from}
+        return {**head, **config, **{key: getattr(r, key) for key in _STAGE_RESULT_KEYS}}
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Literal, Protocol, runtime_checkable
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native, to_fine
+from phiscrub.modes import Mode
 from phiscrub.transform.rewrite import rewrite
 from phiscrub.transform.surrogates import NAME_LABELS, Scope, SurrogateGenerator
 
@@ -30,7 +31,6 @@ __all__ = [
     "build_transformer",
 ]
 
-Mode = Literal["placeholder", "mask", "surrogate"]
 _GRANULARITIES = GRANULARITIES
 
 
