@@ -312,12 +312,12 @@ def predict(
     """
     from tqdm import tqdm
 
-    from phiscrub.deid import Deidentifier
     from phiscrub.detect.base import Detector
     from phiscrub.detect.lexicon import LexiconDetector
     from phiscrub.detect.rules import default_detectors
     from phiscrub.io import get_writer
     from phiscrub.labels import to_native
+    from phiscrub.runs.settings import DetectorSettings
 
     native_corpus = _native_corpus(labels if labels == "native" else None, corpus)
     docs = read_inputs((input_path,), fmt, "native" if native_corpus else corpus, 0, 1)
@@ -327,17 +327,14 @@ def predict(
     dets: list[Detector] = list(default_detectors(lang=lang)) if rules else []
     if lexicon:
         dets.append(LexiconDetector(lang=lang))
-    deid = Deidentifier(
-        mode="placeholder",
-        labels="fine",
+    settings = DetectorSettings(
         model=None if model == "none" else model,
-        detectors=dets,
         propagate=propagate,
         lang=lang,
-        policy=policy,
         threshold=threshold,
         guard=guard,
     )
+    deid = settings.deidentifier(labels="fine", policy=policy, detectors=dets)
     predicted: list[Document] = []
     bar = tqdm(total=len(docs), desc="predict", unit="doc", file=sys.stderr, delay=1.0)
     for i in range(0, len(docs), batch_size):
