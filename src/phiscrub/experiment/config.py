@@ -56,7 +56,7 @@ Layout (TOML; the same keys as nested objects in JSON)::
 
 **Methods.** ``none`` trains on the subset alone; it is run once per fraction and seed whatever the
 alphas (it is alpha 0). ``phi``, ``context``, ``phicon``, ``mr`` and ``daga`` are the methods of
-:func:`phiscrub.augment.make_augmenter`. A ``+`` joins methods as a *union* (Wang et al. 2022):
+:func:`phiscrub.augment.registry.build_augmenter`. A ``+`` joins methods as a *union* (Wang et al. 2022):
 ``mr+daga`` at alpha 2 trains on the subset, plus mr's 2 copies of every document, plus DAGA's
 2 x (sentences with PHI) generated sentences. ``phicon`` is not ``phi+context``: it *chains* the two on
 each copy (PHICON), where ``phi+context`` would add both methods' copies side by side.
