@@ -77,6 +77,9 @@ class Deidentifier:
             ``surrogate`` mode; an empty or blank key is a :class:`~phiscrub.errors.ConfigError`.
         model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
             for no model. ``"default"`` without a bundled model logs a warning and runs without one.
+            The bundled model (English) runs only on English notes: for another ``lang`` the rules
+            run alone, and with ``lang="auto"`` it is skipped per non-English document
+            (:mod:`phiscrub.detect.language_gate`); a model folder given explicitly always runs.
         detectors: explicit detectors; replaces the default rules and lexicon (the model is still
             added).
         lexicon: add the lexicon detector (bundled name and city lists) to the default detectors.
@@ -158,19 +161,32 @@ class Deidentifier:
 
                     dets.append(LexiconDetector(lang=self.lang))
             if self.model is not None:
-                from phiscrub.detect.tagger import bundled_model_path, load_model_detector
-
-                if str(self.model) == "default" and bundled_model_path() is None:
-                    log.warning("no model is bundled with this installation: detecting with rules only")
-                else:
-                    from phiscrub.detect.fusion_policy import fuse_detectors
-
-                    # A recipe's fusion.json (rules or model better alone for some labels on the
-                    # target dev): with the rules on, the other side's spans of those labels are left out.
-                    folder = None if str(self.model) == "default" else self.model
-                    dets = fuse_detectors(dets, load_model_detector(self.model), folder)
+                dets = self._with_model(dets, self.model)
             self._detectors = dets
         return self._detectors
+
+    def _with_model(self, dets: list[Detector], model: str | Path) -> list[Detector]:
+        """``dets`` plus the model; the bundled model only for notes of its languages (English)."""
+        from phiscrub.detect.language_gate import LanguageGate, model_languages
+        from phiscrub.detect.rules.langpacks import normalize_lang
+        from phiscrub.detect.tagger import bundled_model_path, load_model_detector
+
+        bundled = bundled_model_path()
+        if str(model) == "default" and bundled is None:
+            log.warning("no model is bundled with this installation: detecting with rules only")
+            return dets
+        langs = model_languages(model, bundled)
+        if langs is not None and self.lang != "auto" and normalize_lang(self.lang) not in langs:
+            log.info("bundled model is for %s notes: rules alone for lang=%s", sorted(langs), self.lang)
+            return dets
+        from phiscrub.detect.fusion_policy import fuse_detectors
+
+        detector: Detector = load_model_detector(model)
+        if langs is not None and self.lang == "auto":
+            detector = LanguageGate(detector, langs, _language_of)
+        # A recipe's fusion.json (rules or model better alone for some labels on the
+        # target dev): with the rules on, the other side's spans of those labels are left out.
+        return fuse_detectors(dets, detector, None if str(model) == "default" else model)
 
     @property
     def transformer(self) -> Transformer:
