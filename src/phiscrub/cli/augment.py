@@ -24,6 +24,7 @@ from phiscrub.cli._common import (
     seed_option,
     surrogate_lang_option,
 )
+from phiscrub.cli._options import Opt, options
 from phiscrub.errors import ConfigError
 from phiscrub.labels import GRANULARITIES, Granularity
 
@@ -33,6 +34,65 @@ if TYPE_CHECKING:
 __all__ = ["augment"]
 
 _IN_FORMATS = ["brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"]
+
+_EDIT_OPTIONS = (
+    Opt("--sr p_sr", click.FloatRange(0, 1), 0.1, "Synonym share."),
+    Opt("--ri p_ri", click.FloatRange(0, 1), 0.1, "Insertion share."),
+    Opt("--mr-prob p_mr", click.FloatRange(0, 1), 0.5, "MR probability."),
+)
+_DAGA_OPTIONS = (
+    Opt("--daga-epochs", click.IntRange(min=1), 10, "DAGA training epochs."),
+    Opt("--daga-time-budget", click.FloatRange(min=0), help="Stop DAGA training after this many seconds."),
+    Opt(
+        "--daga-granularity",
+        click.Choice(GRANULARITIES),
+        "coarse",
+        "Labels of the DAGA tags and of the generated spans.",
+    ),
+)
+_LLM_OPTIONS = (
+    Opt(
+        "--llm-url",
+        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (llm methods; the only network use).",
+    ),
+    Opt("--llm-model", default="local", help="Model name sent to the endpoint."),
+    Opt("--llm-concurrency", click.IntRange(min=1), 2, "Requests in flight."),
+    Opt("--llm-max-tokens", click.IntRange(min=16), 1024),
+    Opt("--llm-temperature", click.FloatRange(0, 2), 0.8),
+    Opt("--llm-timeout", click.FloatRange(min=1), 300.0),
+    Opt("--llm-retries", click.IntRange(min=0), 4),
+    Opt(
+        "--llm-attempts",
+        click.IntRange(min=1),
+        3,
+        "Tries per note when the reply is unusable (new sampling seed each time).",
+    ),
+    Opt(
+        "--llm-cache",
+        click.Path(path_type=Path),
+        help="Reply cache folder (default: OUTPUT + '.llm-cache'); a rerun resumes from it.",
+    ),
+    Opt(
+        "--llm-log",
+        click.Path(path_type=Path),
+        help="Token/cost log, JSONL (default: OUTPUT + '.llm-log.jsonl'); ids and counts only.",
+    ),
+    Opt("--price-prompt", click.FloatRange(min=0), 0.0, "Cost per 1M prompt tokens.", show_default=False),
+    Opt(
+        "--price-completion",
+        click.FloatRange(min=0),
+        0.0,
+        "Cost per 1M completion tokens.",
+        show_default=False,
+    ),
+    Opt(
+        "--on-leak",
+        click.Choice(["scrub", "skip", "fail"]),
+        "scrub",
+        "One-shot: when the leak guard still finds PHI in a scrubbed note, scrub it too, skip the note, "
+        "or stop.",
+    ),
+)
 
 
 @click.command("augment")
@@ -59,75 +119,9 @@ _IN_FORMATS = ["brat", "i2b2", "conll", "jsonl", "csv", "parquet", "placeholder"
 @corpus_option()
 @corpus_out_format_option()
 @surrogate_lang_option("Surrogate language (phi); context augmentation edits English notes only.")
-@click.option(
-    "--sr", "p_sr", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Synonym share."
-)
-@click.option(
-    "--ri", "p_ri", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Insertion share."
-)
-@click.option(
-    "--mr-prob", "p_mr", type=click.FloatRange(0, 1), default=0.5, show_default=True, help="MR probability."
-)
-@click.option(
-    "--daga-epochs", type=click.IntRange(min=1), default=10, show_default=True, help="DAGA training epochs."
-)
-@click.option(
-    "--daga-time-budget",
-    type=click.FloatRange(min=0),
-    default=None,
-    help="Stop DAGA training after this many seconds.",
-)
-@click.option(
-    "--daga-granularity",
-    type=click.Choice(GRANULARITIES),
-    default="coarse",
-    show_default=True,
-    help="Labels of the DAGA tags and of the generated spans.",
-)
-@click.option(
-    "--llm-url",
-    default=None,
-    help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1 (llm methods; the only network use).",
-)
-@click.option("--llm-model", default="local", show_default=True, help="Model name sent to the endpoint.")
-@click.option(
-    "--llm-concurrency", type=click.IntRange(min=1), default=2, show_default=True, help="Requests in flight."
-)
-@click.option("--llm-max-tokens", type=click.IntRange(min=16), default=1024, show_default=True)
-@click.option("--llm-temperature", type=click.FloatRange(0, 2), default=0.8, show_default=True)
-@click.option("--llm-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True)
-@click.option("--llm-retries", type=click.IntRange(min=0), default=4, show_default=True)
-@click.option(
-    "--llm-attempts",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    help="Tries per note when the reply is unusable (new sampling seed each time).",
-)
-@click.option(
-    "--llm-cache",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Reply cache folder (default: OUTPUT + '.llm-cache'); a rerun resumes from it.",
-)
-@click.option(
-    "--llm-log",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Token/cost log, JSONL (default: OUTPUT + '.llm-log.jsonl'); ids and counts only.",
-)
-@click.option("--price-prompt", type=click.FloatRange(min=0), default=0.0, help="Cost per 1M prompt tokens.")
-@click.option(
-    "--price-completion", type=click.FloatRange(min=0), default=0.0, help="Cost per 1M completion tokens."
-)
-@click.option(
-    "--on-leak",
-    type=click.Choice(["scrub", "skip", "fail"]),
-    default="scrub",
-    show_default=True,
-    help="One-shot: when the leak guard still finds PHI in a scrubbed note, scrub it too, skip the note, "
-    "or stop.",
-)
+@options(*_EDIT_OPTIONS)
+@options(*_DAGA_OPTIONS)
+@options(*_LLM_OPTIONS)
 @click.option(
     "--sentences/--notes",
     "split_sentences",
