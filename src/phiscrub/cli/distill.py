@@ -8,10 +8,12 @@ from typing import Any
 import click
 
 from phiscrub.cli._common import (
+    choice_option,
     corpus_option,
     draws_option,
     existing_path_option,
     input_format_option,
+    output_option,
     seed_option,
 )
 from phiscrub.train.config import INIT_SOURCES
@@ -34,25 +36,17 @@ def _layer_map(value: str | None) -> tuple[int, ...] | None:
 )
 @existing_path_option("--train", "train_paths", multiple=True, help="Training corpus (repeatable).")
 @existing_path_option("--dev", "dev_path", help="Dev corpus for model selection (token micro F1).")
-@click.option(
-    "-o",
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    required=True,
-    help="Student model folder.",
-)
+@output_option("out_dir", "Student model folder.", folder=True, long="--out")
 @click.option(
     "--layers", type=click.IntRange(min=1), default=3, show_default=True, help="Student encoder layers."
 )
 @click.option(
     "--layer-map", default=None, help="Source layers to start from, e.g. 0,2,5 (default: evenly spaced)."
 )
-@click.option(
+@choice_option(
     "--init",
-    type=click.Choice(INIT_SOURCES),
+    choices=INIT_SOURCES,
     default="teacher",
-    show_default=True,
     help="Start from the teacher's fine-tuned layers, or from a pretrained encoder's (--encoder).",
 )
 @click.option(
