@@ -19,6 +19,7 @@ from tqdm import tqdm
 from phiscrub.document import Document
 from phiscrub.io.base import Problem
 from phiscrub.labels import GRANULARITIES
+from phiscrub.modes import MODES
 
 __all__ = [
     "CORPUS_HELP",
@@ -348,7 +349,7 @@ def mode_option(help: str | None = None) -> Callable[[F], F]:
     """
     return _option(
         "--mode",
-        type=click.Choice(["placeholder", "mask", "surrogate"]),
+        type=click.Choice(MODES),
         default="placeholder",
         show_default=True,
         help=help,

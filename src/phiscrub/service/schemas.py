@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from phiscrub.modes import Mode
+
 __all__ = [
     "BatchDetectResponse",
     "BatchRedactResponse",
@@ -24,7 +26,6 @@ __all__ = [
     "SpanOut",
 ]
 
-Mode = Literal["placeholder", "mask", "surrogate"]
 PolicyName = Literal["safe-harbor", "i2b2", "strict"]
 LabelsName = Literal["coarse", "fine", "phicon5"]
 
