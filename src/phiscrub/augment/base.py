@@ -27,7 +27,8 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from operator import attrgetter
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from typing_extensions import Self
 
@@ -44,6 +45,7 @@ __all__ = [
     "CorpusAugmenter",
     "DocumentAugmenter",
     "PretrainedAugmenter",
+    "ResultLines",
     "augment_corpus",
     "copy_rng",
     "reason_lines",
@@ -202,6 +204,36 @@ def reason_lines(template: str, counts: Mapping[str, int]) -> list[str]:
     return [f"{template.format(n=count)}: {reason}" for reason, count in sorted(counts.items())]
 
 
+class ResultLines:
+    """:meth:`AugmentResult.warnings` and :meth:`AugmentResult.summary` from a result class's templates.
+
+    A result class declares only its text:
+
+    * ``DROPPED``: the :func:`reason_lines` template of its dropped output and the attribute path of its
+      per-reason counts (``("skipped {n} copies", "stats.reasons")``);
+    * ``SUMMARY``: its one-line summary, a :meth:`str.format` template over ``r`` (the result),
+      ``written`` and ``destination`` (``"{r.stats.documents_in} documents in, ..."``);
+    * :meth:`notes`, when it has warning lines beyond its dropped output.
+    """
+
+    DROPPED: ClassVar[tuple[str, str]]
+    SUMMARY: ClassVar[str]
+
+    def notes(self) -> list[str]:
+        """Warning lines beyond the dropped output (none here)."""
+        return []
+
+    def warnings(self) -> list[str]:
+        """Dropped output per reason, sorted, then :meth:`notes`."""
+        template, path = self.DROPPED
+        reasons: Mapping[str, int] = attrgetter(path)(self)
+        return reason_lines(template, reasons) + self.notes()
+
+    def summary(self, written: int, destination: str) -> str:
+        """The one-line summary after ``written`` documents went to ``destination``."""
+        return self.SUMMARY.format(r=self, written=written, destination=destination)
+
+
 def copy_rng(seed: int, doc_id: str, copy: int) -> random.Random:
     """The random stream of copy ``copy`` of document ``doc_id`` under ``seed``.
 
@@ -288,7 +320,7 @@ def augment_corpus(
 
 
 @dataclass
-class CopiesResult:
+class CopiesResult(ResultLines):
     """The result of a :class:`CopyAugmenter`: ``alpha`` validated copies per document.
 
     Attributes:
@@ -319,23 +351,19 @@ class CopiesResult:
             "unchanged_non_english": self.unchanged_non_english,
         }
 
-    def warnings(self) -> list[str]:
-        """Skipped copies per reason, and the copies context augmentation left unchanged."""
-        lines = reason_lines("skipped {n} copies", self.stats.reasons)
-        if self.unchanged_non_english:
-            lines.append(
-                f"context augmentation left {self.unchanged_non_english} non-English copies unchanged"
-            )
-        return lines
+    def notes(self) -> list[str]:
+        """The copies context augmentation left unchanged."""
+        if not self.unchanged_non_english:
+            return []
+        return [f"context augmentation left {self.unchanged_non_english} non-English copies unchanged"]
 
-    def summary(self, written: int, destination: str) -> str:
-        """Documents in, copies out, skipped, written."""
-        st = self.stats
-        return (
-            f"augment {self.method}: {st.documents_in} documents in, {st.documents_out} augmented copies out "
-            f"(alpha {self.alpha}, seed {self.seed}), {st.skipped} skipped; wrote {written} documents to "
-            f"{destination}"
-        )
+    # the text of warnings() and summary() (see ResultLines)
+    DROPPED = ("skipped {n} copies", "stats.reasons")
+    SUMMARY = (
+        "augment {r.method}: {r.stats.documents_in} documents in, {r.stats.documents_out} augmented copies "
+        "out (alpha {r.alpha}, seed {r.seed}), {r.stats.skipped} skipped; wrote {written} documents to "
+        "{destination}"
+    )
 
 
 class CopyAugmenter:

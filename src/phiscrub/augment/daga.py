@@ -43,7 +43,7 @@ from contextlib import contextmanager
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from phiscrub.augment.base import reason_lines
+from phiscrub.augment.base import ResultLines
 from phiscrub.augment.linearize import (
     BOS,
     EOS,
@@ -116,7 +116,7 @@ def _torch_threads(threads: int | None) -> Iterator[None]:
 
 
 @dataclass
-class DagaResult:
+class DagaResult(ResultLines):
     """The result of :meth:`DagaAugmenter.augment` (counts only).
 
     Attributes:
@@ -157,21 +157,16 @@ class DagaResult:
             "epochs_run": self.epochs_run,
         }
 
-    def warnings(self) -> list[str]:
-        """Malformed samples per rule."""
-        return reason_lines("dropped {n} malformed samples", self.report.reasons)
-
-    def summary(self, written: int, destination: str) -> str:
-        """Sentences, epochs, samples kept and dropped, documents written."""
-        r = self.report
-        return (
-            f"augment daga: {self.documents_in} documents in, {self.phi_sentences} sentences with PHI, "
-            f"{self.train_sentences} training sentences ({self.skipped_long} too long), "
-            f"{self.epochs_run} epochs; generated {r.generated} samples: kept {r.kept} "
-            f"({r.kept_with_phi} with PHI), dropped {r.dropped_malformed} malformed, "
-            f"{r.dropped_duplicate_of_train} duplicates of training, {r.dropped_repeat} repeats; "
-            f"wrote {written} documents ({r.documents} new) to {destination} (alpha {self.alpha}, seed {self.seed})"
-        )
+    # the text of warnings() and summary() (see ResultLines)
+    DROPPED = ("dropped {n} malformed samples", "report.reasons")
+    SUMMARY = (
+        "augment daga: {r.documents_in} documents in, {r.phi_sentences} sentences with PHI, "
+        "{r.train_sentences} training sentences ({r.skipped_long} too long), {r.epochs_run} epochs; "
+        "generated {r.report.generated} samples: kept {r.report.kept} ({r.report.kept_with_phi} with PHI), "
+        "dropped {r.report.dropped_malformed} malformed, {r.report.dropped_duplicate_of_train} duplicates "
+        "of training, {r.report.dropped_repeat} repeats; wrote {written} documents ({r.report.documents} "
+        "new) to {destination} (alpha {r.alpha}, seed {r.seed})"
+    )
 
 
 @dataclass(eq=False)

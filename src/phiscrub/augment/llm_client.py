@@ -23,7 +23,7 @@ from dataclasses import KW_ONLY, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
-from phiscrub.augment.base import PretrainedAugmenter, reason_lines
+from phiscrub.augment.base import PretrainedAugmenter, ResultLines
 from phiscrub.augment.chat import ChatClient, LLMSettings, ordered_map
 from phiscrub.augment.llm import (
     PLACEHOLDERS,
@@ -269,7 +269,7 @@ def _seed(seed: int, doc_id: str, copy: int, attempt: int) -> int:
 
 
 @dataclass
-class LLMResult:
+class LLMResult(ResultLines):
     """The result of :meth:`LLMAugmenter.augment` (counts only).
 
     Attributes:
@@ -293,7 +293,7 @@ class LLMResult:
         return {
             "method": self.method,
             "kept": self.stats.generated,
-            "dropped": sum(self.stats.replies_dropped.values()),
+            "dropped": self.dropped,
             **self.stats.to_dict(),
             "cache_hits": self.cache_hits,
             "retries": self.retries,
@@ -302,28 +302,28 @@ class LLMResult:
             "cost": self.cost,
         }
 
-    def warnings(self) -> list[str]:
-        """Dropped replies per reason, and the notes the leak guard scrubbed further."""
+    def notes(self) -> list[str]:
+        """The notes the leak guard scrubbed further, with the spans per label."""
         st = self.stats
-        lines = reason_lines("dropped {n} replies", st.replies_dropped)
-        if st.guard_scrubbed:
-            labels = ", ".join(f"{lab} {n}" for lab, n in sorted(st.guard_spans.items()))
-            lines.append(
-                f"leak guard: scrubbed residual PHI in {st.guard_scrubbed} notes before sending ({labels})"
-            )
-        return lines
+        if not st.guard_scrubbed:
+            return []
+        labels = ", ".join(f"{lab} {n}" for lab, n in sorted(st.guard_spans.items()))
+        return [f"leak guard: scrubbed residual PHI in {st.guard_scrubbed} notes before sending ({labels})"]
 
-    def summary(self, written: int, destination: str) -> str:
-        """Requests, cache hits, retries, drops, notes, tokens and cost."""
-        st = self.stats
-        return (
-            f"augment {self.method}: {st.sources} source notes, {st.requests} requests "
-            f"({self.cache_hits} from cache, {self.retries} retries), {st.blocked} blocked by the leak "
-            f"guard, {sum(st.replies_dropped.values())} replies dropped, {st.mapped} placeholders mapped; "
-            f"{st.generated} notes generated ({st.missing} missing), wrote {written} documents to "
-            f"{destination}; tokens: {self.prompt_tokens} prompt + {self.completion_tokens} "
-            f"completion, cost {self.cost:.4f}"
-        )
+    @property
+    def dropped(self) -> int:
+        """Replies dropped, all reasons."""
+        return sum(self.stats.replies_dropped.values())
+
+    # the text of warnings() and summary() (see ResultLines)
+    DROPPED = ("dropped {n} replies", "stats.replies_dropped")
+    SUMMARY = (
+        "augment {r.method}: {r.stats.sources} source notes, {r.stats.requests} requests ({r.cache_hits} "
+        "from cache, {r.retries} retries), {r.stats.blocked} blocked by the leak guard, {r.dropped} replies "
+        "dropped, {r.stats.mapped} placeholders mapped; {r.stats.generated} notes generated "
+        "({r.stats.missing} missing), wrote {written} documents to {destination}; tokens: "
+        "{r.prompt_tokens} prompt + {r.completion_tokens} completion, cost {r.cost:.4f}"
+    )
 
 
 @dataclass(eq=False)
