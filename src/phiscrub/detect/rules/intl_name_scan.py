@@ -167,7 +167,7 @@ class NameScanner:
                     start = m.start("tok")
                 pos = tok_end + 1
                 continue
-            if self._ends_name(st, core, upper_ok=upper_ok):
+            if self._ends_name(st, core, upper_ok=upper_ok) or _street_abbreviation(st, text, tok_end):
                 break
             if st != "initial":
                 if style and st != style:
@@ -211,6 +211,11 @@ class NameScanner:
         if span is None or span[1] != end:
             return None
         return span
+
+
+def _street_abbreviation(style: str, text: str, tok_end: int) -> bool:
+    """An initial before a slash is a street word ("Reche Sainz C/ Guzmán el Bueno"), not a name part."""
+    return style == "initial" and text.startswith("/", tok_end)
 
 
 @cache

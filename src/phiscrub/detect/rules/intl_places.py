@@ -296,6 +296,11 @@ def _is_hospital(name: str) -> bool:
     return _HOSPITAL_WORDS.search(name) is not None
 
 
+#: A country closing an address line, after the town, its postcode or "(Province)":
+#: "28008 Madrid España E-mail: ...", "Jaén. España.", "Bogotá Colombia." (``{countries}``: the names).
+_COUNTRY_LINE_END = r"(?<=[\w).])[ ]+(?=(?:{countries})(?:[ \t]*[.)\n]|[ \t]*\Z|[ ]+(?i:e-?mail|correo)))"
+
+
 def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
     towns = sorted(_towns(), key=len, reverse=True)
     town_alt = trie_pattern(towns, ignore_case=False)
@@ -329,7 +334,7 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
     if code in ("es", "ca"):
         countries = trie_pattern(sorted(_countries(), key=len, reverse=True), ignore_case=False)
         parts.append(
-            rf"(?P<country>(?:(?i:Pa[ií]s)(?:[ ]de[ ](?:nacimiento|origen|residencia|naixement|procedència|procedencia))?[ \t]*:[ \t]*|(?<=\w),[ ]|\((?=(?:{countries})\))|(?<![\w\-])(?:a|en|de|desde|resideix[ ]a|reside[ ]en|natural[ ]de|procedent[ ]de|procedente[ ]de|originari[ ]de|originario[ ]de|originaria[ ]de)[ ])(?P<ctry>{countries})(?![\w\-]))"
+            rf"(?P<country>(?:(?i:Pa[ií]s)(?:[ ]de[ ](?:nacimiento|origen|residencia|naixement|procedència|procedencia))?[ \t]*:[ \t]*|(?<=\w),[ ]|\((?=(?:{countries})\))|{_COUNTRY_LINE_END.format(countries=countries)}|(?<![\w\-])(?:a|en|de|desde|nacionalidad|resideix[ ]a|reside[ ]en|natural[ ]de|procedent[ ]de|procedente[ ]de|originari[ ]de|originario[ ]de|originaria[ ]de)[ ])(?P<ctry>{countries})(?![\w\-]))"
         )
     if w.facility_after != r"(?:)":
         parts.append(
@@ -354,22 +359,42 @@ class PackStreetRule(PatternRule):
             if "prep" in m.re.groupindex and m.group("prep") is not None:
                 yield m.start("prep"), m.end("pn"), "STREET"
                 continue
-            start, end = m.span("st")
-            num = m.group("n") if "n" in m.re.groupindex else None
-            if self.lang in ("de", "nl") and num is not None:
-                end = m.end("n")
-            if self.lang in ("de", "nl") and num is None and not _street_cue(text, start):
-                continue
-            if (
-                self.lang == "fr"
-                and num is None
-                and not text[start].islower()
-                and not _street_cue(text, start)
-            ):
-                continue
-            yield start, end, "STREET"
+            span = self._street(text, m)
+            if span is not None:
+                yield span[0], span[1], "STREET"
+
+    def _street(self, text: str, m: re.Match[str]) -> tuple[int, int] | None:
+        """The street of a match, or None when a street without number lacks its cue."""
+        start, end = m.span("st")
+        num = m.group("n") if "n" in m.re.groupindex else None
+        if num is None:
+            return None if self._bare_rejected(text, start, end) else (start, end)
+        if self.lang in ("de", "nl"):
+            end = m.end("n")
+        elif self.lang in ("es", "ca"):
+            tail = _ES_ADDRESS_TAIL_RE.match(text, end)
+            end = tail.end() if tail is not None else end
+        return start, end
+
+    def _bare_rejected(self, text: str, start: int, end: int) -> bool:
+        """A street without number that is no street here (no cue, or a field label after it)."""
+        if _FIELD_LABEL_RE.match(text, end):
+            return True  # "Avda NºCol: 13 13 5201": a surname before a field label, no street
+        if self.lang in ("de", "nl"):
+            return not _street_cue(text, start)
+        return self.lang == "fr" and not text[start].islower() and not _street_cue(text, start)
 
 
+#: A field label's colon right after a street without number ("Paseo NºCol:").
+_FIELD_LABEL_RE = re.compile(r"[ \t]*:")
+#: Floor, door and staircase after a Spanish house number, each part before a comma, a period, the end
+#: of the line or a postcode: "Calle San Benito, 16[, 3, A]", "Calle Tirso de Molina, 16[, Bajo 1]",
+#: "Guzmán el Bueno, 98, 6[.º D]".
+_ES_ADDRESS_TAIL_RE = re.compile(
+    r"(?:\.[º°ª](?:[ ]?[A-Za-z])?(?![\w]))?(?:,[ ]?(?:\d{1,3}(?:\.?[º°ª])?(?:[ ]?[A-Za-z])?|[A-Za-z]|(?:[Bb]ajo|[Ii]zq(?:da|uierda)?|[Dd]cha|"
+    r"[Dd]erecha|[Ee]sc(?:alera)?|[Pp]ta|[Pp]uerta|[Pp]iso)\.?(?:[ ]?\d{1,2}[º°ª]?[A-Za-z]?)?)"
+    r"(?![\w])(?=[ \t]*(?:[,.;\n]|\Z)|[ ]+\d{5}(?!\d)))*"
+)
 _STREET_CUE_RE = re.compile(
     r"(?i)(?:in[ ]der|in[ ]die|an[ ]der|wohnhaft|adresse:?|anschrift:?|aan[ ]de|op[ ]de|adres:?|demeurant|"
     r"domicilié(?:e)?|habite|domicile[ ]?:|,|·|\n|in)[ \t]*\Z"
@@ -390,4 +415,19 @@ def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
         PackStreetRule("STREET", re.compile(rf"(?<![\w\-]){words.street_re}"), name=f"street_{code}", score=0.8, not_after=r"[\w\-]", lang=code),
         PackPlaceRule("CITY",   _trigger_re(code, words),                     name=f"places_{code}", score=0.8, extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"), lang=code),
-    )  # fmt: skip
+    ) + ((_ADDRESS_FIELD_RULE,) if code in ("es", "ca") else ())  # fmt: skip
+
+
+#: A Spanish/Catalan address field holds the whole street line, lower-case words and floor included
+#: ("Domicilio: Av. duque de pastrana 96, 2D."): one STREET span up to the line's end (with a number
+#: or "s/n"; the closing period and spaces left out).
+_ADDRESS_FIELD_RULE = PatternRule(
+    "STREET",
+    re.compile(
+        r"(?im)^[ \t]*(?:domicilio|dirección|direccion|domicili|adreça)[ \t]*:[ \t]*"
+        r"(?P<v>[^\n:@]{0,60}?(?:\d|s/n)[^\n:@]{0,30}?)[ \t.]*$"
+    ),
+    group="v",
+    name="address_field_es",
+    score=0.8,
+)
