@@ -3,7 +3,8 @@
 * :mod:`~phiscrub.augment.base`: the contract: :class:`CorpusAugmenter` (``fit(docs)`` then
   ``augment(docs, alpha, seed)``), :class:`DocumentAugmenter` and :func:`augment_corpus` (``alpha``
   seeded copies per document), :class:`CopyAugmenter` between the two.
-* :mod:`~phiscrub.augment.registry`: the one registry, :func:`build_augmenter` by method name.
+* :mod:`~phiscrub.augment.registry`: the one registry, :func:`build_augmenter` by method name; its table of
+  method specs (``METHODS``) is imported from there.
 * :mod:`~phiscrub.augment.phi`: PHICON PHI augmentation (surrogates of the same type).
 * :mod:`~phiscrub.augment.context`: PHICON context augmentation (WordNet synonyms, random insertion).
 * :mod:`~phiscrub.augment.mention`: mention replacement from the corpus itself (Wang et al. 2022).
@@ -43,7 +44,6 @@ from phiscrub.augment.registry import (
     ALL_METHODS,
     AUGMENT_METHODS,
     DOCUMENT_METHODS,
-    METHODS,
     AugmentOptions,
     LLMOptions,
     build_augmenter,
@@ -54,7 +54,6 @@ __all__ = [
     "ALL_METHODS",
     "AUGMENT_METHODS",
     "DOCUMENT_METHODS",
-    "METHODS",
     "AugmentOptions",
     "AugmentResult",
     "AugmentStats",

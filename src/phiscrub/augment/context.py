@@ -59,30 +59,20 @@ CONTENT_POS: tuple[str, ...] = ("n", "v", "a", "r")
 # "cmp"/"sup" adjective -er/-est, "irr" irregular (from the exception lists), "?" guessed from a suffix.
 _REGULAR = ("", "pl", "3sg", "past", "ger")
 
-# WordNet's morphy detachment rules, with the inflection each one undoes.
+
+def _undo(form: str, rules: str) -> tuple[tuple[str, str, str], ...]:
+    """(suffix, ending, ``form``) of each space-separated ``suffix:ending`` rule that undoes ``form``."""
+    pairs = (rule.partition(":") for rule in rules.split())
+    return tuple((suffix, ending, form) for suffix, _, ending in pairs)
+
+
+# WordNet's morphy detachment rules (``suffix:ending``, tried in this order), by the inflection they undo.
 _RULES: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "n": (
-        ("ses", "s", "pl"),
-        ("xes", "x", "pl"),
-        ("zes", "z", "pl"),
-        ("ches", "ch", "pl"),
-        ("shes", "sh", "pl"),
-        ("ies", "y", "pl"),
-        ("s", "", "pl"),
-    ),
-    "v": (
-        ("ies", "y", "3sg"),
-        ("es", "e", "3sg"),
-        ("es", "", "3sg"),
-        ("s", "", "3sg"),
-        ("ied", "y", "past"),
-        ("ed", "e", "past"),
-        ("ed", "", "past"),
-        ("ing", "e", "ger"),
-        ("ing", "", "ger"),
-    ),
-    "a": (("er", "", "cmp"), ("er", "e", "cmp"), ("est", "", "sup"), ("est", "e", "sup")),
+    "n": _undo("pl", "ses:s xes:x zes:z ches:ch shes:sh ies:y s:"),
+    "v": _undo("3sg", "ies:y es:e es: s:") + _undo("past", "ied:y ed:e ed:") + _undo("ger", "ing:e ing:"),
+    "a": _undo("cmp", "er: er:e") + _undo("sup", "est: est:e"),
 }
+
 # Suffix guesses for words WordNet does not know (clinical vocabulary, mostly).
 _SUFFIX_POS: tuple[tuple[str, str], ...] = (
     ("ly", "r"),
