@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 
@@ -13,47 +14,49 @@ from phiscrub.errors import PhiscrubError
 __all__ = ["cli", "main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Subcommands by name: (module, attribute), imported when the command is looked up, so that
+# ``phiscrub redact`` does not import the training, augmentation and serving code at start-up.
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "redact": ("phiscrub.cli.redact", "redact"),
+    "reidentify": ("phiscrub.cli.reidentify", "reidentify"),
+    "augment": ("phiscrub.cli.augment", "augment"),
+    "train": ("phiscrub.cli.train", "train_cmd"),
+    "predict": ("phiscrub.cli.train", "predict"),
+    "convert": ("phiscrub.cli.convert", "convert"),
+    "evaluate": ("phiscrub.cli.evaluate", "evaluate_cmd"),
+    "calibrate": ("phiscrub.cli.calibrate", "calibrate_cmd"),
+    "fewshot-sample": ("phiscrub.cli.fewshot", "fewshot_sample_cmd"),
+    "synth-eval": ("phiscrub.cli.synth_eval", "synth_eval"),
+    "synth": ("phiscrub.cli.synth", "synth"),
+    "experiment": ("phiscrub.cli.experiment", "experiment"),
+    "export-onnx": ("phiscrub.cli.export_onnx", "export_onnx_cmd"),
+    "serve": ("phiscrub.cli.serve", "serve"),
+    "distill": ("phiscrub.cli.distill", "distill_cmd"),
+    "report": ("phiscrub.cli.report", "report_cmd"),
+}
+
+
+class _LazyGroup(click.Group):
+    """A group whose subcommands (:data:`_COMMANDS`) are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*_COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        spec = _COMMANDS.get(cmd_name)
+        if spec is not None and cmd_name not in self.commands:
+            command: click.Command = getattr(importlib.import_module(spec[0]), spec[1])
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="phiscrub")
 @click.option("-v", "--verbose", count=True, help="More log output (ids, offsets and labels only).")
 def cli(verbose: int) -> None:
     """phiscrub: offline clinical text de-identification."""
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-
-
-def _register() -> None:
-    from phiscrub.cli import augment, convert, evaluate, redact, train
-    from phiscrub.cli import synth_eval as synth_eval_cli
-    from phiscrub.cli.calibrate import calibrate_cmd
-    from phiscrub.cli.distill import distill_cmd
-    from phiscrub.cli.experiment import experiment
-    from phiscrub.cli.export_onnx import export_onnx_cmd
-    from phiscrub.cli.fewshot import fewshot_sample_cmd
-    from phiscrub.cli.reidentify import reidentify
-    from phiscrub.cli.report import report_cmd
-    from phiscrub.cli.serve import serve
-    from phiscrub.cli.synth import synth
-
-    cli.add_command(redact.redact)
-    cli.add_command(reidentify)
-    cli.add_command(augment.augment)
-    cli.add_command(train.train_cmd)
-    cli.add_command(train.predict)
-    cli.add_command(convert.convert)
-    cli.add_command(evaluate.evaluate_cmd)
-    cli.add_command(calibrate_cmd)
-    cli.add_command(fewshot_sample_cmd)
-    cli.add_command(synth_eval_cli.synth_eval)
-    cli.add_command(synth)
-    cli.add_command(experiment)
-    cli.add_command(export_onnx_cmd)
-    cli.add_command(serve)
-    cli.add_command(distill_cmd)
-    cli.add_command(report_cmd)
-
-
-_register()
 
 
 def main() -> None:
