@@ -33,6 +33,11 @@ EXACT = [
     ("Avda. Carlos Haya s/n 29010 Málaga España E-mail: autor@correo.es", ("España", "LOCATION")),
     ("C/ Sol 4. 23009 Jaén. España. Correo electrónico: autor@correo.es", ("España", "LOCATION")),
     ("Paciente de 40 años de nacionalidad Argentina, remitida desde su centro.", ("Argentina", "LOCATION")),
+    # A listed town in brackets or after a sentence period in an address line; a "CP:" header value.
+    ("C/ Infantas, 9, 4.º C 28300 Aranjuez (Madrid) España E-mail: autor@correo.es", ("Madrid", "LOCATION")),
+    ("Hospital Universitario Carlos Haya. Málaga. autor@correo.es", ("Málaga", "LOCATION")),
+    ("Avenida de Elvas s/n. Badajoz.\n", ("Badajoz", "LOCATION")),
+    ("Localidad/ Provincia: Holguin.\nCP: 80 100.\nNHC: 19216856.", ("80 100", "LOCATION")),
     # Names stop before the next field or address.
     ("Médico:  Isabel Errasti Viader NºCol: 46 20 58491.", ("Isabel Errasti Viader", "NAME")),
     ("Médico: Isabel Errasti Viader NºCol: 46 20 58491.", ("46 20 58491", "ID")),
@@ -57,12 +62,19 @@ NOT_INSIDE = [
     ("Se pautó Viagra 50 mg a demanda.", "Viagra"),  # "Via" needs a space before the street name
 ]
 
+# Text where the new cues must find nothing.
+NEGATIVE = [
+    "Vive en la provincia. Madrid es grande.",  # a town after a period that does not close the line
+    "El estudio Colombia mostró mejoría en la cohorte tratada",  # a country without a cue
+    "Tratamiento: CPAP nocturna.",
+]
+
 
 @pytest.mark.parametrize(("text", "fragment"), NOT_INSIDE)
 def test_spanish_rules_do_not_stretch(text: str, fragment: str) -> None:
     assert all(fragment not in surface for surface, _ in resolved(text))
 
 
-def test_country_in_running_text_needs_its_cue() -> None:
-    # Capitalised country names elsewhere in a sentence are left to the cues ("en", "de", "País:").
-    assert resolved("El estudio Colombia mostró mejoría en la cohorte tratada") == []
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_spanish_address_cues_leave_running_text_alone(text: str) -> None:
+    assert resolved(text) == []

@@ -296,6 +296,9 @@ def _is_hospital(name: str) -> bool:
     return _HOSPITAL_WORDS.search(name) is not None
 
 
+#: Spanish/Catalan address lines: a listed town or province in brackets ("Aranjuez (Madrid)") or after a
+#: sentence period and closing its part of the line ("Hospital Carlos Haya. Málaga. España", "s/n. Badajoz.").
+_ES_TOWN_CUES = r"|\((?=(?:{towns})\))|(?<=[\w)])\.[ ](?=(?:{towns})(?:[ \t]*(?:\n|\Z|\.(?:\s|\Z)|\()))"
 #: A country closing an address line, after the town, its postcode or "(Province)":
 #: "28008 Madrid España E-mail: ...", "Jaén. España.", "Bogotá Colombia." (``{countries}``: the names).
 _COUNTRY_LINE_END = r"(?<=[\w).])[ ]+(?=(?:{countries})(?:[ \t]*[.)\n]|[ \t]*\Z|[ ]+(?i:e-?mail|correo)))"
@@ -319,7 +322,8 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
         rf"(?P<fac>(?<![\w\-])(?P<facw>{w.facility_re})(?![\w\-]))",
         (
             rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|le[ ]|el[ ]|\d))|"
-            rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\||\.(?:\s|\Z))|[ ]-[ ]))|[ ]-[ ](?={town_alt}))"
+            rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\||\.(?:\s|\Z))|[ ]-[ ]))|[ ]-[ ](?={town_alt})"
+            rf"{_ES_TOWN_CUES.format(towns=town_alt) if code in ('es', 'ca') else ''})"
             rf"(?P<townv>{town_alt})(?![\w\-]))"
         ),
         rf"(?P<townf>(?:^|(?<=\n)|(?<=[ ]{{2}}))[ \t]*{field_alt}[ \t]*:[ \t]*(?=[A-ZÀ-ÖØ-Þ]))",
@@ -415,7 +419,7 @@ def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
         PackStreetRule("STREET", re.compile(rf"(?<![\w\-]){words.street_re}"), name=f"street_{code}", score=0.8, not_after=r"[\w\-]", lang=code),
         PackPlaceRule("CITY",   _trigger_re(code, words),                     name=f"places_{code}", score=0.8, extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"), lang=code),
-    ) + ((_ADDRESS_FIELD_RULE,) if code in ("es", "ca") else ())  # fmt: skip
+    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ())  # fmt: skip
 
 
 #: A Spanish/Catalan address field holds the whole street line, lower-case words and floor included
@@ -429,5 +433,15 @@ _ADDRESS_FIELD_RULE = PatternRule(
     ),
     group="v",
     name="address_field_es",
+    score=0.8,
+)
+#: The value of a "CP:" header line, whatever its form ("CP: 80 100", "CP: 110151."): a postcode.
+_POSTCODE_FIELD_RULE = PatternRule(
+    "ZIP",
+    re.compile(
+        r"(?m)^[ \t]*(?:CP|C\.P\.|Código[ ]postal|Codi[ ]postal)[ \t]*:[ \t]*(?P<v>[^\n:@]{1,20}?)[ \t.]*$"
+    ),
+    group="v",
+    name="postcode_field_es",
     score=0.8,
 )
