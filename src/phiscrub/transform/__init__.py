@@ -13,19 +13,53 @@
 
 from __future__ import annotations
 
-from phiscrub.transform.dates import DateValue, ParsedDate, format_date, parse_date, shift_date
-from phiscrub.transform.operators import (
-    KeepOperator,
-    MaskOperator,
-    Operator,
-    OperatorContext,
-    PlaceholderOperator,
-    SurrogateOperator,
-    Transformer,
-    build_transformer,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from phiscrub.transform.dates import DateValue, ParsedDate, format_date, parse_date, shift_date
+    from phiscrub.transform.operators import (
+        KeepOperator,
+        MaskOperator,
+        Operator,
+        OperatorContext,
+        PlaceholderOperator,
+        SurrogateOperator,
+        Transformer,
+        build_transformer,
+    )
+    from phiscrub.transform.surrogates import SurrogateGenerator
+
+# Bound here, not on access: the submodule of the same name would otherwise shadow the function.
 from phiscrub.transform.rewrite import rewrite
-from phiscrub.transform.surrogates import SurrogateGenerator
+
+# The other names of the package are imported on first access (PEP 562): a placeholder run imports
+# operators and rewrite only, not the date parser and the surrogate engine.
+_HOMES = {
+    **dict.fromkeys(("DateValue", "ParsedDate", "format_date", "parse_date", "shift_date"), "dates"),
+    **dict.fromkeys(
+        (
+            "KeepOperator",
+            "MaskOperator",
+            "Operator",
+            "OperatorContext",
+            "PlaceholderOperator",
+            "SurrogateOperator",
+            "Transformer",
+            "build_transformer",
+        ),
+        "operators",
+    ),
+    "SurrogateGenerator": "surrogates",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "DateValue",

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native, to_fine
 from phiscrub.modes import Mode
 from phiscrub.transform.rewrite import rewrite
-from phiscrub.transform.surrogates import NAME_LABELS, Scope, SurrogateGenerator
+
+if TYPE_CHECKING:  # the surrogate engine is imported on use: placeholder and mask runs skip it
+    from phiscrub.transform.surrogates import Scope, SurrogateGenerator
 
 __all__ = [
     "KeepOperator",
@@ -241,6 +243,8 @@ class Transformer:
 
     def _name_roles(self, doc: Document, spans: Sequence[Span]) -> dict[str, str]:
         """Roles of the name words of ``doc``'s full names, the first full name in the text winning."""
+        from phiscrub.transform.surrogates import NAME_LABELS
+
         assert self.surrogates is not None
         roles: dict[str, str] = {}
         seen: set[str] = set()
@@ -305,6 +309,8 @@ def build_transformer(
     elif mode == "surrogate":
         if key is None or len(key) == 0:
             raise ConfigError("surrogate mode needs a key: use --key or the PHISCRUB_KEY env var")
+        from phiscrub.transform.surrogates import SurrogateGenerator
+
         surrogates = SurrogateGenerator(
             key,
             scope,
