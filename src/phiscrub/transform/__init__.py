@@ -33,32 +33,19 @@ if TYPE_CHECKING:
 # Bound here, not on access: the submodule of the same name would otherwise shadow the function.
 from phiscrub.transform.rewrite import rewrite
 
-# The other names of the package are imported on first access (PEP 562): a placeholder run imports
-# operators and rewrite only, not the date parser and the surrogate engine.
-_HOMES = {
-    **dict.fromkeys(("DateValue", "ParsedDate", "format_date", "parse_date", "shift_date"), "dates"),
-    **dict.fromkeys(
-        (
-            "KeepOperator",
-            "MaskOperator",
-            "Operator",
-            "OperatorContext",
-            "PlaceholderOperator",
-            "SurrogateOperator",
-            "Transformer",
-            "build_transformer",
-        ),
-        "operators",
-    ),
-    "SurrogateGenerator": "surrogates",
-}
+# The other names of the package are imported on first access (PEP 562) from the first of these
+# modules that defines them: a placeholder run imports operators and rewrite only, not the date
+# parser and the surrogate engine.
+_HOMES = ("operators", "dates", "surrogates")
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    if name in __all__:
+        for home in _HOMES:
+            module = importlib.import_module(f"{__name__}.{home}")
+            if name in vars(module):
+                return vars(module)[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
