@@ -77,9 +77,10 @@ class Deidentifier:
             ``surrogate`` mode; an empty or blank key is a :class:`~phiscrub.errors.ConfigError`.
         model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
             for no model. ``"default"`` without a bundled model logs a warning and runs without one.
-            The bundled model (English) runs only on English notes: for another ``lang`` the rules
-            run alone, and with ``lang="auto"`` it is skipped per non-English document
-            (:mod:`phiscrub.detect.language_gate`); a model folder given explicitly always runs.
+            ``"default"`` runs the bundled model (English) only on English notes: for another
+            ``lang`` the rules run alone, and with ``lang="auto"`` it is skipped per non-English
+            document (:mod:`phiscrub.detect.language_gate`). ``"bundled"`` (the same model) and a
+            model folder always run, whatever the language.
         detectors: explicit detectors; replaces the default rules and lexicon (the model is still
             added).
         lexicon: add the lexicon detector (bundled name and city lists) to the default detectors.
@@ -172,9 +173,11 @@ class Deidentifier:
         from phiscrub.detect.tagger import bundled_model_path, load_model_detector
 
         bundled = bundled_model_path()
-        if str(model) == "default" and bundled is None:
+        if str(model) in ("default", "bundled") and bundled is None:
             log.warning("no model is bundled with this installation: detecting with rules only")
             return dets
+        if str(model) == "bundled" and bundled is not None:
+            model = bundled  # asked for by name: runs on every language
         langs = model_languages(model, bundled)
         if langs is not None and self.lang != "auto" and normalize_lang(self.lang) not in langs:
             log.info("bundled model is for %s notes: rules alone for lang=%s", sorted(langs), self.lang)

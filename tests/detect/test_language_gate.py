@@ -40,8 +40,15 @@ def test_bundled_model_left_out_for_other_languages(lang: str) -> None:
 
 
 @needs_model
-def test_explicit_folder_always_runs() -> None:
-    assert "model" in _names(Deidentifier(model=str(BUNDLED), lang="de"))
+@pytest.mark.parametrize("model", [str(BUNDLED), "bundled"])
+def test_explicit_folder_or_bundled_by_name_always_runs(model: str) -> None:
+    deid = Deidentifier(model=model, lang="de")
+    assert "model" in _names(deid)
+    assert not any(
+        isinstance(d, LanguageGate) for d in Deidentifier(model=model, lang="auto").active_detectors
+    )
+    # The model adds its own proposals to the German rules' (it is not gated off).
+    assert len(deid.propose_many([DE])[0]) > len(Deidentifier(model=None, lang="de").propose_many([DE])[0])
 
 
 @needs_model

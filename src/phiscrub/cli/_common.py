@@ -381,7 +381,10 @@ def detector_options(lang_help: str) -> Callable[[F], F]:
         lang_help: Help text of ``--lang`` (the rule languages the command offers).
     """
     options = [
-        model_option("Tagger model folder, or 'default' for the model bundled with phiscrub."),
+        model_option(
+            "Tagger model folder, 'default' (the bundled English model; rules alone for another --lang) "
+            "or 'bundled' (that model on every language)."
+        ),
         click.option(
             "--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon)."
         ),

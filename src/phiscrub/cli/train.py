@@ -269,7 +269,10 @@ def train_cmd(
 @click.option(
     "--to", "dst_fmt", default="jsonl", show_default=True, help="Output format (jsonl, brat, conll, i2b2)."
 )
-@model_option("Model folder, 'default' (the model bundled with phiscrub) or 'none' (no model: rules only).")
+@model_option(
+    "Model folder, 'default' (the bundled English model; rules alone for another --lang), 'bundled' "
+    "(that model on every language) or 'none' (no model: rules only)."
+)
 @click.option("--rules/--no-rules", default=True, show_default=True, help="Add the rule detectors.")
 @lexicon_option("Add the lexicon detector.")
 @propagate_option()
