@@ -273,9 +273,11 @@ def _name_hit(
     text: str, m: re.Match[str], tokens: dict[str, str], lower_ok: dict[str, bool]
 ) -> tuple[int, int, str] | None:
     """``(start, end, name token)`` when the word ``m`` is an occurrence of a name token, else None."""
-    start, end = m.span()
     word = m.group()
     key = _key(word)
+    if key not in tokens and "-" not in key and word[-1] not in "sS":
+        return None  # most words: neither a name token, nor a possessive, nor a hyphenated name
+    start, end = m.span()
     if key not in tokens and _POSSESSIVE.search(word):
         end -= 2  # "Smith's": the name without the 's
         word, key = word[:-2], key[:-2]
