@@ -1,7 +1,7 @@
-"""Spanish rules on MEDDOCAN-style headers: whole addresses, countries closing an address line, and
-names that stop before the next field ("NºCol", "C/"). The error classes come from the rules alone on
-MEDDOCAN train (docs/crosslingual.md, "Spanish rule errors on MEDDOCAN train"); the texts here are
-written for the tests.
+"""Spanish rules on MEDDOCAN-style notes: whole addresses, countries and towns closing an address
+line, ages at an event, and names that stop before the next field ("NºCol", "C/"). The error classes
+come from the rules alone on MEDDOCAN train (docs/crosslingual.md, "Spanish rule errors on MEDDOCAN
+train"); the texts here are written for the tests.
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ EXACT = [
     ("Hospital Universitario Carlos Haya. Málaga. autor@correo.es", ("Málaga", "LOCATION")),
     ("Avenida de Elvas s/n. Badajoz.\n", ("Badajoz", "LOCATION")),
     ("Localidad/ Provincia: Holguin.\nCP: 80 100.\nNHC: 19216856.", ("80 100", "LOCATION")),
+    # The age at an event and an age in apposition after a person word.
+    ("Menarquia a los 12 años, menopausia a los 50 años, osteoporosis.", ("50 años", "AGE")),
+    ("Fumador desde los 20 años (un paquete diario).", ("20 años", "AGE")),
+    ("Motivo de ingreso: Paciente mujer, 44 años, derivada desde su centro.", ("44 años", "AGE")),
     # Names stop before the next field or address.
     ("Médico:  Isabel Errasti Viader NºCol: 46 20 58491.", ("Isabel Errasti Viader", "NAME")),
     ("Médico: Isabel Errasti Viader NºCol: 46 20 58491.", ("46 20 58491", "ID")),
@@ -67,6 +71,9 @@ NEGATIVE = [
     "Vive en la provincia. Madrid es grande.",  # a town after a period that does not close the line
     "El estudio Colombia mostró mejoría en la cohorte tratada",  # a country without a cue
     "Tratamiento: CPAP nocturna.",
+    "Recidiva a los 3 años del diagnóstico.",  # a duration after an event, not an age
+    "A los 2 años de seguimiento no hay recidiva.",
+    "A los 6 meses, el paciente está asintomático.",  # months after "a los": follow-up
 ]
 
 

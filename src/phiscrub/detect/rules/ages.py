@@ -176,11 +176,17 @@ _AGE_ES_RE = re.compile(
     # 45 años de edad / 3 meses de vida
     rf"|(?P<d>{_ES_AGE})(?=\s+(?i:de\s+edad|d'edat|de\s+vida)\b)"
     # a recién nacido as the subject: "Recién nacida a término" at the start of a sentence / after a cue
-    rf"|(?i:\b(?:paciente|se\s+trata\s+de\s+una?|ingresa\s+una?)\s+)(?P<e>{_ES_NEWBORN})\b",
+    rf"|(?i:\b(?:paciente|se\s+trata\s+de\s+una?|ingresa\s+una?)\s+)(?P<e>{_ES_NEWBORN})\b"
+    # the age at an event: "a los 14 años, menarquia", "fumador desde los 12 años" (years only: "a los 6
+    # meses" is mostly follow-up; not "a los 3 años del diagnóstico", "a los 2 años de seguimiento")
+    rf"|(?i:\b(?:a|desde|hasta)\s+los\s+)(?P<f>{_ES_QTY}\s*(?i:años|anys))(?![\w])"
+    rf"(?!\s+(?i:de|del|d'|tras|después|despues|posteriores|siguientes|previos|antes|más|mas)\b)"
+    # an apposition after a person word: "Paciente mujer, 44 años, derivada", "sexo femenino, 23 años,"
+    rf"|(?i:\b(?:{_ES_PERSON}),\s+)(?P<g>{_ES_QTY}\s*(?i:años|meses|anys|mesos))(?=\s*[,.;)])",
 )
 
 AGE_RULES_ES: tuple[PatternRule, ...] = (
-    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e"), not_after=r"[\w]"),
+    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e", "f", "g"), not_after=r"[\w]"),
 )  # fmt: skip
 
 # English ages without a number, after an explicit age cue only ("Age: newborn", "age: 3 wks").
