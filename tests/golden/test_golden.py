@@ -298,9 +298,14 @@ num_threads = 1
     return grid
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_command_output_matches_golden(case: Case, fixtures: dict[str, Path], tmp_path: Path) -> None:
+def run_case(case: Case, fixtures: dict[str, Path], tmp_path: Path) -> None:
+    """Run one case into ``tmp_path/out`` and compare (or record) everything it wrote."""
     out = tmp_path / "out"
     out.mkdir()
     stdout, stderr = _run(case.argv(out, fixtures))
     _check_case(case.name, out, stdout, stderr, tmp_path)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_command_output_matches_golden(case: Case, fixtures: dict[str, Path], tmp_path: Path) -> None:
+    run_case(case, fixtures, tmp_path)

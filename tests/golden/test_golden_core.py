@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_golden import GOLD, NOTES, Case, _check_case, _run
+from test_golden import GOLD, NOTES, Case, _run, run_case
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -55,7 +55,4 @@ def fixtures(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("case", CORE, ids=[c.name for c in CORE])
 def test_core_command_output_matches_golden(case: Case, fixtures: dict[str, Path], tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    out.mkdir()
-    stdout, stderr = _run(case.argv(out, fixtures))
-    _check_case(case.name, out, stdout, stderr, tmp_path)
+    run_case(case, fixtures, tmp_path)
