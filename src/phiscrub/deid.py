@@ -251,7 +251,8 @@ class Deidentifier:
         Proposals scoring below the threshold are dropped first, then those that are not PHI under
         the document's policy; names among the rest are propagated and overlaps resolved. A higher
         threshold keeps a subset of the proposals, so with the ``merge`` strategy (the default) it
-        never adds redacted characters.
+        never adds redacted characters before the guard (whose name-edge trimming of merged spans is
+        the one exception, docs/model.md).
 
         Args:
             doc: the document the proposals index.

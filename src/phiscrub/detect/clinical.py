@@ -392,6 +392,9 @@ def decide(doc: Document, spans: Sequence[Span], *, keep_generic: bool = False) 
     out: list[GuardDecision] = []
     text = doc.text
     for span in spans:
+        if not text[span.start : span.end].strip():
+            out.append(GuardDecision(span, False, "blank"))  # only white space: nothing to hide
+            continue
         try:
             coarse = fold(span.label, "coarse") or span.label
         except LabelError:  # a corpus's own type (--labels native): no guard rule applies
