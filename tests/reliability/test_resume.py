@@ -421,7 +421,15 @@ def test_manifest_keeps_the_longest_durable_prefix(tmp_path: Path, damage: str, 
 def _interrupt_after(src: Path, out: Path, extra: list[str], batches: int) -> tuple[int, str] | None:
     """Send SIGINT to a run once its manifest shows ``batches`` batches; None if it ended first."""
     proc = subprocess.Popen(
-        _cmd(src, out, extra), env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        _cmd(src, out, extra),
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A shell starts background jobs with SIGINT ignored, and a child inherits that: a test run
+        # launched with `&` would then send a signal the run never sees. A user's Ctrl-C reaches a
+        # foreground run with the default disposition, which this restores.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509 (one signal call)
     )
     deadline = time.monotonic() + 120
     while _batches_done(out) < batches and proc.poll() is None and time.monotonic() < deadline:
