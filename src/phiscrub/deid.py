@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from phiscrub.detect.base import Detector
+from phiscrub.detect.base import Detector, detect_batch
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native
@@ -237,9 +237,7 @@ class Deidentifier:
         # Long notes: one progress report per detector (counts only, see phiscrub.progress).
         loud = wants_progress(max((len(d.text) for d in docs), default=0))
         for k, det in enumerate(detectors):
-            many = getattr(det, "detect_many", None)
-            found = many(list(docs)) if many is not None else [det.detect(d) for d in docs]
-            for acc, spans in zip(proposals, found):
+            for acc, spans in zip(proposals, detect_batch(det, docs)):
                 acc.extend(spans)
             if loud:
                 report("detectors", k + 1, len(detectors))

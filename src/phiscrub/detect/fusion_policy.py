@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from phiscrub.detect.base import Detector
+from phiscrub.detect.base import Detector, detect_batch
 from phiscrub.document import Document, Span
 from phiscrub.labels import fold
 
@@ -76,9 +76,7 @@ class PreferRulesDetector:
 
     def detect_many(self, docs: list[Document]) -> list[list[Span]]:
         """Batched :meth:`detect` (uses the inner detector's batching when it has one)."""
-        many = getattr(self.inner, "detect_many", None)
-        found = many(docs) if many is not None else [self.inner.detect(d) for d in docs]
-        return [self._keep(spans) for spans in found]
+        return [self._keep(spans) for spans in detect_batch(self.inner, docs)]
 
 
 def has_rules(detectors: Sequence[Detector]) -> bool:

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from phiscrub.detect.base import Detector
+from phiscrub.detect.base import Detector, detect_batch
 from phiscrub.detect.rules.langpacks import normalize_lang
 from phiscrub.document import Document, Span
 
@@ -74,9 +74,7 @@ class LanguageGate:
         """:meth:`detect` for a batch; the inner detector runs batched on the wanted documents."""
         keep = [i for i, d in enumerate(docs) if self.wanted(d)]
         out: list[list[Span]] = [[] for _ in docs]
-        chosen = [docs[i] for i in keep]
-        many = getattr(self.inner, "detect_many", None)
-        found = many(chosen) if many is not None and chosen else [self.inner.detect(d) for d in chosen]
+        found = detect_batch(self.inner, [docs[i] for i in keep]) if keep else []
         for i, spans in zip(keep, found):
             out[i] = list(spans)
         return out
