@@ -72,6 +72,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "student-run")
     parser.add_argument("--layers", type=int, default=3)
     parser.add_argument("--layer-map", default=None, help="teacher layers to start from, e.g. 0,2,5")
+    parser.add_argument(
+        "--resume", type=Path, default=None, help="continue from an earlier student folder (e.g. OUT/model)"
+    )
     parser.add_argument("--temperature", type=float, default=2.0)
     parser.add_argument("--alpha", type=float, default=0.5)
     parser.add_argument("--epochs", type=int, default=3)
@@ -128,7 +131,11 @@ def distill_run(args: argparse.Namespace) -> None:
         teacher = str(bundled)
     layer_map = tuple(int(x) for x in args.layer_map.split(",")) if args.layer_map else None
     dconfig = DistillConfig(
-        layers=args.layers, layer_map=layer_map, temperature=args.temperature, alpha=args.alpha
+        layers=args.layers,
+        layer_map=layer_map,
+        temperature=args.temperature,
+        alpha=args.alpha,
+        resume=str(args.resume) if args.resume is not None else None,
     )
     config = TrainConfig(
         epochs=args.epochs,

@@ -176,7 +176,8 @@ def test_columns_besides_text_and_id_are_redacted_unless_kept(tmp_path: Path, sh
         },
     ]
     spans = [
-        json.loads(line)["doc_id"] for line in (out / "phi_spans.jsonl").read_text(encoding="utf-8").splitlines()
+        json.loads(line)["doc_id"]
+        for line in (out / "phi_spans.jsonl").read_text(encoding="utf-8").splitlines()
     ]
     assert "n1#/name" in spans and "n2#/seen" in spans  # cells are listed under <id>#/<column>
     _assert_no_phi(r.output, *_all_output(out))

@@ -169,5 +169,22 @@ def test_distill_cli_writes_a_student(tmp_path: Path, teacher_dir: Path) -> None
         "temperature": 3.0,
         "alpha": 0.7,
         "teacher_batch_size": 32,
+        "resume": None,
     }
     assert len(encoder_layers(PhiTagger.load(out).encoder)) == 1
+
+    # --resume: one more step from that student keeps its one layer, map and tags
+    again = tmp_path / "again"
+    args = ["distill", "--teacher", str(teacher_dir), "--train", str(corpus), "--max-steps", "1"]
+    result = CliRunner().invoke(cli, [*args, "--threads", "1", "--resume", str(out), "-o", str(again)])
+    assert result.exit_code == 0, result.output
+    meta = json.loads((again / "meta.json").read_text(encoding="utf-8"))
+    assert meta["distill"]["layer_map"] == [5]
+    assert meta["distill"]["resume"] == str(out)
+    resumed = PhiTagger.load(again)
+    assert len(encoder_layers(resumed.encoder)) == 1
+    assert resumed.tags == PhiTagger.load(out).tags
+    # a "student" as deep as the teacher is refused
+    result = CliRunner().invoke(cli, [*args, "--resume", str(teacher_dir), "-o", str(tmp_path / "x")])
+    assert result.exit_code != 0
+    assert "fewer layers" in str(result.exception)

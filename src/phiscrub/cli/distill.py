@@ -52,6 +52,12 @@ def _layer_map(value: str | None) -> tuple[int, ...] | None:
 @click.option(
     "--encoder", default=None, help="With --init encoder: the pretrained encoder folder (default: MiniLM)."
 )
+@existing_path_option(
+    "--resume",
+    "resume",
+    file_okay=False,
+    help="Continue from an earlier student of the same teacher (its layers, head and CRF).",
+)
 @click.option("--temperature", type=float, default=2.0, show_default=True, help="Soft-label temperature.")
 @click.option("--alpha", type=float, default=0.5, show_default=True, help="Weight of the soft-label loss.")
 @click.option("--epochs", type=int, default=3, show_default=True)
@@ -93,7 +99,10 @@ def distill_cmd(
         raise click.UsageError("give at least one --train corpus")
     # the other options are DistillConfig keys (layers, init, encoder, temperature, alpha) or the
     # student's TrainConfig keys (epochs, lr, head_lr, batch_size, patience, budgets, threads, seed)
-    dconfig, config = distill_configs({**options, "layer_map": _layer_map(layer_map)})
+    resume = options.pop("resume", None)
+    dconfig, config = distill_configs(
+        {**options, "layer_map": _layer_map(layer_map), "resume": str(resume) if resume else None}
+    )
     train_docs = read_inputs(train_paths, fmt, corpus, config.seed, draws)
     dev_docs = read_inputs((dev_path,), fmt, corpus, config.seed, draws) if dev_path is not None else []
     result = distill(teacher_dir, train_docs, dev_docs, out_dir, dconfig, config)

@@ -382,6 +382,8 @@ class DistillConfig:
         temperature: softmax / CRF temperature of the soft labels (both teacher and student).
         alpha: weight of the soft-label loss; ``1 - alpha`` goes to the gold-tag loss.
         teacher_batch_size: windows per teacher forward pass when computing the soft labels.
+        resume: a student model folder (an earlier distillation of the same teacher) to continue
+            from: its layers, head and CRF replace ``layers``/``layer_map``/``init``.
     """
 
     layers: int = 3
@@ -391,6 +393,7 @@ class DistillConfig:
     temperature: float = 2.0
     alpha: float = 0.5
     teacher_batch_size: int = 32
+    resume: str | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)  # types, and init among INIT_SOURCES

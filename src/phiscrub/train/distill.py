@@ -32,6 +32,7 @@ loss and dev scores only, never text.
 from __future__ import annotations
 
 import copy
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -194,6 +195,8 @@ def build_student(
         ConfigError: a student not smaller than the teacher, or a bad layer map.
         ModelError: the encoder cannot be loaded or does not fit the teacher.
     """
+    if dconfig.resume is not None:
+        return _resumed_student(teacher, Path(dconfig.resume), train_config)
     encoder, encoder_path = _source_encoder(teacher, dconfig)
     n_source = len(encoder_layers(encoder))
     keep = dconfig.layer_map or default_layer_map(n_source, dconfig.layers)
@@ -210,6 +213,32 @@ def build_student(
             target.load_state_dict(copy.deepcopy(source.state_dict()))
     student.train()
     return student, tuple(keep)
+
+
+def _resumed_student(
+    teacher: PhiTagger, folder: Path, train_config: TrainConfig
+) -> tuple[PhiTagger, tuple[int, ...]]:
+    """An earlier student of ``teacher`` (``folder``), set up to train on with ``train_config``."""
+    previous = PhiTagger.load(folder, device="cpu")
+    if list(previous.tags) != list(teacher.tags):
+        raise ModelError(f"the student in {folder} has other tags than the teacher")
+    if previous.tokenizer.get_vocab() != teacher.tokenizer.get_vocab():
+        raise ModelError(f"the student in {folder} has another vocabulary than the teacher's")
+    if len(encoder_layers(previous.encoder)) >= len(encoder_layers(teacher.encoder)):
+        raise ConfigError("the student must have fewer layers than the teacher")
+    same = {key: teacher.config.get(key) for key in (*ARCHITECTURE_KEYS, *_WINDOW_KEYS)}
+    same["encoder"] = previous.config.encoder
+    config = train_config.replace(**same, init_from=None, init_head=None)
+    student = PhiTagger(previous.encoder, teacher.tokenizer, config)
+    for name in ("shape_emb", "length_emb", "head", "crf"):
+        source, target = getattr(previous, name), getattr(student, name)
+        if source is not None and target is not None:
+            target.load_state_dict(copy.deepcopy(source.state_dict()))
+    student.train()
+    meta_path = folder / "meta.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+    layer_map = (meta.get("distill") or {}).get("layer_map") or range(len(encoder_layers(student.encoder)))
+    return student, tuple(int(i) for i in layer_map)
 
 
 # ---------------------------------------------------------------------------------- soft labels
@@ -381,7 +410,7 @@ def distill(
         seed_everything(train_config.seed)
         teacher = PhiTagger.load(teacher_dir, device=train_config.device)
         student, layer_map = build_student(teacher, dconfig, train_config)
-        dconfig = replace(dconfig, layer_map=layer_map)
+        dconfig = replace(dconfig, layer_map=layer_map, layers=len(layer_map))
         move_to_device(student, student.config.device)
         examples = training_examples(student, train_docs)
         t0 = time.monotonic()
