@@ -11,6 +11,10 @@ Sets (coarse labels, policy ``i2b2``, the default of every non-English language)
   small filler below (three draws per note, seeds 1-3). Notes 001-015 (nl: 001-006) are the dev part the
   rules were tuned on (German also 031-038, written later in other styles: telegraphic, ALL CAPS, forms);
   016-030 (nl: 007-012) are the test part, not looked at while writing rules.
+* ``de2``: 30 more German notes in other styles (039-068: case reports in flowing prose, Epikrise,
+  Verlaufsberichte with many dates, Reha and MDK reports, Austrian and Swiss letters, notes with little or
+  no PHI), written before the rules were read: ``de2-dev`` = 039-053, ``de2-test`` = 054-068 (scored once
+  before and once after the German rules were tuned on ``de2-dev``).
 
 The filler is self-contained (``phiscrub.transform.fill`` fills only en/es/ca/zh) and draws names
 half from common names of the language and half from rare surnames and given names that are not in
@@ -175,7 +179,7 @@ YEARISH = {
     "nl": [("{YYYY}", 60), ("{month} {YYYY}", 30), ("{MM}-{YYYY}", 10)],
 }
 YEARISH_BEFORE = re.compile(
-    r"(?:\b(?:seit|im|in|bis|ab|ED|en|depuis|sinds|sedert|vanaf|Z\.n\.\s+\w+|zuletzt\s+im|diagnostiquée?\s+en|"
+    r"(?:\b(?:seit|im|in|bis|ab|ED|Anfang|Mitte|Ende|Frühjahr|Sommer|Herbst|Winter|en|depuis|sinds|sedert|vanaf|Z\.n\.\s+\w+|zuletzt\s+im|diagnostiquée?\s+en|"
     r"Stent|Thymom-Resektion|BET \+ Radiatio\)?|traitée?\s+en|bekend met [\w ]+ sinds)\s*\(?)$",
     re.IGNORECASE,
 )
@@ -382,15 +386,26 @@ class Filler:
 # ------------------------------------------------------------------------------------------------
 SPLITS = {"de": 15, "fr": 15, "nl": 6}
 FILL_SEEDS = (1, 2, 3)
+# The second German set (notes 039-068, written later in other styles: case reports in prose, Epikrise,
+# Verlaufsberichte, Reha and MDK reports, Austrian and Swiss letters): 039-053 dev, 054-068 test.
+DE2_FIRST, DE2_CUT, DE2_LAST = 39, 53, 68
+
+
+def _in_part(lang: str, part: str, num: int) -> bool:
+    """Whether note ``num`` of ``lang`` belongs to ``part`` (``dev``, ``test``, ``dev2`` or ``test2``)."""
+    if part in ("dev2", "test2"):
+        return lang == "de" and (DE2_FIRST <= num <= DE2_CUT if part == "dev2" else DE2_CUT < num <= DE2_LAST)
+    if lang == "de" and num >= DE2_FIRST:
+        return False
+    return (part == "dev") == (num <= SPLITS[lang] or num > 30)
 
 
 def note_docs(lang: str, part: str) -> list[Document]:
-    """Filled notes of ``lang`` (``dev`` or ``test`` part), three draws each."""
-    cut = SPLITS[lang]
+    """Filled notes of ``lang`` (part ``dev``/``test``, German also ``dev2``/``test2``), three draws each."""
     docs = []
     for path in sorted((NOTES / lang).glob("*.txt")):
         num = int(path.stem.split("-")[1])
-        if (part == "dev") != (num <= cut or num > 30):
+        if not _in_part(lang, part, num):
             continue
         text = path.read_text(encoding="utf-8")
         for seed in FILL_SEEDS:
@@ -427,6 +442,8 @@ SETS: dict[str, Callable[[], list[Document]]] = {
     "k-test": lambda: k_docs("test"),
     "de-dev": lambda: note_docs("de", "dev"),
     "de-test": lambda: note_docs("de", "test"),
+    "de2-dev": lambda: note_docs("de", "dev2"),
+    "de2-test": lambda: note_docs("de", "test2"),
     "fr-dev": lambda: note_docs("fr", "dev"),
     "fr-test": lambda: note_docs("fr", "test"),
     "nl-dev": lambda: note_docs("nl", "dev"),
