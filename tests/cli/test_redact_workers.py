@@ -82,3 +82,22 @@ def test_workers_below_one_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert not (tmp_path / "o").exists()
+
+
+def _torch_imported(deid: object, batch: list[object]) -> bool:
+    import sys
+
+    return "torch" in sys.modules
+
+
+def test_onnx_workers_do_not_import_torch(onnx_model: Path) -> None:
+    # the lean path: a worker loads the ONNX model without torch (start-up, memory per worker)
+    from phiscrub.deid import Deidentifier
+    from phiscrub.document import Document
+    from phiscrub.runs.parallel import map_batches
+
+    deid = Deidentifier(model=str(onnx_model))
+    batches = [(i, [Document(f"d{i}", "Seen on 03/04/2019.")]) for i in range(4)]
+    results = list(map_batches(deid, _torch_imported, batches, 2))
+    assert [key for key, _ in results] == [0, 1, 2, 3]
+    assert [loaded for _, loaded in results] == [False] * 4

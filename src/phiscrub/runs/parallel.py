@@ -31,13 +31,9 @@ def _init(deid: Deidentifier, work: Callable[[Deidentifier, list[Document]], Any
     global _DEID, _WORK
     if not os.environ.get("PHISCRUB_THREADS"):
         os.environ["PHISCRUB_THREADS"] = str(threads)
+    # torch reads OMP_NUM_THREADS when a torch model imports it; importing torch here would cost
+    # the ONNX path seconds of start-up and hundreds of MB per worker for nothing
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
-    try:
-        import torch
-
-        torch.set_num_threads(threads)
-    except ImportError:
-        pass
     _DEID = deid.load()
     _WORK = work
 
