@@ -85,6 +85,36 @@ POSITIVE = [
     ("Patientin: Frau Weber, 79 J., Zi. 12", "79", "AGE"),
     ("Der Patient ist 54 Jahre alt.", "54", "AGE"),
     ("Bis zuletzt als Dachdecker tätig.", "Dachdecker", "PROFESSION"),
+    # Forms of the second note set (de2-dev): prose, report fields, Austrian and Swiss letters.
+    ("Herrn Webers Ehefrau begleitet ihn heute.", "Weber", "NAME"),
+    ("Monika Grabowski wurde am Vortag verlegt.", "Monika Grabowski", "NAME"),
+    ("Bericht folgt.\n\nK. Neumann\nFachärztin für Innere Medizin", "K. Neumann", "NAME"),
+    ("Rücksprache mit der Neurochirurgie (Dienstarzt Schneider).", "Schneider", "NAME"),
+    ("Versicherte/r: Stefan Wischnewski", "Stefan Wischnewski", "NAME"),
+    ("Gesetzliche Betreuerin: D. Weber, Aufgabenkreis Gesundheit", "D. Weber", "NAME"),
+    ("Gutachterin: V. Wendtland, Pflegefachkraft", "V. Wendtland", "NAME"),
+    ("Rehabilitand: Herr Ostermeier", "Ostermeier", "NAME"),
+    ("Vorstand: Primar Dr. Wendtland", "Wendtland", "NAME"),
+    ("Geb.: 23.02.1962; Untersuchung: 26.04.; Untersucher: X", "26.04.", "DATE"),
+    ("Pflegegrad 3 ab Antragstellung am 13.03.\nEmpfehlungen: keine", "13.03.", "DATE"),
+    ("Kassel, am 01.02.2003\n\nSehr geehrter Herr Kollege!", "Kassel", "LOCATION"),
+    (
+        "Eine Frührehabilitation in der Rehaklinik am Kurpark ist angefragt.",
+        "Rehaklinik am Kurpark",
+        "LOCATION",
+    ),
+    ("Auftraggeber: Deutsche Rentenversicherung Bund", "Deutsche Rentenversicherung Bund", "LOCATION"),
+    ("Versicherungsnummer: 17 873277 L 938", "17 873277 L 938", "ID"),
+    ("Die 85 J. alte Versicherte erlitt einen Schlaganfall.", "85", "AGE"),
+    ("Eine 45 Jahre alte Patientin stellte sich vor.", "45", "AGE"),
+    ("Bitte um Termin, Pat. ist 81 und bislang nie endoskopiert worden.", "81", "AGE"),
+    ("die Kinder (32 und 41 Jahre) leben nicht mehr im Haushalt", "32", "AGE"),
+    ("die Kinder (32 und 41 Jahre) leben nicht mehr im Haushalt", "41", "AGE"),
+    ("Er ist gelernter Maurer und lebt allein.", "Maurer", "PROFESSION"),
+    ("Er ist als Busfahrer tätig.", "Busfahrer", "PROFESSION"),
+    ("Die Rentnerin, früher als Verkäuferin tätig, stürzte.", "Verkäuferin", "PROFESSION"),
+    ("Nach dem Abschluss Ausbildung zum Elektriker.", "Elektriker", "PROFESSION"),
+    ("Der Patient, pensionierter Lehrer, wohnt allein.", "Lehrer", "PROFESSION"),
 ]
 
 NEGATIVE = [
@@ -118,6 +148,18 @@ NEGATIVE = [
     "Befund: L-AB 123 positiv",
     "Patient wurde mobilisiert.",
     "Der Patient Zustand nach Sturz.",
+    # Near misses of the de2-dev forms.
+    "Aufnahme im Krankenhaus am Vortag.",
+    "Zuweisendes Krankenhaus: siehe unten.",
+    "Weiterbehandelnde Klinik: siehe Überweisung.",
+    "Morbus Crohn wurde endoskopisch gesichert.",
+    "INR: 1.12 unter Phenprocoumon",
+    "Kalium: 4.12 mmol/l",
+    "Ehemaliger Raucher, 20 py.",
+    "Der Patient war 3 Wochen in Reha.",
+    "Pat. ist 81 kg schwer.",
+    "Pat. ist 2,5 m tief gestürzt.",
+    "Beschwerden seit 3 und 5 Jahren.",
 ]
 
 
@@ -137,6 +179,14 @@ def test_german_month_word_after_a_title_is_a_surname() -> None:
     assert hits == [("Mai", "PATIENT")]
     assert ("Mai", "DATE") in pack_coarse("de", "Erstdiagnose im Mai, Kontrolle folgt.")
     assert overlaps("de", "Frau Mai 2019 gesehen", "Mai 2019") == [("Mai 2019", "DATE")]
+
+
+def test_german_genitive_s_stays_outside_the_name() -> None:
+    found = pack_coarse("de", "Herrn Heitkamps Ehefrau rief an. Frau Kochs Tochter kam.")
+    assert {("Heitkamp", "NAME"), ("Koch", "NAME")} <= found
+    assert not {("Heitkamps", "NAME"), ("Kochs", "NAME")} & found
+    # A listed surname ending in s keeps it.
+    assert ("Fuchs", "NAME") in pack_coarse("de", "Frau Fuchs Tochter rief an.")
 
 
 IDS = [

@@ -111,14 +111,18 @@ def _numeric_day_month_re() -> re.Pattern[str]:
     # 3/12, 03/12, 13.01 (day first, as in every pack language); the year-less numeric date.
     # "am 03.05." keeps its closing period (German day-month), "el 3/12" has none.
     return re.compile(
-        r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])(?:(?<=\.\d\d)\.(?![\w.]))?(?![\d/]|[.,]\d)"
+        r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])(?:(?<=\.\d\d)\.(?!\w|\.[\w.]))?(?![\d/]|[.,]\d)"
     )
 
 
 def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
     def ok(m: re.Match[str]) -> bool:
         text, start = m.string, m.start()
-        if cue_re.search(text, max(0, start - 30), start) is None:
+        # "Untersuchung: 26.04.;": after a field label a two-digit day-month with its closing period.
+        labelled = _LABEL_COLON_RE.search(text, max(0, start - 30), start) is not None and bool(
+            re.fullmatch(r"\d\d\.\d\d\.", m.group())
+        )
+        if not labelled and cue_re.search(text, max(0, start - 30), start) is None:
             return False
         # "13.1" is a decimal: a dotted day/month writes the month with two digits.
         if m.group("s") == "." and len(m.group("m")) != 2:
@@ -126,6 +130,9 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
         return not followed_by_unit(text, m.end())
 
     return ok
+
+
+_LABEL_COLON_RE = re.compile(r"[^\W\d_]{3,}\.?:[ \t]*\Z")
 
 
 def _year_re(range_words: str) -> re.Pattern[str]:

@@ -121,12 +121,15 @@ _LIST_WORDS = {"es": "y|e", "ca": "i", "de": "und", "fr": "et", "nl": "en"}
 # Digit groups written with single spaces, hyphens or slashes ("NºCol: 28 28 70973",
 # "NASS: 26 37482910 04"); a group right before a lower-case word ("45 años") is not taken.
 _DIGIT_GROUPS = r"\d{1,10}(?:[ \-/]\d{1,10}(?![ \t]*[a-zà-ÿ])){1,6}(?![\w])"
+_RV_GROUPS = r"\d{2}[ ]\d{6}[ ][A-Z][ ]\d{3}(?![\w])"
 
 
 def _keyword_rule(pack: LanguagePack) -> PatternRule:
     table = {" ".join(w.lower().split()): lab for lab, words in pack.id_keywords.items() for w in words}
     list_sep = rf"[ \t]*(?:,|;|&|\b(?i:{_LIST_WORDS.get(pack.code, 'and')})\b)[ \t]*"
-    value_list = rf"(?:{_DIGIT_GROUPS}|{VALUE}(?:{list_sep}{CHUNK}{MORE}{VALUE_END}){{0,8}})"
+    # A German pension insurance number keeps its letter and serial ("12 345678 A 123").
+    groups = rf"{_RV_GROUPS}|{_DIGIT_GROUPS}" if pack.code == "de" else _DIGIT_GROUPS
+    value_list = rf"(?:{groups}|{VALUE}(?:{list_sep}{CHUNK}{MORE}{VALUE_END}){{0,8}})"
     connect = (
         r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
         rf"(?:(?i:{nfd_words(pack.id_connectors)})\.?[ \t:#=.\-]*){{0,3}}\(?[ \t]*"
@@ -134,7 +137,7 @@ def _keyword_rule(pack: LanguagePack) -> PatternRule:
     pattern = re.compile(
         rf"(?<![\w\-/])(?P<kw>{nfd_words(list(table))})(?![\w]){connect}(?P<v>{value_list}){VALUE_END}"
     )
-    item = re.compile(rf"(?<![\w\-.])(?:{_DIGIT_GROUPS}|{VALUE}{VALUE_END})")
+    item = re.compile(rf"(?<![\w\-.])(?:{groups}|{VALUE}{VALUE_END})")
 
     def ok(m: re.Match[str]) -> bool:
         return value_ok(first_value(item, m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))

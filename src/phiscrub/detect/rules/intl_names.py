@@ -68,6 +68,13 @@ class PackNameRule(PatternRule):
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         """Yield ``(start, end, label)`` of every name next to a trigger."""
+        found = self._find(text)
+        if self.lang == "de":
+            lex = name_lexicon(NAME_WORDS["de"].lexicon)
+            found = ((s, _genitive_end(text, s, e, lex), label) for s, e, label in found)
+        yield from found
+
+    def _find(self, text: str) -> Iterator[tuple[int, int, str]]:
         sc = name_scanner(self.lang)
         lex = name_lexicon(sc.words.lexicon)
         for m in self.pattern.finditer(text):
@@ -161,8 +168,23 @@ class PackNameRule(PatternRule):
     ) -> Iterator[tuple[int, int, str]]:
         """A listed name inside a run of capitalised words."""
         listed = self._listed_name(text, m, lex)
+        if listed is None and self.lang == "de":
+            listed = self._given_then_verb(text, m, sc, lex)
         if listed is not None:
             yield listed[0], listed[1], "PATIENT"
+
+    @staticmethod
+    def _given_then_verb(
+        text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
+    ) -> tuple[int, int] | None:
+        """``Monika Grabowski wurde ... verlegt``: a listed given name and one unlisted capitalised word
+        as the subject of a verb (German prose names a patient without a title)."""
+        toks = m.group().split(" ")
+        if len(toks) != 2 or toks[0].lower() not in lex.first or toks[1].lower() in sc.stop:
+            return None
+        if toks[1].lower() in lex.first or not _SUBJECT_VERB_RE.match(text, m.end()):
+            return None
+        return m.start(), m.end()
 
     def _signature_cells(
         self, text: str, sc: NameScanner, lex: NameLexicon
@@ -315,6 +337,38 @@ _TRIGGER_HANDLERS: dict[str, _Handler] = {
 _USER_GROUPS: dict[str, str] = {"user": "userv", "user_sig": "usersv", "user_before": "userb"}
 
 
+#: Verbs after a German subject name ("Monika Grabowski wurde ...").
+_SUBJECT_VERB_RE = re.compile(
+    r"[ ](?:wurde|wird|ist|war|hat|hatte|kam|kommt|konnte|kann|erhielt|erhält|befindet|befand|lebt|lebte|"
+    r"stellte|stellt|berichtet|berichtete|klagt|klagte|gibt|gab|zeigte|zeigt|verstarb|verließ)(?![\w\-])"
+)
+
+#: Nouns a German genitive name stands before ("Herrn Webers Ehefrau", "Frau Kochs Zustand").
+_GENITIVE_HEAD_RE = re.compile(
+    r"[ ](?:Ehefrau|Ehemann|Ehepartner(?:in)?|Frau|Mann|Tochter|Töchter|Sohn|Söhne|Kinder|Kind|Eltern|Mutter|Vater|"
+    r"Schwester|Bruder|Enkel(?:in)?|Neffe|Nichte|Schwieger(?:tochter|sohn|mutter|vater)|Lebensgefährt(?:e|in)|"
+    r"Partner(?:in)?|Angehörigen?|Familie|Betreuer(?:in)?|Hausärztin|Hausarzt|Zustand|Allgemeinzustand|Wunsch|"
+    r"Wohnung|Versorgung|Einverständnis|Patientenverfügung|Medikation|Befinden|Angaben)(?![\w\-])"
+)
+
+
+def _genitive_end(text: str, start: int, end: int, lex: NameLexicon) -> int:
+    """End of a German name without its genitive ``s`` ("Herrn Webers Ehefrau" -> "Weber"); a listed
+    surname ending in s keeps it ("Frau Fuchs")."""
+    word = text[start:end].rsplit(" ", 1)[-1]
+    listed_s = word.lower() in lex.last and word[:-1].lower() not in lex.last
+    if (
+        not listed_s
+        and len(word) > 3
+        and word.endswith("s")
+        and word[-2] not in "sßS"
+        and not word.isupper()
+        and _GENITIVE_HEAD_RE.match(text, end)
+    ):
+        return end - 1
+    return end
+
+
 _CELL_GAP_RE = re.compile(r"\S(?:[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ])\S")
 _CELL_RE = re.compile(r"[^ \t/|](?:[^\t/|]*?[^ \t/|])?(?=[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ]|\Z)")
 
@@ -344,7 +398,7 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
         rf"|(?P<rfield>{field_start}(?:{_words_re(words.relative_fields)}){colon}{name_start})"
         rf"|(?P<kin>(?<![\w\-])(?P<kinword>{_words_re(words.kin)})(?![\w\-])(?:[ \t]*,[ \t]*|[ \t]*\([ \t]*|[ \t]+){name_start})"
         rf"|(?P<role>(?<=[^\s,]),[ \t]*(?:{_words_re(words.roles)})(?![\w\-]))"
-        rf"|(?P<close_before>(?<=[^\s,])[ \t]*\n[ \t]*(?:{_words_re(words.roles)})(?![\w\-])[ \t]*(?:\n|\Z|[ \t]{{2}}|,|\.|$))"
+        rf"|(?P<close_before>(?<=[^\s,])[ \t]*\n[ \t]*(?:{_words_re(words.roles)})(?![\w\-])[ \t]*(?:\n|\Z|[ \t]{{2}}|,|\.|$|für[ ]))"
         rf"|(?P<closing>(?<![\w])(?:{_words_re(words.closings)})(?:[ \t]+(?:aus|from|de|uit|desde)[ \t][^\n]{{1,40}})?"
         rf"[ \t]*[,.!]?[ \t]*(?:\n[ \t]*)+{name_start})"
         rf"|(?P<user>(?<![\w])(?:usuario|usuaria|usuari|usuària|user|login|Benutzer|Benutzername|Kürzel|utilisateur|"

@@ -138,9 +138,13 @@ JOB_LOWER = r"[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]+"
 PROFESSION_RES: dict[str, re.Pattern[str]] = {
     "de": re.compile(
         r"(?:\b(?:tätig|arbeitet|arbeitete|beschäftigt|angestellt|gearbeitet|zuletzt|beruflich|ehemaliger?|ehemals|"
-        r"pensionierter?|berentete?r?|Ausbildung|arbeitete\s+er|arbeitete\s+sie|war|Versicherte|Versicherter)\b"
+        r"pensionierter?|berentete?r?|Ausbildung|arbeitete\s+er|arbeitete\s+sie|war|Versicherte|Versicherter|früher|"
+        r"bisher|jahrelang)\b"
         r"[^\n;]{0,30}?\bals"
-        r"|\bvon\s+Beruf|\bBeruf\s*:|\bTätigkeit\s*:|\bBerufstätigkeit\s*:)[ \t]+"
+        r"|\bvon\s+Beruf|\bBeruf\s*:|\bTätigkeit\s*:|\bBerufstätigkeit\s*:"
+        # "gelernter Maurer", "pensionierter Lehrer", "Ausbildung zum Elektriker", "ist als Bäcker tätig".
+        r"|\b(?:gelernte[rn]?|pensionierte[rn]?|berentete[rn]?)(?=[ \t]+[A-ZÄÖÜ])|\bAusbildung\s+(?:zum|zur)"
+        rf"|\bals(?=[ \t]+{JOB_DE}[ \t]+(?:tätig|beschäftigt|angestellt|gearbeitet)\b))[ \t]+"
         rf"(?P<p>{JOB_DE})(?![\w\-])"
     ),
     "fr": re.compile(
@@ -179,6 +183,11 @@ NOT_JOBS = frozenset(
         "das",
         "ein",
         "eine",
+        "raucher",
+        "raucherin",
+        "nichtraucher",
+        "alkoholiker",
+        "alkoholikerin",
         "fumeur",
         "fumeuse",
         "tabagique",

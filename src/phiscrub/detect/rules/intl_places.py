@@ -169,6 +169,8 @@ class PackPlaceRule(PatternRule):
     ) -> Iterator[tuple[int, int, str]]:
         """ "Kinderklinik Asklepios Klinik Regensburg": a facility word inside the run starts the name
         proper, which goes on after the run."""
+        if _PARTICIPLE_RE.match(m.group("fac_after")):
+            return  # "Zuweisendes Krankenhaus", "Weiterbehandelnde Klinik": a role, not a name
         inner = _facility_word(self.lang).search(text, m.start("fac_after") + 1, m.end("fac_after"))
         span = self._facility(text, inner, words) if inner is not None else None
         if span is not None and span[1] > m.end("fac_after"):
@@ -229,8 +231,9 @@ class PackPlaceRule(PatternRule):
         pos = m.end("facw")
         after = text[pos : pos + 20]
         after = after.lower()
+        named = _NAMED_AFTER_RE.match(text, pos) is not None  # "Rehaklinik am Kurpark"
         for stop in words.facility_stop:
-            if after.startswith((" " + stop + " ", " " + stop + "\n")) or after == " " + stop:
+            if not named and (after.startswith((" " + stop + " ", " " + stop + "\n")) or after == " " + stop):
                 return None
         # Connecting word between the facility word and the name ("CHU de Rennes", "Hospital del Mar").
         conn = re.match(
@@ -285,6 +288,18 @@ _PLACE_HANDLERS: dict[str, _PlaceHandler] = {
     "company": PackPlaceRule._company,
 }
 
+_PARTICIPLE_RE = re.compile(r"\w+nde[nrms]?[ ]")
+
+#: "Rehaklinik am Kurpark", "Klinik an der Weser": a German place name after the facility word, not a time
+#: ("Klinik am Abend", "Krankenhaus am Vortag", "am 3. Mai").
+_NAMED_AFTER_RE = re.compile(
+    r"[ ](?:am|an[ ]der)[ ](?!(?:Vortag|Folgetag|Aufnahmetag|Entlassungstag|Entlasstag|Operationstag|OP-Tag|"
+    r"Morgen|Vormittag|Mittag|Nachmittag|Abend|Wochenende|Tag|Ende|Anfang|Rande|Telefon|Montag|Dienstag|"
+    r"Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Januar|Februar|März|April|Mai|Juni|Juli|August|September|"
+    r"Oktober|November|Dezember|Universität|Uniklinik|Klinikum|Krankenhaus)(?![\w\-]))[A-ZÄÖÜ][a-zäöüß]{2,}"
+    r"(?![\w\-]|[ \t]*\d)"
+)
+
 _HOSPITAL_WORDS = re.compile(
     r"(?i)klinik|krankenhaus|hospital|spital|hôpital|hopital|clinique|chu\b|chr\b|ch\b|centre hospitalier|"
     r"ziekenhuis|gasthuis|medisch centrum|umc\b|\bmc\b|kliniek|hospit|clínica|clinica|centro de salud|"
@@ -321,7 +336,7 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
         ),
         rf"(?P<fac>(?<![\w\-])(?P<facw>{w.facility_re})(?![\w\-]))",
         (
-            rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|le[ ]|el[ ]|\d))|"
+            rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|am[ ]|le[ ]|el[ ]|\d))|"
             rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\||\.(?:\s|\Z))|[ ]-[ ]))|[ ]-[ ](?={town_alt})"
             rf"{_ES_TOWN_CUES.format(towns=town_alt) if code in ('es', 'ca') else ''})"
             rf"(?P<townv>{town_alt})(?![\w\-]))"
