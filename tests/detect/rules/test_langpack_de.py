@@ -115,6 +115,12 @@ POSITIVE = [
     ("Die Rentnerin, früher als Verkäuferin tätig, stürzte.", "Verkäuferin", "PROFESSION"),
     ("Nach dem Abschluss Ausbildung zum Elektriker.", "Elektriker", "PROFESSION"),
     ("Der Patient, pensionierter Lehrer, wohnt allein.", "Lehrer", "PROFESSION"),
+    ("Die Kostenzusage der Barmer steht noch aus.", "Barmer", "LOCATION"),
+    ("Auftraggeber: IKK classic", "IKK classic", "LOCATION"),
+    ("zuständig ist die Berufsgenossenschaft Bau", "Berufsgenossenschaft Bau", "LOCATION"),
+    ("Er arbeitet seit 22 Jahren als Busfahrer bei den Stadtwerken Ulm.", "Stadtwerken Ulm", "LOCATION"),
+    ("Die Weiterbehandlung übernimmt dort Marlene Zumkeller.", "Marlene Zumkeller", "NAME"),
+    ("Die Tochter sowie der Sohn J. Rautenberg wurden informiert.", "J. Rautenberg", "NAME"),
 ]
 
 NEGATIVE = [
@@ -160,6 +166,10 @@ NEGATIVE = [
     "Pat. ist 81 kg schwer.",
     "Pat. ist 2,5 m tief gestürzt.",
     "Beschwerden seit 3 und 5 Jahren.",
+    "Metformin als Therapie bei Diabetes mellitus.",
+    "Als Folge bei Sturz eine Prellung.",
+    "Versorgung mit Max Dosis.",
+    "AOK-Versicherte werden gesondert erfasst.",
 ]
 
 

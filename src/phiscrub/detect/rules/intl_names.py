@@ -141,7 +141,10 @@ class PackNameRule(PatternRule):
             return
         sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]
         field = text[max(0, m.start() - 3) : m.start()].rstrip().endswith(":")
-        if not titled and not ("," in sep or "(" in sep or field or self._listed(text, span, lex)):
+        initial = (
+            re.match(r"[A-ZÄÖÜ]\.[ ][A-ZÄÖÜ]", text[span[0] : span[1]]) is not None
+        )  # "der Sohn J. Rautenberg"
+        if not titled and not ("," in sep or "(" in sep or field or initial or self._listed(text, span, lex)):
             return
         yield span[0], span[1], "RELATIVE"
 
@@ -182,7 +185,10 @@ class PackNameRule(PatternRule):
         toks = m.group().split(" ")
         if len(toks) != 2 or toks[0].lower() not in lex.first or toks[1].lower() in sc.stop:
             return None
-        if toks[1].lower() in lex.first or not _SUBJECT_VERB_RE.match(text, m.end()):
+        if toks[1].lower() in lex.first or _NOUN_END_RE.search(toks[1]):
+            return None
+        after_cue = _AGENT_CUE_RE.search(text, max(0, m.start() - 12), m.start()) is not None
+        if not (_SUBJECT_VERB_RE.match(text, m.end()) or (after_cue and _LOWER_NEXT_RE.match(text, m.end()))):
             return None
         return m.start(), m.end()
 
@@ -342,6 +348,14 @@ _SUBJECT_VERB_RE = re.compile(
     r"[ ](?:wurde|wird|ist|war|hat|hatte|kam|kommt|konnte|kann|erhielt|erhält|befindet|befand|lebt|lebte|"
     r"stellte|stellt|berichtet|berichtete|klagt|klagte|gibt|gab|zeigte|zeigt|verstarb|verließ)(?![\w\-])"
 )
+
+#: "informiert von Heidrun X ausführlich", "übernimmt dort Marlene X.": a person after an agent word.
+_AGENT_CUE_RE = re.compile(r"(?<![\w\-])(?:von|durch|dort)[ ]\Z")
+#: Endings of German nouns, never of the surname in "Given Surname wurde" ("Max Dosis", "Roman Therapie").
+_NOUN_END_RE = re.compile(
+    r"(?:ung|heit|keit|schaft|ion|tät|is|ose|itis|ie|mus|ik|ur|enz|anz|nis|tum|ment|age)\Z"
+)
+_LOWER_NEXT_RE = re.compile(r"[ ][a-zäöüß]|[,.;)]")
 
 #: Nouns a German genitive name stands before ("Herrn Webers Ehefrau", "Frau Kochs Zustand").
 _GENITIVE_HEAD_RE = re.compile(

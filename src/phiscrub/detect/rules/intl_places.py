@@ -434,7 +434,44 @@ def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
         PackStreetRule("STREET", re.compile(rf"(?<![\w\-]){words.street_re}"), name=f"street_{code}", score=0.8, not_after=r"[\w\-]", lang=code),
         PackPlaceRule("CITY",   _trigger_re(code, words),                     name=f"places_{code}", score=0.8, extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"), lang=code),
-    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ())  # fmt: skip
+    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ()) + ((_PAYER_RULE_DE, _EMPLOYER_RULE_DE) if code == "de" else ())  # fmt: skip
+
+
+#: The employer after a German job phrase: "arbeitet als Busfahrer bei den Stadtwerken Ulm", "arbeitet seit
+#: 22 Jahren als Bäcker bei Backhaus Meyer" (a work word first, then a run of capitalised words; "bei der
+#: Firma" is an org field). "als Folge bei Diabetes" has no work word.
+_EMPLOYER_RULE_DE = PatternRule(
+    "ORGANIZATION",
+    re.compile(
+        r"\b(?:arbeitet|arbeitete|tätig|beschäftigt|angestellt|zuletzt|gearbeitet)\b[^\n;]{0,30}?\bals[ \t]+[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜa-zäöüß][a-zäöüß]+)*[ \t]+bei[ \t]+(?:der[ \t]+|dem[ \t]+|den[ \t]+)?"
+        r"(?!(?:Firma|Dr|Prof|Herrn?|Frau|uns|Bedarf)\b)(?P<o>[A-ZÄÖÜ][\w\-]*(?:[ ](?:[A-ZÄÖÜ][\w\-]*|&)){0,3})"
+        r"(?![\w\-])"
+    ),
+    group="o",
+    name="employer_de",
+    score=0.75,
+)
+
+
+#: German, Austrian and Swiss health, pension and accident insurers by name, anywhere ("die
+#: Kostenzusage der Barmer", "Auftraggeber: IKK classic", "Berufsgenossenschaft Bau"): a closed list
+#: of public bodies, written without a cue in reports to and from them.
+_PAYER_RULE_DE = PatternRule(
+    "ORGANIZATION",
+    re.compile(
+        r"(?<![\w\-])(?:AOK(?:[ ](?:Bayern|Baden-Württemberg|Niedersachsen|Nordost|Nordwest|PLUS|Plus|Hessen|"
+        r"Rheinland/Hamburg|Rheinland-Pfalz/Saarland|Sachsen-Anhalt|Bremen/Bremerhaven))?|Barmer(?:[ ]GEK)?|"
+        r"Techniker[ ]Krankenkasse|DAK-Gesundheit|IKK[ ](?:classic|gesund[ ]plus|Südwest|Brandenburg[ ]und[ ]Berlin)|"
+        r"Kaufmännische[ ]Krankenkasse|Hanseatische[ ]Krankenkasse|Knappschaft(?:-Bahn-See)?|"
+        r"Deutsche[ ]Rentenversicherung(?:[ ](?:Bund|Knappschaft-Bahn-See|Nord|Mitteldeutschland|Westfalen|"
+        r"Rheinland(?:-Pfalz)?|Baden-Württemberg|Bayern[ ]Süd|Nordbayern|Hessen|Schwaben|Oldenburg-Bremen|"
+        r"Braunschweig-Hannover|Berlin-Brandenburg|Saarland))?|Berufsgenossenschaft[ ](?:[A-ZÄÖÜ][\w\-]*"
+        r"(?:[ ](?:und|für)[ ][A-ZÄÖÜ][\w\-]*)?)|BG[ ](?:Bau|ETEM|RCI|BAU|Verkehr|Holz[ ]und[ ]Metall)|"
+        r"Unfallkasse[ ][A-ZÄÖÜ][\w\-]*|Österreichische[ ]Gesundheitskasse|ÖGK|AUVA|Suva|SUVA)(?![\w\-])"
+    ),
+    name="payers_de",
+    score=0.85,
+)
 
 
 #: A Spanish/Catalan address field holds the whole street line, lower-case words and floor included
