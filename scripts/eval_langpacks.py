@@ -13,8 +13,9 @@ Sets (coarse labels, policy ``i2b2``, the default of every non-English language)
   016-030 (nl: 007-012) are the test part, not looked at while writing rules.
 * ``de2``: 30 more German notes in other styles (039-068: case reports in flowing prose, Epikrise,
   Verlaufsberichte with many dates, Reha and MDK reports, Austrian and Swiss letters, notes with little or
-  no PHI), written before the rules were read: ``de2-dev`` = 039-053, ``de2-test`` = 054-068 (scored once
-  before and once after the German rules were tuned on ``de2-dev``).
+  no PHI), written before the rules were read: ``de2-dev`` = 039-053, ``de2-test`` = 054-068 (scored
+  before the German rules were tuned on ``de2-dev`` and after; its errors are not listed, ``--errors``
+  takes dev sets only).
 
 The filler is self-contained (``phiscrub.transform.fill`` fills only en/es/ca/zh) and draws names
 half from common names of the language and half from rare surnames and given names that are not in
