@@ -16,6 +16,12 @@ Sets (coarse labels, policy ``i2b2``, the default of every non-English language)
   no PHI), written before the rules were read: ``de2-dev`` = 039-053, ``de2-test`` = 054-068 (scored
   before the German rules were tuned on ``de2-dev`` and after; its errors are not listed, ``--errors``
   takes dev sets only).
+* ``es2``: 30 Spanish notes in styles unlike MEDDOCAN's case reports (informes de alta, urgencias,
+  evolutivos, enfermería, interconsultas, radiología, derivación, quirófano, trabajo social, psiquiatría,
+  pediatría; notes from Mexico, Argentina and Colombia), written before the Spanish rules were read:
+  ``es2-dev`` = es-001..015, ``es2-test`` = es-016..030 (Spanish pool: double surnames, Spanish and Latin
+  American addresses, DNI with its check letter, CURP, NUSS/CIP; a value takes the case of an ALL CAPS or
+  all lower-case template line).
 
 The filler is self-contained (``phiscrub.transform.fill`` fills only en/es/ca/zh) and draws names
 half from common names of the language and half from rare surnames and given names that are not in
@@ -43,6 +49,7 @@ import json
 import random
 import re
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -155,6 +162,49 @@ POOLS: dict[str, dict[str, list[str]]] = {
         "departments": ["Cardiologie", "Interne Geneeskunde"],
         "professions": ["timmerman", "leraar", "verpleegkundige", "boer", "buschauffeur", "kapster"],
     },
+    "es": {
+        "first_f": ["María", "Carmen", "Ana", "Isabel", "Laura", "Lucía", "Pilar", "Dolores", "Rosa", "Marta",
+                    "Guadalupe", "María José", "Covadonga", "Edurne", "Arantxa", "Maitane", "Ainhoa", "Yurena",
+                    "Fuensanta", "Xóchitl"],
+        "first_m": ["José", "Antonio", "Manuel", "Francisco", "Juan", "Javier", "Carlos", "Miguel", "Luis",
+                    "José Luis", "Juan Carlos", "Xabier", "Gumersindo", "Unai", "Gorka", "Ibai", "Asier",
+                    "Joseba", "Yamil", "Abundio"],
+        "last_common": ["García", "Rodríguez", "González", "Fernández", "López", "Martínez", "Sánchez", "Pérez",
+                        "Gómez", "Martín", "Jiménez", "Ruiz", "Hernández", "Díaz", "Moreno", "Álvarez",
+                        "Romero", "Torres", "Ramírez", "Flores"],
+        "last_rare": ["Arrizabalaga", "Cienfuegos", "Barrenechea", "Olabarrieta", "Sotomayor", "Valdivieso",
+                      "Zubizarreta", "Betancourt", "Urquiza", "Iturbide", "Piedrahíta", "Arzuaga", "Etxeberria",
+                      "Lizarazu", "Ugalde", "Arriola", "Oyarzábal", "Echenique", "Irigoyen", "Pimentel",
+                      "Echavarría", "Landaverde", "Ibarrola", "de la Fuente"],
+        "cities": ["Madrid", "Barcelona", "Sevilla", "Valencia", "Zaragoza", "Málaga", "Bilbao", "Valladolid",
+                   "Oviedo", "Salamanca", "Toledo", "Cáceres", "Lugo", "Albacete", "Alcalá de Henares",
+                   "Talavera de la Reina", "Las Palmas de Gran Canaria", "San Sebastián de los Reyes",
+                   "Villanueva de la Serena", "Ciudad de México", "Guadalajara", "Monterrey", "Puebla",
+                   "Buenos Aires", "Rosario", "Mar del Plata", "Córdoba", "Bogotá", "Medellín", "Cali",
+                   "Barranquilla", "Bucaramanga"],
+        "street_names": ["C/ Mayor", "Calle de Alcalá", "Avda. de la Constitución", "Paseo de la Castellana",
+                         "Plaza de España", "Ronda de Toledo", "C/ San Vicente Mártir", "Camino Viejo de Leganés",
+                         "Avenida de América", "Calle Real", "Travesía del Pilar", "Gran Vía",
+                         "Av. Insurgentes Sur", "Av. Corrientes", "Calle Hidalgo", "Av. Rivadavia"],
+        "hospitals": ["Hospital Universitario {c}", "Hospital General de {c}", "Centro de Salud {c}",
+                      "Hospital Universitario La Paz", "Hospital Clínico San Carlos", "Clínica Santa Elena",
+                      "Hospital Universitario Virgen del Rocío", "Complejo Hospitalario Universitario de {c}",
+                      "Centro de Salud Las Calesas", "Hospital Italiano de Buenos Aires", "Sanatorio Güemes",
+                      "Hospital General de Zona No. 46", "Clínica Las Américas", "Hospital San Vicente Fundación",
+                      "Hospital de Clínicas José de San Martín", "CAP {c}", "Clínica Nuestra Señora del Pilar",
+                      "Hospital Comarcal de {c}"],
+        "orgs": ["Mapfre", "Sanitas", "Adeslas", "Asisa", "MUFACE", "Mercadona", "Renfe", "IMSS", "ISSSTE",
+                 "OSDE", "Swiss Medical", "EPS Sura", "Nueva EPS", "Correos", "Cáritas Diocesana",
+                 "Residencia Los Olivos", "Ayuntamiento de Getafe", "Construcciones Hermanos Ruiz S.L."],
+        "departments": ["Servicio de Cardiología", "Medicina Interna", "Urgencias"],
+        "professions": ["albañil", "maestra", "camionero", "enfermera", "administrativa", "agricultor",
+                        "electricista", "abogada", "peluquera", "conductor de autobús", "camarero", "limpiadora",
+                        "ingeniero de caminos", "contable", "cocinero", "mecánico", "taxista",
+                        "profesora de secundaria", "auxiliar de enfermería", "pescador"],
+        "countries": ["Marruecos", "Rumanía", "Ecuador", "Colombia", "Venezuela", "Perú", "Bolivia", "Paraguay",
+                      "Francia", "Alemania", "Reino Unido", "México", "Chile", "Uruguay", "España", "Italia",
+                      "Estados Unidos"],
+    },
 }  # fmt: skip
 
 MONTHS = {
@@ -164,6 +214,8 @@ MONTHS = {
            "novembre", "décembre"],
     "nl": ["januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
            "november", "december"],
+    "es": ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+           "noviembre", "diciembre"],
 }  # fmt: skip
 # Full-date formats (weights) and year-ish formats after "seit"/"depuis"/"sinds".
 DATE_FORMATS = {
@@ -173,12 +225,21 @@ DATE_FORMATS = {
            ("{D} {month}", 6), ("{DD}/{MM}", 5), ("{Do} {month} {YYYY}", 5)],
     "nl": [("{DD}-{MM}-{YYYY}", 40), ("{D} {month} {YYYY}", 25), ("{D}-{M}-{YYYY}", 12), ("{DD}-{MM}-{YY}", 8),
            ("{D} {month}", 8), ("{DD}/{MM}/{YYYY}", 7)],
+    "es": [("{DD}/{MM}/{YYYY}", 40), ("{D} de {month} de {YYYY}", 20), ("{DD}-{MM}-{YY}", 8), ("{D}/{M}/{YYYY}", 8),
+           ("{DD}/{MM}/{YY}", 8), ("{D} de {month}", 7), ("{DD}-{MM}-{YYYY}", 4), ("{DD}.{MM}.{YYYY}", 3),
+           ("{D}-{Mon}-{YYYY}", 2)],
 }  # fmt: skip
 YEARISH = {
     "de": [("{YYYY}", 55), ("{Month} {YYYY}", 20), ("{MM}/{YYYY}", 25)],
     "fr": [("{YYYY}", 60), ("{month} {YYYY}", 30), ("{MM}/{YYYY}", 10)],
     "nl": [("{YYYY}", 60), ("{month} {YYYY}", 30), ("{MM}-{YYYY}", 10)],
+    "es": [("{YYYY}", 50), ("{month} de {YYYY}", 30), ("{MM}/{YYYY}", 20)],
 }
+# Spanish: year forms after "en", "desde", "a principios/finales/mediados de", "hasta"; titles before names.
+YEARISH_BEFORE_ES = re.compile(
+    r"\b(?:en|desde|hasta|(?:principios|finales|mediados)\s+de)\s*\(?$", re.IGNORECASE
+)
+TITLE_BEFORE_ES = re.compile(r"\b(?:Dr|Dra|Sr|Sra|Srta|D|Dña|Lic|señor|señora|Prof)\.?\s+$", re.IGNORECASE)
 YEARISH_BEFORE = re.compile(
     r"(?:\b(?:seit|im|in|bis|ab|ED|Anfang|Mitte|Ende|Frühjahr|Sommer|Herbst|Winter|en|depuis|sinds|sedert|vanaf|Z\.n\.\s+\w+|zuletzt\s+im|diagnostiquée?\s+en|"
     r"Stent|Thymom-Resektion|BET \+ Radiatio\)?|traitée?\s+en|bekend met [\w ]+ sinds)\s*\(?)$",
@@ -201,14 +262,31 @@ PHONES = {
     ],
     "fr": ["0# ## ## ## ##", "0#.##.##.##.##", "+33 # ## ## ## ##", "0#-##-##-##-##"],
     "nl": ["0##-#######", "06-########", "+31 ## ### ####", "0## ### ####", "(0##) #######"],
+    "es": [
+        "+34 6## ### ###",
+        "6## ### ###",
+        "91 ### ## ##",
+        "9## ## ## ##",
+        "6########",
+        "9## ######",
+        "+52 33 #### ####",
+        "55 #### ####",
+        "(011) 4###-####",
+        "+54 9 11 ####-####",
+        "3## ### ####",
+        "+57 3## ### ####",
+        "60# ### ####",
+    ],
 }
 IDS = {
     "MEDICALRECORD": {"de": ["########", "#######", "00######"], "fr": ["##########", "########"],
-                      "nl": ["#######", "########"]},
+                      "nl": ["#######", "########"], "es": ["#######", "########", "HC-######", "##.###.###"]},
     "ACCOUNT": {"de": ["20########", "#########"], "fr": ["#########", "2#######"], "nl": ["########"]},
-    "HEALTHPLAN": {"de": ["%#########"], "fr": ["# ## ## ## ### ### ##"], "nl": ["#########"]},
+    "HEALTHPLAN": {"de": ["%#########"], "fr": ["# ## ## ## ### ### ##"], "nl": ["#########"],
+                   "es": ["28/########/##", "## ######## ##", "%%%%##########", "%%%% # ###### ## #",
+                          "## ## ## #### #", "##-########-#/##", "###########"]},
     "IDNUM": {"de": ["E-####-#####", "%##-######", "####/##", "########"], "fr": ["%##-#####", "########"],
-              "nl": ["%-######", "########"]},
+              "nl": ["%-######", "########"], "es": ["28/######", "######", "##.###.###", "B##-#####", "##########"]},
     "LICENSE": {"de": ["#########"], "fr": ["###########"], "nl": ["########"]},
     "DEVICE": {"de": ["%%####", "%######"], "fr": ["%%#####", "######%"], "nl": ["%%####"]},
     "VEHICLE": {"de": ["%% %% ####", "%-%% ###"], "fr": ["%%-###-%%"], "nl": ["##-%%%-#"]},
@@ -245,6 +323,18 @@ def _date(rng: random.Random, lang: str, fmt: str) -> str:
     )  # fmt: skip
 
 
+def _line_case(text: str, start: int, end: int, value: str) -> str:
+    """``value`` in upper (lower) case when the template line around ``start:end`` is all upper (lower) case."""
+    line_start, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    line = PLACEHOLDER_RE.sub("", text[line_start : line_end if line_end >= 0 else len(text)])
+    letters = [c for c in line if c.isalpha()]
+    if len(letters) < 6:
+        return value
+    if all(c.isupper() for c in letters):
+        return value.upper()
+    return value.lower() if all(c.islower() for c in letters) else value
+
+
 def _weighted(rng: random.Random, items: list[tuple[str, int]]) -> str:
     return rng.choices([i for i, _ in items], [w for _, w in items])[0]
 
@@ -276,11 +366,15 @@ class Filler:
             "FAX": self.phone,
             "EMAIL": self.email,
         }
+        if lang == "es":
+            self._makers.update({"COUNTRY": self.pool_choice("countries"), "IDNUM": self.es_idnum})
 
     def surname(self) -> str:
         rng = self.rng
         key = "last_common" if rng.random() < 0.5 else "last_rare"
         name = rng.choice(self.pool[key])
+        if self.lang == "es" and rng.random() < 0.5:  # two surnames, the second common or rare
+            return f"{name} {rng.choice(self.pool[_weighted(rng, [('last_common', 1), ('last_rare', 1)])])}"
         if rng.random() < 0.1:
             name = f"{name}-{rng.choice(self.pool['last_common'])}"
         return name
@@ -303,7 +397,9 @@ class Filler:
         return self.identifier(label)
 
     def titled_person(self, before: str, after: str) -> str:
-        return self.person(TITLE_BEFORE.search(before) is not None)
+        return self.person(
+            (TITLE_BEFORE_ES if self.lang == "es" else TITLE_BEFORE).search(before) is not None
+        )
 
     def username(self, before: str, after: str) -> str:
         rng = self.rng
@@ -314,11 +410,14 @@ class Filler:
     def age(self, before: str, after: str) -> str:
         rng = self.rng
         return str(
-            rng.randint(1, 11) if re.match(r"\s*(?:Monate|mois|maanden)", after) else rng.randint(19, 96)
+            rng.randint(1, 11)
+            if re.match(r"\s*(?:Monate|mois|maanden|meses)", after)
+            else rng.randint(19, 96)
         )
 
     def date(self, before: str, after: str) -> str:
-        formats = YEARISH if YEARISH_BEFORE.search(before) else DATE_FORMATS
+        yearish = (YEARISH_BEFORE_ES if self.lang == "es" else YEARISH_BEFORE).search(before)
+        formats = YEARISH if yearish else DATE_FORMATS
         return _date(self.rng, self.lang, _weighted(self.rng, formats[self.lang]))
 
     def hospital(self, before: str, after: str) -> str:
@@ -338,7 +437,34 @@ class Filler:
         num = str(rng.randint(1, 140)) + (rng.choice("abc") if rng.random() < 0.15 else "")
         if self.lang == "fr":
             return f"{num}{rng.choice([' ', ', ', ' bis '])}{street}"
+        if self.lang == "es":
+            return self.es_street(street, num)
         return f"{street} {num}"
+
+    def es_street(self, street: str, num: str) -> str:
+        """Spanish and Latin American addresses: 'C/ Mayor 5, 3º B', 'Calle 45 # 23-10', 'Carrera 7 No. 32-16'."""
+        rng = self.rng
+        if rng.random() < 0.15:
+            kind = rng.choice(["Calle", "Carrera", "Cra.", "Cl."])
+            return f"{kind} {rng.randint(1, 120)} {rng.choice(['#', 'No.', 'n.º'])} {rng.randint(1, 99)}-{rng.randint(1, 99)}"
+        floor = _weighted(rng, [("", 50), (f", {rng.randint(1, 9)}º {rng.choice('ABCD')}", 25),
+                                (f", {rng.randint(1, 9)}º {rng.choice(['izda.', 'dcha.'])}", 10),
+                                (f", piso {rng.randint(1, 12)}, depto. {rng.choice('ABCD')}", 15)])  # fmt: skip
+        return f"{street}{rng.choice([' ', ', ', ', nº '])}{num}{floor}"
+
+    def es_idnum(self, before: str, after: str) -> str:
+        """A Spanish/Latin American identifier shaped by its cue: DNI (with its check letter), NIE, CURP, C.C."""
+        rng = self.rng
+        cue = before[-14:].lower()
+        if "curp" in cue:
+            return _shape(rng, "%%%%######%%%%%%##")
+        if "c.c." in cue or "cédula" in cue or "nie" in cue:
+            return _shape(rng, rng.choice(["##########", "#.###.###.###", "##.###.###"]))
+        if "dni" in cue:
+            n = rng.randint(1_000_000, 99_999_999)
+            return _weighted(rng, [(f"{n:08d}{'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}", 60), (f"{n:,}".replace(",", "."), 25),
+                                   (f"{n:08d}-{'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}", 15)])  # fmt: skip
+        return self.identifier("IDNUM")
 
     def zip_code(self, before: str, after: str) -> str:
         rng = self.rng
@@ -355,6 +481,11 @@ class Filler:
         rng, lang = self.rng, self.lang
         first, last = rng.choice(self.pool["first_m"]), self.surname()
         norm = re.sub(r"[^a-z]", "", last.lower().replace("ü", "ue").replace("ö", "oe").replace("ä", "ae"))
+        if lang == "es":
+            plain = (
+                unicodedata.normalize("NFKD", f"{first}.{last}").encode("ascii", "ignore").decode().lower()
+            )
+            return f"{plain.replace(' ', '')}@{rng.choice(['gmail.com', 'hotmail.com', 'salud.gob.mx', 'yahoo.com.ar'])}"
         return f"{first.lower()[:1]}.{norm}@{rng.choice(['praxis-', 'klinik-', 'cabinet-', 'gmail', 'web'])}{norm[:4]}.{lang if lang != 'nl' else 'nl'}"
 
     def identifier(self, label: str) -> str:
@@ -376,6 +507,8 @@ class Filler:
             length += m.start() - pos
             before = "".join(out)[-40:]
             value = self.value(m.group(1), before, text[m.end() : m.end() + 12])
+            if self.lang == "es":
+                value = _line_case(text, m.start(), m.end(), value)
             spans.append(Span(length, length + len(value), m.group(1)))
             out.append(value)
             length += len(value)
@@ -385,7 +518,7 @@ class Filler:
 
 
 # ------------------------------------------------------------------------------------------------
-SPLITS = {"de": 15, "fr": 15, "nl": 6}
+SPLITS = {"de": 15, "fr": 15, "nl": 6, "es": 15}
 FILL_SEEDS = (1, 2, 3)
 # The second German set (notes 039-068, written later in other styles: case reports in prose, Epikrise,
 # Verlaufsberichte, Reha and MDK reports, Austrian and Swiss letters): 039-053 dev, 054-068 test.
@@ -445,6 +578,8 @@ SETS: dict[str, Callable[[], list[Document]]] = {
     "de-test": lambda: note_docs("de", "test"),
     "de2-dev": lambda: note_docs("de", "dev2"),
     "de2-test": lambda: note_docs("de", "test2"),
+    "es2-dev": lambda: note_docs("es", "dev"),
+    "es2-test": lambda: note_docs("es", "test"),
     "fr-dev": lambda: note_docs("fr", "dev"),
     "fr-test": lambda: note_docs("fr", "test"),
     "nl-dev": lambda: note_docs("nl", "dev"),
