@@ -65,6 +65,12 @@ NOTES = ROOT / "tests" / "data" / "langpack-notes"
 SHARED = ROOT.parent / "shared" / "data"
 PLACEHOLDER_RE = re.compile(r"\[([A-Z][A-Z_]*)\]")
 
+
+def _names(text: str) -> list[str]:
+    """A pool list written as one comma-separated string."""
+    return [n.strip() for n in text.split(",")]
+
+
 # ------------------------------------------------------------------------------------------------
 # Surrogate pools. "common" names are frequent names of the language; "rare" ones were checked to be
 # absent from the bundled lexicons (resources/lexicons), so lexicon lookups cannot find them.
@@ -163,25 +169,35 @@ POOLS: dict[str, dict[str, list[str]]] = {
         "professions": ["timmerman", "leraar", "verpleegkundige", "boer", "buschauffeur", "kapster"],
     },
     "es": {
-        "first_f": ["María", "Carmen", "Ana", "Isabel", "Laura", "Lucía", "Pilar", "Dolores", "Rosa", "Marta",
-                    "Guadalupe", "María José", "Covadonga", "Edurne", "Arantxa", "Maitane", "Ainhoa", "Yurena",
-                    "Fuensanta", "Xóchitl"],
-        "first_m": ["José", "Antonio", "Manuel", "Francisco", "Juan", "Javier", "Carlos", "Miguel", "Luis",
-                    "José Luis", "Juan Carlos", "Xabier", "Gumersindo", "Unai", "Gorka", "Ibai", "Asier",
-                    "Joseba", "Yamil", "Abundio"],
-        "last_common": ["García", "Rodríguez", "González", "Fernández", "López", "Martínez", "Sánchez", "Pérez",
-                        "Gómez", "Martín", "Jiménez", "Ruiz", "Hernández", "Díaz", "Moreno", "Álvarez",
-                        "Romero", "Torres", "Ramírez", "Flores"],
-        "last_rare": ["Arrizabalaga", "Cienfuegos", "Barrenechea", "Olabarrieta", "Sotomayor", "Valdivieso",
-                      "Zubizarreta", "Betancourt", "Urquiza", "Iturbide", "Piedrahíta", "Arzuaga", "Etxeberria",
-                      "Lizarazu", "Ugalde", "Arriola", "Oyarzábal", "Echenique", "Irigoyen", "Pimentel",
-                      "Echavarría", "Landaverde", "Ibarrola", "de la Fuente"],
-        "cities": ["Madrid", "Barcelona", "Sevilla", "Valencia", "Zaragoza", "Málaga", "Bilbao", "Valladolid",
-                   "Oviedo", "Salamanca", "Toledo", "Cáceres", "Lugo", "Albacete", "Alcalá de Henares",
-                   "Talavera de la Reina", "Las Palmas de Gran Canaria", "San Sebastián de los Reyes",
-                   "Villanueva de la Serena", "Ciudad de México", "Guadalajara", "Monterrey", "Puebla",
-                   "Buenos Aires", "Rosario", "Mar del Plata", "Córdoba", "Bogotá", "Medellín", "Cali",
-                   "Barranquilla", "Bucaramanga"],
+        "first_f": _names(
+            "María, Carmen, Ana, Isabel, Laura, Lucía, Pilar, Dolores, Rosa, Marta, Guadalupe, "
+            "María José, Covadonga, Edurne, Arantxa, Maitane, Ainhoa, Yurena, Fuensanta, "
+            "Xóchitl"
+        ),
+        "first_m": _names(
+            "José, Antonio, Manuel, Francisco, Juan, Javier, Carlos, Miguel, Luis, José Luis, "
+            "Juan Carlos, Xabier, Gumersindo, Unai, Gorka, Ibai, Asier, Joseba, Yamil, "
+            "Abundio"
+        ),
+        "last_common": _names(
+            "García, Rodríguez, González, Fernández, López, Martínez, Sánchez, Pérez, Gómez, "
+            "Martín, Jiménez, Ruiz, Hernández, Díaz, Moreno, Álvarez, Romero, Torres, Ramírez, "
+            "Flores"
+        ),
+        "last_rare": _names(
+            "Arrizabalaga, Cienfuegos, Barrenechea, Olabarrieta, Sotomayor, Valdivieso, "
+            "Zubizarreta, Betancourt, Urquiza, Iturbide, Piedrahíta, Arzuaga, Etxeberria, "
+            "Lizarazu, Ugalde, Arriola, Oyarzábal, Echenique, Irigoyen, Pimentel, Echavarría, "
+            "Landaverde, Ibarrola, de la Fuente"
+        ),
+        "cities": _names(
+            "Madrid, Barcelona, Sevilla, Valencia, Zaragoza, Málaga, Bilbao, Valladolid, "
+            "Oviedo, Salamanca, Toledo, Cáceres, Lugo, Albacete, Alcalá de Henares, "
+            "Talavera de la Reina, Las Palmas de Gran Canaria, San Sebastián de los Reyes, "
+            "Villanueva de la Serena, Ciudad de México, Guadalajara, Monterrey, Puebla, "
+            "Buenos Aires, Rosario, Mar del Plata, Córdoba, Bogotá, Medellín, Cali, "
+            "Barranquilla, Bucaramanga"
+        ),
         "street_names": ["C/ Mayor", "Calle de Alcalá", "Avda. de la Constitución", "Paseo de la Castellana",
                          "Plaza de España", "Ronda de Toledo", "C/ San Vicente Mártir", "Camino Viejo de Leganés",
                          "Avenida de América", "Calle Real", "Travesía del Pilar", "Gran Vía",
@@ -197,13 +213,17 @@ POOLS: dict[str, dict[str, list[str]]] = {
                  "OSDE", "Swiss Medical", "EPS Sura", "Nueva EPS", "Correos", "Cáritas Diocesana",
                  "Residencia Los Olivos", "Ayuntamiento de Getafe", "Construcciones Hermanos Ruiz S.L."],
         "departments": ["Servicio de Cardiología", "Medicina Interna", "Urgencias"],
-        "professions": ["albañil", "maestra", "camionero", "enfermera", "administrativa", "agricultor",
-                        "electricista", "abogada", "peluquera", "conductor de autobús", "camarero", "limpiadora",
-                        "ingeniero de caminos", "contable", "cocinero", "mecánico", "taxista",
-                        "profesora de secundaria", "auxiliar de enfermería", "pescador"],
-        "countries": ["Marruecos", "Rumanía", "Ecuador", "Colombia", "Venezuela", "Perú", "Bolivia", "Paraguay",
-                      "Francia", "Alemania", "Reino Unido", "México", "Chile", "Uruguay", "España", "Italia",
-                      "Estados Unidos"],
+        "professions": _names(
+            "albañil, maestra, camionero, enfermera, administrativa, agricultor, electricista, "
+            "abogada, peluquera, conductor de autobús, camarero, limpiadora, "
+            "ingeniero de caminos, contable, cocinero, mecánico, taxista, "
+            "profesora de secundaria, auxiliar de enfermería, pescador"
+        ),
+        "countries": _names(
+            "Marruecos, Rumanía, Ecuador, Colombia, Venezuela, Perú, Bolivia, Paraguay, "
+            "Francia, Alemania, Reino Unido, México, Chile, Uruguay, España, Italia, "
+            "Estados Unidos"
+        ),
     },
 }  # fmt: skip
 
