@@ -21,7 +21,7 @@ Sets (coarse labels, policy ``i2b2``, the default of every non-English language)
   pediatría; notes from Mexico, Argentina and Colombia), written before the Spanish rules were read:
   ``es2-dev`` = es-001..015, ``es2-test`` = es-016..030 (Spanish pool: double surnames, Spanish and Latin
   American addresses, DNI with its check letter, CURP, NUSS/CIP; a value takes the case of an ALL CAPS or
-  all lower-case template line).
+  all lower-case template line; an AGE span holds its unit, "45 años", as in MEDDOCAN).
 
 The filler is self-contained (``phiscrub.transform.fill`` fills only en/es/ca/zh) and draws names
 half from common names of the language and half from rare surnames and given names that are not in
@@ -259,6 +259,7 @@ YEARISH = {
 YEARISH_BEFORE_ES = re.compile(
     r"\b(?:en|desde|hasta|(?:principios|finales|mediados)\s+de)\s*\(?$", re.IGNORECASE
 )
+_ES_AGE_UNIT_RE = re.compile(r"[ \t]*(?i:años|año|meses|mes|semanas|días|a\.|a\b)")
 TITLE_BEFORE_ES = re.compile(r"\b(?:Dr|Dra|Sr|Sra|Srta|D|Dña|Lic|señor|señora|Prof)\.?\s+$", re.IGNORECASE)
 YEARISH_BEFORE = re.compile(
     r"(?:\b(?:seit|im|in|bis|ab|ED|Anfang|Mitte|Ende|Frühjahr|Sommer|Herbst|Winter|en|depuis|sinds|sedert|vanaf|Z\.n\.\s+\w+|zuletzt\s+im|diagnostiquée?\s+en|"
@@ -527,9 +528,14 @@ class Filler:
             length += m.start() - pos
             before = "".join(out)[-40:]
             value = self.value(m.group(1), before, text[m.end() : m.end() + 12])
+            unit = 0
             if self.lang == "es":
                 value = _line_case(text, m.start(), m.end(), value)
-            spans.append(Span(length, length + len(value), m.group(1)))
+                # Spanish AGE spans hold the unit ("45 años", "11 meses", "74 a."): MEDDOCAN's convention,
+                # the one the Spanish rules follow.
+                um = _ES_AGE_UNIT_RE.match(text, m.end()) if m.group(1) == "AGE" else None
+                unit = len(um.group()) if um else 0
+            spans.append(Span(length, length + len(value) + unit, m.group(1)))
             out.append(value)
             length += len(value)
             pos = m.end()
