@@ -493,6 +493,12 @@ class Filler:
             return f"{rng.randint(1000, 9999)} {_shape(rng, '%%')}"
         if self.lang == "de" and rng.random() < 0.15:
             return str(rng.randint(1000, 9999))
+        if self.lang == "es":  # Spanish codes start 01-52; a Mexican C.P. any five digits
+            return (
+                f"{rng.randint(1, 52):02d}{rng.randint(0, 999):03d}"
+                if rng.random() < 0.75
+                else f"{rng.randint(1000, 99999):05d}"
+            )
         return f"{rng.randint(1, 98):02d}{rng.randint(0, 999):03d}"
 
     def phone(self, before: str, after: str) -> str:
