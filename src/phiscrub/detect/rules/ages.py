@@ -166,6 +166,12 @@ _ES_PERSON = (
     r"|anciano|anciana|señor|señora|sra\.?|sr\.?|femenin[oa]|masculin[oa]|caucasian[oa]|gestante"
     r"|primigesta|secundigesta|multípara|multipara|bebé|bebe"
 )
+# Kin words before an age ("Hermano de 3 años", "su hija de 12 años").
+_ES_KIN = r"herman[oa]|hij[oa]|sobrin[oa]|niet[oa]|prim[oa]|germà|germana|fill|filla"
+# A person line ("Paciente X Y, 74 a.", "pac. X (76 a)"): the age after the name on the same line.
+_ES_PERSON_LINE = r"paciente|pac\.|nombre|usuari[oa]|persona\s+usuaria"
+# Not an age: a duration ("de 3 años de evolución"), the "de" of "de edad"/"de vida" excepted.
+_ES_NOT_DURATION = r"(?!\s+(?i:de\s+(?!edad\b|vida\b)|del\b|d'|tras\b|después\b|despues\b|antes\b))"
 _AGE_ES_RE = re.compile(
     # varón de 45 años / mujer, de 3 meses / paciente de 14 meses de edad
     rf"(?i:\b(?:{_ES_PERSON})\b,?\s+(?:de|d'|con)\s+)(?P<a>{_ES_AGE})(?![\w])"
@@ -182,11 +188,20 @@ _AGE_ES_RE = re.compile(
     rf"|(?i:\b(?:a|desde|hasta)\s+los\s+)(?P<f>{_ES_QTY}\s*(?i:años|anys))(?![\w])"
     rf"(?!\s+(?i:de|del|d'|tras|después|despues|posteriores|siguientes|previos|antes|más|mas)\b)"
     # an apposition after a person word: "Paciente mujer, 44 años, derivada", "sexo femenino, 23 años,"
-    rf"|(?i:\b(?:{_ES_PERSON}),\s+)(?P<g>{_ES_QTY}\s*(?i:años|meses|anys|mesos))(?=\s*[,.;)])",
+    rf"|(?i:\b(?:{_ES_PERSON}),\s+)(?P<g>{_ES_QTY}\s*(?i:años|meses|anys|mesos))(?=\s*[,.;)])"
+    # "Hermano de 3 años", "su hija de 12 años"
+    rf"|(?i:\b(?:{_ES_KIN})\s+de\s+)(?P<h>\d{{1,3}}\s*(?i:años|meses|anys|mesos)){_ES_NOT_DURATION}(?![\w])"
+    # "varón de 76." / "Paciente de 45, ..." (a bare number after a person noun, ending the clause)
+    rf"|(?i:\b(?:varón|varon|mujer|hombre|niña|niño|paciente)\s+de\s+)(?P<i>\d{{1,3}})(?=[ \t]*[.,;)](?!\d)|[ \t]*$)"
+    # "Name, DNI 123, de 48 años": an age after a comma and "de" (not a duration: "de 3 años de evolución")
+    rf"|(?<=,)\s+de\s+(?P<j>\d{{1,3}}\s*(?i:años|meses|anys|mesos)){_ES_NOT_DURATION}(?![\w])"
+    # "Paciente X Y, 74 a., IQ cadera", "pac. X (76 a)": the age after a name on a person line
+    rf"|(?i:\b(?:{_ES_PERSON_LINE}))[^\n,(]{{1,60}}[,(][ \t]*(?P<k>\d{{1,3}}[ \t]*(?i:años|a\.?))(?=[ \t]*[,.;)])",
+    re.MULTILINE,
 )
 
 AGE_RULES_ES: tuple[PatternRule, ...] = (
-    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e", "f", "g"), not_after=r"[\w]"),
+    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"), not_after=r"[\w]"),
 )  # fmt: skip
 
 # English ages without a number, after an explicit age cue only ("Age: newborn", "age: 3 wks").

@@ -82,6 +82,7 @@ class NameScanner:
     def __init__(self, words: NameWords) -> None:
         self.words = words
         self.max_tokens = words.max_tokens
+        self.comma_tokens = 2 if words.lexicon == "es" else 1
         self.stop = (
             (NAME_STOPWORDS - ENGLISH_ABBREVIATIONS)
             | frozenset(words.stopwords)
@@ -181,7 +182,8 @@ class NameScanner:
             if text.startswith(" ", pos) and not text.startswith("  ", pos):
                 pos += 1
                 continue
-            if comma_ok and not commas and text.startswith(", ", pos) and count == 1:
+            # "Surname, Given"; Spanish names carry two surnames ("García López, Ana").
+            if comma_ok and not commas and text.startswith(", ", pos) and count <= self.comma_tokens:
                 commas = 1
                 pos += 2
                 continue

@@ -121,6 +121,10 @@ class PackNameRule(PatternRule):
         if span is not None:
             # After a patient field an unlisted given name ends the line or the field.
             loose = re.match(r"[ \t]*(?:$|\n|,|\(|\*|geb|né|nac)", text[span[1] :]) is not None
+            # Spanish forms: a wide gap ends the field too ("Paciente: García López, Abundio   Edad: 45").
+            loose = loose or (
+                self.lang in ("es", "ca") and re.match(r"[ ]{2,}|\t", text[span[1] :]) is not None
+            )
             span = self._given_after_comma(text, span, lex, strict=not loose)
         if span is None:
             return
@@ -144,7 +148,20 @@ class PackNameRule(PatternRule):
         initial = (
             re.match(r"[A-ZÄÖÜ]\.[ ][A-ZÄÖÜ]", text[span[0] : span[1]]) is not None
         )  # "der Sohn J. Rautenberg"
-        if not titled and not ("," in sep or "(" in sep or field or initial or self._listed(text, span, lex)):
+        # Spanish and Catalan write common nouns in lower case: a capitalised word after "su hija" is a name.
+        spanish = (
+            self.lang in ("es", "ca")
+            and re.match(r"[A-ZÀ-Þ][a-zß-ÿ]{2,}(?![\w])", text[span[0] : span[1]]) is not None
+        )
+        if not titled and not (
+            "," in sep
+            or "(" in sep
+            or ":" in sep
+            or field
+            or initial
+            or spanish
+            or self._listed(text, span, lex)
+        ):
             return
         yield span[0], span[1], "RELATIVE"
 
@@ -155,6 +172,14 @@ class PackNameRule(PatternRule):
         span = sc.backward(text, m.start())
         if span is not None and self._signature_ok(text, span, lex):
             yield span[0], span[1], "DOCTOR"
+
+    def _before_person(
+        self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
+    ) -> Iterator[tuple[int, int, str]]:
+        """``Ana Díaz, mujer de 23 años``: the patient named before a person noun and an age."""
+        span = sc.backward(text, m.start())
+        if span is not None:
+            yield span[0], span[1], "PATIENT"
 
     def _after_closing(
         self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
@@ -260,6 +285,8 @@ class PackNameRule(PatternRule):
         if ", " not in surface:
             return span
         head, _, tail = surface.partition(", ")
+        if text[span[1] : span[1] + 1].isalnum() or re.match(r"[A-ZÀ-Þ]\.[ ][A-ZÀ-Þ]", tail):
+            return span[0], span[0] + len(head)  # "Ibai Echenique, R.M. 513659", "Dra. X Y, I. López (MIR)"
         from phiscrub.detect.rules.intl_places import listed_town
 
         if listed_town(tail):
@@ -335,6 +362,7 @@ _TRIGGER_HANDLERS: dict[str, _Handler] = {
     "kin": PackNameRule._after_kin,
     "role": PackNameRule._before_role,
     "close_before": PackNameRule._before_role,
+    "pbefore": PackNameRule._before_person,
     "closing": PackNameRule._after_closing,
     "signed": PackNameRule._after_closing,
     "bare": PackNameRule._bare_listed,
@@ -405,12 +433,18 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
     )
     colon = r"[ \t]*:[ \t]*"
     name_start = r"(?=[^\W\d_])"
+    kin_colon = r"[ \t]*:[ \t]*|" if words.lexicon == "es" else ""  # "Tiene dos hijos: Ana y ..."
+    person_before = (
+        r"|(?P<pbefore>(?<=[^\s,]),[ \t]*(?:varón|mujer|hombre|niña|niño|paciente)[ \t]+de[ \t]+\d)"
+        if words.lexicon == "es"
+        else ""
+    )
     return re.compile(
         rf"(?P<title>(?<![\w.\-]){titles}(?![\w\-])[ \t]+{name_start})"
         rf"|(?P<pfield>{field_start}(?:{_words_re(words.patient_fields)}){colon}{name_start})"
         rf"|(?P<dfield>{field_start}(?:{_words_re(words.doctor_fields)}){colon}{name_start})"
         rf"|(?P<rfield>{field_start}(?:{_words_re(words.relative_fields)}){colon}{name_start})"
-        rf"|(?P<kin>(?<![\w\-])(?P<kinword>{_words_re(words.kin)})(?![\w\-])(?:[ \t]*,[ \t]*|[ \t]*\([ \t]*|[ \t]+){name_start})"
+        rf"|(?P<kin>(?<![\w\-])(?P<kinword>{_words_re(words.kin)})(?![\w\-])(?:[ \t]*,[ \t]*|[ \t]*\([ \t]*|{kin_colon}[ \t]+){name_start})"
         rf"|(?P<role>(?<=[^\s,]),[ \t]*(?:{_words_re(words.roles)})(?![\w\-]))"
         rf"|(?P<close_before>(?<=[^\s,])[ \t]*\n[ \t]*(?:{_words_re(words.roles)})(?![\w\-])[ \t]*(?:\n|\Z|[ \t]{{2}}|,|\.|$|für[ ]))"
         rf"|(?P<closing>(?<![\w])(?:{_words_re(words.closings)})(?:[ \t]+(?:aus|from|de|uit|desde)[ \t][^\n]{{1,40}})?"
@@ -422,7 +456,7 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
         rf"|(?P<user_sig>(?<![\w])(?:Firma|Signatura|(?i:signat[ ]digitalment|firmado[ ]digitalmente|signiert))"
         rf"[ \t]*[:(][ \t]*(?P<usersv>[a-z][a-z0-9._\-]{{2,24}})(?![\w@]))"
         rf"|(?P<user_before>(?:^|(?<=\n))[ \t]*(?P<userb>[a-z][a-z0-9._\-]{{2,24}})(?=,[ \t]*(?:{_words_re(words.roles)})(?![\w\-])|[ \t]+\((?:{_words_re(words.roles)})\)))"
-        rf"|(?P<signed>(?<![\w])(?:{_words_re(words.signed)})[ \t:]*[ \t]+{name_start})",
+        rf"|(?P<signed>(?<![\w])(?:{_words_re(words.signed)})[ \t:]*[ \t]+{name_start})" + person_before,
         re.MULTILINE,
     )
 

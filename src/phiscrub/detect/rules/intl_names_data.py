@@ -95,6 +95,7 @@ NOUN_TITLES = frozenset(
         "klient",
         "klientin",
         "pat.",
+        "paciente",
     ]
 )
 
@@ -158,7 +159,8 @@ PROFESSION_RES: dict[str, re.Pattern[str]] = {
     ),
     "es": re.compile(
         r"(?:\b[Tt]rabaja(?:ba)?\s+(?:como|de)|\b[Tt]rabajó\s+como|\b[Tt]reballa(?:va)?\s+(?:com\s+a|de)|\bde\s+profesión|\bde\s+professió"
-        r"|\bprofesión\s*:|\bprofessió\s*:|\bocupación\s*:|\bocupació\s*:|\bjubilad[oa]\s+de|\bjubilat\s+de)[ \t]+"
+        r"|\bprofesión\s*:|\bprofessió\s*:|\bocupación\s*:|\bocupació\s*:|\bjubilad[oa]\s+de|\bjubilat\s+de"
+        r"|\b[Jj]ubilad[oa],?\s+(?:antes|anteriormente|previamente|antiguo|antigua|ex)(?:\s+(?:fue|era|trabajaba\s+como))?)[ \t]+"
         rf"(?P<p>{JOB_LOWER}(?:[ ](?:de|d'|del)[ ]?{JOB_LOWER})?)(?![\w\-])"
     ),
 }

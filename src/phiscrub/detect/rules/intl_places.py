@@ -237,8 +237,9 @@ class PackPlaceRule(PatternRule):
                 return None
         # Connecting word between the facility word and the name ("CHU de Rennes", "Hospital del Mar").
         conn = re.match(
-            r"[ ](?:de[ ]la|de[ ]l['’]|de[ ]los|de[ ]les|du|des|de|del|d['’]|van[ ]de|van|am|an[ ]der|im|in|"
-            r"rechts[ ]der|links[ ]der|St\.|Sankt|Saint-|Sainte-|Sant|San|Santa|la|le|les|el|Maria|Marien)?[ ]?",
+            r"[ ](?:(?:de[ ]la|de[ ]l['’]|de[ ]los|de[ ]les|du|des|de|del|d['’]|van[ ]de|van|am|an[ ]der|im|in|"
+            r"rechts[ ]der|links[ ]der|St\.|Sankt|Saint-|Sainte-|Santa|Sant|San|la|le|les|el|Maria|Marien)"
+            r"(?:(?<=[-.'’])|(?![^\W\d_])))?[ ]?",  # a whole word ("Santa Elena", not "Sant" + "a Elena")
             text[pos:],
         )
         name_pos = pos + (conn.end() if conn else 0)
@@ -247,7 +248,8 @@ class PackPlaceRule(PatternRule):
         if conn is not None and conn.group().strip() == "" and not text.startswith(" ", pos):
             return None
         first = text[name_pos : name_pos + 40].split(" ")[0].strip(".,;:()")
-        if first.lower() in words.facility_stop or first.lower() in NOT_NAMES:
+        article = self.lang in ("es", "ca") and _ES_ARTICLE_NAME_RE.match(text, name_pos) is not None
+        if first.lower() in words.facility_stop or (first.lower() in NOT_NAMES and not article):
             return None
         end = _name_after(text, name_pos, words.connectors, 4)
         if end <= name_pos:
@@ -257,6 +259,8 @@ class PackPlaceRule(PatternRule):
             cut = _town_prefix(text, name_pos, end, _towns())
             if cut > 0:
                 end = cut
+        if article:
+            end = _article_name_end(text, name_pos, end)
         name = text[name_pos:end]
         if name.lower() in NOT_NAMES:
             return None
@@ -289,6 +293,20 @@ _PLACE_HANDLERS: dict[str, _PlaceHandler] = {
 }
 
 _PARTICIPLE_RE = re.compile(r"\w+nde[nrms]?[ ]")
+#: "Hospital Universitario La Paz", "Hospital El Bierzo": a capitalised article opening a Spanish name.
+_ES_ARTICLE_NAME_RE = re.compile(r"(?:La|El|Los|Las)[ ][A-ZÁÉÍÓÚÑ][a-záéíóúñ]")
+
+
+def _article_name_end(text: str, start: int, end: int) -> int:
+    """End of "La Paz" in "La Paz Madrid": the article and at most two words, none a listed town."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    stop = 1
+    for k, w in enumerate(words[1:3], start=1):
+        if listed_town(w.group()):
+            break
+        stop = k
+    return start + words[stop].end()
+
 
 #: "Rehaklinik am Kurpark", "Klinik an der Weser": a German place name after the facility word, not a time
 #: ("Klinik am Abend", "Krankenhaus am Vortag", "am 3. Mai").
@@ -336,7 +354,7 @@ def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
         ),
         rf"(?P<fac>(?<![\w\-])(?P<facw>{w.facility_re})(?![\w\-]))",
         (
-            rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|am[ ]|le[ ]|el[ ]|\d))|"
+            rf"(?P<town>(?:(?<![\w\-]){cue_alt}[ ]+|(?:^|(?<=\n))[ \t]*(?={town_alt},[ ]?(?:den[ ]|am[ ]|le[ ]|el[ ]|a[ ]|\d))|"
             rf"(?<=\w),[ ](?={town_alt}(?:[ \t]*(?:\n|\Z|,[ ]|\(|·|\||\.(?:\s|\Z))|[ ]-[ ]))|[ ]-[ ](?={town_alt})"
             rf"{_ES_TOWN_CUES.format(towns=town_alt) if code in ('es', 'ca') else ''})"
             rf"(?P<townv>{town_alt})(?![\w\-]))"
@@ -385,6 +403,8 @@ class PackStreetRule(PatternRule):
     def _street(self, text: str, m: re.Match[str]) -> tuple[int, int] | None:
         """The street of a match, or None when a street without number lacks its cue."""
         start, end = m.span("st")
+        if self.lang in ("es", "ca") and re.match(r"C\.[A-Z]\b", text[start : start + 4]):
+            return None  # "C.C. 40.575.467" (cédula), "C.P. 28001" (postcode)
         num = m.group("n") if "n" in m.re.groupindex else None
         if num is None:
             return None if self._bare_rejected(text, start, end) else (start, end)
@@ -411,7 +431,7 @@ _FIELD_LABEL_RE = re.compile(r"[ \t]*:")
 #: "Guzmán el Bueno, 98, 6[.º D]".
 _ES_ADDRESS_TAIL_RE = re.compile(
     r"(?:\.[º°ª](?:[ ]?[A-Za-z])?(?![\w]))?(?:,[ ]?(?:\d{1,3}(?:\.?[º°ª])?(?:[ ]?[A-Za-z])?|[A-Za-z]|(?:[Bb]ajo|[Ii]zq(?:da|uierda)?|[Dd]cha|"
-    r"[Dd]erecha|[Ee]sc(?:alera)?|[Pp]ta|[Pp]uerta|[Pp]iso)\.?(?:[ ]?\d{1,2}[º°ª]?[A-Za-z]?)?)"
+    r"[Dd]erecha|[Ee]sc(?:alera)?|[Pp]ta|[Pp]uerta|[Pp]iso|[Dd]e?pto|[Dd]epartamento)\.?(?:[ ]?\d{1,2}[º°ª]?[A-Za-z]?|[ ][A-Z](?![\w]))?)"
     r"(?![\w])(?=[ \t]*(?:[,.;\n]|\Z)|[ ]+\d{5}(?!\d)))*"
 )
 _STREET_CUE_RE = re.compile(
@@ -481,7 +501,7 @@ _ADDRESS_FIELD_RULE = PatternRule(
     "STREET",
     re.compile(
         r"(?im)^[ \t]*(?:domicilio|dirección|direccion|domicili|adreça)[ \t]*:[ \t]*"
-        r"(?P<v>[^\n:@]{0,60}?(?:\d|s/n)[^\n:@]{0,30}?)[ \t.]*$"
+        r"(?P<v>[^\n:@]{0,60}?(?:\d|s/n)[^\n:@]{0,30}?)(?:[ \t.]*$|(?=,[ ]+(?:Col\.|C\.P\.|CP[ ]|barrio[ ]|\d{5}[ ])|[ ]{3}|\t))"
     ),
     group="v",
     name="address_field_es",

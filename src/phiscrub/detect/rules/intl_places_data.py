@@ -120,6 +120,8 @@ WORDS: dict[str, PlaceWords] = load_records(
 #: Words that end a place or facility name: the next address part, a contact label, a unit.
 NAME_END_WORDS = frozenset(
     [
+        "Carrera",  # "Hospital Militar Central Carrera 3 # 49-00": a Colombian street starts
+        "Pso",
         "Calle",
         "C",
         "Avda",
@@ -308,6 +310,8 @@ NOT_TOWNS = frozenset(
 
 NOT_NAMES = frozenset(
     [
+        "médica",  # "Clínica Médica": the internal-medicine ward of an Argentine hospital
+        "quirúrgica",
         "für",
         "der",
         "die",

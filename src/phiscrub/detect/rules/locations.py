@@ -20,6 +20,7 @@ from phiscrub.detect.rules.facility_data import (
     NAME_STOPWORDS_LOCATION,
 )
 from phiscrub.detect.rules.intl_places import pack_location_rules
+from phiscrub.detect.rules.intl_places_es import spanish_place_rules
 from phiscrub.detect.rules.locations_data import (
     STATE_ABBREVIATIONS,
     STATE_NAMES,
@@ -264,7 +265,7 @@ def location_rules(lang: str = "en") -> tuple[PatternRule, ...]:
     ``ca`` (:mod:`.intl_places`); other languages get none."""
     if lang == "en":
         return LOCATION_RULES_EN
-    return pack_location_rules(lang)
+    return pack_location_rules(lang) + spanish_place_rules(lang)
 
 
 def location_detector(lang: str = "en") -> RuleDetector:
