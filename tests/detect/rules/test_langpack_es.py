@@ -114,6 +114,9 @@ NEGATIVE = [
     "Sala de espera de Urgencias.",
     "Tiene dos hijos: uno de ellos vive cerca.",
     "Se cita en consulta en 3 meses.",
+    "Madre Rh negativo, niño IgG positivo.",
+    "Hijo de una madre diabética.",
+    "Ingresa en la Residencia Geriátrica tras el alta.",
 ]
 
 

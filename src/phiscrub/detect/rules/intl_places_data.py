@@ -312,6 +312,8 @@ NOT_NAMES = frozenset(
     [
         "médica",  # "Clínica Médica": the internal-medicine ward of an Argentine hospital
         "quirúrgica",
+        "geriátrica",  # "la Residencia Geriátrica": a kind of home, not its name
+        "geriátrico",
         "für",
         "der",
         "die",
