@@ -128,7 +128,11 @@ def agreement(onnx_dir: str, torch_dir: str, threads: int) -> dict:
     docs = fill(dev, draws=1, seed=1, realism=0.0)
     t = TaggerDetector.load(torch_dir, precision="float32")
     o = OnnxTaggerDetector.load(onnx_dir, num_threads=threads)
-    tp, op = t.predict(docs), o.predict(docs)
+    return compare(t.predict(docs), o.predict(docs))
+
+
+def compare(tp: list, op: list) -> dict:
+    """Differing word tags and documents with differing spans between two paths' word predictions."""
     words = sum(len(p.tags) for p in tp)
     differ = sum(a != b for p, q in zip(tp, op) for a, b in zip(p.tags, q.tags))
     docs_differ = sum(
@@ -136,7 +140,7 @@ def agreement(onnx_dir: str, torch_dir: str, threads: int) -> dict:
         for p, q in zip(tp, op)
     )
     return {
-        "documents": len(docs),
+        "documents": len(tp),
         "words": words,
         "differing_words": differ,
         "differing_share": round(differ / max(words, 1), 5),
