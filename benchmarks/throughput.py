@@ -17,8 +17,8 @@ the size is reached (``--one-line`` writes it as a single line), redacted whole 
 linear; the old propagation gave about 4).
 
 Speed/recall frontier (``--frontier``): one row per inference path, each in a fresh subprocess:
-``rules`` (rules only), ``student`` (``--student DIR``, a distilled model folder; the row is left out,
-with a note, when no folder is given), ``teacher int8`` (the bundled ONNX int8 model), ``teacher fp32``
+``rules`` (rules only), ``student`` (``--student DIR`` or ``--student "ROW NAME=DIR"``, a distilled
+model folder, repeatable; the row is left out, with a note, when no folder is given), ``teacher int8`` (the bundled ONNX int8 model), ``teacher fp32``
 (``--fp32 DIR``: the ONNX float32 export of the torch folder the bundled model came from; exported
 from ``--torch-model`` when missing) and ``torch`` (``--torch-model`` on the torch path). A row gives
 start-up (seconds from before ``import phiscrub`` to the first note redacted, a 165-word note),
@@ -338,9 +338,10 @@ def frontier(args: argparse.Namespace) -> None:
 
     rows_spec: list[tuple[str, str, str | None]] = [("rules only", "", None)]
     notes: list[str] = []
-    if args.student:
-        rows_spec.append(("student", str(args.student), None))
-    else:
+    for given in args.student or ():
+        name, _, folder = given.rpartition("=")  # "NAME=DIR" or just DIR
+        rows_spec.append((name or "student", folder, None))
+    if not args.student:
         notes.append("no student row: no distilled model folder was given (--student)")
     rows_spec.append(
         ("teacher int8 (ONNX, shipped)", str(ROOT / "src" / "phiscrub" / "resources" / "model"), None)
@@ -463,7 +464,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--repeats", type=int, default=3, help="scaling check: best of this many runs")
     parser.add_argument("--frontier", action="store_true", help="the speed/recall frontier table")
-    parser.add_argument("--student", type=Path, default=None, help="frontier: a distilled model folder")
+    parser.add_argument(
+        "--student",
+        action="append",
+        default=None,
+        help="frontier: a distilled model folder, DIR or 'ROW NAME=DIR' (repeatable: one row each)",
+    )
     parser.add_argument(
         "--torch-model",
         type=Path,
