@@ -7,7 +7,8 @@ Steps (all seeded, all offline):
    fill each, realism rewrite) plus the real-world ``train`` part (4 fills, realism 0.5); dev = the
    zero-shot dev plus the real-world ``dev`` part (2 fills each). The out-of-distribution test is
    never read. ``OUT/train.jsonl`` and ``OUT/dev.jsonl`` are reused when they exist.
-2. ``phiscrub.train.distill.distill``: the teacher (``--teacher``, default the bundled model) labels
+2. ``phiscrub.train.distill.distill``: the teacher (``--teacher``: the 6-layer tagger that
+   ``scripts/build_default_model.py`` trains, as a torch folder; ``default`` names the bundled model) labels
    every training window with its CRF marginals at ``--temperature``; the student (``--layers``
    encoder layers taken from the teacher's, its head, features and CRF) learns them together with
    the gold tags, ``--time-budget`` seconds at most; the best dev epoch is saved to ``OUT/model``.
@@ -18,6 +19,14 @@ Steps (all seeded, all offline):
 4. ``--bench MODEL ...``: rules + each model over the 100 ~500-word benchmark notes of
    ``benchmarks/throughput.py``, each run in a fresh process, models interleaved: notes/s and notes
    per CPU second (the steadier figure on a shared machine).
+
+The bundled model is the 4-layer student of the 6-layer teacher (``docs/model.md``, "Distilled
+student")::
+
+    python scripts/distill_default_model.py --teacher build/teacher --out build/student-run4 --layers 4 \
+        --lr 1e-4 --head-lr 5e-4 --epochs 3 --threads 2 --time-budget 2700
+    python scripts/distill_default_model.py --out build/student-run4 --export-only \
+        --export src/phiscrub/resources/model
 
 Usage:
     python scripts/distill_default_model.py --out build/student-run --data-only
@@ -166,6 +175,9 @@ def export(model_dir: Path, target: Path) -> None:
     _zs_train, zs_dev = split_notes()
     docs = fill(dev, 2, 1, 0.0, "realworld") + fill(zs_dev, 2, 1, 1.0, "zeroshot")
     cal = calibrate_model(target, docs, policy="safe-harbor", write=True)
+    from phiscrub.train.trainer import update_meta
+
+    update_meta(target, {"built_by": "scripts/distill_default_model.py", "dtype": "int8"})
     size = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
     print(
         f"exported {target} ({size / 1e6:.1f} MB); calibration on {len(docs)} documents, {cal.n_spans} spans"
