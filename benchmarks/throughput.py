@@ -18,9 +18,10 @@ linear; the old propagation gave about 4).
 
 Speed/recall frontier (``--frontier``): one row per inference path, each in a fresh subprocess:
 ``rules`` (rules only), ``student`` (``--student DIR`` or ``--student "ROW NAME=DIR"``, a distilled
-model folder, repeatable; the row is left out, with a note, when no folder is given), ``teacher int8`` (the bundled ONNX int8 model), ``teacher fp32``
-(``--fp32 DIR``: the ONNX float32 export of the torch folder the bundled model came from; exported
-from ``--torch-model`` when missing) and ``torch`` (``--torch-model`` on the torch path). A row gives
+model folder, repeatable; the row is left out, with a note, when no folder is given), ``bundled
+model`` (the shipped ONNX int8 model: the 4-layer student), ``teacher fp32`` (``--fp32 DIR``: the
+ONNX float32 export of the 6-layer teacher's torch folder; exported from ``--torch-model`` when
+missing) and ``torch`` (``--torch-model``, the teacher, on the torch path). A row gives
 start-up (seconds from before ``import phiscrub`` to the first note redacted, a 165-word note),
 notes/s, CPU seconds and peak RSS over the out-of-distribution test of ``scripts/eval_realnotes.py``
 (564 documents: the real-world-style hold-out, 3 fills, safe-harbor policy, ``detect_many`` in
@@ -344,7 +345,7 @@ def frontier(args: argparse.Namespace) -> None:
     if not args.student:
         notes.append("no student row: no distilled model folder was given (--student)")
     rows_spec.append(
-        ("teacher int8 (ONNX, shipped)", str(ROOT / "src" / "phiscrub" / "resources" / "model"), None)
+        ("bundled model (ONNX int8, shipped)", str(ROOT / "src" / "phiscrub" / "resources" / "model"), None)
     )
     fp32 = Path(args.fp32)
     if not (fp32 / "tagger.onnx").is_file():
@@ -474,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--torch-model",
         type=Path,
         default=ROOT / "build" / "torch-default",
-        help="frontier: the torch folder the bundled model was exported from",
+        help="frontier: the torch folder of the 6-layer teacher (the bundled student's)",
     )
     parser.add_argument(
         "--fp32", type=Path, default=ROOT / "build" / "onnx-fp32", help="frontier: ONNX fp32 folder"

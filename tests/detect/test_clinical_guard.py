@@ -73,6 +73,10 @@ DROPPED = [
     ("quit [[10]] yrs ago", "AGE", "duration"),
     # obstetrics
     ("OBSTETRIC TRIAGE [[G3P2002]] @ 34w5d", "IDNUM", "obstetric"),
+    # the label of a field, tagged as part of its value
+    ("[[MRN]] 4455667", "MEDICALRECORD", "field-label"),
+    ("Pt: J. Doe, [[DOB:]] 3/4/1950", "DATE", "field-label"),
+    ("[[Acct #]] 2231187", "ACCOUNT", "field-label"),
     # care units and services
     ("Transferred to [[MICU]]. Family notified", "HOSPITAL", "care-unit"),
     ("pt arrived to unit from [[PACU]] @ 1615", "HOSPITAL", "care-unit"),

@@ -111,7 +111,15 @@ GUARD_REASONS: tuple[str, ...] = (
     "common-word",  # an English word where case carries no information ("FOUND", "its", "warehouse")
     "lone-initial",  # a bare "A." (specimen letters, list markers)
     "weekday",  # a weekday name standing alone ("on Monday"): no date of anyone
+    "field-label",  # the label of a field, not its value ("MRN" in "MRN 4455667", "DOB:")
     "edge-word",  # not a drop: function words cut from the edges of a kept name span
+)
+
+
+#: Field labels a tagger may take for part of the value they introduce ("MRN" of "MRN 4455667"):
+#: never PHI themselves, whatever the label (compared without case and trailing ``:#.``).
+FIELD_LABEL_WORDS: frozenset[str] = frozenset(
+    {"mrn", "mr", "ssn", "dob", "d.o.b", "acct", "account", "fin", "csn", "npi", "dea", "nhc"}
 )
 
 
@@ -394,6 +402,9 @@ def decide(doc: Document, spans: Sequence[Span], *, keep_generic: bool = False) 
     for span in spans:
         if not text[span.start : span.end].strip():
             out.append(GuardDecision(span, False, "blank"))  # only white space: nothing to hide
+            continue
+        if text[span.start : span.end].strip(" \t:#.").lower() in FIELD_LABEL_WORDS:
+            out.append(GuardDecision(span, False, "field-label"))  # the label, not the value
             continue
         try:
             coarse = fold(span.label, "coarse") or span.label
