@@ -105,11 +105,12 @@ def test_flat_keys_of_older_files_are_read_into_the_sections() -> None:
         TrainConfig.from_dict({"bilstm_hidden": 50, "bilstm": {"hidden": 40}})
 
 
-def test_the_bundled_model_folder_config_still_loads() -> None:
-    folder = Path(__file__).resolve().parents[2] / "src" / "phiscrub" / "resources" / "model"
-    flat = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    assert "bilstm_hidden" in flat  # written before the sections existed
-    config = TrainConfig.from_json(folder / "config.json")
+def test_a_flat_model_folder_config_still_loads() -> None:
+    # the config.json of the bundled model until it was replaced: written before the sections existed
+    path = Path(__file__).resolve().parents[1] / "data" / "flat-model-config.json"
+    flat = json.loads(path.read_text(encoding="utf-8"))
+    assert "bilstm_hidden" in flat
+    config = TrainConfig.from_json(path)
     assert config.bilstm.hidden == flat["bilstm_hidden"] and config.granularity == flat["granularity"]
 
 

@@ -107,12 +107,13 @@ def test_distilled_student_is_smaller_loads_and_agrees_with_the_teacher(
         progress=False,
     )
 
+    n_teacher = len(encoder_layers(teacher.encoder))
     assert result.student_params < result.teacher_params
-    assert result.distill_config.layer_map == (0, 5)
+    assert result.distill_config.layer_map == (0, n_teacher - 1)
     assert result.steps == 3  # 12 one-window documents, batches of 4, one epoch
     student = PhiTagger.load(tmp_path / "student")
     assert len(encoder_layers(student.encoder)) == 2
-    assert len(encoder_layers(teacher.encoder)) == 6
+    assert n_teacher > 2
     encoder_config = json.loads(
         (tmp_path / "student" / "encoder" / "config.json").read_text(encoding="utf-8")
     )
@@ -132,7 +133,8 @@ def test_distilled_student_is_smaller_loads_and_agrees_with_the_teacher(
     assert agreement["phi_agreement"] > 0.9
 
 
-def test_distill_cli_writes_a_student(tmp_path: Path, teacher_dir: Path) -> None:
+def test_distill_cli_writes_a_student(tmp_path: Path, teacher_dir: Path, teacher: PhiTagger) -> None:
+    last = len(encoder_layers(teacher.encoder)) - 1  # one layer: the teacher's last
     corpus = tmp_path / "train.jsonl"
     JsonlWriter().write(synthetic_docs(2, seed=5), corpus)
     out = tmp_path / "student"
@@ -163,7 +165,7 @@ def test_distill_cli_writes_a_student(tmp_path: Path, teacher_dir: Path) -> None
     meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
     assert meta["distill"] == {
         "layers": 1,
-        "layer_map": [5],
+        "layer_map": [last],
         "init": "teacher",
         "encoder": None,
         "temperature": 3.0,
@@ -179,7 +181,7 @@ def test_distill_cli_writes_a_student(tmp_path: Path, teacher_dir: Path) -> None
     result = CliRunner().invoke(cli, [*args, "--threads", "1", "--resume", str(out), "-o", str(again)])
     assert result.exit_code == 0, result.output
     meta = json.loads((again / "meta.json").read_text(encoding="utf-8"))
-    assert meta["distill"]["layer_map"] == [5]
+    assert meta["distill"]["layer_map"] == [last]
     assert meta["distill"]["resume"] == str(out)
     resumed = PhiTagger.load(again)
     assert len(encoder_layers(resumed.encoder)) == 1
