@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from phiscrub import Deidentifier
+from phiscrub.document import Document
+
 from ._langpack import overlaps, pack_coarse, pack_found
 
 POSITIVE = [
@@ -121,6 +124,11 @@ POSITIVE = [
     ("Er arbeitet seit 22 Jahren als Busfahrer bei den Stadtwerken Ulm.", "Stadtwerken Ulm", "LOCATION"),
     ("Die Weiterbehandlung übernimmt dort Marlene Zumkeller.", "Marlene Zumkeller", "NAME"),
     ("Die Tochter sowie der Sohn J. Rautenberg wurden informiert.", "J. Rautenberg", "NAME"),
+    # A signed field with its date before the name; plural titles listing names.
+    ("Validiert: 15.07.2024, A. Zimmermann", "A. Zimmermann", "NAME"),
+    ("Befundet: 03.05.23 14:10, Lea Uhlenbrock-Schröder", "Lea Uhlenbrock-Schröder", "NAME"),
+    ("Befund durch Dres. Müller und Schmidt, Köln", "Müller", "NAME"),
+    ("Befund durch Dres. Müller und Schmidt, Köln", "Schmidt", "NAME"),
 ]
 
 NEGATIVE = [
@@ -214,3 +222,27 @@ IDS = [
 @pytest.mark.parametrize(("text", "surface", "label"), IDS)
 def test_german_identifiers_get_their_kind(text: str, surface: str, label: str) -> None:
     assert (surface, label) in pack_found("de", text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Validiert: 15.07.2024, Befund unauffällig", "Diktiert: 03.05.2023, geschrieben: 04.05.2023"]
+)
+def test_german_signed_field_date_without_a_name(text: str) -> None:
+    """A date in a signed field is a date; the word after it is no name unless it reads as one."""
+    assert {label for _, label in pack_coarse("de", text)} == {"DATE"}
+
+
+def test_german_plural_title_leaves_partner_alone() -> None:
+    found = pack_coarse("de", "Praxis Dres. med. Weber und Partner")
+    assert ("Weber", "NAME") in found
+    assert not {surface for surface, _ in found} & {"Partner", "Weber und Partner"}
+    # A comma after the listed names is not one more name ("Dres. A und B, Köln").
+    assert ("Köln", "NAME") not in pack_coarse("de", "Befund durch Dres. Müller und Schmidt, Köln")
+
+
+def test_german_lone_surname_repeats_a_titled_name() -> None:
+    """The default name propagation finds a bare surname in prose once a titled form named it."""
+    text = "Herr Tiedemann wurde am 03.02.2024 übernommen.\n\nNach Stabilisierung konnte Tiedemann extubiert werden."
+    deid = Deidentifier(model=None, lang="de")
+    found = [(text[s.start : s.end], s.start) for s in deid.detect(Document("de-prop", text))]
+    assert ("Tiedemann", text.rindex("Tiedemann")) in found

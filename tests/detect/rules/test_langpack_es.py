@@ -90,6 +90,14 @@ POSITIVE = [
     ("Se comunica al Ayuntamiento de Getafe.", "Ayuntamiento de Getafe", "LOCATION"),
     ("Clínica Médica, Sala 3.93", "3.93", "LOCATION"),
     ("Vive con sus padres en Villanueva de la Serena.", "Villanueva de la Serena", "LOCATION"),
+    # Names listed after a plural title; a CIP printed in groups.
+    ("Intervienen los Dres. Pérez y Gómez.", "Pérez", "NAME"),
+    ("Intervienen los Dres. Pérez y Gómez.", "Gómez", "NAME"),
+    ("Revisado por las Dras. Ruiz, Soto y Martín Alonso.", "Soto", "NAME"),
+    ("Revisado por las Dras. Ruiz, Soto y Martín Alonso.", "Martín Alonso", "NAME"),
+    ("Comentado con la Dra. Ruiz y el Dr. Soto.", "Soto", "NAME"),
+    ("DNI 13983889G   CIP NHSD 5 215998 52 5", "NHSD 5 215998 52 5", "ID"),
+    ("TSI: GAMA 0 123456 78 9", "GAMA 0 123456 78 9", "ID"),
 ]
 
 NEGATIVE = [
@@ -117,6 +125,9 @@ NEGATIVE = [
     "Madre Rh negativo, niño IgG positivo.",
     "Hijo de una madre diabética.",
     "Ingresa en la Residencia Geriátrica tras el alta.",
+    "Según los Dres. de guardia, sin cambios.",
+    "ECOG 1, Karnofsky 80, Charlson 4.",
+    "PCR 1 234 mg/l, ferritina 56 ng/ml.",
 ]
 
 
@@ -128,3 +139,11 @@ def test_spanish_pack_finds(text: str, surface: str, label: str) -> None:
 @pytest.mark.parametrize("text", NEGATIVE)
 def test_spanish_pack_leaves_clinical_text_alone(text: str) -> None:
     assert pack_coarse("es", text) == set()
+
+
+def test_spanish_plural_title_splits_the_names() -> None:
+    """After "Dres." the "y" joins two people, not a compound surname (``Pérez y Gómez``)."""
+    found = pack_coarse("es", "Intervienen los Dres. Pérez y Gómez.")
+    assert ("Pérez y Gómez", "NAME") not in found
+    # After a singular title the compound surname stays whole.
+    assert ("Ortega y Gasset", "NAME") in pack_coarse("es", "Valorado por el Dr. Ortega y Gasset.")

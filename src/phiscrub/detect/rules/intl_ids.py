@@ -55,7 +55,8 @@ _SHAPES: dict[str, dict[str, _Shape]] = {
         "dni": (r"\d{2}\.?\d{3}\.?\d{3}[ \-]?[A-Z]", "SSN", dni_ok),
         "nie": (r"[XYZ][ \-]?\d{7}[ \-]?[A-Z]", "SSN", nie_ok),
         "nass": (r"\d{2}(?P<nsep>[ /\-]?)\d{8}(?P=nsep)\d{2}", "HEALTHPLAN", nass_ok),
-        "cip": (r"[A-Z]{4}[ ]?\d{10}", "HEALTHPLAN", _always),
+        # CIP of a health card, also printed in groups ("BBBB 1 234567 89 0").
+        "cip": (r"[A-Z]{4}[ ]?\d{10}|[A-Z]{4}[ ]\d[ ]\d{6}[ ]\d{2}[ ]\d", "HEALTHPLAN", _always),
         "plate": (r"\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}", "VEHICLE", _always),
     },
     "de": {

@@ -106,8 +106,10 @@ class PackNameRule(PatternRule):
         ):
             return  # "Der Patient Zustand nach ...": a noun title needs a clear name after it
         label = "DOCTOR" if doctor else self._kin_label(text, m.start())
-        yield span[0], span[1], label
-        yield from self._slash_names(text, span[1], sc, label)
+        plural = any(t.lower() in _PLURAL_TITLES for t in chain)
+        for part in _split_listed(text, span, sc) if plural else (span,):
+            yield part[0], part[1], label
+        yield from self._slash_names(text, span[1], sc, label, listed=plural)
 
     def _after_field(
         self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
@@ -263,15 +265,24 @@ class PackNameRule(PatternRule):
                     yield span[0], span[1], "DOCTOR"
 
     @staticmethod
-    def _slash_names(text: str, end: int, sc: NameScanner, label: str) -> Iterator[tuple[int, int, str]]:
-        """Names joined by a slash to a found one: ``Dr. A / Dr. B``, ``Praxis A / B``."""
-        while text.startswith(" / ", end) or text.startswith("/", end):
-            pos = end + (3 if text.startswith(" / ", end) else 1)
+    def _slash_names(
+        text: str, end: int, sc: NameScanner, label: str, *, listed: bool = False
+    ) -> Iterator[tuple[int, int, str]]:
+        """Names joined by a slash to a found one: ``Dr. A / Dr. B``, ``Praxis A / B``; after a plural
+        title (``listed``) also by a comma or "and": ``los Dres. Pérez y Gómez``, ``Dres. A, B und C``."""
+        while True:
+            joint = _JOINT_RE.match(text, end) if listed else _SLASH_RE.match(text, end)
+            if joint is None:
+                return
+            pos = joint.end()
             pos, _ = sc.skip_titles(text, pos)
             span = sc.forward(text, pos)
-            if span is None:
-                return
-            yield span[0], span[1], label
+            if span is None or (
+                joint.group().startswith(",") and not _AND_RE.search(text, span[0], span[1] + 5)
+            ):
+                return  # "Dres. A und B, Köln": a comma lists a name only before or with "and"
+            for part in _split_listed(text, span, sc) if listed else (span,):
+                yield part[0], part[1], label
             end = span[1]
 
     # -- checks ---------------------------------------------------------------------------------
@@ -433,6 +444,8 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
     )
     colon = r"[ \t]*:[ \t]*"
     name_start = r"(?=[^\W\d_])"
+    # "Validiert: 15.07.2024, A. Zimmermann": a signed field may put the date before the name.
+    field_date = r"(?:\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})(?:[ \t]+\d{1,2}:\d{2})?[ \t]*,[ \t]*)?"
     kin_colon = r"[ \t]*:[ \t]*|" if words.lexicon == "es" else ""  # "Tiene dos hijos: Ana y ..."
     person_before = (
         r"|(?P<pbefore>(?<=[^\s,]),[ \t]*(?:varón|mujer|hombre|niña|niño|paciente)[ \t]+de[ \t]+\d)"
@@ -442,7 +455,7 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
     return re.compile(
         rf"(?P<title>(?<![\w.\-]){titles}(?![\w\-])[ \t]+{name_start})"
         rf"|(?P<pfield>{field_start}(?:{_words_re(words.patient_fields)}){colon}{name_start})"
-        rf"|(?P<dfield>{field_start}(?:{_words_re(words.doctor_fields)}){colon}{name_start})"
+        rf"|(?P<dfield>{field_start}(?:{_words_re(words.doctor_fields)}){colon}{field_date}{name_start})"
         rf"|(?P<rfield>{field_start}(?:{_words_re(words.relative_fields)}){colon}{name_start})"
         rf"|(?P<kin>(?<![\w\-])(?P<kinword>{_words_re(words.kin)})(?![\w\-])(?:[ \t]*,[ \t]*|[ \t]*\([ \t]*|{kin_colon}[ \t]+){name_start})"
         rf"|(?P<role>(?<=[^\s,]),[ \t]*(?:{_words_re(words.roles)})(?![\w\-]))"
@@ -459,6 +472,26 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
         rf"|(?P<signed>(?<![\w])(?:{_words_re(words.signed)})[ \t:]*[ \t]+{name_start})" + person_before,
         re.MULTILINE,
     )
+
+
+# Plural titles ("Dres. A und B", "los Dres. A y B") and what joins the names after them.
+_PLURAL_TITLES = frozenset({"dres.", "dres", "dras.", "dras", "drs.", "drs", "profs."})
+_SLASH_RE = re.compile(r"[ ]/[ ]|/")
+_AND_RE = re.compile(r"[ ](?:y|e|und|et|en|i)[ ]")
+_JOINT_RE = re.compile(rf"[ ]/[ ]|/|,[ ]|{_AND_RE.pattern}")
+
+
+def _split_listed(text: str, span: tuple[int, int], sc: NameScanner) -> list[tuple[int, int]]:
+    """The names of a span after a plural title, split where "and" joins two (``Pérez y Gómez``);
+    a part that is a common word (``Dres. Weber und Partner``) is left out."""
+    common = {w.lower() for w in (*sc.words.stopwords, *sc.words.kin, *sc.words.roles)}
+    parts: list[tuple[int, int]] = []
+    start = span[0]
+    for m in _AND_RE.finditer(text, span[0], span[1]):
+        parts.append((start, m.start()))
+        start = m.end()
+    parts.append((start, span[1]))
+    return [(s, e) for s, e in parts if e > s and text[s:e].lower() not in common]
 
 
 def _bare_re() -> re.Pattern[str]:
