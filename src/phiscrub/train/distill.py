@@ -203,16 +203,24 @@ def build_student(
     if len(keep) >= len(encoder_layers(teacher.encoder)):
         raise ConfigError("the student must have fewer layers than the teacher")
     _keep_layers(encoder, keep)
+    return _assemble(teacher, encoder, encoder_path, teacher, train_config), tuple(keep)
+
+
+def _assemble(
+    teacher: PhiTagger, encoder: Any, encoder_path: str | None, parts: PhiTagger, train_config: TrainConfig
+) -> PhiTagger:
+    """A student in train mode: ``encoder``, the teacher's tokenizer, architecture and window keys,
+    and the shape/length embeddings, head and CRF of ``parts`` (the teacher, or an earlier student)."""
     same = {key: teacher.config.get(key) for key in (*ARCHITECTURE_KEYS, *_WINDOW_KEYS)}
     same["encoder"] = encoder_path
     config = train_config.replace(**same, init_from=None, init_head=None)
     student = PhiTagger(encoder, teacher.tokenizer, config)
     for name in ("shape_emb", "length_emb", "head", "crf"):
-        source, target = getattr(teacher, name), getattr(student, name)
+        source, target = getattr(parts, name), getattr(student, name)
         if source is not None and target is not None:
             target.load_state_dict(copy.deepcopy(source.state_dict()))
     student.train()
-    return student, tuple(keep)
+    return student
 
 
 def _resumed_student(
@@ -226,15 +234,7 @@ def _resumed_student(
         raise ModelError(f"the student in {folder} has another vocabulary than the teacher's")
     if len(encoder_layers(previous.encoder)) >= len(encoder_layers(teacher.encoder)):
         raise ConfigError("the student must have fewer layers than the teacher")
-    same = {key: teacher.config.get(key) for key in (*ARCHITECTURE_KEYS, *_WINDOW_KEYS)}
-    same["encoder"] = previous.config.encoder
-    config = train_config.replace(**same, init_from=None, init_head=None)
-    student = PhiTagger(previous.encoder, teacher.tokenizer, config)
-    for name in ("shape_emb", "length_emb", "head", "crf"):
-        source, target = getattr(previous, name), getattr(student, name)
-        if source is not None and target is not None:
-            target.load_state_dict(copy.deepcopy(source.state_dict()))
-    student.train()
+    student = _assemble(teacher, previous.encoder, previous.config.encoder, previous, train_config)
     meta_path = folder / "meta.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
     layer_map = (meta.get("distill") or {}).get("layer_map") or range(len(encoder_layers(student.encoder)))

@@ -92,10 +92,13 @@ def _rules() -> tuple[PatternRule, ...]:
     )  # fmt: skip
 
 
-def _a_town(m: re.Match[str]) -> bool:
+def _is_town(name: str) -> bool:
     """A listed Spanish or Latin American town."""
-    name = m.group("t")
     return listed_town(name) or name in LATAM_TOWNS
+
+
+def _a_town(m: re.Match[str]) -> bool:
+    return _is_town(m.group("t"))
 
 
 #: Capitalised words after "vive en" / "natural de" that are no place ("vive en Residencia ...").
@@ -108,8 +111,7 @@ def _not_a_noun(m: re.Match[str]) -> bool:
 
 def _not_town(m: re.Match[str]) -> bool:
     """An employer, not the town of "trabaja como albañil en Madrid"."""
-    name = m.group("o")
-    return not listed_town(name) and name not in LATAM_TOWNS
+    return not _is_town(m.group("o"))
 
 
 def spanish_place_rules(lang: str) -> tuple[PatternRule, ...]:
