@@ -5,6 +5,13 @@ and 4N records; the peak RSS of the two runs must agree within a tolerance far b
 the input would add. Every record carries a kept, incompressible 48 KB column (``--keep-columns``,
 copied as read), so keeping the records, the output rows, or the compressed Parquet column chunks
 read so far would add at least ``3N x 48 KB`` (58 MB at N = 400) to the larger run.
+
+The peak RSS of one run is noisy upwards: a run now and then peaks 8-14 MB higher than its twins
+(allocator and Arrow pool timing), which once failed the 12 MB bound. Holding the input is not
+noise: it adds its >= 58 MB to *every* run at 4N. So each size is measured several times and the
+lowest peak is kept (the baseline at N twice; the run at 4N up to ``RUNS`` times, stopping as soon
+as one run is within the bound). A spike cannot fail the test any more, while a process that holds
+its input still fails on every try; the bound (12 MB, a fifth of the holding cost) is unchanged.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ N = 400
 BLOB_BYTES = 48_000
 #: Allowed growth of the peak RSS from N to 4N records (holding the input would add >= 58 MB).
 TOLERANCE_MB = 12.0
+#: Most runs at each size; the lowest peak counts (see the module docstring).
+RUNS = 4
 
 # Made-up people only.
 NAMES = ("Alma Quill", "Boris Sovik", "Celia Tamber", "Dario Wexley")
@@ -79,30 +88,41 @@ def _peak_rss_mb(args: list[str], report: Path) -> float:
     return int(report.read_text()) / 1024
 
 
+def _redact_peak(tmp_path: Path, shape: str, n: int, run: int) -> float:
+    """Peak RSS (MB) of one rules-only redaction of ``n`` records, checked for its output."""
+    src = tmp_path / f"notes{n}.{shape}"
+    if not src.exists():
+        (_write_jsonl if shape == "jsonl" else _write_parquet)(src, n)
+    out = tmp_path / f"out{n}-{run}"
+    args = ["redact", str(src), "-o", str(out), "--rules-only", "--id-field", "id"]
+    peak = _peak_rss_mb([*args, "--keep-columns", "blob", "--batch-size", "64"], tmp_path / f"rss{n}-{run}")
+    written = out / src.name
+    rows = (
+        sum(1 for _ in written.open(encoding="utf-8"))
+        if shape == "jsonl"
+        else pq.ParquetFile(written).metadata.num_rows
+    )
+    assert rows == n
+    # The redaction really ran: no note's name is left in the output.
+    sample = (
+        json.loads(written.open(encoding="utf-8").readline())["text"]
+        if shape == "jsonl"
+        else pq.read_table(written, columns=["text"]).column("text")[0].as_py()
+    )
+    assert "[NAME]" in sample and not any(name in sample for name in NAMES)
+    return peak
+
+
 @pytest.mark.parametrize("shape", ["jsonl", "parquet"])
 def test_peak_memory_does_not_grow_with_the_input(tmp_path: Path, shape: str) -> None:
-    peaks = {}
-    for n in (N, 4 * N):
-        src = tmp_path / f"notes{n}.{shape}"
-        (_write_jsonl if shape == "jsonl" else _write_parquet)(src, n)
-        out = tmp_path / f"out{n}"
-        args = ["redact", str(src), "-o", str(out), "--rules-only", "--id-field", "id"]
-        peaks[n] = _peak_rss_mb([*args, "--keep-columns", "blob", "--batch-size", "64"], tmp_path / f"rss{n}")
-        written = out / src.name
-        rows = (
-            sum(1 for _ in written.open(encoding="utf-8"))
-            if shape == "jsonl"
-            else pq.ParquetFile(written).metadata.num_rows
-        )
-        assert rows == n
-        # The redaction really ran: no note's name is left in the output.
-        sample = (
-            json.loads(written.open(encoding="utf-8").readline())["text"]
-            if shape == "jsonl"
-            else pq.read_table(written, columns=["text"]).column("text")[0].as_py()
-        )
-        assert "[NAME]" in sample and not any(name in sample for name in NAMES)
-    growth = peaks[4 * N] - peaks[N]
+    base = min(_redact_peak(tmp_path, shape, N, run) for run in range(2))
+    peaks: list[float] = []
+    for run in range(RUNS):
+        peaks.append(_redact_peak(tmp_path, shape, 4 * N, run))
+        if min(peaks) - base < TOLERANCE_MB:
+            break
+    growth = min(peaks) - base
     assert growth < TOLERANCE_MB, (
-        f"peak RSS {peaks[N]:.0f} MB at {N} records, {peaks[4 * N]:.0f} MB at {4 * N}"
+        f"peak RSS {base:.0f} MB at {N} records, {', '.join(f'{p:.0f}' for p in peaks)} MB "
+        f"in {len(peaks)} runs at {4 * N}"
     )
