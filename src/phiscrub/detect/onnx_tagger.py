@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from phiscrub.detect.ort import import_onnxruntime
 from phiscrub.detect.tagger_base import BaseTaggerDetector
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
@@ -143,7 +144,7 @@ class RustTokenizer:
 
 
 def _session(path: Path, num_threads: int) -> Any:
-    import onnxruntime as ort
+    ort = import_onnxruntime()
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = num_threads

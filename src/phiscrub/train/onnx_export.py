@@ -32,6 +32,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from phiscrub.detect.ort import import_quantization
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.train.base import read_model_config
 from phiscrub.train.config import BILSTM_ENCODER
@@ -164,7 +165,9 @@ def export_onnx(
         raise ModelError(f"subword strategy {config.subword_strategy!r} does not export; use first or mean")
     try:
         import onnx  # noqa: F401
-        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        quantization = import_quantization()
+        QuantType, quantize_dynamic = quantization.QuantType, quantization.quantize_dynamic
     except ImportError as exc:
         raise ModelError("export-onnx needs onnx and onnxruntime: pip install phiscrub[train]") from exc
     tagger = PhiTagger.load(src)
