@@ -117,7 +117,8 @@ _SCORE_AFTER_RE = re.compile(
     r"[ \t]*(?:\w+[ \t]+)?(?:tabs?|tablets?|caps?|strength|murmur|holosystolic|systolic|diastolic|pain|bottles?"
     r"|cultures?|sets?|positive|negative|views?|nodes?|cores?|ns\b|normal\s+saline|ratio|score|scale|power"
     r"|reflexes|motor|bilat|b/l|throughout|dilated|effaced|criteria|items?|points?|correct|words?|recall"
-    r"|lobes?|vessels?|segments?|quadrants?|fingers?|digits?)\b",
+    r"|lobes?|vessels?|segments?|quadrants?|fingers?|digits?|precautions|goals?|attempts?|trials?|questions?"
+    r"|objects?|steps?|exercises?|sessions?|doses?|joints?)\b",
     re.IGNORECASE,
 )
 _FRACTION_AFTER_RE = re.compile(
@@ -140,7 +141,6 @@ _MD_CUE_RE = re.compile(
 )
 
 
-_LINE_END_RE = re.compile(r"[ \t]*(?:\n|\Z)")
 _TIME_AFTER_RE = re.compile(
     r"[ \t]*,?[ \t]*(?:@[ \t]*)?\d{1,2}:\d{2}|[ \t]*,?[ \t]*\d{4}\b(?![/.])|-\d{1,2}/\d{1,2}"
 )
@@ -149,8 +149,55 @@ _WEAK_CUE_RE = re.compile(r"(?:\b(?:from|to|and|down|up)\b[ \t:]*|[-–&][ \t]*)
 _DATE_NEAR_RE = re.compile(rf"(?:\b(?:19|20)\d\d\b|{_MONTH})[^\n.;]{{0,30}}\Z")
 
 
+# Positive evidence that an x/y right after it is a count or score, not a date: orientation
+# ("A&O 3/3"), a course ("day 8/10", "cycle 2/6", "dose 2/3"), a culture count ("BCx 2/2").
+_COUNT_ADJACENT_RE = re.compile(
+    r"(?:\b(?:a\s*&\s*o|aao|aox|oriented|orientation|alert|day|days|cycle|cycles|dose|doses|session"
+    r"|sessions|fraction|fractions|fx|round|set|sets|item|no|number|x|tender|swollen|joints?|verbalizes?"
+    r"|verbalized|recalls?|recalled|names|named|naming|repeats|repeated|precautions|bpp|tof|cincinnati|lams"
+    r"|race|fast|side|sides)|#)[ \t:=#]*\Z",
+    re.IGNORECASE,
+)
+_CULTURE_NEAR_RE = re.compile(r"\b(?:cultures?|cx|bcx|ucx|bottles?|sets?)\b[^\n.;]{0,20}\Z", re.IGNORECASE)
+# The pain-scale shape x/10 is a score only with a symptom or rating word near it.
+_PAIN_NEAR_RE = re.compile(
+    r"\b(?:pain|painful|ache|aches|aching|c/o|complains?|rates?|rated|rating|ha|headache|discomfort"
+    r"|nausea|anxiety|sore|soreness|cramp\w*|severity|intensity|level|hurts?|score|scale|relief|relieved"
+    r"|fatigue|tired|dyspnea|sob|itch\w*|pruritus|mood|energy|stress|cravings?|tenderness|lbp|cp|chronic)\b[^\n.;]{0,25}\Z",
+    re.IGNORECASE,
+)
+_PAIN_AFTER_RE = re.compile(
+    r"[ \t,]*(?:\w+[ \t]+)?(?:pain|ache|ha\b|headache|discomfort|rating|intensity|radiat\w*|sharp|dull|constant"
+    r"|intermittent|unchanged|worse|better|improved)",
+    re.IGNORECASE,
+)
+# Portions and doses written as fractions ("ate 1/2 tray", "1/2 of meals", "1/2 a tab").
+_PORTION_AFTER_RE = re.compile(
+    r"[ \t]*(?:of\b|a[ \t]+(?:tab|tablet|cap|pill|dose)|tray|meal|meals|breakfast|lunch|dinner|glass|cup|cups"
+    r"|can|cans|pack|packs|ppd|ppy|bag|bags|dose|doses|amp|amps|vial|vials|block|blocks|mile|miles|flight"
+    r"|flights|portion|portions|serving|servings|liter|liters|l\b|lb|lbs|up\b|way\b|full\b)",
+    re.IGNORECASE,
+)
+_PORTION_BEFORE_RE = re.compile(
+    r"\b(?:ate|eaten|eating|consumed|finished|take|took|taking|give|gave|given|drank|drinks|smokes|smoked"
+    r"|about|approx|approximately|only|half|x)[ \t~]*\Z|~[ \t]*\Z",
+    re.IGNORECASE,
+)
+
+
+_LIMB = (
+    r"(?:[lr]ue|[lr]le|bue|ble|ue|le|ues|les|uext|lext|arms?|legs?|hips?|knees?|ankles?|wrists?|elbows?"
+    r"|shoulders?|grip|grasp|flex\w*|ext\w*|abd\w*|add\w*|deltoids?|biceps|triceps|quads?|hamstrings?"
+    r"|prox\w*|distal|df|pf|hf|ke|ehl|iliopsoas|intrinsics|strength|motor|mmt)"
+)
+_STRENGTH_NEAR_RE = re.compile(rf"\b{_LIMB}\b[^\n.;]{{0,20}}\Z", re.IGNORECASE)
+_STRENGTH_AFTER_RE = re.compile(rf"[ \t,]*{_LIMB}\b", re.IGNORECASE)
+
+
 def _month_day_ok(m: re.Match[str]) -> bool:
-    """Month/day without year: reject fractions, scores, vitals and doses; accept calendar cues."""
+    """Month/day without year: a date unless there is positive evidence of a score, count, ratio,
+    fraction, vital or dose (recall first: a missed date is a leak, a date-shaped score kept as a
+    date is a nuisance). A date cue right before outweighs a score word that is not adjacent."""
     month, day = int(m.group("m")), int(m.group("d"))
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return False
@@ -159,22 +206,39 @@ def _month_day_ok(m: re.Match[str]) -> bool:
     after = text_after(m, 30)
     if followed_by_unit(text, m.end()) or _SCORE_AFTER_RE.match(after) or _FRACTION_AFTER_RE.match(after):
         return False
-    # A date cue right before, or another date (a year or month name) earlier in the phrase.
-    cue = _MD_CUE_RE.search(before) is not None or _DATE_NEAR_RE.search(before) is not None
-    # A clock time right after ("4/10 11:40") or the end of a range with a year ("3/1-3/5/2019").
-    # A clock time right after ("4/10 11:40"), the end of a range, or the end of a line (a dated
-    # signature: "Jane Kim, MD 5/6").
-    if _TIME_AFTER_RE.match(after):
-        cue = True
-    line_end = _LINE_END_RE.match(after) is not None
-    if _SCORE_NEAR_RE.search(before) and (not cue or _SCORE_ADJACENT_RE.search(before)):
+    if _SCORE_ADJACENT_RE.search(before):
         return False
-    if re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/]{0,12}\Z", before) and not cue:
-        return False  # a run of ratios: "3/10 (from 7/10)"
-    if day == 10 and month < 10 and (not cue or _WEAK_CUE_RE.search(before)):
-        return False  # x/10 is the pain-scale shape
+    # A date cue right before, or another date (a year or month name) earlier in the phrase; a
+    # clock time right after ("4/10 11:40"), the end of a range ("3/1-3/5/2019").
+    cue = (
+        _MD_CUE_RE.search(before) is not None
+        or _DATE_NEAR_RE.search(before) is not None
+        or _TIME_AFTER_RE.match(after) is not None
+    )
+    return not _count_evidence(month, day, before, after, cue)
+
+
+def _count_evidence(month: int, day: int, before: str, after: str, cue: bool) -> bool:
+    """Positive evidence that the x/y with ``before``/``after`` around it is a score or count."""
+    if day == 5 and month <= 5 and (_STRENGTH_NEAR_RE.search(before) or _STRENGTH_AFTER_RE.match(after)):
+        return True  # muscle strength: "LUE 2/5 prox", "grip 1/5"
+    if not cue and month == day == 2 and re.match(r"[ \t]+[A-Za-z]", after):
+        return True  # "sepsis 2/2 E. coli": 2/2 is "secondary to"
+    if not cue and _COUNT_ADJACENT_RE.search(before):
+        return True
+    culture = _CULTURE_NEAR_RE.search(before) is not None
+    if culture and day <= 4 and month <= day:
+        return True  # "BCx 2/2", "cultures 1/4 bottles"
+    if not cue and not culture and _SCORE_NEAR_RE.search(before):
+        return True
+    if not cue and re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/.;]{0,12}\Z", before):
+        return True  # a run of ratios: "3/10 (from 7/10)"
+    pain = _PAIN_NEAR_RE.search(before) is not None or _PAIN_AFTER_RE.match(after) is not None
+    if day == 10 and pain and (not cue or _WEAK_CUE_RE.search(before)):
+        return True  # x/10 with a symptom word: the pain-scale shape
     fraction_like = month == day or (month < day and day in (2, 3, 4, 5, 6, 8, 10))
-    return cue or line_end if fraction_like else True
+    portion_after = _PORTION_AFTER_RE.match(after) is not None
+    return fraction_like and (portion_after or (not cue and _PORTION_BEFORE_RE.search(before) is not None))
 
 
 _TWO_DIGIT_EXCLUDE_RE = re.compile(
@@ -409,6 +473,24 @@ def _history_year_ok(m: re.Match[str]) -> bool:
     return _HISTORY_LINE_RE.search(text, line_start, start) is not None
 
 
+# "on the 22nd", "fly in the 2nd.": an ordinal day of the month after "the", when no noun follows it
+# ("the 2nd floor", "the 3rd time" are not dates).
+_ORDINAL_DAY_RE = re.compile(rf"\b(?:the|THE)[ \t]+(?P<d>{_DAY}{_ORD})(?![\w'])")
+_ORDINAL_NEXT_OK_RE = re.compile(
+    r"(?:[ \t]*(?:[.,;:)!?\n]|\Z)|[ \t]+(?:and|or|at|@|when|to|through|thru|until|till|in|for|per|as|if|so|but"
+    r"|then|-|–|\d))",
+    re.IGNORECASE,
+)
+
+
+def _ordinal_day_ok(m: re.Match[str]) -> bool:
+    return _ORDINAL_NEXT_OK_RE.match(m.string, m.end()) is not None
+
+
+# "mid-Jan", "early March", "late Sept": part of a month.
+_PART_MONTH_RE = re.compile(rf"(?<![\w-])(?P<pm>(?i:early|mid|late)(?:-|[ \t]+|(?=[A-Z])){_MONTH})(?![\w])")
+
+
 DATE_RULES_NEUTRAL: tuple[PatternRule, ...] = (
     PatternRule("DATE", _NUMERIC_RE, name="numeric", score=0.95, validator=_numeric_ok, not_after=r"[A-Za-z0-9_/.]", anchor=_NUMERIC_ANCHOR, reach=(12, 16)),
 )  # fmt: skip
@@ -419,6 +501,8 @@ DATE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("DATE", _YEAR_RE,             name="year",              score=0.8,  group=("y1", "y2"), validator=_year_ok, not_after=r"[\w/.]"),
     PatternRule("DATE", _TWO_DIGIT_RE,        name="two_digit",         score=0.5,  validator=_two_digit_ok, not_after=r"[\w.,/:\-]"),
     PatternRule("DATE", _MONTH_DAY_RE,        name="month_day_numeric", score=0.8,  validator=_month_day_boundary_ok, anchor=joined_runs("/"), reach=(3, 4)),
+    PatternRule("DATE", _ORDINAL_DAY_RE,      name="ordinal_day",       score=0.6,  group="d", validator=_ordinal_day_ok),
+    PatternRule("DATE", _PART_MONTH_RE,       name="part_of_month",     score=0.7,  group="pm"),
     PatternRule("DATE", _MONTH_DAY_HYPHEN_RE, name="month_day_hyphen",  score=0.6,  validator=_month_day_hyphen_ok, not_after=r"[\w/.:\-]", anchor=joined_runs("-"), reach=(3, 4)),
     PatternRule("DATE", _MONTH_YEAR2_RE,      name="month_year2",       score=0.7,  validator=_month_year2_ok, anchor=joined_runs("/", right_min=2), reach=(3, 4)),
     PatternRule("DATE", _HISTORY_YEAR_RE,     name="history_year",      score=0.7,  validator=_history_year_ok, not_after=r"[\w/.#:\-]", anchor=long_runs(4), reach=(0, 0)),

@@ -21,6 +21,7 @@ from phiscrub.detect.rules.facility_data import (
 )
 from phiscrub.detect.rules.intl_places import pack_location_rules
 from phiscrub.detect.rules.intl_places_es import spanish_place_rules
+from phiscrub.detect.rules.places_en import PLACE_RULES_EN
 from phiscrub.detect.rules.locations_data import (
     STATE_ABBREVIATIONS,
     STATE_NAMES,
@@ -257,6 +258,7 @@ LOCATION_RULES_EN: tuple[PatternRule, ...] = (
     ),
     PatternRule("HOSPITAL",   _HOSP_ABBR_RE, name="hospital_abbr", score=0.6,  group="abbr", validator=_hosp_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE,      name="ward",          score=0.6,  group="ward", validator=_ward_ok),
+    *PLACE_RULES_EN,
 )  # fmt: skip
 
 

@@ -1,0 +1,356 @@
+"""English place rules for what real notes write and the facility rule misses (recall first).
+
+* ORGANIZATION: a name before an organisation head word (``Brennock Family Pharmacy``,
+  ``Brennock PD``, ``Ostrander Fire``, ``Harbor Street Men's Shelter``, ``Lakes Region Transit``,
+  ``Wickham County Area Agency on Aging``), and congregations (``First Lutheran of Brennock``,
+  ``Grace Methodist``).
+* HOSPITAL: practices and urgent cares (``Lowry Flats Urgent Care``, ``Coldwater Junction Family
+  Practice``); a hospital named with a common word plus ``Hosp`` (``Lakeside Hosp``); an invented
+  facility abbreviation of two to five capitals after a place preposition or before ``ED``/``ER``
+  (``closer to AMH``, ``Called AMH ED``, ``at KPCH``).
+* DEPARTMENT: a named unit or building with a floor after a unit cue (``Unit Tallis 6``) or a
+  named ICU (``Corrigan ICU``).
+* CITY: the place after a where-cue (``from Boston``, ``visiting from Seattle``, ``lives in
+  Brennock``, ``family in Tanner's Bend``): a town of the bundled list, or, after a strong cue,
+  a capitalised word that is neither English nor clinical; ``neighborhood`` names (``the Old
+  Quarry neighborhood``).
+
+Each candidate needs a word that can name something (not clinical vocabulary, not a care unit,
+not a generic modifier such as ``Homeless`` or ``Local``); in an ALL-CAPS line only the listed
+shapes pass, so a shouted sentence is not read as a name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from phiscrub.detect.rules.base import PatternRule
+from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
+from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS, STATE_NAMES
+
+__all__ = ["PLACE_RULES_EN"]
+
+_WORD = r"(?:[A-Z][a-z]+(?:['’]s)?|[A-Z]{2,}(?:['’]S)?|St\.|Mt\.|[A-Z][a-z]*[A-Z][a-z]+)"
+_JOIN = r"(?:[ ](?:of|and|&|on|the|OF|AND|ON|THE)[ ]|[ ]|-)"
+
+_ORG_HEADS = (
+    "Pharmacy", "PD", "Police", "Police Department", "Police Dept", "Sheriff", "Fire",
+    "Fire Department", "Fire Dept", "Fire Rescue", "EMS", "Ambulance", "Shelter", "Transit",
+    "Agency on Aging", "Agency", "Home Health", "Home Care", "Homecare", "Church", "Parish", "Temple",
+    "Synagogue", "Mosque", "Chapel", "Ministries", "School", "Middle School", "High School",
+    "Elementary", "Elementary School", "Academy", "College", "University", "Logistics", "Textile",
+    "Textiles", "Foods", "Farms", "Inc", "Inc.", "LLC", "Corp", "Corp.", "Corporation",
+    "Foundation", "Bank", "Credit Union", "Health Plan", "Trucking", "Motors", "Plant",
+    "Factory", "Mill", "Industries", "Manufacturing", "Construction", "Dialysis", "Adult Day",
+    "Day Program", "Food Bank", "Pantry",
+)  # fmt: skip
+_HOSP_HEADS = (
+    "Urgent Care", "Family Practice", "Family Medicine", "Primary Care", "Internal Medicine",
+    "Pediatrics", "Medical Associates", "Physicians", "Health Clinic", "Hosp", "Hosp.", "Dialysis Center",
+    "Cancer Center", "Nursing & Rehab", "Nursing and Rehab", "Rehab Center", "Care Center",
+)  # fmt: skip
+_DENOMINATIONS = ("Lutheran", "Methodist", "Baptist", "Presbyterian", "Episcopal", "Catholic", "Pentecostal")
+
+
+def _alt(words: tuple[str, ...]) -> str:
+    forms = sorted({f for w in words for f in (w, w.upper())}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(f).replace(r"\ ", "[ ]") for f in forms) + ")"
+
+
+_ORG_RE = re.compile(
+    rf"(?<![\w'’.])(?P<org>{_WORD}(?:{_JOIN}{_WORD}){{0,4}}?[ ]{_alt(_ORG_HEADS)})(?![\w'’])"
+    rf"|(?<![\w'’.])(?P<church>{_WORD}(?:[ ]{_WORD})?[ ]{_alt(_DENOMINATIONS)}"
+    rf"(?:[ ](?:Church|CHURCH))?(?:[ ](?:of|OF)[ ]{_WORD}(?:[ ]{_WORD})?)?)(?![\w'’])"
+)
+_HOSP_RE = re.compile(
+    rf"(?<![\w'’.])(?P<hosp>{_WORD}(?:{_JOIN}{_WORD}){{0,4}}?[ ]{_alt(_HOSP_HEADS)})(?![\w'’])"
+)
+# Two to five capitals not in the clinical abbreviations, after a place preposition or before ED.
+_ABBR_RE = re.compile(
+    r"\b(?i:at|near|(?:closer|nearer|go|goes|going|went|drive|driven|drove)\s+to|called|call|records\s+from)[ \t]+"
+    r"(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
+    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus)\b"
+)
+_WARD_RE = re.compile(
+    r"\b(?i:unit|floor|ward|bldg|building|tower|pavilion)[ \t]*:?[ \t]+(?P<w1>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?)(?![\w])"
+    r"|(?<![\w'’-])(?P<w2>[A-Z][a-z]{2,}[ \t]+(?:ICU|CCU|MICU|SICU|CVICU|NICU|PICU|PACU|Tower|Pavilion|Wing"
+    r"|Building|Bldg|Annex))(?![\w])"
+)
+_STRONG_CUE = (
+    r"(?i:lives|living|lived|resides|residing|moved|relocated|visiting|visited|flew|flying|driving|drove"
+    r"|travel(?:l?ed)?|traveling|born|raised|grew\s+up|stays?|staying|family|daughter|son|sister|brother"
+    r"|wife|husband|mother|father|parents|dtr|niece|nephew|cousin|aunt|uncle|friend|works|worked|home)"
+)
+_CITY_RE = re.compile(
+    rf"\b(?P<cue>{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|at|outside(?:\s+of)?)"
+    r"|(?i:from|in|to|near|outside(?:\s+of)?|of))[ \t]+"
+    r"(?P<city>(?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})(?:[ \t](?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})){0,2})(?![\w'’])"
+)
+_HOOD_RE = re.compile(
+    r"\b(?:the[ \t]+)?(?P<hood>(?:[A-Z][a-z]+[ \t]){0,2}[A-Z][a-z]+)[ \t]+(?i:neighborhood|neighbourhood|area|district)\b"
+)
+_PLACE_STOP = NAME_STOPWORDS_LOCATION | {"the", "a", "an", "his", "her", "their", "our", "my", "this", "that"}
+
+
+@lru_cache(maxsize=1)
+def _cities() -> frozenset[str]:
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(c.lower() for stem in ("gazetteer_cities", "cities") for c in load_lexicon(stem))
+
+
+@lru_cache(maxsize=1)
+def _countries() -> frozenset[str]:
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(c.lower() for c in load_lexicon("countries"))
+
+
+@lru_cache(maxsize=1)
+def _major_cities() -> frozenset[str]:
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(c.lower() for c in load_lexicon("gazetteer_cities_major"))
+
+
+def _plain(word: str) -> bool:
+    """Clinical vocabulary, a care unit, a month or weekday, or a common English word."""
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    vocab = clinical_vocabulary()
+    if is_clinical_word(word) or is_clinical_word(low) or low in vocab.care_units:
+        return True
+    return low in vocab.common or low in _PLACE_STOP or low in _MONTHS_DAYS
+
+
+_MONTHS_DAYS = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
+)
+_GENERIC_ORG = frozenset(
+    [
+        "homeless",
+        "local",
+        "retail",
+        "specialty",
+        "mail",
+        "order",
+        "community",
+        "public",
+        "city",
+        "county",
+        "state",
+        "federal",
+        "national",
+        "the",
+        "our",
+        "his",
+        "her",
+        "their",
+        "my",
+        "men's",
+        "women's",
+        "womens",
+        "mens",
+        "youth",
+        "family",
+        "emergency",
+        "domestic",
+        "violence",
+        "medical",
+        "home",
+        "outpatient",
+        "inpatient",
+        "hospital",
+        "health",
+        "care",
+        "new",
+        "old",
+        "first",
+        "main",
+        "north",
+        "south",
+        "east",
+        "west",
+        "central",
+        "regional",
+        "area",
+        "senior",
+        "adult",
+        "day",
+        "elementary",
+        "middle",
+        "high",
+        "school",
+        "fire",
+        "police",
+        "rescue",
+        "any",
+        "same",
+    ]
+)
+
+
+def _upper_line(text: str, start: int, end: int) -> bool:
+    reach = max(0, start - 2000)
+    line_start = text.rfind("\n", reach, start) + 1 or reach
+    line_end = text.find("\n", end, end + 200)
+    line = text[line_start : line_end if line_end >= 0 else end + 200]
+    letters = [c for c in line if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) / len(letters) > 0.85
+
+
+def _trim_left(text: str, start: int, end: int) -> int:
+    """Move ``start`` past leading cue words and articles ("Pt attends First ..." keeps "First")."""
+    cut = start
+    for w in re.finditer(r"\S+", text[start:end]):
+        if w.group().lower().strip(",.") in _PLACE_STOP - {"of", "and", "the"} or w.group() in ("The", "THE"):
+            cut = start + w.end() + 1
+        else:
+            break
+    return min(cut, end)
+
+
+def _named(words: list[str], generic: frozenset[str]) -> bool:
+    """One word that can name something: not generic, not a stop or cue word."""
+    return any(w.lower() not in generic and w.lower() not in _PLACE_STOP and not w.isdigit() for w in words)
+
+
+class _TrimmedRule(PatternRule):
+    """A rule whose spans lose leading cue words ("Pt attends", "The")."""
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        for start, end, label in super().find(text):
+            cut = _trim_left(text, start, end)
+            if cut < end:
+                yield cut, end, label
+
+
+def _org_ok(m: re.Match[str]) -> bool:
+    group = "org" if m.group("org") is not None else "church"
+    text = m.string
+    start = _trim_left(text, m.start(group), m.end(group))
+    span = text[start : m.end(group)]
+    words = re.findall(r"[A-Za-z][A-Za-z'’\.]*", span)
+    heads = {w.lower() for h in (*_ORG_HEADS, *_DENOMINATIONS, "Church") for w in h.split()}
+    names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "on")]
+    if not names:
+        return False
+    if _upper_line(text, m.start(), m.end()) and (len(names) > 3 or any(_plain(w) for w in names)):
+        return False
+    if group == "church":
+        return True
+    return _named(names, _GENERIC_ORG) and not all(_plain(w) and w.lower() in _GENERIC_ORG for w in names)
+
+
+def _hosp_ok(m: re.Match[str]) -> bool:
+    text = m.string
+    start = _trim_left(text, m.start("hosp"), m.end("hosp"))
+    words = re.findall(r"[A-Za-z][A-Za-z'’\.]*", text[start : m.end("hosp")])
+    heads = {w.lower() for h in _HOSP_HEADS for w in h.split()}
+    names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "&")]
+    if not names or not _named(names, _GENERIC_ORG):
+        return False
+    if words[-1].lower().rstrip(".") == "hosp" and not _upper_line(text, m.start(), m.end()):
+        return True  # "Lakeside Hosp": a common word names a hospital too
+    return any(_name_like(w) for w in names)
+
+
+def _name_like(word: str) -> bool:
+    """A given name, a surname or a word no English dictionary has ("Lowry", "Coldwater")."""
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    vocab = clinical_vocabulary()
+    if is_clinical_word(word) or low in vocab.care_units or low in _PLACE_STOP:
+        return False
+    return low in vocab.names or low not in vocab.wordnet
+
+
+def _abbr_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary
+
+    abbr = m.group("a1") or m.group("a2")
+    if abbr in STATE_ABBREVIATIONS or abbr in ("ED", "ER", "OR", "ICU", "US", "USA", "UK", "AM", "PM"):
+        return False
+    vocab = clinical_vocabulary()
+    if abbr.lower() in vocab.clinical or abbr.lower() in vocab.common or abbr.lower() in vocab.care_units:
+        return False
+    if m.group("a1") is not None and (abbr in vocab.abbreviations or _plain(abbr)):
+        return False
+    if m.group("a1") is not None and re.match(r"[ \t]+[a-z]", m.string[m.end() : m.end() + 3]):
+        return False  # "at HF clinic": a service
+    if _upper_line(m.string, m.start(), m.end()):
+        return m.group("a2") is not None
+    return True
+
+
+def _ward_ok(m: re.Match[str]) -> bool:
+    ward = m.group("w1") or m.group("w2")
+    return not _plain(ward.split()[0]) and not _upper_line(m.string, m.start(), m.end())
+
+
+def _city_ok(m: re.Match[str]) -> bool:
+    city = m.group("city")
+    words = city.split()
+    low = city.lower()
+    if low in STATE_NAMES_LOWER or city in STATE_ABBREVIATIONS or low in _countries():
+        return False  # states are the policy's business
+    strong = m.group("cue") is not None and re.match(_STRONG_CUE, m.group("cue")) is not None
+    if low in _major_cities() or (low in _cities() and (strong or len(words) > 1 or not _plain(city))):
+        return not _upper_line(m.string, m.start(), m.end()) or low in _major_cities()
+    if not strong or _upper_line(m.string, m.start(), m.end()):
+        return False
+    return all(not _plain(w) for w in words[:1]) and not any(w.lower() in _PLACE_STOP for w in words)
+
+
+STATE_NAMES_LOWER = frozenset(s.lower() for s in STATE_NAMES)
+
+
+def _hood_ok(m: re.Match[str]) -> bool:
+    words = m.group("hood").split()
+    return any(not _plain(w) for w in words) or len(words) >= 2
+
+
+PLACE_RULES_EN: tuple[PatternRule, ...] = (
+    _TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok),
+    _TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok),
+    PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
+    PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
+    PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
+    PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
+)  # fmt: skip

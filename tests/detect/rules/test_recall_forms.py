@@ -1,0 +1,146 @@
+"""Recall-first rules for the forms real notes write (issue 25): month/day dates beside lab values and
+events, ordinal days, parts of months, organisations, practices, named units, facility
+abbreviations and towns after a where-cue. Made-up names and places only.
+
+Each table row is (text, expected surface or None). Positive rows must be found with their label;
+negative rows are look-alikes that must not be tagged by these rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from phiscrub.detect.rules.dates import date_detector
+from phiscrub.detect.rules.locations import location_detector
+from phiscrub.document import Document
+
+DATES_FOUND = [
+    ("WBC 13.1 (down from 16.0 10/1). On zosyn", "10/1"),
+    ("BCx 2/2 from 9/29 GPC in clusters", "9/29"),
+    ("R IJ TLC placed 9/29, dressing changed", "9/29"),
+    ("10/3 to OR for CABG", "10/3"),
+    ("cultures from 10/2 NGTD", "10/2"),
+    ("10/4 @ 1900 pt became hypotensive", "10/4"),
+    ("amp/sulbactam 4/10 - planned through 4/16.", "4/10"),
+    ("Sputum cx 4/10 - planned. Sputum cx 4/12 oral flora", "4/12"),
+    ("9 days postpartum (SVD 2/3). Reports HA", "2/3"),
+    ("Lines: R IJ CVC 1/4; L radial art line 1/6; L subclavian", "1/6"),
+    ("Micro: sputum 1/4 MSSA; UCx 1/12 neg", "1/4"),
+    ("Prone sessions 1/5-1/8, none since.", "1/5"),
+    ("Foley since 1/4.", "1/4"),
+    ("willing to fly in the 22nd. Pt states", "22nd"),
+    ("ran out of her furosemide on the 2nd. No CP", "2nd"),
+    ("LMP ~mid-Jan. bhCG 2840", "mid-Jan"),
+    ("symptoms since early March", "early March"),
+    ("MI in '98, CABG '04.", "'98"),
+]
+
+DATES_NOT_FOUND = [
+    "GCS 14/15 (V4)",
+    "strength 4/5 BUE, 3/5 BLE",
+    "Denies pain, 0/10 when asked",
+    "pain 7/10 sharp",
+    "BCx 2/2 positive",
+    "BP 96/60 - 118/72",
+    "I/O 1450/2100",
+    "on zosyn day 8/10",
+    "LUE shoulder flex 2/5, grip 1/5",
+    "LUE 2/5 prox, 1/5 distal",
+    "Dx: Sepsis 2/2 E. coli pyelonephritis",
+    "Tender 2/28, swollen 1/28",
+    "able to verbalize 2/3 precautions",
+    "ate 1/2 tray",
+    "1/2 of meals",
+    "fatigue 5/10, cold-induced paresthesias",
+    "w/ relief to 2/10.",
+    "A&O 3/3",
+    "naming 3/6, repetition impaired",
+    "crackles bilat bases 1/3 up",
+    "tof 4/4 no fade",
+    "the 2nd floor",
+    "for the 3rd time",
+]
+
+
+def _found(detector_text: str, kind: str) -> list[tuple[str, str]]:
+    det = date_detector() if kind == "date" else location_detector()
+    doc = Document("t", detector_text)
+    return [(detector_text[s.start : s.end].rstrip("."), s.label) for s in det.detect(doc)]
+
+
+@pytest.mark.parametrize(("text", "surface"), DATES_FOUND)
+def test_month_day_and_ordinal_dates_are_found(text: str, surface: str) -> None:
+    assert (surface, "DATE") in _found(text, "date")
+
+
+@pytest.mark.parametrize("text", DATES_NOT_FOUND)
+def test_scores_counts_and_fractions_are_not_dates(text: str) -> None:
+    assert _found(text, "date") == []
+
+
+PLACES_FOUND = [
+    (
+        "Pt attends First Lutheran of Brennock; church has offered meals",
+        "First Lutheran of Brennock",
+        "ORGANIZATION",
+    ),
+    ("brought by Ostrander Fire EMS. GCS 15", "Ostrander Fire", "ORGANIZATION"),
+    (
+        "Pharmacy on file (Quellford Family Pharmacy) - no new meds",
+        "Quellford Family Pharmacy",
+        "ORGANIZATION",
+    ),
+    ("42M BIBP (Brennock PD) after found yelling", "Brennock PD", "ORGANIZATION"),
+    ("pt staying at Harbor Street Men's Shelter per EMS.", "Harbor Street Men's Shelter", "ORGANIZATION"),
+    (
+        "referred to Wickham County Area Agency on Aging for support",
+        "Wickham County Area Agency on Aging",
+        "ORGANIZATION",
+    ),
+    ("Seen at Lowry Flats Urgent Care today", "Lowry Flats Urgent Care", "HOSPITAL"),
+    (
+        "Dr. Helen Strand\nColdwater Junction Family Practice\n52 Mill St",
+        "Coldwater Junction Family Practice",
+        "HOSPITAL",
+    ),
+    ("transferred from Lakeside Hosp yesterday", "Lakeside Hosp", "HOSPITAL"),
+    ("Called AMH ED charge RN", "AMH", "HOSPITAL"),
+    ("sent to NMC for cath", "NMC", "HOSPITAL"),
+    ("ICU TRANSFER NOTE (Corrigan ICU -> floor)", "Corrigan ICU", "DEPARTMENT"),
+    ("Unit Tallis 6\nAttending", "Tallis 6", "DEPARTMENT"),
+    ("Pt's brother Kieran from Boston is HCP", "Boston", "CITY"),
+    ("s/p PCI to LAD (DES) in Cleveland in 2019", "Cleveland", "CITY"),
+    ("dtr Jessica (visiting from Seattle) present", "Seattle", "CITY"),
+    ("daughter lives in Quellford, drives down weekly", "Quellford", "CITY"),
+    ("lives in Ann Arbor with wife", "Ann Arbor", "CITY"),
+    ("in the Old Quarry neighborhood. Bedroom", "Old Quarry", "LOCATION"),
+]
+
+PLACES_NOT_FOUND = [
+    "transferred to the ICU from the OR",
+    "Pt is from Mexico",
+    "admitted from home",
+    "seen in PT today",
+    "f/u with PCP in 2 wks",
+    "PT TO FOLLOW UP WITH PHARMACY",
+    "lives in a Homeless Shelter",
+    "routed to HF clinic re: fluid status",
+    "Extinction to DSS.",
+    "Family from Ghana; mother visiting",
+    "GOT LOST DRIVING TO DAUGHTER'S HOUSE",
+    "STOPPED INSULIN 4 DAYS AGO BECAUSE OF AN INSURANCE ISSUE",
+    "Pediatric Urgent Care\nPt: seen",
+    "Virtual Urgent Care (video visit)",
+    "started in Kawasaki disease",
+    "pain in LLQ",
+]
+
+
+@pytest.mark.parametrize(("text", "surface", "label"), PLACES_FOUND)
+def test_places_real_notes_write_are_found(text: str, surface: str, label: str) -> None:
+    assert (surface, label) in _found(text, "location")
+
+
+@pytest.mark.parametrize("text", PLACES_NOT_FOUND)
+def test_place_look_alikes_are_not_tagged(text: str) -> None:
+    assert _found(text, "location") == []
