@@ -144,3 +144,25 @@ def test_places_real_notes_write_are_found(text: str, surface: str, label: str) 
 @pytest.mark.parametrize("text", PLACES_NOT_FOUND)
 def test_place_look_alikes_are_not_tagged(text: str) -> None:
     assert _found(text, "location") == []
+
+
+KIN_SHORTHAND = [
+    ("asking for her dtr renata repeatedly", "renata"),
+    ("bro Kieran from Boston is HCP", "Kieran"),
+    ("sis Marguerite called", "Marguerite"),
+]
+
+
+@pytest.mark.parametrize(("text", "surface"), KIN_SHORTHAND)
+def test_kin_shorthand_names_are_relatives(text: str, surface: str) -> None:
+    from phiscrub.detect.rules.names import name_detector
+
+    found = [(text[s.start : s.end], s.label) for s in name_detector().detect(Document("t", text))]
+    assert (surface, "RELATIVE") in found
+
+
+@pytest.mark.parametrize("text", ["dtr at bedside", "dtr to buy groceries", "sis will call back"])
+def test_kin_shorthand_without_a_name_tags_nothing(text: str) -> None:
+    from phiscrub.detect.rules.names import name_detector
+
+    assert name_detector().detect(Document("t", text)) == []

@@ -294,6 +294,14 @@ KIN_WORDS = (
     "father-in-law",
     "son-in-law",
     "daughter-in-law",
+    # shorthand of nursing and social work notes ("dtr renata", "bro Kieran")
+    "dtr",
+    "dau",
+    "bro",
+    "sis",
+    "gdtr",
+    "gson",
+    "hubby",
 )
 
 BABY = frozenset({"baby boy", "baby girl"})

@@ -69,9 +69,69 @@ _HOSP_RE = re.compile(
 )
 # Two to five capitals not in the clinical abbreviations, after a place preposition or before ED.
 _ABBR_RE = re.compile(
-    r"\b(?i:at|near|(?:closer|nearer|go|goes|going|went|drive|driven|drove)\s+to|called|call|records\s+from)[ \t]+"
-    r"(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
-    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus)\b"
+    r"\b(?P<cue>(?i:at|near|(?:closer|nearer|go|goes|going|went|drive|driven|drove|presented|presents|presenting"
+    r"|transported|taken|brought)\s+to|called|call|records\s+from|referring|referred\s+by|outside\s+hospital))"
+    r"[ \t]*:?[ \t]+(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
+    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus|LTC|SNF|main|Main|MAIN)\b"
+)
+#: Services and people written in capitals after the same cues ("called PT", "at HS" is bedtime).
+_SERVICE_ABBR = frozenset(
+    [
+        "PT",
+        "OT",
+        "ST",
+        "SLP",
+        "RT",
+        "SW",
+        "CM",
+        "IR",
+        "OR",
+        "ED",
+        "ER",
+        "PCP",
+        "MD",
+        "DO",
+        "RN",
+        "LPN",
+        "NP",
+        "PA",
+        "GI",
+        "ID",
+        "HCP",
+        "POA",
+        "VNA",
+        "EMS",
+        "HS",
+        "RA",
+        "BL",
+        "MN",
+        "NOC",
+        "PM",
+        "AM",
+        "CT",
+        "MRI",
+        "US",
+        "XR",
+        "EKG",
+        "ECG",
+        "EEG",
+        "LAB",
+        "RRT",
+        "ICU",
+        "CCU",
+        "NICU",
+        "PICU",
+        "PACU",
+        "SICU",
+        "MICU",
+        "SDU",
+        "PCU",
+        "ACU",
+        "HD",
+        "ASAP",
+        "PRN",
+        "NPO",
+    ]
 )
 _WARD_RE = re.compile(
     r"\b(?i:unit|floor|ward|bldg|building|tower|pavilion)[ \t]*:?[ \t]+(?P<w1>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?)(?![\w])"
@@ -302,21 +362,28 @@ def _name_like(word: str) -> bool:
 
 
 def _abbr_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.clinical import clinical_vocabulary
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
 
     abbr = m.group("a1") or m.group("a2")
-    if abbr in STATE_ABBREVIATIONS or abbr in ("ED", "ER", "OR", "ICU", "US", "USA", "UK", "AM", "PM"):
+    if abbr in STATE_ABBREVIATIONS or abbr in _SERVICE_ABBR or abbr in ("US", "USA", "UK"):
         return False
     vocab = clinical_vocabulary()
     if abbr.lower() in vocab.clinical or abbr.lower() in vocab.common or abbr.lower() in vocab.care_units:
         return False
-    if m.group("a1") is not None and (abbr in vocab.abbreviations or _plain(abbr)):
-        return False
-    if m.group("a1") is not None and re.match(r"[ \t]+[a-z]", m.string[m.end() : m.end() + 3]):
+    if m.group("a1") is None:
+        return True
+    if re.match(r"[ \t]+[a-z]", m.string[m.end() : m.end() + 3]):
         return False  # "at HF clinic": a service
-    if _upper_line(m.string, m.start(), m.end()):
-        return m.group("a2") is not None
-    return True
+    # "at" is a weak cue ("sats 93% at RA"): a known clinical abbreviation after it is not a place.
+    weak = m.group("cue").lower() == "at"
+    if (weak or _upper_line(m.string, m.start(), m.end())) and (abbr in vocab.abbreviations or _plain(abbr)):
+        return False
+    if not _upper_line(m.string, m.start(), m.end()):
+        return True
+    # In an ALL-CAPS line every word is capitals: only a long one no dictionary knows.
+    low = abbr.lower()
+    forms = {low, low.removesuffix("s"), low.removesuffix("es"), low + "s", {"teeth": "tooth"}.get(low, low)}
+    return len(abbr) >= 4 and not (forms & vocab.wordnet) and not any(is_clinical_word(f) for f in forms)
 
 
 def _ward_ok(m: re.Match[str]) -> bool:
