@@ -176,7 +176,123 @@ KEPT = [
     ("is a 70-year-old retired [[truck driver]] who lives", "PROFESSION"),
     ("home is in Bredsten, [[MI]] 64154 with 4 steps", "STATE"),
     ("supporting gender marker change for [[Hawaii]] driver", "STATE"),
+    ("Called [[AMH]] ED charge RN to give report", "HOSPITAL"),
+    ("Lives 40 min away, closer to [[AMH]].", "HOSPITAL"),
 ]
+
+
+# Issue 25: month/day dates next to lab values and events survive the guard, whoever proposed them
+# (the model or the date rule); score, count and ratio look-alikes are still dropped, even with a date
+# cue or a date-rule proposal, on positive evidence of the score.
+DATES_KEPT = [
+    "WBC 13.1 (down from 16.0 [[10/1]]). On zosyn day 4.",
+    "WBC 16.0 [[10/1]]",
+    "BCx 2/2 from [[9/29]] GPC in clusters",
+    "R IJ TLC placed [[9/29]], dressing changed",
+    "[[10/3]] to OR for CABG",
+    "cultures from [[10/2]] NGTD",
+    "[[10/4]] @ 1900 pt transferred",
+    "line placed [[10/5]]",
+    "seen [[3/4]] for pain f/u",
+    "Echo [[6/12]]: EF 40%",
+    "s/p CABG on [[10/3]]",
+    "WBC 18.6 [[8/22]], lactate 3.4",
+    "BCx 2/2 [[8/22]] E. coli",
+    "BCx [[1/12]] x2 NGTD",
+    "amp/sulbactam [[4/10]] - planned through 4/16",
+    "(last dose [[9/4]]). Cr 1.8 -> 0.9",
+    "Procedures: [[3/3]] IR drainage of pelvic abscess",
+    "drain cx [[3/3]] E. coli",
+    "sputum [[1/4]] MSSA; UCx neg",
+    "Temporal artery bx [[4/30]] positive.",
+    "intubated [[1/4]]. Events: failed SBT",
+    "CDiff neg [[1/10]].",
+    "oseltamivir [[1/3-1/8]]; cefazolin 1/6-",
+    "chest pain since [[7/10]], worse with exertion",
+    "hx L hip fx [[12/09]], dementia",
+]
+SCORES_DROPPED = [
+    ("GCS [[14/15]] (V4)", "ratio"),
+    ("MAE, strength [[4/5]] BUE, 3/5 BLE", "ratio"),
+    ("MAE, strength 4/5 BUE, [[3/5]] BLE", "ratio"),
+    ("Denies pain, [[0/10]] when asked", "ratio"),
+    ("[[0/10]] pain", "ratio"),
+    ("BCx [[2/2]] from 9/29 GPC", "ratio"),
+    ("BCx [[1/2]] positive", "ratio"),
+    ("[[2/4]] bottles GPC", "ratio"),
+    ("BP [[96/60]] - 118/72", "ratio"),
+    ("B/P [[10/6]] in the ED", "ratio"),
+    ("I/O [[1450/2100]].", "ratio"),
+    ("On zosyn day [[8/10]]", "ratio"),
+    ("pain [[7/10]] at rest", "ratio"),
+    ("back pain improved to 3/10 from [[7/10]]", "ratio"),
+    ("BiPAP [[14/6]] 40% overnight", "ratio"),
+    ("Tender [[2/28]], swollen 1/28", "ratio"),
+    ("1:1 sitter, ratio [[1:1]]", "ratio"),
+    ("Pt able to verbalize [[2/3]] precautions", "ratio"),
+    ("called wife [[x2]] today", "count"),
+    ("BCx positive in [[1 of 2]] sets", "count"),
+]
+ETHNICITY_DROPPED = [
+    ("67 yo [[Hispanic]] male with CHF", "PATIENT"),
+    ("Pt is an [[African American]] woman", "PATIENT"),
+    ("a 50 yo [[Caucasian]] female", "PATIENT"),
+    ("[[Asian]] woman, G2P1", "PATIENT"),
+    ("58 yo [[Latino]] man presents", "PATIENT"),
+    ("a 50 yo [[white]] male", "PATIENT"),
+    ("72 yo [[black]] female", "PATIENT"),
+]
+ETHNICITY_KEPT = [
+    ("Seen by Dr. [[White]] today", "DOCTOR"),
+    ("[[Black]], MD, attending", "DOCTOR"),
+    ("d/w [[White]] re: plan", "DOCTOR"),
+    ("[[John White]] called", "PATIENT"),
+]
+
+
+@pytest.mark.parametrize("source", ["model", "rule:date"])
+@pytest.mark.parametrize("marked", DATES_KEPT)
+def test_guard_keeps_month_day_dates(marked: str, source: str) -> None:
+    doc, span = _doc(marked, "DATE")
+    (decision,) = decide(doc, [Span(span.start, span.end, "DATE", 0.9, source)])
+    assert decision.keep, decision.reason
+
+
+@pytest.mark.parametrize("source", ["model", "rule:date", "model+rule:date"])
+@pytest.mark.parametrize(("marked", "reason"), SCORES_DROPPED)
+def test_guard_drops_scores_counts_and_ratios_tagged_as_dates(marked: str, reason: str, source: str) -> None:
+    doc, span = _doc(marked, "DATE")
+    (decision,) = decide(doc, [Span(span.start, span.end, "DATE", 0.9, source)])
+    assert not decision.keep
+    assert decision.reason == reason
+
+
+@pytest.mark.parametrize(("marked", "label"), ETHNICITY_DROPPED)
+def test_guard_drops_ethnicity_words_tagged_as_names(marked: str, label: str) -> None:
+    doc, span = _doc(marked, label)
+    counts: Counter[str] = Counter()
+    assert guard(doc, [span], counts) == []
+    assert counts == Counter({"ethnicity": 1})
+
+
+@pytest.mark.parametrize(("marked", "label"), ETHNICITY_KEPT)
+def test_guard_keeps_surnames_that_are_ethnicity_words(marked: str, label: str) -> None:
+    doc, span = _doc(marked, label)
+    (decision,) = decide(doc, [span])
+    assert decision.keep, decision.reason
+
+
+def test_guard_counts_dates_and_scores_by_reason() -> None:
+    text = "GCS 14/15. WBC 13.1 (down from 16.0 10/1). BCx 2/2 from 9/29 GPC. BP 96/60."
+    spans = [
+        Span(m.start(), m.end(), "DATE", 0.9, "model")
+        for m in re.finditer(r"\d+/\d+", text)
+        if not text[m.start() - 1].isdigit()
+    ]
+    counts: Counter[str] = Counter()
+    kept = guard(Document("t", text), spans, counts)
+    assert [text[s.start : s.end] for s in kept] == ["10/1", "9/29"]
+    assert counts == Counter({"ratio": 3})
 
 
 @pytest.mark.parametrize(("marked", "label", "reason"), DROPPED)
@@ -196,6 +312,7 @@ def test_guard_keeps_phi(marked: str, label: str) -> None:
 
 def test_guard_reasons_are_listed() -> None:
     assert {reason for _, _, reason in DROPPED} <= set(GUARD_REASONS)
+    assert {reason for _, reason in SCORES_DROPPED} | {"ethnicity"} <= set(GUARD_REASONS)
 
 
 def test_guard_counts_dropped_spans_by_reason_without_text() -> None:

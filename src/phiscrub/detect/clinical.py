@@ -59,9 +59,11 @@ from phiscrub.detect.clinical_cues import (
     measurement_before,
     text_before,
 )
+from phiscrub.detect.clinical_dates import COUNT_RE
 from phiscrub.detect.clinical_numbers import number_reason
 from phiscrub.detect.clinical_vocab import (
     CREDENTIALS,
+    ETHNICITY_WORDS,
     FACILITY_WORDS,
     MONTHS,
     clinical_vocabulary,
@@ -90,6 +92,13 @@ __all__ = [
 #: clinical abbreviations without an address around them ("from MI" yes, "Lansing, MI 48906" no).
 PROTECTED_LABELS = frozenset({"PROFESSION"})
 _REGION_LABELS = frozenset({"STATE", "COUNTRY"})
+# A care unit right after a place abbreviation ("AMH ED", "NMC ICU"): a unit of that facility.
+_FACILITY_UNIT_AFTER_RE = re.compile(r"[ \t]+(?:ED|ER|ICU|MICU|SICU|CCU|CVICU|NICU|PICU|PACU|L&D|OR)\b")
+_STRONG_PLACE_BEFORE_RE = re.compile(
+    r"\b(?:at|near|clos(?:e|er)[ \t]+to|nearer[ \t]+to|(?:transferred|admitted|transfer)[ \t]+(?:to|from)"
+    r"|discharged[ \t]+to)[ \t]+(?:the[ \t]+)?\Z",
+    re.IGNORECASE,
+)
 _ADDRESS_BEFORE_RE = re.compile(r"(?P<w>[A-Za-z][A-Za-z.'\-]*),[ \t]*\Z")
 _ZIP_AFTER_RE = re.compile(r"[ \t,]*\d{5}")
 
@@ -102,7 +111,8 @@ GUARD_REASONS: tuple[str, ...] = (
     "shift-span",  # 7a-7p, 0700-1900
     "decade",  # 80s, 120S, 90's (vital-sign decades)
     "range",  # 15-20, 300-450 (ascending numeric ranges)
-    "ratio",  # 6/15, 24/30, day 3/7, 5/5 strength (scores and fractions, not calendar dates)
+    "ratio",  # 6/15, 24/30, day 3/7, 5/5 strength, BP 96/60, 1:1 (scores and fractions, not calendar dates)
+    "count",  # x2, 1 of 2 tagged DATE
     "duration",  # "x 30 yrs", "10 yrs ago" tagged AGE
     "decimal",  # 22.4, 2.8
     "obstetric",  # G3P2002, 39w2d
@@ -112,6 +122,7 @@ GUARD_REASONS: tuple[str, ...] = (
     "lone-initial",  # a bare "A." (specimen letters, list markers)
     "weekday",  # a weekday name standing alone ("on Monday"): no date of anyone
     "field-label",  # the label of a field, not its value ("MRN" in "MRN 4455667", "DOB:")
+    "ethnicity",  # ethnicity, race or nationality words tagged as a name ("Hispanic", "African American")
     "edge-word",  # not a drop: function words cut from the edges of a kept name span
 )
 
@@ -255,6 +266,18 @@ def _name_evidence(text: str, span: Span, before: str, caseless: bool, lows: lis
     return evidence
 
 
+def _place_evidence(text: str, span: Span, before: str, caseless: bool) -> int:
+    """Evidence that a LOCATION span is a place: a place cue before; a care unit after a facility's
+    abbreviation ("Called AMH ED"), or a strong place cue before it ("closer to AMH", "seen at NMC")."""
+    evidence = 1 if PLACE_BEFORE_RE.search(before) else 0
+    if _FACILITY_UNIT_AFTER_RE.match(text, span.end):
+        return 2
+    abbreviation = not caseless and re.fullmatch(r"[A-Z]{2,6}", text[span.start : span.end]) is not None
+    if abbreviation and span.label not in _REGION_LABELS and _STRONG_PLACE_BEFORE_RE.search(before):
+        return 2
+    return evidence
+
+
 def _evidence(text: str, span: Span, coarse: str, before: str, caseless: bool, lows: list[str]) -> int:
     """How strongly the context reads the span as PHI (0-3)."""
     evidence = max(_title_weight(before, caseless), _credential_evidence(text, span, caseless))
@@ -262,8 +285,8 @@ def _evidence(text: str, span: Span, coarse: str, before: str, caseless: bool, l
         evidence = max(evidence, 2)
     if coarse == "NAME":
         evidence = max(evidence, _name_evidence(text, span, before, caseless, lows))
-    if coarse == "LOCATION" and PLACE_BEFORE_RE.search(before):
-        evidence = max(evidence, 1)
+    if coarse == "LOCATION":
+        evidence = max(evidence, _place_evidence(text, span, before, caseless))
     # "in MAR" in a mixed-case line is the medication administration record, not March.
     surface = text[span.start : span.end]
     if coarse == "DATE" and DATE_WORD_CUE_RE.search(before) and (caseless or not surface.isupper()):
@@ -304,6 +327,16 @@ def _field_label(text: str, span: Span, coarse: str, lows: list[str]) -> bool:
     )
 
 
+def _ethnicity(text: str, span: Span, before: str, caseless: bool, lows: list[str]) -> bool:
+    """A name span made only of ethnicity or nationality words ("Hispanic", "African American") with no
+    title, credential, kinship or role word that would make it a surname ("Dr. White", "Black, RN")."""
+    if not all(w in ETHNICITY_WORDS for w in lows):
+        return False
+    if _title_weight(before, caseless) or _credential_evidence(text, span, caseless):
+        return False
+    return _name_evidence(text, span, before, caseless, lows) < 2
+
+
 def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> str | None:
     """The clinical reason to drop a word span, or None to keep it."""
     if span.label in PROTECTED_LABELS or coarse == "PROFESSION":
@@ -319,6 +352,8 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
     weights, kinds, lows = _token_weights(text, span, caseless)
     if not lows:
         return None
+    if coarse == "NAME" and _ethnicity(text, span, before, caseless, lows):
+        return "ethnicity"
     if coarse == "NAME" and not title and all(w in CREDENTIALS for w in lows):
         return "clinical-term"  # "Jane Kim, [[MSW]], LCSW"
     if not title and _field_label(text, span, coarse, lows):
@@ -370,6 +405,8 @@ def _reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> s
         parts = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
         numeric = [m for m in parts if any(c.isdigit() for c in m.group())]
         words = [m.group() for m in parts if not any(c.isdigit() for c in m.group())]
+        if coarse == "DATE" and COUNT_RE.match(surface.strip()):
+            return number_reason(text, span, coarse)  # "1 of 2", "x 2": counts
         if words and numeric:
             # "RCVD 1412": clinical words beside a number; the number decides.
             caseless = caseless_at(text, span.start, span.end)

@@ -10,6 +10,10 @@ GUARD_REASONS`) or None to keep it. It runs in stages, each of which may settle 
    vital-sign decades; letters inside the number make it an identifier shape (kept);
 3. units, durations, ratios and ranges;
 4. the words before: a measurement word, a drug name; decimals.
+
+DATE spans of month/day, count and ratio shape (``10/1``, ``2/2``, ``x2``, ``1:1``) are decided by
+:func:`phiscrub.detect.clinical_dates.date_verdict` right after stage 1: a date unless there is
+evidence of a score.
 """
 
 from __future__ import annotations
@@ -52,48 +56,36 @@ from phiscrub.detect.clinical_cues import (
     text_after,
     text_before,
 )
-from phiscrub.detect.clinical_vocab import MONTHS, is_clinical_word, words_pattern
+from phiscrub.detect.clinical_dates import (
+    KEEP,
+    MD_TEST_CUE_RE,
+    ORGANISM_AFTER_RE,
+    RATIO_NEAR_AFTER_RE,
+    RATIO_NEAR_BEFORE_RE,
+    SCORE_CLAUSE_RE,
+    SIGNED_BEFORE_RE,
+    date_verdict,
+    score_like,
+)
+from phiscrub.detect.clinical_vocab import MONTHS, is_clinical_word
 from phiscrub.document import Span
 
 __all__ = ["number_reason"]
 
 #: A stage's verdict that settles the span as kept (None lets the next stage look).
-_KEEP = "keep"
+_KEEP = KEEP
 
-# Tests and procedures dated in running text ("CXR 3/8", "BCx 2/4", "echo 5/6"): an m/d after one
-# of them (one word may sit between: "CT head 3/8") is a date, whatever it looks like.
-_MD_TEST_WORDS = words_pattern(
-    """
-    cxr ct cta mri mra echo tte tee egd colonoscopy ekg ecg eeg emg us u/s xr pet scan biopsy bx cath lhc
-    rhc pci cabg lab labs bcx ucx culture cultures study exam surgery procedure on since from until dd dt
-    after before dated last next by due seen admitted discharged started stopped placed removed
-    """
-)
-_MD_TEST_CUE_RE = re.compile(rf"\b(?:{_MD_TEST_WORDS})\b(?:[ \t/]+[A-Za-z]+)?[ \t:]*\Z", re.IGNORECASE)
-# A dated signature: a credential or "signed" earlier on the line and the m/d at its end.
-_SIGNED_BEFORE_RE = re.compile(r"\b(?:MD|DO|RN|NP|PA-C|PA|signed|cosigned|co-signed)\b[^\n]{0,30}\Z")
-# Score, scale and strength words earlier in the same clause ("chest pain ... 7/10", "strength ... 4/5").
-_SCORE_CLAUSE_RE = re.compile(
-    r"\b(?:pain|strength|score|scale|motor|power|grade|graded|murmur|reflexes|dtrs?|rated|ratio)\b[^\n.;]{0,60}\Z",
-    re.IGNORECASE,
-)
 # What follows a fraction that is not a date: a rate, symptoms, doses.
 _FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:rate|sx|symptoms|signs|doses?|of\b|strength)", re.IGNORECASE)
-# Another score-shaped ratio next to this one ("4/5 -> 5/5", "knee 4-/5, hip 4/5").
-_RATIO_PART = r"(?<![\d/])(?P<a>\d{1,2})(?P<g>[+-])?/(?P<b>\d{1,2})(?![\d/])"
-_RATIO_NEAR_BEFORE_RE = re.compile(_RATIO_PART + r"[^\n.;/\d]{0,24}\Z")
-_RATIO_NEAR_AFTER_RE = re.compile(r"[^\n.;/\d]{0,16}?" + _RATIO_PART)
-
-
-# A trend of scores: "4/5 -> 5/5" (dates are not written with arrows between them).
-_TREND_AFTER_RE = re.compile(r"[ \t]*(?:-+>|→)[ \t]*\d")
+# Aliases of the patterns shared with the DATE decisions (:mod:`~phiscrub.detect.clinical_dates`).
+_MD_TEST_CUE_RE = MD_TEST_CUE_RE
+_SIGNED_BEFORE_RE = SIGNED_BEFORE_RE
+_SCORE_CLAUSE_RE = SCORE_CLAUSE_RE
+_RATIO_NEAR_BEFORE_RE = RATIO_NEAR_BEFORE_RE
+_RATIO_NEAR_AFTER_RE = RATIO_NEAR_AFTER_RE
 _TREND_BEFORE_RE = re.compile(r"\d[ \t]*(?:-+>|→)[ \t]*\Z")
-# Culture bottles: "BCx on admission 2/2 MSSA", "2/4 bottles GPC".
-_ORGANISM_AFTER_RE = re.compile(
-    r"[ \t]*(?:\(\+\)[ \t]*)?(?:mssa|mrsa|gpc|gpcs|gnr|gnrs|gpr|gnc|e\.?[ \t]?coli|staph\w*|strep\w*|enterococ\w*"
-    r"|klebsiella|pseudomonas|candida|cons|vre|bottles?)\b",
-    re.IGNORECASE,
-)
+_TREND_AFTER_RE = re.compile(r"[ \t]*(?:-+>|→)[ \t]*\d")
+_ORGANISM_AFTER_RE = ORGANISM_AFTER_RE
 
 
 @dataclass(frozen=True)
@@ -211,11 +203,6 @@ def _unit_stage(n: _Number) -> str | None:
     return "duration" if n.coarse == "AGE" and ago else None
 
 
-def _score_like(a: int, b: int) -> bool:
-    """The fraction shapes of scores and counts: 2/2, 1/3, 4/5, 7/10 (as a date: rarer than as a score)."""
-    return a == b or (a < b and b in (2, 3, 4, 5, 6, 8, 10))
-
-
 def _ratio_trend_or_bottles(n: _Number) -> bool:
     """A ratio in a trend of scores ("4/5 -> 5/5") or a count of culture bottles ("2/2 MSSA"): a date
     cue before does not make it a date."""
@@ -225,7 +212,7 @@ def _ratio_trend_or_bottles(n: _Number) -> bool:
     if _TREND_AFTER_RE.match(n.after) or _TREND_BEFORE_RE.search(n.before):
         return True
     return (
-        _score_like(int(ratio.group("a")), int(ratio.group("b")))
+        score_like(int(ratio.group("a")), int(ratio.group("b")))
         and _ORGANISM_AFTER_RE.match(n.after) is not None
     )
 
@@ -233,7 +220,7 @@ def _ratio_trend_or_bottles(n: _Number) -> bool:
 def _ratio_near(n: _Number) -> bool:
     """Another score-shaped ratio next to this one in the clause ("4/5 -> 5/5", "hip 4-/5, knee 4/5")."""
     for m in (_RATIO_NEAR_BEFORE_RE.search(n.before), _RATIO_NEAR_AFTER_RE.match(n.after)):
-        if m is not None and (m.group("g") or _score_like(int(m.group("a")), int(m.group("b")))):
+        if m is not None and (m.group("g") or score_like(int(m.group("a")), int(m.group("b")))):
             return True
     return False
 
@@ -257,7 +244,7 @@ def _calendar_ratio(n: _Number, a: int, b: int) -> str | None:
     line_end = not n.after.strip(" \t.,;")
     if line_end and _SIGNED_BEFORE_RE.search(n.before):
         return _KEEP  # a dated signature: "Jane Kim, MD 5/6"
-    if _FRACTION_AFTER_RE.match(n.after) or _score_like(a, b):
+    if _FRACTION_AFTER_RE.match(n.after) or score_like(a, b):
         return "ratio"
     if _SCORE_CLAUSE_RE.search(n.before) or _ratio_near(n):
         return "ratio"
@@ -325,6 +312,11 @@ def number_reason(text: str, span: Span, coarse: str) -> str | None:
     n = _Number.of(text, span, coarse)
     if _phi_digits(n) or _phi_cue(n):
         return None
+    if coarse == "DATE":
+        # month/day, counts and ratios: a date unless there is evidence of a score (clinical_dates)
+        verdict = date_verdict(text, span)
+        if verdict is not None:
+            return None if verdict == _KEEP else verdict
     for stage in _STAGES:
         verdict = stage(n)
         if verdict is not None:

@@ -18,6 +18,7 @@ from phiscrub.errors import ConfigError
 
 __all__ = [
     "CREDENTIALS",
+    "ETHNICITY_WORDS",
     "FACILITY_WORDS",
     "MONTHS",
     "ClinicalVocabulary",
@@ -191,5 +192,18 @@ CREDENTIALS = _word_set(
     md do rn np pa pa-c dds dmd pharmd phd crna cnm lpn lvn lcsw licsw lmsw msw bsn msn dnp aprn fnp
     anp acnp agacnp nnp cna cma ccm cns cde cdces rnc rrt dpt pt ot otr otr/l slp ccc-slp rd rdn mph
     mba mha facs facp faan ccrn cen cpn ocn chpn
+    """
+)
+#: Ethnicity, race and nationality words ("a 67 yo Hispanic male", "African American"): a patient's
+#: description, no identifier; as a name span on their own they are dropped (reason ``ethnicity``).
+ETHNICITY_WORDS = _word_set(
+    """
+    asian hispanic caucasian african american african-american latino latina latinx latine white black
+    non-hispanic nonhispanic native alaskan alaska pacific islander hawaiian middle eastern arab arabic
+    chinese japanese korean vietnamese filipino filipina indian pakistani bangladeshi cambodian hmong
+    laotian thai mexican puerto rican cuban dominican salvadoran guatemalan honduran haitian jamaican
+    somali ethiopian nigerian ghanaian eritrean russian ukrainian polish italian irish german greek
+    portuguese brazilian colombian venezuelan peruvian ecuadorian european euro-american afro-caribbean
+    caribbean indigenous
     """
 )
