@@ -22,16 +22,28 @@ label, false-positive tokens per 1,000 non-PHI tokens, and the share of notes wi
 token (over all notes and over the notes holding PHI); each surrogate draw is also scored alone
 (the range shows how much the figures depend on the fill).
 
-Gold views: ``i2b2`` keeps every gold span; ``safe-harbor`` keeps the gold spans that are PHI under
-HIPAA Safe Harbor (:mod:`phiscrub.policy` when installed; otherwise ages of 89 and under, states,
-countries and professions are dropped). Predictions are never filtered by the gold view: a state
-tagged by a pipeline counts as a false positive under ``safe-harbor``, as in the independent real-note
-evaluation of issue 11.
+(d) **hard-forms dev and test** (issue 25): ``shared/data/hardforms-notes`` hf001-hf060 (dev) and
+    hf061-hf120 (test), PHI written out by hand (``scripts/eval_hardforms.py``). Scored as
+    ``phiscrub evaluate --policy P`` does: the pipeline's policy applied to gold and predicted spans
+    alike. Each pipeline also runs with the system's site lists and patient registry (each note's
+    ``patient_id`` in its metadata) when the installed Deidentifier has ``site_lists=``.
+
+Gold views of (a)-(c): ``i2b2`` keeps every gold span; ``safe-harbor`` keeps the gold spans that are
+PHI under HIPAA Safe Harbor (:mod:`phiscrub.policy` when installed; otherwise ages of 89 and under,
+states, countries and professions are dropped). Predictions are never filtered by the gold view: a
+state tagged by a pipeline counts as a false positive under ``safe-harbor``, as in the independent
+real-note evaluation of issue 11.
+
+Every row also has the **guard leak rate** (:mod:`phiscrub.evaluate.guard_leaks`): gold PHI tokens
+that the pipeline's selection covers with the clinical-context guard off and not with it, per coarse
+and fine gold label, as a count and a rate over the gold tokens of the label; and the guard's drops
+by reason.
 
 Outputs ``OUT/results.json`` and ``OUT/results.md`` (figures only: ids, labels and counts; no note text).
 
 Usage:
     OMP_NUM_THREADS=1 python scripts/eval_realnotes.py --out build/eval-realnotes
+    OMP_NUM_THREADS=1 python scripts/eval_realnotes.py --sets hardforms-dev,hardforms-test --out build/eval-hf
     OMP_NUM_THREADS=1 python scripts/eval_realnotes.py --model build/default-model/model --out build/eval-new
     OMP_NUM_THREADS=1 python scripts/eval_realnotes.py --lofo --lofo-time-budget 300 --out build/eval-lofo
 """
@@ -52,9 +64,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_default_model import NOTES, fill, split_realworld
+from eval_hardforms import HARDFORMS_SETS, REGISTRY, SITE_LISTS, hardforms, policy_view
 
 from phiscrub.deid import Deidentifier
 from phiscrub.document import Document, Span
+from phiscrub.evaluate.guard_leaks import guard_leaks, predict_with_and_without_guard
 from phiscrub.evaluate.metrics import evaluate
 from phiscrub.evaluate.notelevel import binary_recall_by_gold_label, note_level_scores
 from phiscrub.evaluate.splits import ZEROSHOT_EN_FAMILIES, split_zeroshot
@@ -129,6 +143,8 @@ class Pipeline:
     policy: str | None = None
     model_only: bool = False
     threshold: float | None = None
+    site_lists: str | None = None
+    registry: str | None = None
 
     def deidentifier(self) -> Deidentifier:
         kwargs: dict[str, Any] = {"model": self.model}
@@ -138,6 +154,10 @@ class Pipeline:
             kwargs["threshold"] = self.threshold
         if self.model_only:
             kwargs["detectors"] = []
+        if self.site_lists is not None:
+            kwargs["site_lists"] = self.site_lists
+        if self.registry is not None:
+            kwargs["registry"] = self.registry
         return Deidentifier(**kwargs)
 
     def gold_views(self) -> tuple[str, ...]:
@@ -166,15 +186,34 @@ def pipelines(
     return out
 
 
-def predict(pipe: Pipeline, docs: Sequence[Document], batch: int = 16) -> tuple[list[Document], float]:
+def with_site(pipes: Sequence[Pipeline]) -> list[Pipeline]:
+    """``pipes`` and, when the installed Deidentifier has ``site_lists=``, each of them again with the
+    hard-forms site lists and registry."""
+    if not supports("site_lists"):
+        return list(pipes)
+    extra = [
+        dataclasses.replace(p, name=f"{p.name} +site", site_lists=str(SITE_LISTS), registry=str(REGISTRY))
+        for p in pipes
+    ]
+    return list(pipes) + extra
+
+
+@dataclasses.dataclass(frozen=True)
+class Prediction:
+    """A pipeline's output on a corpus with its guard on and off, the guard's drops and the time."""
+
+    guarded: list[Document]
+    unguarded: list[Document]
+    guard_drops: dict[str, int]
+    seconds: float
+
+
+def predict(pipe: Pipeline, docs: Sequence[Document], batch: int = 16) -> Prediction:
     deid = pipe.deidentifier()
     started = time.perf_counter()
-    out: list[Document] = []
-    for i in range(0, len(docs), batch):
-        chunk = list(docs[i : i + batch])
-        for doc, spans in zip(chunk, deid.detect_many(chunk)):
-            out.append(Document(doc.id, doc.text, tuple(spans), {}))
-    return out, time.perf_counter() - started
+    guarded, unguarded = predict_with_and_without_guard(deid, docs, batch)
+    seconds = time.perf_counter() - started
+    return Prediction(guarded, unguarded, dict(sorted(deid.guard_counts.items())), seconds)
 
 
 # -- scoring ----------------------------------------------------------------------------------------
@@ -184,8 +223,10 @@ def _draw_of(doc_id: str) -> str:
     return doc_id.rsplit("#", 1)[1] if "#" in doc_id else "0"
 
 
-def score(gold: Sequence[Document], pred: Sequence[Document]) -> dict[str, Any]:
-    """Every figure of one (corpus, pipeline, gold view)."""
+def score(
+    gold: Sequence[Document], pred: Sequence[Document], unguarded: Sequence[Document] | None = None
+) -> dict[str, Any]:
+    """Every figure of one (corpus, pipeline, gold view); guard leaks when ``unguarded`` is given."""
     result = evaluate(gold, pred, "coarse")
     notes = note_level_scores(gold, pred, "coarse")
     per_draw = {}
@@ -211,25 +252,41 @@ def score(gold: Sequence[Document], pred: Sequence[Document]) -> dict[str, Any]:
         },
         "notes": notes.to_dict(),
         "per_draw": per_draw,
+        "guard_leaks": None if unguarded is None else guard_leaks(gold, pred, unguarded, "coarse").to_dict(),
+        "guard_leaks_fine": None
+        if unguarded is None
+        else guard_leaks(gold, pred, unguarded, "fine").to_dict(),
     }
 
 
 def run_corpora(corpora: dict[str, list[Document]], pipes: Sequence[Pipeline]) -> list[dict[str, Any]]:
+    """Score every pipeline on every corpus: gold views for the in-family and OOD sets, the pipeline's
+    policy on both sides for the hard-forms sets (with the site-list variants of the pipelines)."""
     rows: list[dict[str, Any]] = []
     for corpus, docs in corpora.items():
-        views = {view: view_of(docs, view) for view in GOLD_VIEWS}
-        for pipe in pipes:
-            pred, seconds = predict(pipe, docs)
-            print(f"{corpus}: {pipe.name}: {len(docs)} documents in {seconds:.0f} s", file=sys.stderr)
+        both_sides = corpus in HARDFORMS_SETS
+        views = {} if both_sides else {view: view_of(docs, view) for view in GOLD_VIEWS}
+        for pipe in with_site(pipes) if both_sides else pipes:
+            pred = predict(pipe, docs)
+            print(f"{corpus}: {pipe.name}: {len(docs)} documents in {pred.seconds:.0f} s", file=sys.stderr)
             for view in pipe.gold_views():
-                gold = views[view]
+                guarded, unguarded = pred.guarded, pred.unguarded
+                if both_sides:
+                    policy = pipe.policy or view
+                    gold, guarded, unguarded = (policy_view(d, policy) for d in (docs, guarded, unguarded))
+                else:
+                    gold = views[view]
                 row: dict[str, Any] = {
                     "corpus": corpus,
                     "pipeline": pipe.name,
                     "policy": pipe.policy,
                     "gold": view,
+                    "scoring": "policy on gold and prediction" if both_sides else "gold view only",
+                    "guard_drops": pred.guard_drops,
                 }
-                row.update(score(gold, pred), seconds=round(seconds, 1), documents=len(docs))
+                row.update(
+                    score(gold, guarded, unguarded), seconds=round(pred.seconds, 1), documents=len(docs)
+                )
                 rows.append(row)
     return rows
 
@@ -281,7 +338,8 @@ def run_lofo(
             file=sys.stderr,
         )
         for pipe in pipelines(str(model_dir), args.policy_list, args.threshold, model_only=True):
-            pred, seconds = predict(pipe, test_docs)
+            prediction = predict(pipe, test_docs)
+            pred, seconds = prediction.guarded, prediction.seconds
             for view in pipe.gold_views():
                 row: dict[str, Any] = {
                     "family": family,
@@ -313,17 +371,35 @@ def summary_table(rows: Sequence[dict[str, Any]], first: str) -> list[str]:
     lines = [
         (
             f"| {first} | pipeline | gold | binary R | binary P | binary F1 | R over draws | FP / 1k non-PHI "
-            "| notes with missed PHI (all / with PHI) | documents |"
+            "| notes with missed PHI (all / with PHI) | guard leak (tokens, rate) | documents |"
         ),
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         b, n = r["binary"], r["notes"]
+        leak = r.get("guard_leaks")
+        leak_cell = f"{leak['total']['leaked']}, {leak['total']['rate']:.3f}" if leak else "-"
         lines.append(
             f"| {r.get(first)} | {r['pipeline']} | {r['gold']} | {_f(b['recall'])} | {_f(b['precision'])} "
             f"| {_f(b['f1'])} | {_range(r['per_draw'], 'recall')} | {n['fp_per_1000_non_phi']:.2f} "
-            f"| {n['missed_note_share']:.1%} / {n['missed_phi_note_share']:.1%} | {n['n_notes']} |"
+            f"| {n['missed_note_share']:.1%} / {n['missed_phi_note_share']:.1%} | {leak_cell} | {n['n_notes']} |"
         )
+    return lines
+
+
+def leak_table(rows: Sequence[dict[str, Any]], key: str) -> list[str]:
+    """Guard leaks per gold label: leaked tokens / gold tokens (rate), one column per pipeline."""
+    labels = sorted({lab for r in rows if r.get(key) for lab in r[key]["per_label"]})
+    lines = ["| label | " + " | ".join(r["pipeline"] for r in rows) + " |", "|---|" + "---:|" * len(rows)]
+    for lab in labels + ["all"]:
+        cells = []
+        for r in rows:
+            leaks = r.get(key)
+            c = None if not leaks else (leaks["total"] if lab == "all" else leaks["per_label"].get(lab))
+            cells.append("-" if c is None else f"{c['leaked']} / {c['gold_tokens']} ({c['rate']:.3f})")
+        lines.append(f"| {lab} | " + " | ".join(cells) + " |")
+    removed = [f"{r['guard_leaks']['removed_non_phi']}" if r.get("guard_leaks") else "-" for r in rows]
+    lines.append("| non-PHI tokens removed | " + " | ".join(removed) + " |")
     return lines
 
 
@@ -357,6 +433,8 @@ def to_markdown(report: dict[str, Any]) -> str:
     out = ["# Evaluations that predict real notes", ""]
     out.append(f"Model: `{report['model']}`. Gold views: {report['gold_views']}.")
     out.append("")
+    out.append(f"Site lists and registry: {report.get('site', '-')}.")
+    out.append("")
     rows = report["rows"]
     if rows:
         out += ["## Summary", ""] + summary_table(rows, "corpus") + [""]
@@ -372,6 +450,11 @@ def to_markdown(report: dict[str, Any]) -> str:
                 out += label_table(sel, "per_label") + [""]
                 out += [f"## {corpus}, gold {view}: binary recall per fine gold label (gold tokens)", ""]
                 out += label_table(sel, "fine_gold_recall") + [""]
+                for key, grain in (("guard_leaks", "coarse"), ("guard_leaks_fine", "fine")):
+                    out += [f"## {corpus}, gold {view}: guard leaks per {grain} gold label", ""]
+                    out += leak_table(sel, key) + [""]
+                drops = [f"{r['pipeline']}: {r['guard_drops']}" for r in sel if r.get("guard_drops")]
+                out += [f"Guard drops by reason ({corpus}, gold {view}): " + "; ".join(drops), ""]
     lofo = report.get("lofo") or []
     if lofo:
         out += ["## Leave one family out", ""] + summary_table(lofo, "family") + [""]
@@ -406,7 +489,11 @@ def main() -> None:
         "--threshold", type=float, default=None, help="span score threshold (default: the Deidentifier's)"
     )
     parser.add_argument(
-        "--corpora", default="dev,ood", help="comma-separated: dev (in-family), ood (hold-out)"
+        "--sets",
+        "--corpora",
+        dest="sets",
+        default="dev,ood,hardforms-dev,hardforms-test",
+        help="comma-separated: dev (in-family), ood (hold-out), hardforms-dev, hardforms-test",
     )
     parser.add_argument("--ood-draws", type=int, default=3)
     parser.add_argument(
@@ -431,11 +518,17 @@ def main() -> None:
 
     corpora: dict[str, list[Document]] = {}
     if not args.lofo_only:
-        wanted = args.corpora.split(",")
+        wanted = args.sets.split(",")
+        unknown = set(wanted) - {"dev", "ood", *HARDFORMS_SETS}
+        if unknown:
+            parser.error(f"unknown sets {sorted(unknown)}")
         if "dev" in wanted:
             corpora["in-family dev"] = in_family_dev()
         if "ood" in wanted:
             corpora["OOD test"] = ood_test(args.ood_draws)
+        for name, part in HARDFORMS_SETS.items():
+            if name in wanted:
+                corpora[name] = hardforms(part)
     pipes = pipelines(model, policies, args.threshold)
     report: dict[str, Any] = {
         "model": args.model,
@@ -447,7 +540,14 @@ def main() -> None:
                 f"realworld-notes hash hold-out, {args.ood_draws} draws, seed {OOD_SEED}, no realism, "
                 "test vocabulary"
             ),
+            "hardforms-dev": "hardforms-notes hf001-hf060, PHI written out; policy on gold and prediction",
+            "hardforms-test": "hardforms-notes hf061-hf120, PHI written out; policy on gold and prediction",
         },
+        "site": (
+            "hard-forms pipelines also run with site-lists.json and registry.csv (+site)"
+            if supports("site_lists")
+            else "skipped: the installed Deidentifier has no site_lists= option"
+        ),
         "rows": run_corpora(corpora, pipes),
     }
 
