@@ -20,8 +20,10 @@ from phiscrub.policy import (
     apply_policy,
     check_policy,
     default_policy,
+    is_bare_year,
     is_phi,
     policy_table,
+    region_label,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,7 +47,7 @@ LABEL_TABLE: dict[str, tuple[str, bool, bool, bool]] = {
     "ZIP": ("02115", True, True, True),
     "LOCATION": ("Lake Placid", True, True, True),
     "AGE": ("45", False, True, True),
-    "DATE": ("2019", True, True, True),
+    "DATE": ("2019", False, True, True),  # a year alone: HIPAA lets it stand
     "PHONE": ("555-201-3344", True, True, True),
     "FAX": ("555-201-3345", True, True, True),
     "EMAIL": ("ag@example.org", True, True, True),
@@ -141,25 +143,196 @@ def test_an_age_without_its_surface_is_phi() -> None:
     assert is_phi("AGE", "safe-harbor")
 
 
+# (label, surface, PHI under safe-harbor); i2b2 and strict remove every place. A span is kept as a
+# state or country only when its text is one, whatever the label a detector gave it.
+PLACE_TABLE: list[tuple[str, str, bool]] = [
+    # cities a model labelled STATE: places smaller than a state
+    ("STATE", "Houston", True),
+    ("STATE", "Miami", True),
+    ("STATE", "New York clinic", True),
+    ("STATE", "NEW YORK CITY", True),
+    ("STATE", "New York City", True),
+    ("STATE", "NYC", True),
+    ("STATE", "Brennock", True),
+    ("STATE", "Ann Arbor", True),
+    ("STATE", "West Texas", True),
+    ("STATE", "Lansing, MI", True),
+    ("STATE", "Ontario", True),  # not a US state
+    ("STATE", "DC", True),  # the District of Columbia is a city
+    ("STATE", "Washington, D.C.", True),
+    ("STATE", "--", True),
+    # real states, every form
+    ("STATE", "Michigan", False),
+    ("STATE", "MICHIGAN", False),
+    ("STATE", "michigan", False),
+    ("STATE", "MI", False),
+    ("STATE", "Mich.", False),
+    ("STATE", "mich", False),
+    ("STATE", "Mich", False),
+    ("STATE", "Texas", False),
+    ("STATE", "TX", False),
+    ("STATE", "Tex.", False),
+    ("STATE", "Calif.", False),
+    ("STATE", "Mass", False),
+    ("STATE", "Wash.", False),
+    ("STATE", "W. Va.", False),
+    ("STATE", "N.Y.", False),
+    ("STATE", "N. Y.", False),
+    ("STATE", "New York", False),  # the whole text is the state's name
+    ("STATE", "NEW HAMPSHIRE", False),
+    ("STATE", "(Ohio),", False),
+    ("STATE", "Michigan's", False),
+    ("STATE", "Georgia", False),  # also a first name, but labelled STATE: a state
+    ("STATE", "Washington", False),
+    ("STATE", "Del.", False),
+    ("STATE", "DEL", False),
+    ("STATE", "Del", True),  # an abbreviation that is also a name: capitals or a dot only
+    ("STATE", "Canada", False),  # a country labelled STATE is not smaller than a state
+    # countries
+    ("COUNTRY", "Canada", False),
+    ("COUNTRY", "CANADA", False),
+    ("COUNTRY", "canada", False),
+    ("COUNTRY", "U.S.A.", False),
+    ("COUNTRY", "USA", False),
+    ("COUNTRY", "U.S.", False),
+    ("COUNTRY", "US", False),
+    ("COUNTRY", "the United States", False),
+    ("COUNTRY", "United States of America", False),
+    ("COUNTRY", "UK", False),
+    ("COUNTRY", "U.K.", False),
+    ("COUNTRY", "Ghana", False),
+    ("COUNTRY", "Côte d’Ivoire", False),
+    ("COUNTRY", "Slovakia", False),
+    ("COUNTRY", "Jordan", False),
+    ("COUNTRY", "Michigan", False),
+    ("COUNTRY", "Kumasi", True),
+    ("COUNTRY", "Mexico City", True),
+    ("COUNTRY", "Accra, Ghana", True),
+    # the generic label: person names stay PHI
+    ("LOCATION", "Texas", False),
+    ("LOCATION", "MA", False),
+    ("LOCATION", "New Hampshire", False),
+    ("LOCATION", "Canada", False),
+    ("LOCATION", "USA", False),
+    ("LOCATION", "Boston", True),
+    ("LOCATION", "Boston, MA", True),
+    ("LOCATION", "Jordan", True),
+    ("LOCATION", "Georgia", True),
+    ("LOCATION", "Washington", True),
+    ("LOCATION", "Virginia", True),
+    ("LOCATION", "Lake Placid", True),
+]
+
+
+@pytest.mark.parametrize(("label", "surface", "phi"), PLACE_TABLE)
+def test_safe_harbor_keeps_a_place_only_when_its_text_is_a_state_or_country(
+    label: str, surface: str, phi: bool
+) -> None:
+    assert is_phi(label, "safe-harbor", surface) is phi
+    assert is_phi(label, "i2b2", surface)
+    assert is_phi(label, "strict", surface)
+    text = f"from {surface} now"
+    span = Span(5, 5 + len(surface), label)
+    assert apply_policy(text, [span], "safe-harbor") == ([span] if phi else [])
+
+
+@pytest.mark.parametrize("label", ["STATE", "COUNTRY", "LOCATION", "DATE", "AGE"])
+def test_a_span_decided_by_its_text_is_phi_without_it(label: str) -> None:
+    assert is_phi(label, "safe-harbor")
+
+
 @pytest.mark.parametrize(
-    ("surface", "phi"),
+    ("surface", "region"),
     [
-        ("Texas", False),
-        ("MA", False),
-        ("New Hampshire", False),
-        ("Canada", False),
-        ("USA", False),
-        ("Boston", True),
-        ("Jordan", True),  # also a first name: stays PHI
-        ("Georgia", True),
-        ("Lake Placid", True),
+        ("Michigan", "STATE"),
+        ("mich.", "STATE"),
+        ("the U.K.", "COUNTRY"),
+        ("Houston", None),
+        ("Georgia", None),
     ],
 )
-def test_safe_harbor_keeps_generic_locations_that_are_whole_states_or_countries(
-    surface: str, phi: bool
-) -> None:
-    assert is_phi("LOCATION", "safe-harbor", surface) is phi
-    assert is_phi("LOCATION", "i2b2", surface)
+def test_region_label_reads_the_gazetteers(surface: str, region: str | None) -> None:
+    assert region_label(surface) == region
+
+
+def test_every_hand_written_region_alias_is_recognised() -> None:
+    from phiscrub.resources import load_lexicon
+
+    aliases = [line.split("\t") for line in load_lexicon("region_aliases") if not line.startswith("#")]
+    assert len(aliases) > 50
+    for label, alias in aliases:
+        assert region_label(alias, label) is not None, alias
+        assert not is_phi(label, "safe-harbor", alias.upper()), alias
+
+
+# surface -> PHI under safe-harbor (i2b2 and strict remove every age)
+AGE_TABLE: dict[str, bool] = {
+    "45": False,
+    "89": False,
+    "90": True,
+    "95": True,
+    "95 yo": True,
+    "ninety-five": True,
+    "Ninety-Five": True,
+    "eighty-nine": False,
+    "late 80s": False,  # at most 89
+    "late 90s": True,
+    "89-91": True,  # a range reaching 90
+    "89+": True,  # open upwards from 89
+    "over 89": True,
+    "> 89": True,
+    "88+": False,  # 88 or more does not say over 89
+    "90M": True,  # age and sex, not 90 months
+    "95 F": True,
+    "90 months": False,
+    "nonagenarian": True,
+    "octogenarian": False,
+    "one hundred and two": True,
+    "unknown": True,  # no readable value
+    "elderly": True,
+    "": True,
+}
+
+
+@pytest.mark.parametrize(("surface", "phi"), sorted(AGE_TABLE.items()))
+def test_ages_under_every_policy(surface: str, phi: bool) -> None:
+    assert is_phi("AGE", "safe-harbor", surface) is phi
+    assert is_phi("AGE", "i2b2", surface)
+    assert is_phi("AGE", "strict", surface)
+
+
+# surface -> PHI under safe-harbor (i2b2 and strict remove every date)
+YEAR_TABLE: dict[str, bool] = {
+    "2021": False,
+    "1998": False,
+    "1998.": False,
+    "(2019)": False,
+    "in 2021": False,
+    "In 2021,": False,
+    "'2021": False,
+    "1800": False,
+    "2099": False,
+    "1799": True,
+    "2100": True,
+    "'62": True,  # a two-digit year: usually the patient's own date
+    "62": True,
+    "03/2021": True,
+    "March 2021": True,
+    "spring 2021": True,
+    "1990s": True,
+    "2019-2021": True,
+    "since 2021": True,
+    "12/03/2019": True,
+    "": True,
+}
+
+
+@pytest.mark.parametrize(("surface", "phi"), sorted(YEAR_TABLE.items()))
+def test_a_year_alone_is_kept_under_safe_harbor_only(surface: str, phi: bool) -> None:
+    assert is_phi("DATE", "safe-harbor", surface) is phi
+    assert is_bare_year(surface) is not phi
+    assert is_phi("DATE", "i2b2", surface)
+    assert is_phi("DATE", "strict", surface)
 
 
 def test_unknown_policy_is_a_config_error() -> None:
@@ -190,13 +363,16 @@ NOTE_PHI = {
 
 
 class FixedDetector:
-    """Proposes the spans of :data:`NOTE_PHI` (so the test is about the policy, not the rules)."""
+    """Proposes the spans of :data:`NOTE_PHI` or ``phi`` (so the test is about the policy, not the rules)."""
 
     name = "fixed"
 
+    def __init__(self, phi: dict[str, str] | None = None) -> None:
+        self.phi = NOTE_PHI if phi is None else phi
+
     def detect(self, doc: Document) -> list[Span]:
         spans = []
-        for surface, label in NOTE_PHI.items():
+        for surface, label in self.phi.items():
             start = re.search(rf"\b{re.escape(surface)}\b", doc.text)
             assert start is not None
             spans.append(Span(start.start(), start.end(), label, 0.9, "fixed"))
@@ -224,6 +400,42 @@ def test_rule_pipeline_keeps_ages_under_90_only_under_safe_harbor(policy: str, a
     out = Deidentifier(model=None, policy=policy).redact(NOTE).text
     assert ("45 yo" in out) is age_kept
     assert "92" not in out and "John Smith" not in out
+
+
+MOVED = "Patient moved from Houston in 2021, born in Kumasi, Ghana; now in Texas. Seen 03/12/2019."
+MOVED_PHI = {
+    "Houston": "STATE",  # a city that a model labelled STATE
+    "2021": "DATE",
+    "Kumasi": "COUNTRY",  # a city that a model labelled COUNTRY
+    "Ghana": "COUNTRY",
+    "Texas": "STATE",
+    "03/12/2019": "DATE",
+}
+
+
+@pytest.mark.parametrize(
+    ("policy", "kept"),
+    [("safe-harbor", {"2021", "Ghana", "Texas"}), ("i2b2", set()), ("strict", set())],
+)
+def test_a_city_labelled_state_never_survives_and_a_year_alone_does_under_safe_harbor(
+    policy: str, kept: set[str]
+) -> None:
+    deid = Deidentifier(model=None, detectors=[FixedDetector(MOVED_PHI)], policy=policy, propagate=False)
+    out = deid.redact(MOVED).text
+    for surface in MOVED_PHI:
+        assert bool(re.search(rf"\b{re.escape(surface)}\b", out)) is (surface in kept), surface
+
+
+@pytest.mark.parametrize(("policy", "year_kept"), [("safe-harbor", True), ("i2b2", False), ("strict", False)])
+def test_rule_pipeline_keeps_a_year_alone_only_under_safe_harbor(policy: str, year_kept: bool) -> None:
+    # The rules tag "2021" and "03/12/2019" as DATE here (no place: "Houston" has no cue for them).
+    text = "Patient moved from Houston in 2021. Seen 03/12/2019."
+    deid = Deidentifier(model=None, policy="strict")
+    found = {text[s.start : s.end]: s.label for s in deid.detect(text)}
+    assert found.get("2021") == "DATE" and found.get("03/12/2019") == "DATE"
+    out = Deidentifier(model=None, policy=policy).redact(text).text
+    assert ("in 2021." in out) is year_kept
+    assert "03/12/2019" not in out
 
 
 def test_default_policy_follows_the_rule_language() -> None:

@@ -1,14 +1,13 @@
 """PHI policies: which detected (or gold) spans count as PHI.
 
-A policy decides, per span, whether it is PHI, from its label and, for ages, states and
-countries, its surface. Three policies (full table per fine label in ``docs/policy.md``):
+A policy decides, per span, whether it is PHI, from its label and, for ages, places and dates,
+its surface. Three policies (full table per fine label in ``docs/policy.md``):
 
 ``safe-harbor``
     HIPAA Safe Harbor, 45 CFR 164.514(b)(2): the 18 identifiers. Ages of 89 and under, states and
-    countries, and professions are kept. Dates are removed whole, years included (stricter than the
-    rule, which lets the year stand, as PhysioNet deid and most tools do). Facility, ward, room and
-    organisation names count as geographic subdivisions smaller than a state. The default for
-    English.
+    countries, years alone ("2021", "in 1998") and professions are kept; every other element of a
+    date is removed. Facility, ward, room and organisation names count as geographic subdivisions
+    smaller than a state. The default for English.
 ``i2b2``
     Everything the i2b2 2014 de-identification guidelines annotate (Stubbs and Uzuner 2015): every
     fine label, all ages, states, countries and professions (jobs of people who are not medical
@@ -19,15 +18,23 @@ countries, its surface. Three policies (full table per fine label in ``docs/poli
     transformers leave ``OTHER`` spans in place, so today ``strict`` redacts what ``i2b2`` redacts;
     it is the stable name for "everything any annotation scheme calls identifying".
 
-Ages: under ``safe-harbor`` an AGE span is PHI when its value is over 89 years, or when no value
-can be read from it (unreadable ages are kept out of the output, privacy first).
+Ages: under ``safe-harbor`` an AGE span is PHI when its value is over 89 years, when it is open
+upwards from 89 ("89+", "over 89"), or when no value can be read from it (unreadable ages are kept
+out of the output, privacy first).
 :func:`age_in_years` reads digits, number words, decades ("80s", "nineties"), ranges (the upper
 end counts) and units (months, weeks, days, hours are converted to years).
 
-LOCATION spans (the generic fine label, and the coarse LOCATION) whose whole surface is a US
-state or a country of the bundled lists are treated as STATE / COUNTRY, so ``safe-harbor`` keeps
-them; surfaces that are also first or last names ("Jordan", "Georgia", "Washington") are not
-treated so and stay PHI.
+States and countries are recognised by their text, not by the label alone: a STATE, COUNTRY or
+LOCATION span is kept under ``safe-harbor`` only when its whole surface is a state or a country of
+the bundled gazetteers (full name, postal code, traditional abbreviation, any case, dots optional:
+"Michigan", "MICHIGAN", "MI", "Mich.", "the U.S.A."); anything else ("Houston" labelled STATE,
+"New York City", "Kumasi" labelled COUNTRY) is a place smaller than a state and PHI under every
+policy. A name that is also a first or last name ("Jordan", "Georgia", "Washington") counts as a
+region only under the STATE and COUNTRY labels, never under the generic LOCATION (see
+:func:`region_label`).
+
+Dates: under ``safe-harbor`` a DATE span that is a four-digit year alone, 1800 to 2099, is kept
+(:func:`is_bare_year`); two-digit years ("'62") and any date with a day, month or season are PHI.
 
 Policies are pure functions of ``(text, span)``: the same policy can be applied to predicted and
 gold spans (``phiscrub evaluate --policy``).
@@ -36,6 +43,7 @@ gold spans (``phiscrub evaluate --policy``).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Literal, get_args
@@ -53,8 +61,10 @@ __all__ = [
     "apply_policy",
     "check_policy",
     "default_policy",
+    "is_bare_year",
     "is_phi",
     "policy_table",
+    "region_label",
 ]
 
 Policy = Literal["safe-harbor", "i2b2", "strict"]
@@ -65,10 +75,11 @@ POLICIES: tuple[str, ...] = get_args(Policy)
 #: Safe Harbor: ages *over* this many years are PHI.
 AGE_LIMIT = 89
 
-#: Fine labels each policy keeps (not PHI) whatever the surface. ``AGE`` under safe-harbor is
-#: decided by value (see :func:`is_phi`), so it is not listed here.
+#: Fine labels each policy keeps (not PHI) whatever the surface. Under safe-harbor, ``AGE`` (by
+#: value), ``DATE`` (a year alone) and ``STATE``, ``COUNTRY`` and ``LOCATION`` (a state or country
+#: name) are decided by their text (see :func:`is_phi`), so they are not listed here.
 POLICY_KEEPS: dict[str, frozenset[str]] = {
-    "safe-harbor": frozenset({"STATE", "COUNTRY", "PROFESSION", "OTHER"}),
+    "safe-harbor": frozenset({"PROFESSION", "OTHER"}),
     "i2b2": frozenset({"OTHER"}),
     "strict": frozenset(),
 }
@@ -104,16 +115,22 @@ def default_policy(lang: str | None) -> Policy:
 # --- ages ------------------------------------------------------------------------------------------
 
 # A unit right after a number: months, weeks, days and hours per year (anything else is years).
+# Single letters are not units: "90M" or "90 F" is more often an age and a sex than 90 months, and
+# reading them as years can only make an age PHI, never keep one.
 _UNIT_AFTER: tuple[tuple[re.Pattern[str], float], ...] = (
     (
         re.compile(
-            r"[\s-]*(?:months?|mos?|mths?|mon|m|meses|mes|mois|monate?n?|maanden|maand)\b", re.IGNORECASE
+            r"[\s-]*(?:months?|mos?|mths?|mon|meses|mes|mois|monate?n?|maanden|maand)\b", re.IGNORECASE
         ),
         12.0,
     ),
-    (re.compile(r"[\s-]*(?:weeks?|wks?|w|semanas?|semaines?|wochen|woche|weken)\b", re.IGNORECASE), 52.18),
-    (re.compile(r"[\s-]*(?:days?|dys?|d|d[ií]as?|jours?|tage?n?|dagen|dag)\b", re.IGNORECASE), 365.25),
-    (re.compile(r"[\s-]*(?:hours?|hrs?|h|horas?|heures?|stunden|uren)\b", re.IGNORECASE), 8766.0),
+    (re.compile(r"[\s-]*(?:weeks?|wks?|semanas?|semaines?|wochen|woche|weken)\b", re.IGNORECASE), 52.18),
+    (re.compile(r"[\s-]*(?:days?|dys?|d[ií]as?|jours?|tage?n?|dagen|dag)\b", re.IGNORECASE), 365.25),
+    (re.compile(r"[\s-]*(?:hours?|hrs?|horas?|heures?|stunden|uren)\b", re.IGNORECASE), 8766.0),
+)
+#: Words that make an age open upwards: "89+", "over 89", "> 89", "older than 89".
+_OPEN_ABOVE = re.compile(
+    r"\+|>|≥|\b(?:over|above|older\s+than|more\s+than|greater\s+than|at\s+least|past)\b", re.IGNORECASE
 )
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _ONES = {
@@ -126,7 +143,8 @@ _TENS = {
     "eighty": 80, "ninety": 90,
 }  # fmt: skip
 _DECADE_WORDS = {
-    "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
+    "sexagenarian": 60, "septuagenarian": 70, "octogenarian": 80, "nonagenarian": 90,
+    "centenarian": 100, "supercentenarian": 110, "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
     "eighties": 80, "nineties": 90,
 }  # fmt: skip
 _WORD = re.compile(r"[a-z]+", re.IGNORECASE)
@@ -186,36 +204,108 @@ def age_in_years(surface: str) -> float | None:
     return max(years)
 
 
-# --- states and countries written under the generic LOCATION label ---------------------------------
+# --- states and countries -------------------------------------------------------------------------
+
+#: Fine labels whose span is a place: kept under safe-harbor only when the surface is a state or a
+#: country (:func:`region_label`), otherwise a place smaller than a state (PHI).
+_PLACE_LABELS = frozenset({"STATE", "COUNTRY", "LOCATION"})
+#: Not states: the District of Columbia is one city (Washington), so its names stay PHI.
+_NOT_REGIONS = frozenset({"dc", "district of columbia"})
+_EDGE_CHARS = " \t\r\n,;:!?()[]{}<>\"'`*/\\-_|~"
+_PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+
+
+def _region_key(surface: str) -> str:
+    """The lookup key of a place name: accents, dots, case, edge punctuation and a leading "the" go.
+
+    ``"U.S.A."``, ``"usa"`` and ``"the USA,"`` all give ``"usa"``; ``"N. Y."`` gives ``"ny"``.
+    """
+    text = unicodedata.normalize("NFKD", surface)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace(".", " ").lower()
+    words = text.strip(_EDGE_CHARS).split()
+    if words and words[0] == "the":
+        words = words[1:]
+    if words and words[-1].endswith("'s"):
+        words[-1] = words[-1][:-2]
+    if len(words) > 1 and all(len(w) == 1 for w in words):
+        words = ["".join(words)]  # "N. Y." -> "ny", "U. S. A." -> "usa"
+    return " ".join(words).strip(_EDGE_CHARS)
 
 
 @lru_cache(maxsize=1)
-def _regions() -> tuple[dict[str, str], frozenset[str]]:
-    """(lower-cased state or country name -> STATE/COUNTRY, upper-case state abbreviations)."""
+def _gazetteer() -> dict[str, tuple[str, bool, bool]]:
+    """Region key -> (``STATE``/``COUNTRY``, is a full name, is also a person's first or last name).
+
+    From the bundled ``states``, ``states_abbr``, ``countries`` and ``region_aliases`` lists.
+    """
     from phiscrub.resources import load_lexicon
 
     names: set[str] = set()
     for lexicon in ("first_names_female", "first_names_male", "last_names"):
-        names |= {n.lower() for n in load_lexicon(lexicon)}
-    regions: dict[str, str] = {}
+        names |= {_region_key(n) for n in load_lexicon(lexicon)}
+    entries: list[tuple[str, str, bool]] = [(s, "STATE", True) for s in load_lexicon("states")]
+    entries += [(a, "STATE", False) for a in load_lexicon("states_abbr")]
     for country in load_lexicon("countries"):
-        if country.lower() not in names:
-            regions[country.lower()] = "COUNTRY"
-    for state in load_lexicon("states"):
-        if state.lower() not in names:
-            regions[state.lower()] = "STATE"
-    for extra, label in (("usa", "COUNTRY"), ("u.s.", "COUNTRY"), ("u.s.a.", "COUNTRY"), ("us", "COUNTRY")):
-        regions.setdefault(extra, label)
-    return regions, frozenset(load_lexicon("states_abbr"))
+        entries.append((country, "COUNTRY", True))
+        if "(" in country:  # "Slovakia (Slovak Republic)" -> "Slovakia" too
+            entries.append((_PARENTHESIS.sub("", country), "COUNTRY", True))
+    for line in load_lexicon("region_aliases"):
+        if not line.startswith("#"):
+            label, alias = line.split("\t")
+            # An alias with a dot or of two letters is an abbreviation ("Mich.", "N.Y."); else a name.
+            entries.append((alias, label, "." not in alias and len(alias) > 2))
+    gazetteer: dict[str, tuple[str, bool, bool]] = {}
+    for surface, label, full in entries:
+        key = _region_key(surface)
+        if not key or key in _NOT_REGIONS:
+            continue
+        old = gazetteer.get(key)
+        if old is not None:  # "Georgia" is a state and a country; a full name wins over an abbreviation
+            label, full = old[0], old[1] or full
+        gazetteer[key] = (label, full, key in names)
+    return gazetteer
 
 
-def region_label(surface: str) -> str | None:
-    """``STATE`` or ``COUNTRY`` when ``surface`` is exactly one (bundled lists), else None."""
-    regions, abbreviations = _regions()
-    stripped = surface.strip().strip(",;:()")
-    if stripped in abbreviations or stripped.replace(".", "") in abbreviations:
-        return "STATE"
-    return regions.get(" ".join(stripped.lower().split()))
+def region_label(surface: str, label: str = "LOCATION") -> str | None:
+    """``STATE`` or ``COUNTRY`` when ``surface`` is exactly one (bundled lists), else None.
+
+    Any case, with or without dots, edge punctuation and a leading "the" ("MICHIGAN", "mich",
+    "Mich.", "MI", "the U.S.A."). A name that is also a person's first or last name ("Georgia",
+    "Jordan", "Washington") counts only for a span labelled ``STATE`` or ``COUNTRY`` (the detector
+    read it as a region), never for the generic ``LOCATION``; such an abbreviation ("Del", "Cal")
+    counts only written in capitals or with a dot ("DEL", "Cal."). The District of Columbia and
+    "New York City" are cities, so None; "New York" alone is the state.
+
+    Args:
+        surface: the span's text.
+        label: the span's fine label (``STATE``, ``COUNTRY`` or ``LOCATION``).
+    """
+    entry = _gazetteer().get(_region_key(surface))
+    if entry is None:
+        return None
+    region, full, person = entry
+    if person:
+        if full and label not in ("STATE", "COUNTRY"):
+            return None
+        stripped = surface.strip(_EDGE_CHARS)
+        if not full and not ("." in stripped or stripped.isupper()):
+            return None
+    return region
+
+
+# --- years -----------------------------------------------------------------------------------------
+
+_BARE_YEAR = re.compile(r"(?:in\s+)?(?:18|19|20)\d\d", re.IGNORECASE)
+_YEAR_EDGE = " \t\r\n.,;:!?()[]{}\"'\u2018\u2019"
+
+
+def is_bare_year(surface: str) -> bool:
+    """Whether a DATE surface is a year alone, 1800 to 2099 (``"2021"``, ``"1998."``, ``"in 2021"``).
+
+    Two-digit years (``"'62"``), decades, ranges and years with a month, day or season are not.
+    """
+    return _BARE_YEAR.fullmatch(surface.strip(_YEAR_EDGE)) is not None
 
 
 # --- the decision --------------------------------------------------------------------------------
@@ -228,8 +318,10 @@ def _effective_label(label: str, surface: str | None) -> str:
         # A label no table knows (a BRAT corpus's own type, --labels native): PHI under every
         # policy, privacy first. No policy keeps a label it cannot name.
         return "\x00unknown"
-    if fine == "LOCATION" and surface is not None:
-        return region_label(surface) or fine
+    if fine in _PLACE_LABELS:
+        # A state or country by its surface; anything else is a place smaller than a state.
+        region = None if surface is None else region_label(surface, fine)
+        return region or "LOCATION"
     return fine
 
 
@@ -240,9 +332,10 @@ def is_phi(label: str, policy: str, surface: str | None = None) -> bool:
         label: a fine, coarse or corpus-native label (coarse NAME, ID and CONTACT are PHI under
             every policy).
         policy: ``safe-harbor``, ``i2b2`` or ``strict``.
-        surface: the span's text; needed for ages (value) and generic locations (states and
-            countries). Without it, an AGE is PHI (its value is unknown) and a LOCATION is PHI.
-            A label no table knows (a corpus's own type under ``--labels native``) is PHI.
+        surface: the span's text; needed for ages (value), places (states and countries are
+            recognised by their text, whatever the label) and dates (a year alone). Without it,
+            an AGE, a STATE, a COUNTRY, a LOCATION and a DATE are PHI. A label no table knows (a
+            corpus's own type under ``--labels native``) is PHI.
 
     Raises:
         ConfigError: unknown policy.
@@ -251,9 +344,18 @@ def is_phi(label: str, policy: str, surface: str | None = None) -> bool:
     fine = _effective_label(label, surface)
     if fine in keeps:
         return False
-    if fine == "AGE" and policy == "safe-harbor":
-        years = None if surface is None else age_in_years(surface)
-        return years is None or years > AGE_LIMIT
+    if policy != "safe-harbor" or surface is None:
+        return True
+    if fine in ("STATE", "COUNTRY"):  # its text is a state or a country (_effective_label)
+        return False
+    if fine == "AGE":
+        years = age_in_years(surface)
+        if years is None or years > AGE_LIMIT:
+            return True
+        # "89+", "over 89": open upwards from the limit, so possibly over it.
+        return years >= AGE_LIMIT and _OPEN_ABOVE.search(surface) is not None
+    if fine == "DATE":
+        return not is_bare_year(surface)
     return True
 
 
@@ -283,9 +385,13 @@ def policy_table() -> dict[str, dict[str, str]]:
             elif fine == "OTHER":
                 row[policy] = "PHI, not replaced yet (no detector or operator for it)"
             elif fine == "AGE" and policy == "safe-harbor":
-                row[policy] = f"over {AGE_LIMIT} removed, {AGE_LIMIT} and under kept"
+                row[policy] = f"over {AGE_LIMIT} or unreadable removed, {AGE_LIMIT} and under kept"
+            elif fine in ("STATE", "COUNTRY") and policy == "safe-harbor":
+                row[policy] = "kept when the text is a state or country name, else removed"
             elif fine == "LOCATION" and policy == "safe-harbor":
-                row[policy] = "removed, but a whole state or country name is kept"
+                row[policy] = "removed, but a state or country name (not also a person's name) is kept"
+            elif fine == "DATE" and policy == "safe-harbor":
+                row[policy] = "removed, but a year alone (1800-2099) is kept"
             else:
                 row[policy] = "removed"
         table[fine] = row

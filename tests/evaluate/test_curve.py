@@ -11,7 +11,8 @@ from phiscrub.document import Document, Span
 from phiscrub.evaluate.curve import ThresholdPoint, pipeline_points, plot_pr_curve, threshold_points
 from phiscrub.evaluate.metrics import evaluate
 
-TEXT = "Ann Lee , 45 , seen 2021 in Ohio by Bob Ray ."
+# "May": a date element that every policy removes (a year alone is kept under safe-harbor).
+TEXT = "Ann Lee , 45 , seen May in Ohio by Bob Ray ."
 
 
 def _at(surface: str, label: str, score: float = 1.0) -> Span:
@@ -25,7 +26,7 @@ GOLD = Document(
     (
         _at("Ann Lee", "PATIENT"),
         _at("45", "AGE"),
-        _at("2021", "DATE"),
+        _at("May", "DATE"),
         _at("Ohio", "STATE"),
         _at("Bob Ray", "DOCTOR"),
     ),
@@ -33,7 +34,7 @@ GOLD = Document(
 PRED = GOLD.with_spans(
     [
         _at("Ann Lee", "PATIENT", 0.95),  # 2 tokens, right
-        _at("2021", "DATE", 0.6),  # 1 token, right
+        _at("May", "DATE", 0.6),  # 1 token, right
         _at("seen", "DATE", 0.3),  # 1 token, wrong
         _at("Bob Ray", "DOCTOR", 0.2),  # 2 tokens, right
     ]
