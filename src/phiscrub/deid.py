@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -20,6 +20,8 @@ from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
 from phiscrub.resolve import resolve
 
 if TYPE_CHECKING:
+    from phiscrub.detect.site import SiteLists
+    from phiscrub.detect.site_registry import Registry
     from phiscrub.transform.operators import Transformer
 
 __all__ = [
@@ -101,6 +103,14 @@ class Deidentifier:
             scores, care units, drugs: :mod:`phiscrub.detect.clinical`), for ``lang="en"``; generic
             department names and bare weekdays are kept under the ``i2b2`` and ``strict`` policies. Counts
             of dropped spans by reason accumulate in :attr:`guard_counts` (no text).
+        site_lists: the hospital's own lists (facilities, units, staff, places): a folder of ``.txt``
+            lists, a ``.json`` file or a :class:`~phiscrub.detect.site.SiteLists`
+            (``docs/site-lists.md``). Their matches are added after the threshold, policy and guard.
+        registry: the patient registry (a CSV path or a
+            :class:`~phiscrub.detect.site_registry.Registry`): each note's patient
+            (``doc.metadata["patient_id"]``) is found by name, MRN, date of birth and the other columns.
+        allow_list: terms never redacted (a file, one per line, or a collection of strings): a final
+            span whose surface is one of them (case-insensitive) is dropped.
 
     Example:
         >>> from phiscrub import Deidentifier
@@ -122,9 +132,15 @@ class Deidentifier:
     policy: str | None = None
     threshold: float = DEFAULT_THRESHOLD
     guard: bool = True
+    site_lists: str | Path | SiteLists | None = None
+    registry: str | Path | Registry | None = None
+    allow_list: str | Path | Collection[str] | None = None
     guard_counts: Counter[str] = field(default_factory=Counter, init=False, repr=False, compare=False)
     _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
+    _site: tuple[SiteLists | None, Registry | None, frozenset[str]] | None = field(
+        default=None, init=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -192,6 +208,19 @@ class Deidentifier:
         return fuse_detectors(dets, detector, None if str(model) == "default" else model)
 
     @property
+    def site(self) -> tuple[SiteLists | None, Registry | None, frozenset[str]]:
+        """The site lists, registry and allow list in use (loaded on first use, cached per file).
+
+        Raises:
+            ConfigError: a file that is missing, unreadable or malformed (named; no content).
+        """
+        if self._site is None:
+            from phiscrub.detect.site_load import load_site_knowledge
+
+            self._site = load_site_knowledge(self.site_lists, self.registry, self.allow_list)
+        return self._site
+
+    @property
     def transformer(self) -> Transformer:
         """The transformer for ``mode``; built on first use."""
         if self._transformer is None:
@@ -217,6 +246,7 @@ class Deidentifier:
         """
         _ = self.active_detectors
         _ = self.transformer
+        _ = self.site
         return self
 
     # -- API ---------------------------------------------------------------------------------------
@@ -250,7 +280,9 @@ class Deidentifier:
         the document's policy; names among the rest are propagated and overlaps resolved. A higher
         threshold keeps a subset of the proposals, so with the ``merge`` strategy (the default) it
         never adds redacted characters before the guard (whose name-edge trimming of merged spans is
-        the one exception, docs/model.md).
+        the one exception, docs/model.md). The site lists' and registry's spans come last (after
+        the guard, under the policy) and are merged in without removing or shrinking any span; the
+        allow list then drops the spans whose surface it lists.
 
         Args:
             doc: the document the proposals index.
@@ -273,6 +305,10 @@ class Deidentifier:
             # i2b2 and strict annotate generic department names ("Cardiology") and bare weekdays.
             generic = self.policy_for(doc) != "safe-harbor"
             spans = guard(doc, spans, self.guard_counts, keep_generic=generic)
+        if self.site_lists is not None or self.registry is not None or self.allow_list is not None:
+            from phiscrub.detect.site_load import apply_site
+
+            spans = apply_site(doc, spans, self.site, self.policy_for(doc))
         return spans
 
     def policy_for(self, doc: Document) -> Policy:

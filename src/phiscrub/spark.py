@@ -98,6 +98,9 @@ def redact(
     lang: str = "en",
     threshold: float = DEFAULT_THRESHOLD,
     guard: bool = True,
+    site_lists: str | Path | None = None,
+    registry: str | Path | None = None,
+    allow_list: str | Path | None = None,
     batch_size: int = 16,
     output_col: str | None = None,
     spans_col: str = "phi_spans",
@@ -127,6 +130,10 @@ def redact(
         ship_model: send the driver's ``model`` folder to every executor (``SparkContext.addFile``).
         lexicon, propagate, resolve, lang, threshold, guard: as in ``phiscrub redact``.
         keep_ages: keep ages over 89 (default: ``90+``).
+        site_lists, registry, allow_list: the site's lists (a folder of ``.txt`` or a ``.json``
+            file), patient registry CSV and allow list, as in ``phiscrub redact``
+            (``docs/site-lists.md``): paths readable on every executor (shared storage). Notes find
+            their registry patient through ``patient_col``.
         batch_size: notes per model batch inside an Arrow batch.
         output_col: put the redacted text there and keep ``text_col``; default: replace ``text_col``.
         spans_col: name of the spans column (:data:`SPANS_TYPE`).
@@ -146,7 +153,14 @@ def redact(
         raise ConfigError("batch_size must be at least 1")
     age_over_89 = "keep" if keep_ages else "bucket"
     model_name = None if model is None else str(model)
-    detectors = DetectorSettings(model_name, lexicon, propagate, resolve, age_over_89, lang, threshold, guard)
+    site = {
+        "site_lists": None if site_lists is None else str(site_lists),
+        "registry": None if registry is None else str(registry),
+        "allow_list": None if allow_list is None else str(allow_list),
+    }
+    detectors = DetectorSettings(
+        model_name, lexicon, propagate, resolve, age_over_89, lang, threshold, guard, **site
+    )
     settings = SparkSettings(
         **asdict(detectors), mode=mode, labels=labels, key=key, policy=policy, batch_size=batch_size
     )

@@ -23,6 +23,7 @@ from phiscrub.cli._common import (
     output_option,
     policy_option,
 )
+from phiscrub.cli._options import site_options
 from phiscrub.cli._secrets import key_file_option, key_option, read_secret
 from phiscrub.deid import KEY_ENV_VAR
 from phiscrub.io.decoding import ENCODING_ERRORS
@@ -137,6 +138,7 @@ class _FatalRunError(click.ClickException):
     "Language of the rules: en, es, ca, de, fr, nl, zh, or auto (detected per document; "
     "other codes get the language-neutral rules only)."
 )
+@site_options()
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
 @batch_size_option()
 @click.option(
@@ -174,6 +176,9 @@ def redact(
     resume: bool,
     key_file: Path | None = None,
     vault: Path | None = None,
+    site_lists: str | None = None,
+    registry: str | None = None,
+    allow_list: str | None = None,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -185,6 +190,9 @@ def redact(
         from phiscrub.cli.train import native_scheme_of_model
 
         labels = native_scheme_of_model(detectors.model)
+    detectors = replace(detectors, site_lists=site_lists, registry=registry, allow_list=allow_list)
+    if registry is not None and patient_field is None:
+        click.echo("warning: --registry without --patient-field finds registry full names only", err=True)
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
     inputs = InputOptions(text_field, text_column, id_field, patient_field, keep, encoding, encoding_errors)
     secret = read_secret(key, key_file)

@@ -27,6 +27,7 @@ from phiscrub.cli._common import (
     seed_option,
     threshold_option,
 )
+from phiscrub.cli._options import site_options
 from phiscrub.document import Document
 from phiscrub.train.config import INIT_HEADS, RECIPES, SAVE_DTYPES
 
@@ -291,6 +292,10 @@ def train_cmd(
 @policy_option()
 @threshold_option()
 @guard_option()
+@site_options()
+@click.option(
+    "--patient-field", default=None, help="Metadata or JSONL key with each note's patient (--registry)."
+)
 def predict(
     input_path: Path,
     out: Path,
@@ -307,6 +312,10 @@ def predict(
     policy: str | None,
     threshold: float,
     guard: bool,
+    site_lists: str | None = None,
+    registry: str | None = None,
+    allow_list: str | None = None,
+    patient_field: str | None = None,
 ) -> None:
     """Detect PHI in a corpus and write the predicted spans (the input text is unchanged).
 
@@ -324,6 +333,11 @@ def predict(
 
     native_corpus = _native_corpus(labels if labels == "native" else None, corpus)
     docs = read_inputs((input_path,), fmt, "native" if native_corpus else corpus, 0, 1)
+    if patient_field is not None:
+        from phiscrub.cli._site import attach_patients
+
+        docs, with_patient = attach_patients(docs, input_path, patient_field)
+        click.echo(f"{with_patient} of {len(docs)} documents name their patient", err=True)
     if native_corpus is not None and policy is None:
         # The corpus annotates all its types (MEDDOCAN's SEXO_SUJETO_ASISTENCIA too): write them all.
         policy = "strict"
@@ -336,6 +350,9 @@ def predict(
         lang=lang,
         threshold=threshold,
         guard=guard,
+        site_lists=site_lists,
+        registry=registry,
+        allow_list=allow_list,
     )
     deid = settings.deidentifier(labels="fine", policy=policy, detectors=dets)
     predicted: list[Document] = []

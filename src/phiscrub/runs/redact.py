@@ -176,6 +176,8 @@ class RedactJob:
             "policy": self.policy,
             "threshold": d.threshold,
             "guard": d.guard,
+            # Digests of the files' content (never the content): a changed list is another run.
+            **_site_fingerprint(d),
         }
 
 
@@ -310,6 +312,17 @@ def _model_fingerprint(model: str) -> dict[str, Any]:
         "path": str(Path(folder).resolve()),
         "files": [[p.relative_to(folder).as_posix(), p.stat().st_size, p.stat().st_mtime_ns] for p in files],
     }
+
+
+def _site_fingerprint(d: DetectorSettings) -> dict[str, Any]:
+    """The site lists, registry and allow list as a resume must find them: SHA-256 of their content.
+
+    Only present when given, so that the manifests of runs without them are unchanged.
+    """
+    from phiscrub.detect.site import content_digest
+
+    given = {"site_lists": d.site_lists, "registry": d.registry, "allow_list": d.allow_list}
+    return {name: content_digest(path) for name, path in given.items() if path is not None}
 
 
 def _input_fingerprint(source: Source) -> dict[str, Any]:

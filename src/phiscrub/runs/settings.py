@@ -31,6 +31,9 @@ class DetectorSettings:
         lang: language of the rules (``auto``: per note).
         threshold: drop proposed spans scoring below it.
         guard: drop clinical measurements and vocabulary.
+        site_lists: the site's lists (a folder of ``.txt`` or a ``.json`` file; docs/site-lists.md).
+        registry: the patient registry CSV.
+        allow_list: file of terms never redacted.
     """
 
     model: str | None = "default"
@@ -41,6 +44,9 @@ class DetectorSettings:
     lang: str = "en"
     threshold: float = DEFAULT_THRESHOLD
     guard: bool = True
+    site_lists: str | None = None
+    registry: str | None = None
+    allow_list: str | None = None
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> DetectorSettings:
@@ -48,8 +54,8 @@ class DetectorSettings:
 
         Args:
             options: the parameters ``model``, ``rules_only``, ``lexicon``, ``propagate``,
-                ``resolve_strategy``, ``keep_ages``, ``lang``, ``threshold`` and ``guard``; a missing
-                one takes its default.
+                ``resolve_strategy``, ``keep_ages``, ``lang``, ``threshold``, ``guard``, ``site_lists``,
+                ``registry`` and ``allow_list``; a missing one takes its default.
         """
         rules_only = bool(options.get("rules_only", False))
         model = options.get("model", "default")
@@ -62,6 +68,7 @@ class DetectorSettings:
             str(options.get("lang", "en")),
             float(options.get("threshold", DEFAULT_THRESHOLD)),
             bool(options.get("guard", True)),
+            *(_path(options.get(name)) for name in ("site_lists", "registry", "allow_list")),
         )
 
     def deidentifier(
@@ -101,4 +108,12 @@ class DetectorSettings:
             policy=policy,
             threshold=self.threshold,
             guard=self.guard,
+            site_lists=self.site_lists,
+            registry=self.registry,
+            allow_list=self.allow_list,
         )
+
+
+def _path(value: Any) -> str | None:
+    """An option's path as a string (None stays None)."""
+    return None if value is None else str(value)

@@ -40,7 +40,10 @@ DEFAULT_MAX_BATCH = 128
 class ServiceConfig(DetectorSettings):
     """What the service runs with. Per-request options (mode, policy, labels) are in the requests.
 
-    The detector options are those of :class:`~phiscrub.runs.settings.DetectorSettings`.
+    The detector options are those of :class:`~phiscrub.runs.settings.DetectorSettings`, the site
+    knowledge included: ``site_lists``, ``registry`` and ``allow_list`` are paths on the server,
+    read once per worker process (never per request, never sent by clients, never logged); a
+    request's note finds its registry patient through its ``patient_id`` (docs/site-lists.md).
 
     Args:
         default_mode: mode of requests that name none.
