@@ -188,6 +188,11 @@ PLACE_TABLE: list[tuple[str, str, bool]] = [
     ("STATE", "DEL", False),
     ("STATE", "Del", True),  # an abbreviation that is also a name: capitals or a dot only
     ("STATE", "Canada", False),  # a country labelled STATE is not smaller than a state
+    ("STATE", "Washington state", False),  # a state named as a state
+    ("STATE", "the State of Ohio", False),
+    ("STATE", "Ohio State", True),  # a university as often as the state
+    ("STATE", "Houston state", True),
+    ("LOCATION", "Washington state", False),
     # countries
     ("COUNTRY", "Canada", False),
     ("COUNTRY", "CANADA", False),

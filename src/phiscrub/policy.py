@@ -267,6 +267,25 @@ def _gazetteer() -> dict[str, tuple[str, bool, bool]]:
     return gazetteer
 
 
+# "Washington state", "the State of Ohio": a state named as a state. "Ohio State" (capital S) is not
+# taken: it names universities (Ohio State, Penn State, Michigan State) as often as the state.
+_STATE_WORDS = re.compile(
+    r"^(?:(?:the\s+)?state\s+of\s+(?P<after>.+)|(?P<before>.+?)\s+state)$", re.IGNORECASE
+)
+
+
+def _state_named_as_state(surface: str) -> bool:
+    """Whether ``surface`` is "<state> state" (lower-case "state") or "State of <state>"."""
+    match = _STATE_WORDS.match(surface.strip(_EDGE_CHARS + "."))
+    if match is None:
+        return False
+    if match.group("before") is not None and not surface.strip(_EDGE_CHARS + ".").endswith(" state"):
+        return False
+    name = match.group("after") or match.group("before")
+    entry = _gazetteer().get(_region_key(name))
+    return entry is not None and entry[0] == "STATE" and entry[1]
+
+
 def region_label(surface: str, label: str = "LOCATION") -> str | None:
     """``STATE`` or ``COUNTRY`` when ``surface`` is exactly one (bundled lists), else None.
 
@@ -274,8 +293,10 @@ def region_label(surface: str, label: str = "LOCATION") -> str | None:
     "Mich.", "MI", "the U.S.A."). A name that is also a person's first or last name ("Georgia",
     "Jordan", "Washington") counts only for a span labelled ``STATE`` or ``COUNTRY`` (the detector
     read it as a region), never for the generic ``LOCATION``; such an abbreviation ("Del", "Cal")
-    counts only written in capitals or with a dot ("DEL", "Cal."). The District of Columbia and
-    "New York City" are cities, so None; "New York" alone is the state.
+    counts only written in capitals or with a dot ("DEL", "Cal."). A full state name followed by a
+    lower-case "state" ("Washington state") or after "State of" is the state; "Ohio State" is not
+    (a university as often). The District of Columbia and "New York City" are cities, so None;
+    "New York" alone is the state.
 
     Args:
         surface: the span's text.
@@ -283,7 +304,7 @@ def region_label(surface: str, label: str = "LOCATION") -> str | None:
     """
     entry = _gazetteer().get(_region_key(surface))
     if entry is None:
-        return None
+        return "STATE" if _state_named_as_state(surface) else None
     region, full, person = entry
     if person:
         if full and label not in ("STATE", "COUNTRY"):
