@@ -43,21 +43,30 @@ LONG_NOTE_CHARS = 1_000_000
 CHUNK_CHARS = 1_000_000
 
 _callback: ContextVar[ProgressCallback | None] = ContextVar("phiscrub_progress", default=None)
+_min_chars: ContextVar[int] = ContextVar("phiscrub_progress_min_chars", default=LONG_NOTE_CHARS)
 
 
 @contextmanager
-def reporting(callback: ProgressCallback | None) -> Iterator[None]:
-    """Send the :func:`report` calls made inside the ``with`` block to ``callback``."""
+def reporting(callback: ProgressCallback | None, min_chars: int = LONG_NOTE_CHARS) -> Iterator[None]:
+    """Send the :func:`report` calls made inside the ``with`` block to ``callback``.
+
+    Args:
+        callback: receives the reports.
+        min_chars: notes at least this long report (the service's long-note lane passes 0, so that
+            every model batch and detector of its notes is a point where it can yield).
+    """
     token = _callback.set(callback)
+    least = _min_chars.set(min_chars)
     try:
         yield
     finally:
+        _min_chars.reset(least)
         _callback.reset(token)
 
 
 def wants_progress(n_chars: int) -> bool:
     """True when a callback is installed and a note of ``n_chars`` characters is long enough."""
-    return _callback.get() is not None and n_chars >= LONG_NOTE_CHARS
+    return _callback.get() is not None and n_chars >= _min_chars.get()
 
 
 def report(stage: str, done: int, total: int) -> None:

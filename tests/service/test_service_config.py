@@ -59,3 +59,21 @@ def test_bad_inputs_are_config_errors_without_content(
         ServiceConfig.from_env()
     with pytest.raises(ConfigError):
         ServiceConfig(max_body_bytes=0)
+
+
+def test_several_tokens_and_the_new_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    token_file = tmp_path / "tokens"
+    token_file.write_text("# clients\ntok-a\n\n tok-b , tok-c\ntok-a\n", encoding="utf-8")
+    assert ServiceConfig(token_file=str(token_file)).tokens() == ("tok-a", "tok-b", "tok-c")
+    monkeypatch.setenv(TOKEN_ENV_VAR, "env-1,env-2")
+    assert ServiceConfig().tokens() == ("env-1", "env-2")
+    assert ServiceConfig(auth=False).tokens() == ()
+    comments = tmp_path / "comments"
+    comments.write_text("# no token here\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="no bearer token"):
+        ServiceConfig(token_file=str(comments)).tokens()
+    for bad in ({"rate_limit": -1}, {"deadline_s": 0.0}, {"long_note_chars": 0}):
+        with pytest.raises(ConfigError):
+            ServiceConfig(**bad)  # type: ignore[arg-type]
+    config = ServiceConfig(rate_limit=5, deadline_s=2.5, long_note_chars=300)
+    assert ServiceConfig.from_json(config.to_json()) == config

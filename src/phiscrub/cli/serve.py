@@ -66,6 +66,28 @@ class _StartupError(click.ClickException):
     "--max-batch", default=128, show_default=True, type=int, help="Most notes in one batch request."
 )
 @click.option(
+    "--rate-limit",
+    default=600,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Most requests per minute per token and worker process (0: no limit); more get 429.",
+)
+@click.option(
+    "--deadline",
+    "deadline_s",
+    default=300.0,
+    show_default=True,
+    type=click.FloatRange(0, min_open=True),
+    help="Seconds a request may take; one not done by then gets 503 with Retry-After.",
+)
+@click.option(
+    "--long-note-chars",
+    default=10_000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Notes longer than this run in the long-note lane, which yields to shorter notes.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),
     default="info",
@@ -84,14 +106,19 @@ def serve(
     detectors: DetectorSettings,
     max_body_bytes: int,
     max_batch: int,
+    rate_limit: int,
+    deadline_s: float,
+    long_note_chars: int,
     log_level: str,
 ) -> None:
     """Serve POST /v1/redact, POST /v1/detect, GET /healthz, the OpenAPI docs (/docs) and the review page (/).
 
     Requests under /v1/ need `Authorization: Bearer TOKEN`, the token coming from
     $PHISCRUB_SERVICE_TOKEN or --token-file; the server refuses to start without one unless
-    --insecure-no-auth. Surrogates use the server's key ($PHISCRUB_KEY or --key-file), never sent by
-    clients. No note text is logged (docs/service.md).
+    --insecure-no-auth; several tokens (one per line of the file, or comma-separated) are several
+    clients, each with its own surrogates and rate limit. Surrogates use keys derived from the
+    server's secret ($PHISCRUB_KEY or --key-file), never sent by clients and never those of
+    `phiscrub redact` with the same secret. No note text is logged (docs/service.md).
     """
     try:
         import uvicorn  # noqa: F401 - checked here: the service extra is installed
@@ -109,6 +136,9 @@ def serve(
             default_policy=policy,
             max_body_bytes=max_body_bytes,
             max_batch=max_batch,
+            rate_limit=rate_limit,
+            deadline_s=deadline_s,
+            long_note_chars=long_note_chars,
             auth=not insecure_no_auth,
             token_file=token_file,
             key_file=key_file,

@@ -10,19 +10,24 @@ Routes:
 
 Every error body is ``{"error": ..., "detail": ...}`` and never holds the text sent: validation
 errors (422) keep the error type, message and location but not the input FastAPI would echo.
+
+The notes of concurrent requests are detected together and long notes in a lane of their own
+(:mod:`phiscrub.service.batcher`); a request not done by its deadline is answered 503.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, Security
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -30,9 +35,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from phiscrub import __version__
 from phiscrub.document import Document
 from phiscrub.errors import PhiscrubError
+from phiscrub.service.batcher import Batcher, DeadlineExceeded, Finish
 from phiscrub.service.config import ServiceConfig
 from phiscrub.service.engine import Engine, Options
-from phiscrub.service.middleware import AccessLog, BearerAuth, BodyLimit
+from phiscrub.service.middleware import AccessLog, BearerAuth, BodyLimit, RateLimit, tenant_of
 from phiscrub.service.schemas import (
     BatchDetectResponse,
     BatchRedactResponse,
@@ -71,7 +77,12 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "Missing or wrong bearer token."},
     413: {"model": ErrorResponse, "description": "Request body or batch over the server's limit."},
     422: {"model": ErrorResponse, "description": "Invalid request (the text sent is not repeated)."},
+    429: {"model": ErrorResponse, "description": "Over this token's rate limit (see Retry-After)."},
+    503: {"model": ErrorResponse, "description": "Not done by the server's deadline (see Retry-After)."},
 }
+
+#: Retry-After (seconds) of a request answered 503 at its deadline.
+RETRY_AFTER_S = 5
 
 
 def _no_telemetry() -> dict[str, Any]:
@@ -122,13 +133,21 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
     """
     from fastapi_offline import FastAPIOffline
 
-    token = config.token()
+    tokens = config.tokens()
     if engine is None:
         engine = Engine(config, config.key()).load()
+    batcher = Batcher(engine.propose, long_chars=config.long_note_chars)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        batcher.close()
+
     app: FastAPI = FastAPIOffline(
         title="phiscrub",
         version=__version__,
         description=_DESCRIPTION,
+        lifespan=lifespan,
         **_no_telemetry(),
     )
     bearer = HTTPBearer(auto_error=False, description="The server's token (PHISCRUB_SERVICE_TOKEN).")
@@ -153,43 +172,32 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
             summary=summary,
         )
 
+    async def answer(request: Request, docs: list[Document], batch: bool, finish: Finish) -> Response:
+        """Run ``docs`` through the batcher; each ``finish`` gives (JSON of the note's result, spans)."""
+        try:
+            done = await batcher.run(docs, finish, time.monotonic() + config.deadline_s)
+        except DeadlineExceeded:
+            raise StarletteHTTPException(
+                503,
+                f"not done within the server's deadline of {config.deadline_s:g} s",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            ) from None
+        counted(request, len(docs), sum(n for _, n in done))
+        parts = [body for body, _ in done]
+        body = b'{"results":[' + b",".join(parts) + b"]}" if batch else parts[0]
+        return Response(body, media_type="application/json")
+
     @api_route("/v1/redact", RedactResult | BatchRedactResponse, "Redact one note or a batch")
-    def redact(req: RedactRequest, request: Request) -> RedactResult | BatchRedactResponse:
+    async def redact(req: RedactRequest, request: Request) -> Response:
         """Replace the PHI of ``text`` (answer: one result) or of each of ``notes`` (answer: ``results``)."""
         docs, batch, opts = notes(req, req.mode)
-        results = []
-        n_spans = 0
-        for red, policy in engine.redact(docs, opts):
-            if len(red.spans) != len(red.result.spans):  # each listed span has its replacement
-                raise RuntimeError("spans and replacements differ in number")
-            spans = [
-                RedactedSpan(**_span_out(s).model_dump(), out_start=o.start, out_end=o.end)
-                for s, o in zip(red.spans, red.result.spans)
-            ]
-            n_spans += len(spans)
-            results.append(
-                RedactResult(
-                    id=red.original.id,
-                    mode=opts.mode,
-                    policy=policy,
-                    labels=opts.labels,
-                    text=red.result.text,
-                    spans=spans,
-                )
-            )
-        counted(request, len(docs), n_spans)
-        return BatchRedactResponse(results=results) if batch else results[0]
+        return await answer(request, docs, batch, _redact_finish(engine, opts, tenant_of(request.scope)))
 
     @api_route("/v1/detect", DetectResult | BatchDetectResponse, "Find the PHI spans of one note or a batch")
-    def detect(req: DetectRequest, request: Request) -> DetectResult | BatchDetectResponse:
+    async def detect(req: DetectRequest, request: Request) -> Response:
         """Spans (offsets into the text sent, label, source, score) of ``text`` or of each of ``notes``."""
         docs, batch, opts = notes(req, "placeholder")
-        results = [
-            DetectResult(id=doc.id, policy=policy, spans=[_span_out(s) for s in spans])
-            for doc, (spans, policy) in zip(docs, engine.detect(docs, opts))
-        ]
-        counted(request, len(docs), sum(len(r.spans) for r in results))
-        return BatchDetectResponse(results=results) if batch else results[0]
+        return await answer(request, docs, batch, _detect_finish(engine, opts))
 
     @app.get("/healthz", response_model=Health, summary="Liveness and what the server offers")
     def healthz() -> Health:
@@ -198,10 +206,12 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
             status="ok",
             version=__version__,
             model=engine.has_model,
-            auth=token is not None,
+            auth=bool(tokens),
             surrogate=engine.surrogates,
             max_body_bytes=config.max_body_bytes,
             max_batch=config.max_batch,
+            rate_limit=config.rate_limit,
+            deadline_s=config.deadline_s,
         )
 
     @app.get("/", include_in_schema=False)
@@ -209,6 +219,46 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(RateLimit, per_minute=config.rate_limit)
+    app.add_middleware(BearerAuth, tokens=tokens)
+    app.add_middleware(AccessLog)
+    return app
+
+
+def _redact_finish(engine: Engine, opts: Options, tenant: str) -> Finish:
+    """A note's redact answer from its proposals: (JSON of its :class:`RedactResult`, spans)."""
+
+    def finish(doc: Document, proposals: list[Any]) -> tuple[bytes, int]:
+        red, policy = engine.redact_one(doc, proposals, opts, tenant)
+        if len(red.spans) != len(red.result.spans):  # each listed span has its replacement
+            raise RuntimeError("spans and replacements differ in number")
+        spans = [
+            RedactedSpan(**_span_out(s).model_dump(), out_start=o.start, out_end=o.end)
+            for s, o in zip(red.spans, red.result.spans)
+        ]
+        result = RedactResult(
+            id=doc.id, mode=opts.mode, policy=policy, labels=opts.labels, text=red.result.text, spans=spans
+        )
+        return result.model_dump_json().encode("utf-8"), len(spans)
+
+    return finish
+
+
+def _detect_finish(engine: Engine, opts: Options) -> Finish:
+    """A note's detect answer from its proposals: (JSON of its :class:`DetectResult`, spans)."""
+
+    def finish(doc: Document, proposals: list[Any]) -> tuple[bytes, int]:
+        spans, policy = engine.detect_one(doc, proposals, opts)
+        result = DetectResult(id=doc.id, policy=policy, spans=[_span_out(s) for s in spans])
+        return result.model_dump_json().encode("utf-8"), len(spans)
+
+    return finish
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Error bodies ``{"error": ...}`` that never repeat the text sent."""
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -231,11 +281,6 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
     async def phiscrub_error(request: Request, exc: PhiscrubError) -> JSONResponse:
         # phiscrub messages name options, ids and offsets, never text (phiscrub.errors).
         return JSONResponse({"error": str(exc)}, status_code=400)
-
-    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
-    app.add_middleware(BearerAuth, token=token)
-    app.add_middleware(AccessLog)
-    return app
 
 
 def app_from_env() -> FastAPI:

@@ -19,8 +19,11 @@ from phiscrub.runs.settings import DetectorSettings
 
 __all__ = [
     "CONFIG_ENV_VAR",
+    "DEFAULT_DEADLINE_S",
+    "DEFAULT_LONG_NOTE_CHARS",
     "DEFAULT_MAX_BATCH",
     "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_RATE_LIMIT",
     "TOKEN_ENV_VAR",
     "ServiceConfig",
     "read_secret_file",
@@ -34,6 +37,12 @@ CONFIG_ENV_VAR = "PHISCRUB_SERVICE_CONFIG"
 DEFAULT_MAX_BODY_BYTES = 1 << 20
 #: Default most notes in one batch request.
 DEFAULT_MAX_BATCH = 128
+#: Default requests per minute per bearer token (and worker process).
+DEFAULT_RATE_LIMIT = 600
+#: Default seconds a request may take before it is answered 503.
+DEFAULT_DEADLINE_S = 300.0
+#: Default length (characters) above which a note is detected in the long-note lane.
+DEFAULT_LONG_NOTE_CHARS = 10_000
 
 
 @dataclass(frozen=True)
@@ -51,8 +60,14 @@ class ServiceConfig(DetectorSettings):
         max_body_bytes: larger request bodies are refused with 413.
         max_batch: most notes in one batch request.
         auth: whether requests to ``/v1/`` need the bearer token.
-        token_file: file holding the bearer token (else :data:`TOKEN_ENV_VAR`).
+        token_file: file holding the bearer token(s) (else :data:`TOKEN_ENV_VAR`): one per line (or
+            comma-separated); each token is a client of its own (own surrogates, own rate limit).
         key_file: file holding the surrogate key (else ``$PHISCRUB_KEY``); no key, no surrogate mode.
+        rate_limit: most requests per minute per token in one worker process (0: no limit); more
+            are answered 429 with ``Retry-After``.
+        deadline_s: a request not done in this many seconds is answered 503 with ``Retry-After``.
+        long_note_chars: notes longer than this are detected in the long-note lane
+            (:mod:`phiscrub.service.batcher`), which yields to the small notes.
     """
 
     default_mode: str = "placeholder"
@@ -62,12 +77,21 @@ class ServiceConfig(DetectorSettings):
     auth: bool = True
     token_file: str | None = None
     key_file: str | None = None
+    rate_limit: int = DEFAULT_RATE_LIMIT
+    deadline_s: float = DEFAULT_DEADLINE_S
+    long_note_chars: int = DEFAULT_LONG_NOTE_CHARS
 
     def __post_init__(self) -> None:
         if self.max_body_bytes < 1:
             raise ConfigError("--max-body-bytes must be at least 1")
         if self.max_batch < 1:
             raise ConfigError("--max-batch must be at least 1")
+        if self.rate_limit < 0:
+            raise ConfigError("--rate-limit must be 0 (no limit) or more")
+        if not self.deadline_s > 0:
+            raise ConfigError("--deadline must be more than 0 seconds")
+        if self.long_note_chars < 1:
+            raise ConfigError("--long-note-chars must be at least 1")
 
     # -- transport to worker processes -------------------------------------------------------------
     def to_json(self) -> str:
@@ -99,24 +123,38 @@ class ServiceConfig(DetectorSettings):
         return cls.from_json(text)
 
     # -- secrets -----------------------------------------------------------------------------------
-    def token(self) -> str | None:
-        """The bearer token: from :attr:`token_file`, else :data:`TOKEN_ENV_VAR`; None when auth is off.
+    def tokens(self) -> tuple[str, ...]:
+        """The bearer tokens: from :attr:`token_file`, else :data:`TOKEN_ENV_VAR`; none when auth is off.
+
+        Several tokens are one per line or comma-separated (lines starting with ``#`` are comments).
 
         Raises:
             ConfigError: auth is on and no non-blank token is configured.
         """
         if not self.auth:
-            return None
+            return ()
         if self.token_file is not None:
-            token = read_secret_file(self.token_file, "--token-file")
+            text = read_secret_file(self.token_file, "--token-file")
         else:
-            token = os.environ.get(TOKEN_ENV_VAR, "").strip()
-        if not token:
+            text = os.environ.get(TOKEN_ENV_VAR, "")
+        tokens = [
+            t.strip()
+            for line in text.splitlines()
+            if not line.strip().startswith("#")
+            for t in line.split(",")
+            if t.strip()
+        ]
+        if not tokens:
             raise ConfigError(
                 f"no bearer token: set ${TOKEN_ENV_VAR} or pass --token-file "
                 "(or --insecure-no-auth to serve without authentication)"
             )
-        return token
+        return tuple(dict.fromkeys(tokens))
+
+    def token(self) -> str | None:
+        """The first bearer token (:meth:`tokens`), or None when auth is off."""
+        tokens = self.tokens()
+        return tokens[0] if tokens else None
 
     def key(self) -> str | None:
         """The surrogate key: from :attr:`key_file`, else ``$PHISCRUB_KEY``, else None."""

@@ -1,12 +1,22 @@
 """The de-identification work behind the service: one model, many per-request option sets.
 
-The detectors (rules and the model) are built once, at start-up. Each combination of request
-options (mode, label granularity, policy) gets its own :class:`~phiscrub.deid.Deidentifier` that
-shares those detectors; it is built on first use and kept.
+The detectors (rules and the model) are built once, at start-up. Detection (:meth:`Engine.propose`)
+does not depend on the request options, so the notes of concurrent requests are detected together
+(:mod:`phiscrub.service.batcher`); each note is then finished with its request's options (mode,
+label granularity, policy) by a :class:`~phiscrub.deid.Deidentifier` that shares those detectors,
+built on first use and kept.
+
+Surrogates: the service never uses the secret (``$PHISCRUB_KEY``) as it is. Its surrogate key is
+``HMAC-SHA256(secret, "phiscrub-service-v1")``, and each client (bearer token) gets its own key
+derived from that one and the token's digest (:meth:`Engine.tenant_key`). So the service cannot
+reproduce the surrogates of a batch run (``phiscrub redact``) with the same secret, and two token
+holders never share surrogates or date shifts, whatever patient ids they send (docs/surrogates.md).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,10 +27,23 @@ from phiscrub.errors import ConfigError
 from phiscrub.labels import fold
 from phiscrub.service.config import ServiceConfig
 
-__all__ = ["Engine", "Options"]
+__all__ = ["SERVICE_KEY_LABEL", "Engine", "Options", "service_key"]
 
 #: Run through the detectors at start-up (no PHI).
 _WARM_UP = "Seen in clinic on 01/02/2020 for a follow-up visit."
+
+#: Label of the service's own surrogate key: HMAC-SHA256(secret, this).
+SERVICE_KEY_LABEL = b"phiscrub-service-v1"
+
+
+def service_key(secret: str, tenant: str) -> str:
+    """The surrogate key of one client of the service (hex), derived from the operator's secret.
+
+    ``HMAC-SHA256(HMAC-SHA256(secret, SERVICE_KEY_LABEL), "tenant:" + tenant)``: not the secret a
+    batch run uses, and another key for every ``tenant`` (a bearer token's digest).
+    """
+    base = hmac.new(secret.encode("utf-8"), SERVICE_KEY_LABEL, hashlib.sha256).digest()
+    return hmac.new(base, b"tenant:" + tenant.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -33,22 +56,23 @@ class Options:
 
 
 class Engine:
-    """Detect and redact notes with the service's detectors, serialised by a lock.
+    """Detect notes with the service's detectors and finish them with each request's options.
 
-    ONNX Runtime uses every core for one batch already, so requests in one worker process run one
-    at a time; more throughput comes from more worker processes (``phiscrub serve --workers``).
+    :meth:`propose` and the finishing methods may run in several threads at once (the batcher's
+    two lanes): the detectors and de-identifiers hold no per-call state.
 
     Args:
         config: the service configuration.
-        key: the surrogate secret (None: surrogate mode is refused).
+        key: the operator's surrogate secret (None: surrogate mode is refused); requests use keys
+            derived from it (:func:`service_key`), never the secret itself.
     """
 
     def __init__(self, config: ServiceConfig, key: str | None) -> None:
         self.config = config
         self._key = key
         self._lock = threading.Lock()
-        self._base = self._build("placeholder", "coarse", None, detectors=None)
-        self._cache: dict[Options, Deidentifier] = {}
+        self._base = self._build("placeholder", "coarse", None, None, detectors=None)
+        self._cache: dict[tuple[Options, str], Deidentifier] = {}
 
     def load(self) -> Engine:
         """Load the detectors (the model) and run them once on a fixed sentence.
@@ -70,14 +94,18 @@ class Engine:
         """Whether surrogate mode is available (a key is configured)."""
         return self._key is not None
 
+    def tenant_key(self, tenant: str) -> str | None:
+        """The surrogate key of requests made with the token whose digest is ``tenant``."""
+        return None if self._key is None else service_key(self._key, tenant)
+
     def _build(
-        self, mode: str, labels: str, policy: str | None, detectors: Sequence[object] | None
+        self, mode: str, labels: str, policy: str | None, key: str | None, detectors: Sequence[object] | None
     ) -> Deidentifier:
         # The model is loaded once, by the base de-identifier; the others share its detectors.
         return self.config.deidentifier(
             mode=mode,
             labels=labels,
-            key=self._key,
+            key=key,
             policy=policy,
             model=True if detectors is None else None,
             detectors=detectors,
@@ -98,31 +126,45 @@ class Engine:
             raise ConfigError("surrogate mode is not enabled on this server (it has no surrogate key)")
         return opts
 
-    def _deid(self, opts: Options) -> Deidentifier:
-        deid = self._cache.get(opts)
-        if deid is None:
-            deid = self._build(opts.mode, opts.labels, opts.policy, self._base.active_detectors).load()
-            self._cache[opts] = deid
-        return deid
-
-    def redact(self, docs: Sequence[Document], opts: Options) -> list[tuple[Redaction, str]]:
-        """Redact ``docs`` in one batch; each with the policy applied to it."""
+    def _deid(self, opts: Options, tenant: str) -> Deidentifier:
+        # Only surrogates depend on the client: other modes share one de-identifier per options.
+        who = tenant if opts.mode == "surrogate" else ""
         with self._lock:
-            deid = self._deid(opts)
-            out = list(deid.redact_many(docs, batch_size=max(1, len(docs))))
-            return [(red, deid.policy_for(red.original)) for red in out]
+            deid = self._cache.get((opts, who))
+            if deid is None:
+                key = self.tenant_key(who) if opts.mode == "surrogate" else None
+                deid = self._build(opts.mode, opts.labels, opts.policy, key, self._base.active_detectors)
+                self._cache[(opts, who)] = deid.load()
+            return deid
 
-    def detect(self, docs: Sequence[Document], opts: Options) -> list[tuple[list[Span], str]]:
-        """PHI spans of ``docs`` (labels at ``opts.labels``), each with the policy applied to it."""
-        with self._lock:
-            deid = self._deid(opts)
-            found = deid.detect_many(list(docs))
-            out: list[tuple[list[Span], str]] = []
-            for doc, spans in zip(docs, found):
-                kept = []
-                for s in spans:
-                    lab = fold(s.label, opts.labels)  # type: ignore[arg-type]
-                    if lab is not None:
-                        kept.append(s if opts.labels == "fine" else s.with_label(lab))
-                out.append((sorted(kept), deid.policy_for(doc)))
-            return out
+    def propose(self, docs: Sequence[Document]) -> list[list[Span]]:
+        """Every detector's proposals for a batch of notes (one model run); options do not matter."""
+        return self._base.propose_many(docs)
+
+    def redact_one(
+        self, doc: Document, proposals: Sequence[Span], opts: Options, tenant: str
+    ) -> tuple[Redaction, str]:
+        """One note redacted from its proposals with ``opts``, and the policy applied to it.
+
+        The same as :meth:`Deidentifier.redact_one` with the client's key (``tenant``).
+        """
+        deid = self._deid(opts, tenant)
+        spans = deid.select(doc, proposals)
+        kept = []
+        for s in spans:
+            lab = fold(s.label, opts.labels)  # type: ignore[arg-type]
+            if lab is not None:
+                kept.append(s if opts.labels == "fine" else s.with_label(lab))
+        pid = doc.metadata.get("patient_id")
+        result = deid.transformer.apply(doc, spans, patient_id=None if pid is None else str(pid))
+        return Redaction(original=doc, spans=tuple(sorted(kept)), result=result), deid.policy_for(doc)
+
+    def detect_one(self, doc: Document, proposals: Sequence[Span], opts: Options) -> tuple[list[Span], str]:
+        """PHI spans of one note from its proposals (labels at ``opts.labels``), and its policy."""
+        deid = self._deid(opts, "")
+        kept = []
+        for s in deid.select(doc, proposals):
+            lab = fold(s.label, opts.labels)  # type: ignore[arg-type]
+            if lab is not None:
+                kept.append(s if opts.labels == "fine" else s.with_label(lab))
+        return sorted(kept), deid.policy_for(doc)

@@ -1,9 +1,10 @@
-"""ASGI middleware of the service: access log without text, bearer auth, request size limit.
+"""ASGI middleware of the service: access log without text, bearer auth, rate limit, size limit.
 
 Written as plain ASGI classes (no note text can reach a log line: only the method, a known path,
 the status, the duration and counts are logged). Order, outermost first: :class:`AccessLog`
 (catches every error, so that no traceback with request data reaches the server log),
-:class:`BearerAuth` (before any body is read), :class:`BodyLimit`.
+:class:`BearerAuth` (before any body is read; it names the client, ``scope["state"]["tenant"]``),
+:class:`RateLimit` (per client), :class:`BodyLimit`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import hashlib
 import hmac
 import json
 import logging
+import math
+import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
-__all__ = ["ACCESS_LOGGER", "AccessLog", "BearerAuth", "BodyLimit", "send_json"]
+__all__ = ["ACCESS_LOGGER", "AccessLog", "BearerAuth", "BodyLimit", "RateLimit", "send_json", "tenant_of"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -137,33 +140,100 @@ def _bearer(scope: Scope) -> bytes | None:
     return None
 
 
+def tenant_of(scope: Scope) -> str:
+    """The client of a request: the hex SHA-256 digest of its bearer token ("" without auth)."""
+    state = scope.get("state") or {}
+    return str(state.get("tenant", ""))
+
+
 class BearerAuth:
-    """Refuse requests under ``/v1/`` without the right bearer token (401, before the body is read).
+    """Refuse requests under ``/v1/`` without a right bearer token (401, before the body is read).
 
     The comparison runs in constant time over SHA-256 digests (so neither the content nor the
-    length of the token leaks through timing).
+    length of a token leaks through timing), against every token (not stopping at a match). A
+    request with a right token gets that token's digest as its client, ``scope["state"]["tenant"]``.
+
+    Args:
+        app: the application.
+        tokens: the accepted tokens (none: no authentication).
     """
 
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
+    def __init__(self, app: ASGIApp, tokens: Sequence[str]) -> None:
         self.app = app
-        self._digest = None if token is None else hashlib.sha256(token.encode("utf-8")).digest()
+        self._digests = [hashlib.sha256(t.encode("utf-8")).digest() for t in tokens]
 
-    def _allowed(self, scope: Scope) -> bool:
+    def _client(self, scope: Scope) -> str | None:
+        """The digest (hex) of the request's token when it is one of the tokens, else None."""
         given = _bearer(scope)
-        if given is None or self._digest is None:
-            return False
-        return hmac.compare_digest(hashlib.sha256(given).digest(), self._digest)
+        if given is None:
+            return None
+        digest = hashlib.sha256(given).digest()
+        found = None
+        for known in self._digests:
+            if hmac.compare_digest(digest, known):
+                found = known
+        return None if found is None else found.hex()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         guarded = scope["type"] == "http" and scope.get("path", "").startswith("/v1/")
-        if guarded and self._digest is not None and not self._allowed(scope):
-            await send_json(
-                send,
-                401,
-                {"error": "missing or invalid bearer token"},
-                [(b"www-authenticate", b'Bearer realm="phiscrub"')],
-            )
-            return
+        if guarded and self._digests:
+            client = self._client(scope)
+            if client is None:
+                await send_json(
+                    send,
+                    401,
+                    {"error": "missing or invalid bearer token"},
+                    [(b"www-authenticate", b'Bearer realm="phiscrub"')],
+                )
+                return
+            scope.setdefault("state", {})["tenant"] = client
+        await self.app(scope, receive, send)
+
+
+class RateLimit:
+    """At most ``per_minute`` requests under ``/v1/`` per client, more answered 429 with ``Retry-After``.
+
+    A token bucket per client (:func:`tenant_of`): it holds up to ``per_minute`` requests and refills
+    at ``per_minute / 60`` per second, so a client may send a minute's worth at once and then
+    ``per_minute`` a minute. The counts live in the worker process (``--workers N``: up to N times
+    the limit in all).
+
+    Args:
+        app: the application.
+        per_minute: requests per minute per client (0: no limit).
+    """
+
+    def __init__(self, app: ASGIApp, per_minute: int) -> None:
+        self.app = app
+        self.per_minute = per_minute
+        self._buckets: dict[str, tuple[float, float]] = {}  # client: (requests left, at)
+        self._lock = threading.Lock()
+
+    def _wait(self, client: str) -> float:
+        """0 when the client may go on now (a request is counted), else seconds until it may."""
+        now = time.monotonic()
+        rate = self.per_minute / 60.0
+        with self._lock:
+            left, at = self._buckets.get(client, (float(self.per_minute), now))
+            left = min(float(self.per_minute), left + (now - at) * rate)
+            if left >= 1.0:
+                self._buckets[client] = (left - 1.0, now)
+                return 0.0
+            self._buckets[client] = (left, now)
+            return (1.0 - left) / rate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limited = self.per_minute > 0 and scope["type"] == "http" and scope.get("path", "").startswith("/v1/")
+        if limited:
+            wait = self._wait(tenant_of(scope))
+            if wait > 0:
+                await send_json(
+                    send,
+                    429,
+                    {"error": f"rate limit of {self.per_minute} requests per minute exceeded"},
+                    [(b"retry-after", str(max(1, math.ceil(wait))).encode())],
+                )
+                return
         await self.app(scope, receive, send)
 
 

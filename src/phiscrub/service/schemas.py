@@ -136,6 +136,8 @@ class Health(BaseModel):
     surrogate: bool = Field(description="Surrogate mode is available (the server has a key).")
     max_body_bytes: int
     max_batch: int
+    rate_limit: int = Field(description="Requests per minute per token and worker process (0: no limit).")
+    deadline_s: float = Field(description="A request not done in this many seconds is answered 503.")
 
 
 class ErrorResponse(BaseModel):

@@ -70,6 +70,9 @@ def run_server(
         "access_log": False,
         "server_header": False,
         "proxy_headers": False,
+        # On SIGTERM, requests still running after this many seconds are cancelled (a long note in
+        # the works stops at its next model batch) instead of holding the shutdown up.
+        "timeout_graceful_shutdown": 15,
     }
     if workers == 1:
         uvicorn.run(create_app(config, engine), **common)
