@@ -36,6 +36,7 @@ LISTS = SiteLists(
             "Idris Vantongeren",
             "Tamsin March",
             "Amos Stone",
+            "Tess Murphy",
         ],
         "places": ["Dunmoor", "Little Fenwick"],
     }
@@ -65,6 +66,7 @@ def found(text: str, lists: SiteLists = LISTS) -> set[tuple[str, str]]:
         ("Plan reviewed with Hope, RN.", "Hope", "DOCTOR"),
         ("d/w Dr. Idris Vantongeren", "Idris Vantongeren", "DOCTOR"),
         ("Consent witnessed by Dr. March today.", "March", "DOCTOR"),
+        ("Paged Dr. Murphy overnight.", "Murphy", "DOCTOR"),
         ("Admitted to Quillmere General Hospital.", "Quillmere General Hospital", "HOSPITAL"),
         ("Transfer from QGH ED.", "QGH", "HOSPITAL"),
         ("Moved to Varnell 4 overnight.", "Varnell 4", "DEPARTMENT"),
@@ -99,6 +101,9 @@ def test_matching_table(text: str, surface: str, label: str | None) -> None:
         "Admitted on March 3 with pain.",  # a month, not the staff surname
         "Seen in clinic in March for review.",
         "Passed a stone yesterday.",  # initial + surname need capitals
+        "RUQ tender, positive Murphy sign.",  # an eponym: a name only after a title
+        "Pain 3/10 on the Wong-Penhaligon scale.",  # half of a hyphenated compound
+        "Discussed with nurse will call back.",  # a role word is no title
     ],
 )
 def test_negative_rows(text: str) -> None:

@@ -121,8 +121,8 @@ def normalize_entry(entry: str) -> str:
 
 
 _TITLE_BEFORE = re.compile(
-    r"(?:\b(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|nurse|attending|pcp|resident|fellow|dear)\.?:?"
-    r"|\b(?:RN|NP|PA|MD|Pt|pt|Patient|patient|Name|name|Re|RE|re)\.?:)[ \t]*$",
+    r"(?:\b(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|dear)\.?:?"
+    r"|\b(?:attending|pcp|resident|fellow|rn|np|pa|md|pt|patient|name|re)\.?:)[ \t]*$",
     re.IGNORECASE,
 )
 _TITLE_BEFORE_CASED = re.compile(r"\b(?:RN|NP|PA|CNA|SW|PT|OT)[ \t]+$")
@@ -154,11 +154,20 @@ def capitalised(surface: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def is_ambiguous_word(word: str) -> bool:
-    """True when ``word`` is a common English word or clinical vocabulary ("rice", "hope", "bell")."""
+    """True when ``word`` is a common English word, clinical vocabulary or an eponym ("rice",
+    "hope", "bell", "murphy")."""
     from phiscrub.detect.clinical_vocab import is_clinical_word, is_common_word
 
     parts = [p for p in re.split(r"[\s-]+", word) if p]
-    return any(is_common_word(p) or is_clinical_word(p) for p in parts) or len(word) < 3
+    return any(is_common_word(p) or is_clinical_word(p) or is_eponym(p) for p in parts) or len(word) < 3
+
+
+def is_eponym(word: str) -> bool:
+    """True when ``word`` names a sign, scale or disease ("Murphy", "Parkinson"): a name only in a
+    name context."""
+    from phiscrub.detect.lexicon import EPONYMS
+
+    return word.lower() in EPONYMS
 
 
 _CALENDAR_WORDS = re.compile(
@@ -172,9 +181,17 @@ _FLOOR = re.compile(r"(?:[ \t]+|[ \t]*-[ \t]*)\d{1,2}[A-Za-z]?(?![\w/:]|[.,]\d)"
 
 
 def _boundary(text: str, start: int, end: int) -> bool:
+    """Word boundaries at both ends; a one-word surface must not be half of a hyphenated compound
+    ("Wong-Baker", "Baker-Smith")."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    return not before.isalnum() and not after.isalnum()
+    if before.isalnum() or after.isalnum():
+        return False
+    if " " in text[start:end]:
+        return True
+    hyphen_before = before == "-" and start > 1 and text[start - 2].isalpha()
+    hyphen_after = after == "-" and end + 1 < len(text) and text[end + 1].isalpha()
+    return not (hyphen_before or hyphen_after)
 
 
 def accept(text: str, start: int, end: int, kind: Kind) -> int | None:
@@ -192,7 +209,7 @@ def accept(text: str, start: int, end: int, kind: Kind) -> int | None:
         return m.end() if m else None
     if name_context(text, start, end):
         return end
-    if _CALENDAR_WORDS.match(surface) or _NUMBER_AFTER.match(text, end):
+    if is_eponym(surface) or _CALENDAR_WORDS.match(surface) or _NUMBER_AFTER.match(text, end):
         return None  # "March 3", "May", "Page 2": a date or a numbered thing, not a name
     if capitalised(surface) and not sentence_initial(text, start):
         return end
