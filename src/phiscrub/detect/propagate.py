@@ -244,6 +244,10 @@ def propagate_names(
     out: list[Span] = []
     for s in spans:
         out.extend(_relabel(doc, s, tokens) if s.label in RELABEL_LABELS else [s])
+    from phiscrub.detect.propagate_places import propagate_places
+
+    # Places found once are places everywhere in the note (recall first, issue 25).
+    out = propagate_places(doc, out)
     if not tokens:
         return out
     if progress is None and wants_progress(len(text)):

@@ -21,13 +21,13 @@ from phiscrub.detect.rules.facility_data import (
 )
 from phiscrub.detect.rules.intl_places import pack_location_rules
 from phiscrub.detect.rules.intl_places_es import spanish_place_rules
-from phiscrub.detect.rules.places_en import PLACE_RULES_EN
 from phiscrub.detect.rules.locations_data import (
     STATE_ABBREVIATIONS,
     STATE_NAMES,
     STREET_STOPWORDS,
     STREET_SUFFIXES,
 )
+from phiscrub.detect.rules.places_en import PLACE_RULES_EN
 
 __all__ = [
     "LOCATION_RULES_EN",
@@ -156,7 +156,14 @@ def _distinctive(word: str) -> bool:
 def _facility_ok(m: re.Match[str]) -> bool:
     if m.group("saint") is not None:
         return True
-    return _facility_name_ok(m.string[_trim_facility(m.string, m.start("fac"), m.end("fac")) : m.end("fac")])
+    fac = m.string[_trim_facility(m.string, m.start("fac"), m.end("fac")) : m.end("fac")]
+    if _facility_name_ok(fac):
+        return True
+    from phiscrub.detect.rules.places_en import named_with_common_words
+
+    # Recall first: "Kestrel Point Community Hospital", "Saddle Creek Care Center", "Lakeside
+    # Hospital" are named with English words; services ("Sleep Clinic", "Cardiac Rehab") are not.
+    return named_with_common_words(m.string, m.start("fac"), m.end("fac"), fac)
 
 
 def _facility_name_ok(fac: str) -> bool:

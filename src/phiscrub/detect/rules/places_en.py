@@ -131,12 +131,24 @@ _SERVICE_ABBR = frozenset(
         "ASAP",
         "PRN",
         "NPO",
+        "NARE",
+        "NARES",
+        "LIP",
+        "LIPS",
+        "GUM",
+        "GUMS",
     ]
 )
 _WARD_RE = re.compile(
     r"\b(?i:unit|floor|ward|bldg|building|tower|pavilion)[ \t]*:?[ \t]+(?P<w1>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?)(?![\w])"
     r"|(?<![\w'’-])(?P<w2>[A-Z][a-z]{2,}[ \t]+(?:ICU|CCU|MICU|SICU|CVICU|NICU|PICU|PACU|Tower|Pavilion|Wing"
     r"|Building|Bldg|Annex))(?![\w])"
+)
+# "transfer to tallis 6", "TX TO TALLIS 6", "back on Whitcombe 3": a move cue, a word no dictionary
+# has, and a floor number, in any case.
+_WARD_ANYCASE_RE = re.compile(
+    r"\b(?P<wcue>(?i:transferred|transfer|tx|moved|move|to|on|from|back\s+to|unit|floor))[ \t]+"
+    r"(?P<w3>[A-Za-z]{3,}[ \t]+\d{1,2}[A-Za-z]?)(?![\w/.%])"
 )
 _STRONG_CUE = (
     r"(?i:lives|living|lived|resides|residing|moved|relocated|visiting|visited|flew|flying|driving|drove"
@@ -147,6 +159,10 @@ _CITY_RE = re.compile(
     rf"\b(?P<cue>{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|at|outside(?:\s+of)?)"
     r"|(?i:from|in|to|near|outside(?:\s+of)?|of))[ \t]+"
     r"(?P<city>(?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})(?:[ \t](?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})){0,2})(?![\w'’])"
+)
+_CITY_LOWER_RE = re.compile(
+    rf"\b{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|outside(?:\s+of)?)[ \t]+"
+    r"(?P<cl>[a-z]{3,}(?:[ \t][a-z]{3,})?)(?![\w'’])"
 )
 _HOOD_RE = re.compile(
     r"\b(?:the[ \t]+)?(?P<hood>(?:[A-Z][a-z]+[ \t]){0,2}[A-Z][a-z]+)[ \t]+(?i:neighborhood|neighbourhood|area|district)\b"
@@ -361,6 +377,132 @@ def _name_like(word: str) -> bool:
     return low in vocab.names or low not in vocab.wordnet
 
 
+_STRONG_FACILITY_HEADS = frozenset({"hospital", "hosp", "hosp.", "medical center", "medical centre", "manor"})
+
+
+def named_with_common_words(text: str, start: int, end: int, fac: str) -> bool:
+    """A facility candidate ``fac`` (cue words cut) named with English words: two or more name words,
+    or one before a hospital word, one of them no service, clinical or generic word; mixed-case
+    lines only (in an ALL-CAPS line every phrase would pass)."""
+    if _upper_line(text, start, end):
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", fac)
+    if not words or not words[0][0].isupper():
+        return False
+    from phiscrub.detect.rules.facility_data import FACILITY_SUFFIXES
+
+    tail = fac.lower()
+    head = max((h for h in FACILITY_SUFFIXES if tail.endswith(h.lower())), key=len, default="")
+    head_words = {w.lower() for w in head.split()}
+    names = [w for w in words if w.lower() not in head_words and w.lower() not in ("of", "and", "the")]
+    if not names or any(not w[0].isupper() for w in names):
+        return False
+    if len(names) < 2 and head.lower() not in _STRONG_FACILITY_HEADS:
+        return False
+    return any(_namelike_common(w) for w in names) and not any(_service(w) for w in names)
+
+
+def _service(word: str) -> bool:
+    """A clinical word or care unit: the candidate is a service ("Sleep Clinic", "Heart Center")."""
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    return is_clinical_word(word) or is_clinical_word(low) or low in clinical_vocabulary().care_units
+
+
+def _namelike_common(word: str) -> bool:
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    return (
+        low not in _GENERIC_ORG
+        and low not in _PLACE_STOP
+        and low not in _SERVICE_WORDS
+        and not _service(word)
+    )
+
+
+#: English words that make a service or a kind of place, not a name ("Sleep Clinic", "Free Clinic").
+_SERVICE_WORDS = frozenset(
+    [
+        "sleep",
+        "eye",
+        "eyes",
+        "heart",
+        "lung",
+        "vein",
+        "travel",
+        "allergy",
+        "wound",
+        "weight",
+        "loss",
+        "fertility",
+        "transplant",
+        "stroke",
+        "burn",
+        "trauma",
+        "breast",
+        "spine",
+        "cancer",
+        "pain",
+        "memory",
+        "diabetes",
+        "kidney",
+        "liver",
+        "skin",
+        "foot",
+        "hand",
+        "bone",
+        "joint",
+        "brain",
+        "women's",
+        "women",
+        "men's",
+        "children's",
+        "kids",
+        "teen",
+        "free",
+        "walk-in",
+        "walk",
+        "express",
+        "virtual",
+        "pediatric",
+        "geriatric",
+        "behavioral",
+        "mental",
+        "rehab",
+        "rehabilitation",
+        "nursing",
+        "surgical",
+        "surgery",
+        "dental",
+        "vision",
+        "hearing",
+        "infusion",
+        "imaging",
+        "lab",
+        "wellness",
+        "student",
+        "employee",
+        "occupational",
+        "veterans",
+        "va",
+        "university",
+        "academic",
+        "teaching",
+        "county",
+        "state",
+        "city",
+        "private",
+        "psychiatric",
+        "general",
+        "community",
+        "regional",
+        "district",
+        "memorial",
+        "satellite",
+    ]
+)
+
+
 def _abbr_ok(m: re.Match[str]) -> bool:
     from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
 
@@ -391,6 +533,51 @@ def _ward_ok(m: re.Match[str]) -> bool:
     return not _plain(ward.split()[0]) and not _upper_line(m.string, m.start(), m.end())
 
 
+def _ward_anycase_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.rules._common import followed_by_unit
+
+    word = m.group("w3").split()[0]
+    if word.islower() and m.group("wcue").lower() in ("to", "on", "from"):
+        return False  # "on fent 50": after a weak cue only a capitalised word names a unit
+    if followed_by_unit(m.string, m.end()) or word.lower() in _MONTHS_DAYS:
+        return False
+    from phiscrub.detect.propagate import _lowercase_ok
+
+    low = word.casefold()
+    return _lowercase_ok(low) and not _service(word) and low not in _WARD_WORD_STOP and low not in _PLACE_STOP
+
+
+#: Shorthand that precedes a number in notes and is no dictionary word ("levo 5", "prop 20").
+_WARD_WORD_STOP = frozenset(
+    [
+        "levo",
+        "neo",
+        "prop",
+        "precedex",
+        "dex",
+        "vaso",
+        "epi",
+        "nitro",
+        "bicarb",
+        "lytes",
+        "abx",
+        "gtt",
+        "pod",
+        "hd",
+        "dol",
+    ]
+)
+
+
+def _city_lower_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.propagate import _lowercase_ok
+
+    city = m.group("cl")
+    if city not in _cities() or city in STATE_NAMES_LOWER or city in _countries():
+        return False
+    return city in _major_cities() or all(_lowercase_ok(w) for w in city.split()) or len(city.split()) > 1
+
+
 def _city_ok(m: re.Match[str]) -> bool:
     city = m.group("city")
     words = city.split()
@@ -418,6 +605,8 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     _TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok),
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
+    PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
+    PatternRule("CITY", _CITY_LOWER_RE, name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
     PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
     PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
 )  # fmt: skip
