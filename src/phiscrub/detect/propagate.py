@@ -36,6 +36,7 @@ from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
+from phiscrub.detect.english_words import lowercase_ok
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
 from phiscrub.labels import fold
@@ -87,38 +88,9 @@ def _common_words() -> frozenset[str]:
     return frozenset(words | EPONYMS)
 
 
-# A lexicon.tsv line ("lemma<TAB>pos:count pos:count ...") with at least one positive count.
-_USED_LEMMA_RE = re.compile(r"^([^\t\n]*)\t[^\n]*?:0*[1-9][0-9]*(?=[ \t]|$)", re.MULTILINE)
-
-
-@lru_cache(maxsize=1)
-def _lowercase_blocked() -> frozenset[str]:
-    """Words that are never taken as names when written in lower case.
-
-    WordNet lemmas with a non-zero sense-tagged corpus count (words in actual use: "brown", "field",
-    "page"; "smith" has count 0 and stays a possible name), and every word of the bundled clinical
-    terms, drugs, abbreviations and units ("walker", "cane").
-    """
-    root = resources.files("phiscrub.resources")
-    lexicon = root.joinpath("wordnet", "lexicon.tsv").read_text(encoding="utf-8")
-    # One regex pass over the 77k lines instead of a Python loop over every "pos:count" pair.
-    words = {lemma.casefold() for lemma in _USED_LEMMA_RE.findall(lexicon)}
-    for name in ("terms", "drugs", "abbreviations", "units"):
-        text = root.joinpath("medical", f"{name}.txt").read_text(encoding="utf-8")
-        words.update(w.casefold() for w in re.findall(r"[^\W\d_]+", text))
-    return frozenset(words)
-
-
-def _lowercase_ok(key: str) -> bool:
-    """A lower-case occurrence of the name token ``key`` may be taken as the name."""
-    blocked = _lowercase_blocked()
-    if key in blocked:
-        return False
-    # plural or possessive of a word in use: "fields", "banks", "bushes"
-    for suffix in ("'s", "es", "s"):
-        if key.endswith(suffix) and key[: -len(suffix)] in blocked:
-            return False
-    return True
+# Which lower-case words may be names lives in :mod:`phiscrub.detect.english_words` (shared with
+# the place rules and place propagation).
+_lowercase_ok = lowercase_ok
 
 
 @lru_cache(maxsize=1)

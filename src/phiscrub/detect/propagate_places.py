@@ -7,7 +7,7 @@ other whole-phrase occurrence of a detected place surface, in any case and with 
 span with the same label, score 0.5 and source ``propagate``.
 
 A one-word surface is propagated only when it is no word in use (the same WordNet and clinical
-check as names, :func:`phiscrub.detect.propagate._lowercase_ok`) and has a capital in the original:
+check as names, :func:`phiscrub.detect.english_words.lowercase_ok`) and has a capital in the original:
 "Brennock" spreads, "Harbor" or "Main" do not. States and countries are not places smaller than a
 state and are not propagated. The cost is one regular-expression pass per note over the distinct
 surfaces (a note holds a handful).
@@ -31,7 +31,7 @@ _MIN_CHARS = 3
 
 def _surface_key(surface: str) -> str | None:
     """The propagated form of a span surface, or None when it must not spread."""
-    from phiscrub.detect.propagate import _lowercase_ok
+    from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
 
     core = re.sub(r"(?:['’]s)\Z", "", surface.strip(" \t\n,.;:()"))
     if len(core) < _MIN_CHARS or not any(c.isupper() for c in core) or "\n" in core:

@@ -541,7 +541,7 @@ def _ward_anycase_ok(m: re.Match[str]) -> bool:
         return False  # "on fent 50": after a weak cue only a capitalised word names a unit
     if followed_by_unit(m.string, m.end()) or word.lower() in _MONTHS_DAYS:
         return False
-    from phiscrub.detect.propagate import _lowercase_ok
+    from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
 
     low = word.casefold()
     return _lowercase_ok(low) and not _service(word) and low not in _WARD_WORD_STOP and low not in _PLACE_STOP
@@ -570,7 +570,7 @@ _WARD_WORD_STOP = frozenset(
 
 
 def _city_lower_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.propagate import _lowercase_ok
+    from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
 
     city = m.group("cl")
     if city not in _cities() or city in STATE_NAMES_LOWER or city in _countries():
