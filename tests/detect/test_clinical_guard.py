@@ -208,6 +208,7 @@ DATES_KEPT = [
     "intubated [[1/4]]. Events: failed SBT",
     "CDiff neg [[1/10]].",
     "oseltamivir [[1/3-1/8]]; cefazolin 1/6-",
+    "cefazolin [[1/6 to 1/9]], then cephalexin",
     "chest pain since [[7/10]], worse with exertion",
     "hx L hip fx [[12/09]], dementia",
 ]
@@ -226,6 +227,7 @@ SCORES_DROPPED = [
     ("On zosyn day [[8/10]]", "ratio"),
     ("pain [[7/10]] at rest", "ratio"),
     ("back pain improved to 3/10 from [[7/10]]", "ratio"),
+    ("back pain improved to [[3/10 from 7/10]]. No fevers", "ratio"),
     ("BiPAP [[14/6]] 40% overnight", "ratio"),
     ("Tender [[2/28]], swollen 1/28", "ratio"),
     ("1:1 sitter, ratio [[1:1]]", "ratio"),

@@ -374,6 +374,8 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
 
 # --- API ------------------------------------------------------------------------------------------------
 _WS_TOKEN_RE = re.compile(r"\S+")
+# Words that join numbers inside one span ("3/10 from 7/10", "4/5 -> 5/5").
+_CONNECTIVE_RE = re.compile(r"(?:from|to|and|or|then|now|->|-|→|,|;)", re.IGNORECASE)
 
 
 def _trim_name(text: str, span: Span) -> Span:
@@ -407,6 +409,13 @@ def _reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> s
         words = [m.group() for m in parts if not any(c.isdigit() for c in m.group())]
         if coarse == "DATE" and COUNT_RE.match(surface.strip()):
             return number_reason(text, span, coarse)  # "1 of 2", "x 2": counts
+        if coarse == "DATE" and len(numeric) > 1 and all(_CONNECTIVE_RE.fullmatch(w) for w in words):
+            # "3/10 from 7/10": one span over several numbers; dropped only when each of them is
+            reasons = [
+                number_reason(text, Span(m.start(), m.end(), span.label, span.score, span.source), coarse)
+                for m in numeric
+            ]
+            return reasons[0] if all(reasons) else None
         if words and numeric:
             # "RCVD 1412": clinical words beside a number; the number decides.
             caseless = caseless_at(text, span.start, span.end)
