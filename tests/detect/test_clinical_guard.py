@@ -209,6 +209,8 @@ DATES_KEPT = [
     "CDiff neg [[1/10]].",
     "oseltamivir [[1/3-1/8]]; cefazolin 1/6-",
     "cefazolin [[1/6 to 1/9]], then cephalexin",
+    "seen at VA [[10/3]] for the same",
+    "f/u [[10/3]] pain clinic",
     "chest pain since [[7/10]], worse with exertion",
     "hx L hip fx [[12/09]], dementia",
 ]

@@ -100,7 +100,7 @@ _DATE_AFTER_RE = re.compile(
 _RATIO_WORDS = words_pattern(
     """
     bp b/p bps bp's nbp abp sbp/dbp gcs moca mmse slums sage gds phq phq9 phq-9 gad gad7 gad-7 cage
-    audit-c mini-cog minicog mrc strength str motor power pain nrs vas apgar apgars va vision acuity bipap
+    audit-c mini-cog minicog mrc strength str motor power pain nrs vas apgar apgars vision acuity bipap
     cpap ipap/epap ps psv peep i:e i/o io ins/outs in/out intake/output tender swollen tjc sjc murmur sem grade graded
     reflexes dtrs dtr score scale ratio recall nodes cores bottles sets
     """
@@ -235,11 +235,21 @@ def _bottle_count(c: _Ctx, a: int, b: int) -> bool:
     )
 
 
+def _score_noun_after(after: str, b: int) -> bool:
+    """A score or count noun right after a/b (a <= b): "2/4 bottles", "2/3 sx", "7/10 pain" (out of 10),
+    "4/5 strength" and "3/5 BLE" (out of 5)."""
+    m = _SCORE_AFTER_RE.match(after)
+    if m is not None:
+        noun = m.group().strip().lower()
+        return b == 10 if noun == "pain" else (b == 5 if noun in ("strength", "power", "motor") else True)
+    return b == 5 and _LIMB_AFTER_RE.match(after) is not None
+
+
 def _strong_score(c: _Ctx, a: int, b: int, grade: bool) -> bool:
     """Evidence that the a/b is a score, count or ratio, which no date cue outweighs."""
     if grade or _RATIO_WORD_BEFORE_RE.search(c.before):
         return True
-    if _SCORE_AFTER_RE.match(c.after) or (b == 5 and _LIMB_AFTER_RE.match(c.after)):
+    if a <= b and _score_noun_after(c.after, b):
         return True
     if b in (2, 3, 4) and a < b and _DOSE_AFTER_RE.match(c.after):
         return True
