@@ -166,3 +166,40 @@ def test_kin_shorthand_without_a_name_tags_nothing(text: str) -> None:
     from phiscrub.detect.rules.names import name_detector
 
     assert name_detector().detect(Document("t", text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label"),
+    [
+        (
+            "transferred to Kestrel Point Community Hospital for cath",
+            "Kestrel Point Community Hospital",
+            "HOSPITAL",
+        ),
+        ("d/c to Saddle Creek Care Center", "Saddle Creek Care Center", "HOSPITAL"),
+        ("f/u with Halvorsen Cardiology next wk", "Halvorsen Cardiology", "ORGANIZATION"),
+        ("goes to Quellford Senior Center on Tuesdays", "Quellford Senior Center", "ORGANIZATION"),
+        ("TX TO TALLIS 6 AT 1400", "TALLIS 6", "DEPARTMENT"),
+        ("plan transfer to whitcombe 3 today", "whitcombe 3", "DEPARTMENT"),
+        ("dtr lives in boston", "boston", "CITY"),
+    ],
+)
+def test_named_facilities_units_and_towns_in_any_form(text: str, surface: str, label: str) -> None:
+    assert (surface, label) in _found(text, "location")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seen in Sleep Clinic",
+        "Wound Care Center f/u",
+        "General Hospital policy",
+        "Discharge Against Medical Advice",
+        "Follow up with Cardiology Associates",
+        "on fent 50 mcg",
+        "to day 3 of abx",
+        "pt to room 4",
+    ],
+)
+def test_services_and_drug_shorthand_are_not_places(text: str) -> None:
+    assert _found(text, "location") == []

@@ -64,6 +64,22 @@ _ORG_RE = re.compile(
     rf"|(?<![\w'’.])(?P<church>{_WORD}(?:[ ]{_WORD})?[ ]{_alt(_DENOMINATIONS)}"
     rf"(?:[ ](?:Church|CHURCH))?(?:[ ](?:of|OF)[ ]{_WORD}(?:[ ]{_WORD})?)?)(?![\w'’])"
 )
+# Heads that are everyday English words: the name before them must hold a word no dictionary has or
+# a person's name ("Halvorsen Cardiology", "Pemberton House", "Quellford Senior Center").
+_WEAK_HEADS = (
+    "Center", "Centre", "Club", "Association", "Society", "Council", "Office", "Store", "Market",
+    "Restaurant", "Cafe", "Diner", "Hotel", "Motel", "Inn", "Airlines", "Airport", "Station", "Prison",
+    "Jail", "Correctional Facility", "Court", "Depot", "Mart", "Dairy", "Farm", "Ranch", "Daycare",
+    "Day Care", "Preschool", "Camp", "Ministry", "Recovery", "Treatment Center", "House", "Home", "Place",
+    "Gardens", "Terrace", "Village", "Commons", "Estates", "Residence", "Services", "Group", "Partners",
+    "Associates", "Specialists", "Physicians", "Orthopedics", "Orthopaedics", "Cardiology", "Urology",
+    "Dermatology", "Oncology", "Pediatrics", "Family Medicine", "Internal Medicine", "Women's Health",
+    "Health", "Healthcare", "Health Partners", "Medical", "Imaging", "Radiology", "Laboratory", "Labs",
+    "Memory Care", "Skilled Nursing", "Nursing Facility", "Senior Center", "Community Center",
+)  # fmt: skip
+_WEAK_RE = re.compile(
+    rf"(?<![\w'’.])(?P<weak>{_WORD}(?:{_JOIN}{_WORD}){{0,3}}?[ ]{_alt(_WEAK_HEADS)})(?![\w'’])"
+)
 _HOSP_RE = re.compile(
     rf"(?<![\w'’.])(?P<hosp>{_WORD}(?:{_JOIN}{_WORD}){{0,4}}?[ ]{_alt(_HOSP_HEADS)})(?![\w'’])"
 )
@@ -353,6 +369,19 @@ def _org_ok(m: re.Match[str]) -> bool:
     return _named(names, _GENERIC_ORG) and not all(_plain(w) and w.lower() in _GENERIC_ORG for w in names)
 
 
+def _weak_ok(m: re.Match[str]) -> bool:
+    text = m.string
+    if _upper_line(text, m.start(), m.end()):
+        return False
+    start = _trim_left(text, m.start("weak"), m.end("weak"))
+    words = re.findall(r"[A-Za-z][A-Za-z'’\.]*", text[start : m.end("weak")])
+    heads = {w.lower() for h in _WEAK_HEADS for w in h.split()}
+    names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "&", "on")]
+    if not names or not all(w[0].isupper() for w in names) or any(_service(w) for w in names):
+        return False
+    return any(_name_like(w) and w.lower() not in _MONTHS_DAYS for w in names)
+
+
 def _hosp_ok(m: re.Match[str]) -> bool:
     text = m.string
     start = _trim_left(text, m.start("hosp"), m.end("hosp"))
@@ -374,10 +403,15 @@ def _name_like(word: str) -> bool:
     vocab = clinical_vocabulary()
     if is_clinical_word(word) or low in vocab.care_units or low in _PLACE_STOP:
         return False
+    if low in vocab.common and low not in vocab.names:
+        return False  # function words ("Against") and everyday words
     return low in vocab.names or low not in vocab.wordnet
 
 
 _STRONG_FACILITY_HEADS = frozenset({"hospital", "hosp", "hosp.", "medical center", "medical centre", "manor"})
+
+
+_SERVICE_ONLY = frozenset(["urgent", "care"])
 
 
 def named_with_common_words(text: str, start: int, end: int, fac: str) -> bool:
@@ -399,7 +433,10 @@ def named_with_common_words(text: str, start: int, end: int, fac: str) -> bool:
         return False
     if len(names) < 2 and head.lower() not in _STRONG_FACILITY_HEADS:
         return False
-    return any(_namelike_common(w) for w in names) and not any(_service(w) for w in names)
+    blocking = (_SERVICE_WORDS | _SERVICE_ONLY) - _GENERIC_FACILITY
+    if any(_service(w) or w.lower() in blocking for w in names):
+        return False
+    return any(_namelike_common(w) for w in names)
 
 
 def _service(word: str) -> bool:
@@ -414,6 +451,7 @@ def _namelike_common(word: str) -> bool:
     low = word.lower().removesuffix("'s").removesuffix("’s")
     return (
         low not in _GENERIC_ORG
+        and low not in _GENERIC_FACILITY
         and low not in _PLACE_STOP
         and low not in _SERVICE_WORDS
         and not _service(word)
@@ -493,14 +531,11 @@ _SERVICE_WORDS = frozenset(
         "city",
         "private",
         "psychiatric",
-        "general",
-        "community",
-        "regional",
-        "district",
-        "memorial",
-        "satellite",
     ]
 )
+
+#: Words that make a kind of hospital, not its name ("General Hospital", "Community Hospital").
+_GENERIC_FACILITY = frozenset(["general", "community", "regional", "district", "memorial", "satellite"])
 
 
 def _abbr_ok(m: re.Match[str]) -> bool:
@@ -537,7 +572,10 @@ def _ward_anycase_ok(m: re.Match[str]) -> bool:
     from phiscrub.detect.rules._common import followed_by_unit
 
     word = m.group("w3").split()[0]
-    if word.islower() and m.group("wcue").lower() in ("to", "on", "from"):
+    move = re.search(
+        r"(?i:transfer(?:red)?|tx|moved?|back)[ \t]+\Z", m.string[max(0, m.start() - 14) : m.start()]
+    )
+    if word.islower() and m.group("wcue").lower() in ("to", "on", "from") and move is None:
         return False  # "on fent 50": after a weak cue only a capitalised word names a unit
     if followed_by_unit(m.string, m.end()) or word.lower() in _MONTHS_DAYS:
         return False
@@ -602,6 +640,7 @@ def _hood_ok(m: re.Match[str]) -> bool:
 
 PLACE_RULES_EN: tuple[PatternRule, ...] = (
     _TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok),
+    _TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok),
     _TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok),
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
