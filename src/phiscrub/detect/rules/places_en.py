@@ -405,10 +405,18 @@ def _name_like(word: str) -> bool:
         return False
     if low in vocab.common and low not in vocab.names:
         return False  # function words ("Against") and everyday words
-    return low in vocab.names or low not in vocab.wordnet
+    base = {"women": "woman", "men": "man", "children": "child"}.get(low, low)
+    forms = {base, base.removesuffix("s"), base.removesuffix("es")}
+    return low in vocab.names or not (forms & vocab.wordnet)
 
 
-_STRONG_FACILITY_HEADS = frozenset({"hospital", "hosp", "hosp.", "medical center", "medical centre", "manor"})
+_STRONG_FACILITY_HEADS = frozenset(
+    {
+        "hospital", "hosp", "hosp.", "medical center", "medical centre", "manor", "memorial", "infirmary",
+        "hospice", "rehab", "rehabilitation", "rehab center", "rehabilitation center", "nursing home",
+        "nursing center", "care center", "health center", "healthcare", "health care", "health system",
+    }
+)  # fmt: skip
 
 
 _SERVICE_ONLY = frozenset(["urgent", "care"])
@@ -531,6 +539,36 @@ _SERVICE_WORDS = frozenset(
         "city",
         "private",
         "psychiatric",
+        "acute",
+        "subacute",
+        "sub-acute",
+        "short-term",
+        "long-term",
+        "physical",
+        "occupational",
+        "speech",
+        "vocational",
+        "inpatient",
+        "outpatient",
+        "home",
+        "day",
+        "night",
+        "weekend",
+        "primary",
+        "specialty",
+        "resident",
+        "residents",
+        "faculty",
+        "continuity",
+        "charity",
+        "cardiac",
+        "cardio",
+        "pulmonary",
+        "neuro",
+        "ortho",
+        "geri",
+        "psych",
+        "peds",
     ]
 )
 
