@@ -18,7 +18,7 @@ from phiscrub.io import BratWriter, JsonlWriter
 
 TEXT = (
     "Seen by Dr. Zoltan Quenwick on 03/12/2019, MRN 0048-2231, call 617-555-0134.\n"
-    "Lives in Quarry Bend, works at Larkfield Memorial Hospital.\n"
+    "Visited Quarry Bend, works at Larkfield Memorial Hospital.\n"
 )
 PHI = {
     "Zoltan Quenwick": "DOCTOR",

@@ -172,3 +172,26 @@ def test_a_request_past_the_deadline_gets_503_and_the_server_goes_on(tmp_path: P
         assert "POST /v1/redact 503" in srv.log()
     finally:
         srv.stop()
+
+
+def test_the_long_lane_pauses_while_short_notes_are_pending_for_at_most_three_times_its_run() -> None:
+    from phiscrub.service.batcher import _Gate
+
+    gate = _Gate(share=0.25, idle_s=0.05)
+    time.sleep(0.06)
+    gate.long_start()
+    t0 = time.monotonic()
+    gate.long_yield(timeout=10.0)  # the small lane is idle: no pause
+    assert time.monotonic() - t0 < 0.05
+    gate.small_added(3)
+    gate.long_start()
+    time.sleep(0.1)  # the long lane "ran" 0.1 s
+    t0 = time.monotonic()
+    gate.long_yield(timeout=10.0)  # short notes pending all along: pauses 3 x 0.1 s
+    assert 0.25 <= time.monotonic() - t0 < 1.0
+    # Short notes done: the long lane goes on once the small lane has been idle for idle_s.
+    time.sleep(0.1)
+    threading.Timer(0.05, gate.small_done, args=(3,)).start()
+    t0 = time.monotonic()
+    gate.long_yield(timeout=10.0)
+    assert 0.09 <= time.monotonic() - t0 < 0.3

@@ -206,6 +206,11 @@ class Manifest:
         """Documents of the input stream covered by completed batches."""
         return self.batches[-1].end if self.batches else 0
 
+    @property
+    def records_done(self) -> int:
+        """Input records covered by completed batches (a record's cell documents are not counted)."""
+        return sum(batch.records for batch in self.batches)
+
     # -- creating and loading -----------------------------------------------------------------------
     @classmethod
     def create(cls, work: Path, header: dict[str, Any]) -> Manifest:

@@ -6,6 +6,12 @@ stays bounded on big inputs; results come back in input order, so the output (fi
 error list) is the same as with one worker. Workers are started with ``spawn`` (a fork would copy
 ONNX Runtime's or torch's thread pools) and split the physical cores between them
 (``$PHISCRUB_THREADS`` unless the user set it).
+
+A worker that dies (killed, out of memory, crashed, or failing to load the model) breaks the pool:
+:class:`concurrent.futures.ProcessPoolExecutor` fails every pending batch with ``BrokenProcessPool``
+at once, where ``multiprocessing.Pool`` waited forever for the lost one (issue 28, item 3). That is
+raised as :class:`WorkerDiedError`; the batches already yielded stay done (the run keeps them for
+``--resume``). When the caller stops early (an error, Ctrl-C), the workers are terminated.
 """
 
 from __future__ import annotations
@@ -14,12 +20,20 @@ import dataclasses
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from phiscrub.deid import Deidentifier
 from phiscrub.document import Document
+from phiscrub.errors import PhiscrubError
 
-__all__ = ["map_batches"]
+__all__ = ["WorkerDiedError", "map_batches"]
+
+
+class WorkerDiedError(PhiscrubError):
+    """A worker process ended without returning its batch (killed, out of memory, crashed)."""
+
 
 T = TypeVar("T")
 
@@ -72,13 +86,56 @@ def map_batches(
 
     threads = max(1, physical_cores() // workers)
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_init, initargs=(_fresh(deid), work, threads)) as pool:
-        pending: deque[tuple[Any, Any]] = deque()
+    pool = ProcessPoolExecutor(
+        workers, mp_context=ctx, initializer=_init, initargs=(_fresh(deid), work, threads)
+    )
+    # The processes, kept here: shutdown() forgets them, and a stopped run must not leave them behind.
+    processes: dict[int, Any] = {}
+    finished = False
+    try:
+        pending: deque[tuple[Any, Future[Any]]] = deque()
         for tag, docs in batches:
-            pending.append((tag, pool.apply_async(_call, (docs,))))
+            try:
+                future = pool.submit(_call, docs)
+            except BrokenProcessPool:
+                raise _died() from None
+            pending.append((tag, future))
+            processes.update(getattr(pool, "_processes", None) or {})
             if len(pending) >= 2 * workers:
-                head, result = pending.popleft()
-                yield head, result.get()
+                head, future = pending.popleft()
+                yield head, _result(future)
         while pending:
-            head, result = pending.popleft()
-            yield head, result.get()
+            head, future = pending.popleft()
+            yield head, _result(future)
+        finished = True
+    finally:
+        pool.shutdown(wait=finished, cancel_futures=True)
+        if not finished:
+            _terminate(processes.values())
+
+
+def _result(future: Future[Any]) -> Any:
+    """The batch's result, or :class:`WorkerDiedError` when the pool lost a worker."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise _died() from None
+
+
+def _died() -> WorkerDiedError:
+    return WorkerDiedError(
+        "a worker process ended abruptly (killed, out of memory, crashed or unable to load the "
+        "model); its batch was not redacted"
+    )
+
+
+def _terminate(processes: Iterable[Any]) -> None:
+    """Stop the workers of a run that stopped early (Ctrl-C, an error, a dead worker)."""
+    alive = [p for p in processes if p.is_alive()]
+    for p in alive:
+        p.terminate()
+    for p in alive:
+        p.join(5)
+        if p.is_alive():
+            p.kill()
+            p.join()

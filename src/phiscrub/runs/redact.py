@@ -389,7 +389,7 @@ def _open_manifest(work: Path, header: dict[str, Any], key: bytes | None, resume
 
 
 def _after_stop(work: Path, manifest: Manifest) -> int:
-    """Clean up after a stopped run and return how many documents are kept for ``--resume``.
+    """Clean up after a stopped run and return how many input records are kept for ``--resume``.
 
     The partly assembled output is removed; the batches done are kept (with the manifest) when
     there are any, else the whole work folder goes.
@@ -397,7 +397,7 @@ def _after_stop(work: Path, manifest: Manifest) -> int:
     manifest.close()
     shutil.rmtree(work / STAGING_NAME, ignore_errors=True)
     if manifest.batches:
-        return manifest.documents_done
+        return manifest.records_done
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -9,8 +9,8 @@ The notes of all requests in flight in one worker process go through two lanes:
 - **long lane** (longer notes): one note at a time, detected whole, in a second thread. It never
   holds up the small lane: the small lane never waits for it, and the pipeline reports progress at
   every model batch and every detector (:mod:`phiscrub.progress`), where the long lane yields. At
-  each report, while small notes are queued or running, it pauses until they are all done or until
-  it has paused three times as long as it ran since its last pause: under a steady stream of small
+  each report, unless the small lane has been idle for :data:`IDLE_S`, it pauses until it has
+  been, or until it has paused three times as long as it ran since its last pause: under a steady stream of small
   requests the long note gets at most :data:`LONG_SHARE` of the time (and still progresses); with
   no small notes it runs at full speed. Since the long note is detected as one document, exactly as
   ``phiscrub redact`` would, its output is that of the unsplit note; only the timing changes.
@@ -33,6 +33,7 @@ from phiscrub.document import Document, Span
 from phiscrub.progress import reporting
 
 __all__ = [
+    "IDLE_S",
     "LONG_SHARE",
     "MAX_CHARS",
     "MAX_DOCS",
@@ -56,6 +57,9 @@ MAX_DOCS = 64
 MAX_CHARS = 48_000
 #: The most of the time the long lane takes while small notes wait.
 LONG_SHARE = 0.25
+#: The small lane counts as idle once it had no note for this long (seconds): the clients whose
+#: answers just went out are about to send their next requests.
+IDLE_S = 0.05
 
 
 class DeadlineExceeded(Exception):
@@ -103,11 +107,12 @@ class _Gate:
         share: the most of the time the long lane runs while small notes are pending.
     """
 
-    def __init__(self, share: float = LONG_SHARE) -> None:
+    def __init__(self, share: float = LONG_SHARE, idle_s: float = IDLE_S) -> None:
         self._cond = threading.Condition()
         self._pending = 0  # small notes queued or running
         self._ratio = (1.0 - share) / share
-        self._resumed = time.monotonic()
+        self._idle_s = idle_s
+        self._resumed = self._idle_since = time.monotonic()
 
     def small_added(self, n: int) -> None:
         with self._cond:
@@ -117,6 +122,7 @@ class _Gate:
         with self._cond:
             self._pending -= n
             if self._pending == 0:
+                self._idle_since = time.monotonic()
                 self._cond.notify_all()
 
     def long_start(self) -> None:
@@ -124,12 +130,20 @@ class _Gate:
             self._resumed = time.monotonic()
 
     def long_yield(self, timeout: float) -> None:
-        """Pause while small notes are pending, at most ``ratio`` times the time run since the last
-        pause (and at most ``timeout`` s)."""
+        """Pause until the small lane is idle (no note for :data:`IDLE_S`), at most ``ratio`` times
+        the time run since the last pause (and at most ``timeout`` s)."""
         with self._cond:
             now = time.monotonic()
             until = now + min(max(0.0, timeout), (now - self._resumed) * self._ratio)
-            self._cond.wait_for(lambda: self._pending == 0 or time.monotonic() >= until, timeout=until - now)
+            while now < until:
+                if self._pending == 0:
+                    idle = now - self._idle_since
+                    if idle >= self._idle_s:
+                        break
+                    self._cond.wait(min(until - now, self._idle_s - idle))
+                else:
+                    self._cond.wait(until - now)
+                now = time.monotonic()
             self._resumed = time.monotonic()
 
 
