@@ -7,11 +7,12 @@ The model is loaded once before the server listens (a broken model or option fai
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import click
 
 from phiscrub.cli._common import detector_options, mode_option, policy_option
+from phiscrub.cli._options import site_options
 from phiscrub.deid import KEY_ENV_VAR
 from phiscrub.errors import ModelError, PhiscrubError
 from phiscrub.runs.settings import DetectorSettings
@@ -59,6 +60,7 @@ class _StartupError(click.ClickException):
 @mode_option("Mode of requests that name none.")
 @policy_option("Policy of requests that name none (default: the language's default).")
 @detector_options("Language of the rules: en, es, ca, de, fr, nl, zh, or auto (per note).")
+@site_options()
 @click.option(
     "--max-body-bytes", default=1 << 20, show_default=True, type=int, help="Larger request bodies get 413."
 )
@@ -110,6 +112,9 @@ def serve(
     deadline_s: float,
     long_note_chars: int,
     log_level: str,
+    site_lists: str | None = None,
+    registry: str | None = None,
+    allow_list: str | None = None,
 ) -> None:
     """Serve POST /v1/redact, POST /v1/detect, GET /healthz, the OpenAPI docs (/docs) and the review page (/).
 
@@ -119,6 +124,8 @@ def serve(
     clients, each with its own surrogates and rate limit. Surrogates use keys derived from the
     server's secret ($PHISCRUB_KEY or --key-file), never sent by clients and never those of
     `phiscrub redact` with the same secret. No note text is logged (docs/service.md).
+    --site-lists, --registry and --allow-list are read once at start-up; a request's note finds its
+    registry patient through the request's patient_id (docs/site-lists.md).
     """
     try:
         import uvicorn  # noqa: F401 - checked here: the service extra is installed
@@ -129,6 +136,7 @@ def serve(
         raise _StartupError(
             f"phiscrub serve needs the service extra: pip install 'phiscrub[service]' ({exc.name})"
         ) from None
+    detectors = replace(detectors, site_lists=site_lists, registry=registry, allow_list=allow_list)
     try:
         config = ServiceConfig(
             **asdict(detectors),
