@@ -31,7 +31,9 @@ def _site(folder: Path) -> list[str]:
     (lists / "units.txt").write_text("Quenby Tower 4\n", encoding="utf-8")
     (lists / "staff.txt").write_text("Hollis Fenwright\n", encoding="utf-8")
     registry = folder / "registry.csv"
-    registry.write_text("patient_id,first,last,mrn,dob\nP77,Zebrina,Ortolano,551234 9,1950-03-02\n", encoding="utf-8")
+    registry.write_text(
+        "patient_id,first,last,mrn,dob\nP77,Zebrina,Ortolano,551234 9,1950-03-02\n", encoding="utf-8"
+    )
     allow = folder / "allow.txt"
     allow.write_text("Larchmont\n", encoding="utf-8")
     return ["--site-lists", str(lists), "--registry", str(registry), "--allow-list", str(allow)]
@@ -71,7 +73,9 @@ def test_the_service_finds_what_the_site_lists_and_registry_name(
         allow_list=folder / "allow.txt",
     )
     docs = [Document(i, t, (), {"patient_id": p} if p else {}) for i, p, t in NOTES]
-    expected = {d.id: sorted((s.start, s.end) for s in spans) for d, spans in zip(docs, api.detect_many(docs))}
+    expected = {
+        d.id: sorted((s.start, s.end) for s in spans) for d, spans in zip(docs, api.detect_many(docs))
+    }
     assert served == expected
     covered = {i: "".join(t[a:b] + "|" for a, b in served[i]) for i, _, t in NOTES}
     for surface in ("Quenby Tower 4", "KRMH", "Hollis"):
