@@ -9,7 +9,7 @@ A run keeps its state in ``OUTDIR/.phiscrub-run/`` (:data:`WORK_DIR_NAME`)::
         out/                   the output being assembled, moved into OUTDIR when complete
 
 Every batch result is written to its part file atomically (a temporary file, ``fsync``, then
-``os.replace`` and an ``fsync`` of the folder) *before* its line is appended to the manifest (and
+``os.replace`` and an ``fsync`` of the folder; mode 0600 in the 0700 work folder) *before* its line is appended to the manifest (and
 ``fsync``-ed), so a line in the manifest always names a complete part. A run killed at any point
 (``SIGKILL``, power loss) leaves at worst a torn last manifest line or a part file no line names;
 :meth:`Manifest.load` keeps the longest prefix of batches whose part files exist and match their
@@ -90,7 +90,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     """
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with tmp.open("wb") as fh:
+        # 0600: a part holds the PHI strings of an --audit-text run (issue 28, item 7).
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -122,7 +123,9 @@ class RunLock:
     def acquire(self) -> None:
         import fcntl
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # The work folder is private (0700): its parts may hold PHI strings (--audit-text).
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.path.parent, 0o700)
         fh = self.path.open("ab")
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -219,7 +222,7 @@ class Manifest:
         parts = work / PARTS_DIR
         if parts.exists():
             shutil.rmtree(parts)
-        parts.mkdir(parents=True)
+        parts.mkdir(parents=True, mode=0o700)
         manifest._rewrite()
         return manifest
 

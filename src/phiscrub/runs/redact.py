@@ -34,6 +34,7 @@ from phiscrub.deid import KEY_ENV_VAR, Deidentifier, batched, resolve_key
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 from phiscrub.io.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, fsync_dir, fsync_file, new_key_fields
+from phiscrub.io.private import make_private_dir, open_private
 from phiscrub.io.source import Source
 from phiscrub.runs.batches import (
     ERRORS_NAME,
@@ -198,7 +199,7 @@ def run_redact(job: RedactJob) -> RunStats:
     _check_output(source, job.out_dir)
     deid = job.deidentifier()
     work = job.out_dir / WORK_DIR_NAME
-    lock = _lock_output(job.out_dir, work)
+    lock = _lock_output(job.out_dir, work, private=job.audit_text)
     try:
         secret = resolve_key(job.key)
         manifest = _open_manifest(work, _header(source, job.settings(), job.batch_size), secret, job.resume)
@@ -287,10 +288,16 @@ def _check_output(source: Source, out_dir: Path) -> None:
             raise RunStartupError(f"output {path} would overwrite the input; choose another output folder")
 
 
-def _lock_output(out_dir: Path, work: Path) -> RunLock:
-    """Create OUTDIR (if needed) and lock its work folder for this run."""
+def _lock_output(out_dir: Path, work: Path, private: bool = False) -> RunLock:
+    """Create OUTDIR (if needed) and lock its work folder for this run.
+
+    ``private`` (``--audit-text``: ``phi_spans.jsonl`` will hold PHI strings): OUTDIR is made 0700.
+    """
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        if private:
+            make_private_dir(out_dir)
+        else:
+            out_dir.mkdir(parents=True, exist_ok=True)
         lock = RunLock(work)
         lock.acquire()
     except ConfigError as exc:
@@ -450,10 +457,14 @@ def _run(
     staging = work / STAGING_NAME
     if staging.exists():
         shutil.rmtree(staging)
-    staging.mkdir()
+    staging.mkdir(mode=0o700)
     total = source.count
     logs = {name: staging / name for name in (STANDOFF_NAME, ERRORS_NAME, WARNINGS_NAME)}
-    handles: dict[str, IO[str]] = {name: path.open("w", encoding="utf-8") for name, path in logs.items()}
+    handles: dict[str, IO[str]] = {
+        # With --audit-text the standoff file holds PHI strings: created 0600 (issue 28, item 7).
+        name: open_private(path) if audit_text and name == STANDOFF_NAME else path.open("w", encoding="utf-8")
+        for name, path in logs.items()
+    }
     try:
 
         def transformed() -> Iterator[Document]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from phiscrub.document import Document
 from phiscrub.errors import PhiscrubError
+from phiscrub.io.private import make_private_dir, private_umask
 from phiscrub.runs.redact import InputOptions
 
 __all__ = ["ReidentifyError", "Restored", "reidentify_output"]
@@ -82,7 +83,12 @@ def reidentify_output(redacted: Path, out_dir: Path, vault_path: Path, secret: b
             yield Document(doc.id, text, (), dict(doc.metadata))
 
     try:
-        result.files = len(source.write(out_dir, restored()))
+        # The restored notes are PHI in clear: 0600 files in a 0700 folder (issue 28, item 7).
+        make_private_dir(out_dir)
+        with private_umask():
+            result.files = len(source.write(out_dir, restored()))
+    except OSError as exc:
+        raise ReidentifyError(f"cannot write into {out_dir} ({type(exc).__name__})") from None
     except PhiscrubError as exc:
         raise ReidentifyError(str(exc)) from None
     return result

@@ -167,6 +167,13 @@ def read_vault(path: str | Path, secret: bytes) -> tuple[dict[str, VaultDocument
             raise ValueError("unknown algorithm")
     except (ValueError, KeyError, TypeError):
         raise VaultError(f"{p}: the vault header is damaged") from None
+    if params != _SCRYPT:
+        # Only the parameters phiscrub writes: an edited n = 2**30 would ask scrypt for 1 TiB
+        # (a traceback, or minutes of work) before the tag check could refuse the file.
+        raise VaultError(
+            f"{p}: the vault's key-derivation parameters are not the ones phiscrub writes "
+            "(scrypt n=2**15, r=8, p=1); the file was altered"
+        )
     try:
         payload = AESGCM(_derive(secret, salt, params)).decrypt(nonce, sealed, MAGIC + header_bytes)
     except (InvalidTag, ValueError):
