@@ -56,6 +56,8 @@ class Redaction:
     original: Document
     spans: tuple[Span, ...]
     result: Document
+    #: The note's language as decided once for it (:func:`phiscrub.language.decide_language`).
+    lang: str | None = None
 
 
 def resolve_key(key: str | bytes | None) -> bytes | None:
@@ -90,10 +92,12 @@ class Deidentifier:
             (:mod:`phiscrub.detect.propagate`).
         resolve: overlap strategy name (see :mod:`phiscrub.resolve`).
         age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
-        lang: language of the rule packs: ``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``, or
-            ``auto`` to pick the rules per document (``doc.metadata["lang"]`` or a stop-word guess,
-            see :class:`phiscrub.detect.rules.AutoLanguageRules`); other codes get the
-            language-neutral rules only.
+        lang: language of every note (``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh`` ...; other
+            codes get the language-neutral rules only), ``auto`` (per note: ``doc.metadata["lang"]``,
+            else a guess) or ``default`` (per note: the metadata, else English unless the note is
+            clearly another language). Decided once per note (:mod:`phiscrub.language`) and carried
+            in the document's ``lang`` metadata to the rules, the model gate, the policy, the guard
+            and the surrogates.
         policy: what counts as PHI: ``safe-harbor``, ``i2b2`` or ``strict`` (:mod:`phiscrub.policy`,
             ``docs/policy.md``). None: ``safe-harbor`` for English, ``i2b2`` for other languages
             (with ``lang="auto"``, per document).
@@ -111,6 +115,11 @@ class Deidentifier:
             (``doc.metadata["patient_id"]``) is found by name, MRN, date of birth and the other columns.
         allow_list: terms never redacted (a file, one per line, or a collection of strings): a final
             span whose surface is one of them (case-insensitive) is dropped.
+        locale: surrogate locale (``en_US``, ``es_ES``, ``de_DE``, ``fr_FR``, ``nl_NL``, ...): where
+            surrogate names, towns, streets and phones come from; None: from each note's language
+            (``lang`` metadata, else ``lang``; English is ``en_US``). See ``docs/surrogates.md``.
+        fictional_contacts: surrogate phone numbers in the reserved fictional range (555-01xx)
+            instead of valid numbers of the note's state.
 
     Example:
         >>> from phiscrub import Deidentifier
@@ -128,13 +137,15 @@ class Deidentifier:
     propagate: bool = True
     resolve: str = "merge"
     age_over_89: Literal["bucket", "keep"] = "bucket"
-    lang: str = "en"
+    lang: str = "default"
     policy: str | None = None
     threshold: float = DEFAULT_THRESHOLD
     guard: bool = True
     site_lists: str | Path | SiteLists | None = None
     registry: str | Path | Registry | None = None
     allow_list: str | Path | Collection[str] | None = None
+    locale: str | None = None
+    fictional_contacts: bool = False
     guard_counts: Counter[str] = field(default_factory=Counter, init=False, repr=False, compare=False)
     _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
@@ -185,7 +196,7 @@ class Deidentifier:
     def _with_model(self, dets: list[Detector], model: str | Path) -> list[Detector]:
         """``dets`` plus the model; the bundled model only for notes of its languages (English)."""
         from phiscrub.detect.language_gate import LanguageGate, model_languages
-        from phiscrub.detect.rules.langpacks import normalize_lang
+        from phiscrub.language import LANG_MODES, normalize_lang
         from phiscrub.detect.tagger import bundled_model_path, load_model_detector
 
         bundled = bundled_model_path()
@@ -195,14 +206,14 @@ class Deidentifier:
         if str(model) == "bundled" and bundled is not None:
             model = bundled  # asked for by name: runs on every language
         langs = model_languages(model, bundled)
-        if langs is not None and self.lang != "auto" and normalize_lang(self.lang) not in langs:
+        if langs is not None and self.lang not in LANG_MODES and normalize_lang(self.lang) not in langs:
             log.info("bundled model is for %s notes: rules alone for lang=%s", sorted(langs), self.lang)
             return dets
         from phiscrub.detect.fusion_policy import fuse_detectors
 
         detector: Detector = load_model_detector(model)
-        if langs is not None and self.lang == "auto":
-            detector = LanguageGate(detector, langs, _language_of)
+        if langs is not None and self.lang in LANG_MODES:
+            detector = LanguageGate(detector, langs, self.language_of)
         # A recipe's fusion.json (rules or model better alone for some labels on the
         # target dev): with the rules on, the other side's spans of those labels are left out.
         return fuse_detectors(dets, detector, None if str(model) == "default" else model)
@@ -226,8 +237,16 @@ class Deidentifier:
         if self._transformer is None:
             from phiscrub.transform.operators import build_transformer
 
+            # The surrogate lists and date order follow the rule language (a note's own ``lang``
+            # metadata wins per document); ``auto`` leaves the choice to each note's metadata.
             self._transformer = build_transformer(
-                self.mode, granularity=self.labels, key=resolve_key(self.key), age_over_89=self.age_over_89
+                self.mode,
+                granularity=self.labels,
+                key=resolve_key(self.key),
+                age_over_89=self.age_over_89,
+                lang=None if self.lang == "auto" else self.lang,
+                locale=self.locale,
+                fictional_contacts=self.fictional_contacts,
             )
         return self._transformer
 
@@ -256,13 +275,27 @@ class Deidentifier:
 
     def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Detect PHI in a batch of documents (models run batched)."""
-        return [self.select(d, p) for d, p in zip(docs, self.propose_many(docs))]
+        tagged = [self.tagged(d) for d in docs]
+        return [self.select(d, p) for d, p in zip(tagged, self.propose_many(tagged))]
+
+    def tagged(self, doc: Document) -> Document:
+        """``doc`` carrying its language in ``metadata["lang"]``, decided once under :attr:`lang`."""
+        from phiscrub.language import with_language
+
+        return with_language(doc, self.lang)
+
+    def language_of(self, doc: Document) -> str:
+        """The language of ``doc`` under :attr:`lang` (its tag when :meth:`tagged` set one)."""
+        from phiscrub.language import decide_language
+
+        return decide_language(doc, self.lang)
 
     def propose_many(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Every detector's proposals for a batch: unresolved, unfiltered, with their scores."""
         from phiscrub.progress import report, wants_progress
 
         proposals: list[list[Span]] = [[] for _ in docs]
+        docs = [self.tagged(d) for d in docs]
         detectors = self.active_detectors
         # Long notes: one progress report per detector (counts only, see phiscrub.progress).
         loud = wants_progress(max((len(d.text) for d in docs), default=0))
@@ -290,6 +323,7 @@ class Deidentifier:
             threshold: overrides :attr:`threshold` (e.g. to sweep it without detecting again).
         """
         cut = self.threshold if threshold is None else threshold
+        doc = self.tagged(doc)
         kept = apply_policy(doc.text, [s for s in proposals if s.score >= cut], self.policy_for(doc))
         if self.propagate:
             from phiscrub.detect.propagate import propagate_names
@@ -299,7 +333,7 @@ class Deidentifier:
             # threshold) can only mean fewer propagated names.
             kept = propagate_names(doc, kept)
         spans = resolve(kept, self.resolve)
-        if self.guard and self.lang == "en":
+        if self.guard and self.language_of(doc) == "en":
             from phiscrub.detect.clinical import guard
 
             # i2b2 and strict annotate generic department names ("Cardiology") and bare weekdays.
@@ -314,15 +348,12 @@ class Deidentifier:
     def policy_for(self, doc: Document) -> Policy:
         """The PHI policy applied to ``doc``: :attr:`policy`, else the default of its language.
 
-        The language is :attr:`lang`; with ``lang="auto"`` it is the document's ``lang`` metadata
-        or a stop-word guess, as for the rules (:func:`phiscrub.policy.default_policy`).
+        The language is the note's one decision (:meth:`language_of`), as for the rules
+        (:func:`phiscrub.policy.default_policy`).
         """
         if self.policy is not None:
             return check_policy(self.policy)
-        lang: str | None = self.lang
-        if lang == "auto":
-            lang = _language_of(doc)
-        return default_policy(lang)
+        return default_policy(self.language_of(doc))
 
     def redact(self, doc: Document | str, patient_id: str | None = None) -> Document:
         """De-identify one note.
@@ -335,8 +366,7 @@ class Deidentifier:
         Returns:
             A new Document with the rewritten text; its spans point at the replacements.
         """
-        d = _as_doc(doc)
-        return self._apply(d, self.detect(d), patient_id).result
+        return self.redact_one(_as_doc(doc), patient_id).result
 
     def redact_many(self, docs: Iterable[Document], batch_size: int = 16) -> Iterator[Redaction]:
         """Redact documents lazily in batches, preserving order; yields :class:`Redaction` records."""
@@ -345,21 +375,34 @@ class Deidentifier:
 
     def redact_one(self, doc: Document, patient_id: str | None = None) -> Redaction:
         """Redact one document and return the full :class:`Redaction` record."""
-        return self._apply(doc, self.detect(doc), patient_id)
+        tagged = self.tagged(doc)
+        return self._apply(doc, self.detect(tagged), patient_id, tagged)
 
     def _redact_batch(self, batch: list[Document]) -> Iterator[Redaction]:
-        for d, spans in zip(batch, self.detect_many(batch)):
-            yield self._apply(d, spans, None)
+        tagged = [self.tagged(d) for d in batch]
+        for d, t, spans in zip(batch, tagged, self.detect_many(tagged)):
+            yield self._apply(d, spans, None, t)
 
-    def _apply(self, doc: Document, spans: Sequence[Span], patient_id: str | None) -> Redaction:
+    def _apply(
+        self, doc: Document, spans: Sequence[Span], patient_id: str | None, tagged: Document
+    ) -> Redaction:
+        """The :class:`Redaction` of ``doc``; ``tagged`` is ``doc`` with its language (:meth:`tagged`)."""
         pid = patient_id if patient_id is not None else doc.metadata.get("patient_id")
         kept = []
         for s in spans:
             lab = fold(s.label, self.labels)
             if lab is not None:
                 kept.append(s.with_label(lab) if self.labels != "fine" else s)
-        result = self.transformer.apply(doc, spans, patient_id=None if pid is None else str(pid))
-        return Redaction(original=doc, spans=tuple(sorted(kept)), result=result)
+        # The transformer reads the note's decided language (surrogate names, date order); the
+        # output keeps the metadata the note came with.
+        result = self.transformer.apply(tagged, spans, patient_id=None if pid is None else str(pid))
+        if result.metadata.get("lang") != doc.metadata.get("lang"):
+            meta = {k: v for k, v in result.metadata.items() if k != "lang"}
+            if "lang" in doc.metadata:
+                meta["lang"] = doc.metadata["lang"]
+            result = Document(result.id, result.text, result.spans, meta)
+        lang = str(tagged.metadata["lang"])
+        return Redaction(original=doc, spans=tuple(sorted(kept)), result=result, lang=lang)
 
 
 def batched(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:
@@ -372,16 +415,6 @@ def batched(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:
             batch = []
     if batch:
         yield batch
-
-
-def _language_of(doc: Document) -> str:
-    """A document's language for the default policy: its ``lang`` metadata, else a guess."""
-    given = doc.metadata.get("lang") or doc.metadata.get("language")
-    if isinstance(given, str) and given:
-        return given
-    from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language
-
-    return detect_language(doc.text, LANGID_LANGUAGES, default="en")
 
 
 def _as_doc(doc: Document | str) -> Document:

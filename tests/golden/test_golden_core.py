@@ -20,12 +20,17 @@ from test_golden import GOLD, NOTES, Case, _run, run_case
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 KEY = "golden-test-key-not-a-secret"
+NOTES_ES = Path(__file__).parent / "notes_es"
 
 CORE = [
     Case("redact-notes-default", lambda out, fx: [
         "redact", str(NOTES), "-o", str(out / "red")]),
     Case("redact-notes-rules-surrogate", lambda out, fx: [
         "redact", str(NOTES), "-o", str(out / "red"), "--rules-only", "--mode", "surrogate", "--key", KEY]),
+    # Issue 29: --lang reaches the surrogates (Spanish names, day-first dates shifted as such).
+    Case("redact-notes-es-surrogate", lambda out, fx: [
+        "redact", str(NOTES_ES), "-o", str(out / "red"), "--rules-only", "--lang", "es", "--mode", "surrogate",
+        "--key", KEY]),
     Case("redact-jsonl-mask-fine", lambda out, fx: [
         "redact", str(fx["jsonl"]), "-o", str(out / "red"), "--mode", "mask", "--labels", "fine",
         "--id-field", "id"]),

@@ -212,6 +212,8 @@ class Transformer:
         if patient_id is None and doc.metadata.get("patient_id") is not None:
             patient_id = str(doc.metadata["patient_id"])
         lang = doc.metadata.get("lang") or doc.metadata.get("language")
+        if not lang and self.surrogates is not None:
+            lang = self.surrogates.lang  # the Deidentifier's language when the note names none
         ordered = sorted(spans)
         roles = self._name_roles(doc, ordered) if self.surrogates is not None else None
         ctx = OperatorContext(
@@ -272,6 +274,8 @@ def build_transformer(
     date_shift_range: tuple[int, int] = (28, 364),
     age_perturb: int = 0,
     lang: str | None = None,
+    locale: str | None = None,
+    fictional_contacts: bool = False,
     mask_char: str = "*",
     mask_preserve_length: bool = False,
     record_offsets: bool = False,
@@ -288,7 +292,9 @@ def build_transformer(
         scope: surrogate consistency scope, ``patient`` or ``global``.
         date_shift_range: days, smallest and largest shift back (surrogate mode).
         age_perturb: move ages of 89 and under by up to this many years (surrogate mode).
-        lang: language of surrogate lists (``es``/``ca``), surrogate mode.
+        lang: language of the notes (surrogate lists, date order) when a note's metadata names none.
+        locale: surrogate locale (``en_US``, ``es_ES``, ...); None: from each note's language.
+        fictional_contacts: phones in the reserved 555-01xx range (surrogate mode).
         mask_char: mask character (mask mode).
         mask_preserve_length: mask char-for-char (mask mode).
         record_offsets: store ``metadata["source_offsets"]`` in the output.
@@ -318,6 +324,8 @@ def build_transformer(
             age_over_89=age_over_89,
             age_perturb=age_perturb,
             lang=lang,
+            locale=locale,
+            fictional_contacts=fictional_contacts,
         )
         default = SurrogateOperator()
     else:

@@ -33,6 +33,7 @@ from typing import Literal
 from phiscrub.errors import ConfigError
 from phiscrub.labels import to_fine
 from phiscrub.transform.surrogate import contacts, identifiers, names, places, when
+from phiscrub.transform.surrogate.locale import Locale, resolve_locale
 from phiscrub.transform.surrogate.source import KeyedSource, Streams, keyed_streams
 from phiscrub.transform.surrogate.text import CJK, normalize_component
 from phiscrub.transform.surrogate.wordlists import NAME_LABELS, PICK_LEXICON, SHAPE_LABELS
@@ -53,8 +54,11 @@ class SurrogateGenerator:
         date_shift_range: smallest and largest shift back in days; the shift is a multiple of 7.
         age_over_89: ``"bucket"`` writes ages over 89 as "90+"; ``"keep"`` leaves them.
         age_perturb: move ages of 89 and under by up to this many years (0: keep them).
-        lang: language of the surrogate lists (``"es"``/``"ca"`` Spanish-Catalan, None default);
+        lang: the notes' language when a call names none (date order, surrogate lists).
+        locale: the surrogate locale of every note (``en_US``, ``es_ES``, ...); None: each note's
+            from its language (:func:`~phiscrub.transform.surrogate.locale.resolve_locale`).
             Chinese surfaces always get Chinese surrogates.
+        fictional_contacts: phone and fax numbers in the reserved fictional range (555-01xx).
 
     Raises:
         ConfigError: empty key, unknown scope, or a bad range.
@@ -69,6 +73,8 @@ class SurrogateGenerator:
         age_over_89: Literal["bucket", "keep"] = "bucket",
         age_perturb: int = 0,
         lang: str | None = None,
+        locale: str | None = None,
+        fictional_contacts: bool = False,
     ) -> None:
         if isinstance(key, str):
             key = key.encode("utf-8")
@@ -83,12 +89,16 @@ class SurrogateGenerator:
             raise ConfigError(f"age_over_89 must be 'bucket' or 'keep', not {age_over_89!r}")
         if age_perturb < 0:
             raise ConfigError("age_perturb must be >= 0")
+        if locale is not None:
+            resolve_locale(locale, lang)  # fails early on an unknown locale
         self._key = key
         self.scope: Scope = scope
         self.date_shift_range = (lo, hi)
         self.age_over_89 = age_over_89
         self.age_perturb = age_perturb
         self.lang = lang
+        self.locale = None if locale is None else resolve_locale(locale, lang).code
+        self.fictional_contacts = fictional_contacts
 
     def __repr__(self) -> str:  # never show the key
         return f"SurrogateGenerator(scope={self.scope!r}, lang={self.lang!r})"
@@ -101,13 +111,15 @@ class SurrogateGenerator:
         scope = ("patient", patient_id) if self.scope == "patient" and patient_id is not None else ("global",)
         return keyed_streams(self._key, scope)
 
+    def locale_of(self, lang: str | None = None) -> Locale:
+        """The surrogate locale of a note of language ``lang`` (the generator's own when given)."""
+        return resolve_locale(self.locale, lang or self.lang)
+
     def _lang_folder(self, surface: str, lang: str | None = None) -> str | None:
+        """The lexicon folder of the note's locale; Chinese surfaces always draw Chinese lists."""
         if CJK.search(surface):
             return "zh"
-        lang = lang or self.lang
-        if lang and lang.lower()[:2] in ("es", "ca"):
-            return "es"
-        return None
+        return self.locale_of(lang).folder
 
     # ---------------------------------------------------------------------------------------
     # dispatch
@@ -152,7 +164,7 @@ class SurrogateGenerator:
         kind = _contact_kind(surface) if fine == "CONTACT" else fine
         method = _BY_FORM.get(kind)
         if method is not None:
-            return method(self, surface, patient_id=patient_id)
+            return method(self, surface, patient_id=patient_id, lang=lang)
         return self.shape(surface, patient_id=patient_id, label=fine)
 
     # ---------------------------------------------------------------------------------------
@@ -193,13 +205,13 @@ class SurrogateGenerator:
         """
         return names.name_roles(surface)
 
-    def handle(self, surface: str, *, patient_id: str | None = None) -> str:
+    def handle(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Surrogate for a user name or e-mail local part ("jsmith2" -> "mlawson7"), ASCII only.
 
         Name-like pieces map through the same components as :meth:`name`, so "jsmith" and
         "John Smith" stay one surrogate person.
         """
-        return contacts.keyed_handle(self._streams(patient_id), surface)
+        return contacts.keyed_handle(self._streams(patient_id), surface, self.locale_of(lang).folder)
 
     # ---------------------------------------------------------------------------------------
     # dates and ages
@@ -236,7 +248,7 @@ class SurrogateGenerator:
         streams = self._streams(patient_id)
         return when.keyed_date(streams, surface, offset, doc_id=doc_id, lang=lang or self.lang)
 
-    def age(self, surface: str, *, patient_id: str | None = None) -> str:
+    def age(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Ages over 89 -> "90+" (unless ``age_over_89="keep"``); others kept or moved by ``age_perturb``."""
         return when.keyed_age(
             self._streams(patient_id), surface, over_89=self.age_over_89, perturb=self.age_perturb
@@ -249,19 +261,19 @@ class SurrogateGenerator:
         """Same-shape keyed replacement (identifiers, ZIP codes, anything without a better rule)."""
         return identifiers.keyed_shape(self._streams(patient_id), surface, label)
 
-    def phone(self, surface: str, *, patient_id: str | None = None) -> str:
+    def phone(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Same-shape phone/fax number; country code kept; US area/exchange codes start 2-9."""
         return contacts.keyed_phone(self._streams(patient_id), surface)
 
-    def ip(self, surface: str, *, patient_id: str | None = None) -> str:
+    def ip(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """A valid IPv4 address with octets of the same widths (IPv6 and others: same shape)."""
         return contacts.keyed_ip(self._streams(patient_id), surface)
 
-    def email(self, surface: str, *, patient_id: str | None = None) -> str:
+    def email(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """local@domain.tld with a new local part and domain; the top-level domain is kept."""
-        return contacts.keyed_email(self._streams(patient_id), surface)
+        return contacts.keyed_email(self._streams(patient_id), surface, self.locale_of(lang).folder)
 
-    def url(self, surface: str, *, patient_id: str | None = None) -> str:
+    def url(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Same scheme and top-level domain; other host labels and path words replaced."""
         return contacts.keyed_url(self._streams(patient_id), surface)
 
@@ -282,7 +294,7 @@ class SurrogateGenerator:
         """House number (same digit count) + street name + suffix, tail numbers reshaped."""
         return places.keyed_street(self._streams(patient_id), surface, self._lang_folder(surface, lang))
 
-    def room(self, surface: str, *, patient_id: str | None = None) -> str:
+    def room(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Room/bed: tokens with digits reshaped, single letters remapped, words kept."""
         return identifiers.keyed_room(self._streams(patient_id), surface)
 

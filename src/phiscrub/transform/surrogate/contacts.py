@@ -136,12 +136,12 @@ def _keyed_domain(streams: Streams, host: str) -> str:
     return ".".join(out)
 
 
-def keyed_email(streams: Streams, surface: str) -> str:
+def keyed_email(streams: Streams, surface: str, folder: str | None = None) -> str:
     """local@domain.tld with a new local part and domain; the top-level domain is kept."""
     m = _EMAIL.match(surface.strip())
     if m is None:
         return keyed_shape(streams, surface, "EMAIL")
-    local = keyed_handle(streams, m.group(1))
+    local = keyed_handle(streams, m.group(1), folder)
     return splice_stripped(surface, f"{local}@{_keyed_domain(streams, m.group(2))}")
 
 
@@ -167,7 +167,7 @@ def keyed_url(streams: Streams, surface: str) -> str:
     return splice_stripped(surface, result)
 
 
-def keyed_handle(streams: Streams, surface: str) -> str:
+def keyed_handle(streams: Streams, surface: str, folder: str | None = None) -> str:
     """Surrogate for a user name or e-mail local part ("jsmith2" -> "mlawson7"), ASCII only.
 
     Name-like pieces map through the same components as :func:`~phiscrub.transform.surrogate.names.keyed_name`, so "jsmith" and
@@ -176,13 +176,13 @@ def keyed_handle(streams: Streams, surface: str) -> str:
     female, male, last = name_sets()
 
     def first(text: str) -> str:
-        return ascii_letters(keyed_name_component(streams, "first", text, None)) or "x"
+        return ascii_letters(keyed_name_component(streams, "first", text, folder)) or "x"
 
     def surname(text: str) -> str:
-        return ascii_letters(keyed_name_component(streams, "last", text, None)) or "x"
+        return ascii_letters(keyed_name_component(streams, "last", text, folder)) or "x"
 
     def letter(c: str) -> str:
-        return keyed_initial(streams, "first", c.lower(), None)
+        return keyed_initial(streams, "first", c.lower(), folder)
 
     alpha_runs = re.findall(r"[A-Za-z]+", surface)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from phiscrub.resources import load_lexicon
+from phiscrub.transform.surrogate.locale import locale_list
 from phiscrub.transform.surrogate.source import Streams
 from phiscrub.transform.surrogate.text import CJK, match_case, normalize_component
 from phiscrub.transform.surrogate.wordlists import PARTICLES, SUFFIXES, TITLES
@@ -46,10 +47,11 @@ def _bucket(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
 
 @cache
 def name_lexicon(lang: str | None) -> NameLexicon:
-    """The name lists of a lexicon folder, bucketed by initial (read once)."""
-    female = load_lexicon("first_names_female", lang)
-    male = load_lexicon("first_names_male", lang)
-    last = load_lexicon("last_names", lang)
+    """The name lists of a lexicon folder (``en_us``, ``es``, ``de``, ...; None: the top-level
+    multi-locale lists), bucketed by initial (read once)."""
+    female = locale_list("first_names_female", lang)
+    male = locale_list("first_names_male", lang)
+    last = locale_list("last_names", lang)
     buckets = {
         "f": _bucket(female),
         "m": _bucket(male),
