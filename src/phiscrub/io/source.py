@@ -327,6 +327,7 @@ READ_ERROR_KINDS: dict[str, str] = {
     "symlink_loop": "malformed_file",
     "not_regular_file": "malformed_file",
     "unreadable": "malformed_file",
+    "bad_filename": "malformed_file",
 }
 
 

@@ -28,6 +28,7 @@ from phiscrub.io.decoding import decode_bytes
 from phiscrub.io.source import Aligner, Source, SourceReader
 
 __all__ = [
+    "BAD_FILENAME_ID",
     "TEXT_ENTRY_PROBLEMS",
     "TextEntry",
     "TextFileSource",
@@ -49,7 +50,12 @@ TEXT_ENTRY_PROBLEMS: tuple[str, ...] = (
     "not_regular_file",  # a fifo, socket, device, or a link to a folder
     "unreadable",  # opening or reading the file failed (permission, I/O error)
     "decode_error",  # the bytes are not UTF-8
+    "bad_filename",  # the entry's path (its name or a folder's) is not UTF-8: never read nor written
 )
+
+#: Prefix of the id given to an entry whose path is not UTF-8 (``bad_filename-1``, ``-2``, ... in
+#: listing order): its name bytes may be PHI and cannot go into JSON, so they appear nowhere.
+BAD_FILENAME_ID = "bad_filename"
 
 
 @dataclass(frozen=True)
@@ -60,16 +66,28 @@ class TextEntry:
         path: the entry (``root / rel``; a symbolic link stays a link).
         rel: its path relative to the folder.
         problem: None for a regular file (or a link to one), else a :data:`TEXT_ENTRY_PROBLEMS` code.
+        alias: the id of an entry whose path is not UTF-8 (``bad_filename-<k>``).
     """
 
     path: Path
     rel: Path
     problem: str | None = None
+    alias: str | None = None
 
     @property
     def doc_id(self) -> str:
-        """The document id: the relative path without its suffix, ``/``-separated."""
-        return self.rel.with_suffix("").as_posix()
+        """The document id: the relative path without its suffix, ``/``-separated (or the alias)."""
+        return self.alias if self.alias is not None else self.rel.with_suffix("").as_posix()
+
+
+def _utf8_name(rel: Path) -> bool:
+    """Whether ``rel`` is text: a name that is not UTF-8 is decoded with lone surrogates
+    (``surrogateescape``), which no UTF-8 file, JSON line or terminal can take."""
+    try:
+        rel.as_posix().encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _entry_problem(path: Path) -> str | None:
@@ -117,8 +135,14 @@ def scan_text_entries(root: Path) -> list[TextEntry]:
             if name.startswith(".") or Path(name).suffix.lower() != ".txt":
                 continue
             path = here / name
-            entries.append(TextEntry(path, path.relative_to(root), _entry_problem(path)))
-    return sorted(entries, key=lambda e: e.rel.as_posix())
+            rel = path.relative_to(root)
+            entries.append(TextEntry(path, rel, _entry_problem(path) if _utf8_name(rel) else "bad_filename"))
+    entries.sort(key=lambda e: e.rel.as_posix())
+    bad = (i for i, e in enumerate(entries) if e.problem == "bad_filename")
+    for k, i in enumerate(bad, 1):
+        e = entries[i]
+        entries[i] = TextEntry(e.path, e.rel, e.problem, f"{BAD_FILENAME_ID}-{k}")
+    return entries
 
 
 def iter_text_files(root: Path) -> list[Path]:
@@ -322,6 +346,8 @@ class TextFolderSource(Source):
         written: list[Path] = []
         for entry in entries:
             doc = align.take(entry.doc_id)
+            if entry.problem == "bad_filename":
+                continue  # no name to write it under that is not the (non-UTF-8, maybe PHI) name
             out = out_root / entry.rel
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(doc.text.encode("utf-8"))
@@ -336,4 +362,5 @@ _TEXT_PROBLEM_WORDS: dict[str, str] = {
     "not_regular_file": "is not a regular file (a fifo, socket, device or folder)",
     "unreadable": "cannot be read",
     "decode_error": "is not UTF-8",
+    "bad_filename": "has a name that is not UTF-8",
 }
