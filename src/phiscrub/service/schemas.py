@@ -6,10 +6,11 @@ redacted text holds only replacements.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from phiscrub.io.jsonl import replace_lone_surrogates
 from phiscrub.modes import Mode
 
 __all__ = [
@@ -57,6 +58,15 @@ class _Options(BaseModel):
     notes: list[Note] | None = Field(
         None, min_length=1, description="A batch of notes (give either text or notes)."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _text_only(cls, data: Any) -> Any:
+        """Replace lone UTF-16 surrogates (JSON ``"\\ud800"``, no character) by U+FFFD in every
+        string of the request, as the command line does for JSONL: one code point for one, so span
+        offsets still index the text sent, and neither the model, the rules nor the UTF-8 encoding of
+        the answer ever see one (issue 28, item 10: it made the whole batch a 500)."""
+        return replace_lone_surrogates(data)
 
     @model_validator(mode="after")
     def _one_shape(self) -> _Options:
