@@ -73,6 +73,8 @@ AGE_AFTER_RE = re.compile(
 )
 _AGE_LEAD = (
     r"age|aged|ages|age[ \t]+of|age[ \t]*/[ \t]*(?:sex|gender)|(?:his|her|their)(?:[ \t]+(?:early|mid|late))?"
+    # "Pt is 95." (issue 28, item 10): a bare number said of the patient, found by rule age_is
+    r"|(?:pt\.?|patient|he|she)[ \t]+(?:is|was)(?:[ \t]+now)?"
 )
 AGE_BEFORE_RE = re.compile(rf"\b(?:{_AGE_LEAD})[ \t:=\-]*\Z", re.IGNORECASE)
 DURATION_BEFORE_RE = re.compile(

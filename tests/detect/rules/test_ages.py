@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +127,56 @@ def test_age_rules_exist_only_for_languages_with_a_pack(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["de", "fr", "nl"])
 def test_age_rules_of_the_german_french_and_dutch_packs(lang: str) -> None:
     assert age_rules(lang) != ()
+
+
+# -- ages in words and bare ages of the patient (issue 28, item 10) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "surface"),
+    [
+        ("She is a ninety-five year old woman.", "ninety-five"),
+        ("A Ninety five-year-old man.", "Ninety five"),
+        ("a ninety-two-year-old retired teacher", "ninety-two"),
+        ("now ninety years old", "ninety"),
+        ("the patient was one hundred and two years old", "one hundred and two"),
+        ("aged ninety-one, lives alone", "ninety-one"),
+        ("at the age of ninety-three", "ninety-three"),
+        ("Pt is 95.", "95"),
+        ("Patient was 91, independent.", "91"),
+        ("She is 92 and lives alone.", "92"),
+        ("He is now ninety-four.", "ninety-four"),
+    ],
+)
+def test_age_rules_take_ages_in_words_and_bare_ages_of_the_patient(
+    found: Found, text: str, surface: str
+) -> None:
+    assert (surface, "AGE") in found(EN, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pt is 95% on RA.", "Pt is 3/10 pain.", "Pt is 2.5 kg.", "He is 6'2\" tall.", "aged ninety-two weeks"],
+)
+def test_age_in_words_rules_skip_what_is_not_an_age(found: Found, text: str) -> None:
+    assert not [f for f in found(EN, text) if f[1] == "AGE"]
+
+
+def test_safe_harbor_replaces_word_ages_over_89_and_keeps_the_others(tmp_path: Path) -> None:
+    """The whole rules-only pipeline with the English default policy (safe-harbor)."""
+    from click.testing import CliRunner
+
+    from phiscrub.cli.app import cli
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    over = "She is a ninety-five year old woman. Pt is 95."
+    under = "She is a forty-five year old woman. Pt is 45."
+    (notes / "over.txt").write_text(over, encoding="utf-8")
+    (notes / "under.txt").write_text(under, encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["redact", str(notes), "-o", str(out), "--rules-only"])
+    assert result.exit_code == 0, result.output
+    red = (out / "over.txt").read_text(encoding="utf-8")
+    assert "ninety-five" not in red and " 95." not in red and red.count("[AGE]") == 2
+    assert (out / "under.txt").read_text(encoding="utf-8") == under

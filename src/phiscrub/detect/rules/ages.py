@@ -212,6 +212,43 @@ AGE_RULES_EN = AGE_RULES_EN + (
     PatternRule("AGE", _AGE_EN_NONUMERIC_RE, name="age_cue_no_years", score=0.8, group=("w", "n"), anchor=re.compile(r"[Aa][Gg][Ee]"), reach=(2, 24)),
 )  # fmt: skip
 
+# Ages in words (issue 28, item 10): "a ninety-five year old", "aged ninety-two", and a bare number
+# said of the patient ("Pt is 95.", "She was 91 and"). Safe-harbor reads the value
+# (phiscrub.policy.age_in_years) and keeps those up to 89, as for digits.
+_EN_ONES = r"one|two|three|four|five|six|seven|eight|nine"
+_EN_NUMBER = (
+    r"(?:(?:(?:one|a)[ \t]+)?hundred(?:[ \t]+and)?[ \t-]+)?"
+    rf"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ \t]*-[ \t]*|[ \t]+)(?:{_EN_ONES})\b"
+    r"|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    r"|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+    rf"|{_EN_ONES})"
+    r"|(?:(?:one|a)[ \t]+)?hundred"
+)
+_AGE_IN_WORDS_RE = re.compile(
+    # ninety-five year old, ninety five-year-old, ninety-five years old
+    rf"(?<![\w-])(?P<w>{_EN_NUMBER})(?:[ \t]*-[ \t]*|[ \t]+)(?:years?|yrs?)(?:[ \t]*-[ \t]*|[ \t]+)old\b"
+    # aged ninety-five, at the age of ninety-two
+    rf"|(?<![\w])(?:aged|age[ \t]+of)[ \t]+(?P<a>(?>{_EN_NUMBER}))\b(?![ \t-]*(?:weeks?|wks?|days?|months?|mos?)\b)",
+    re.IGNORECASE,
+)
+_AGE_IS_RE = re.compile(
+    # Pt is 95. / Patient was ninety-one, / She is 92 and lives alone
+    rf"(?<![\w])(?i:pt\.?|patient|he|she)[ \t]+(?i:is|was)[ \t]+(?:(?i:now)[ \t]+)?(?P<n>\d{{1,3}}|(?i:{_EN_NUMBER}))"
+    r"(?=[ \t]*(?:[,;]|\.(?!\d)|$|[ \t]+(?i:and|today|now|but|with|yrs?|years?)\b))",
+    re.MULTILINE,
+)
+
+
+def _age_is_ok(m: re.Match[str]) -> bool:
+    value = m.group("n")
+    return not value.isdigit() or int(value) <= _MAX_AGE
+
+
+AGE_RULES_EN = AGE_RULES_EN + (
+    PatternRule("AGE", _AGE_IN_WORDS_RE, name="age_in_words", score=0.85, group=("w", "a"), anchor=re.compile(r"(?i:old|aged?)\b"), reach=(60, 40)),
+    PatternRule("AGE", _AGE_IS_RE, name="age_is", score=0.7, group="n", validator=_age_is_ok, anchor=re.compile(r"\b(?i:is|was)\b"), reach=(12, 60)),
+)  # fmt: skip
+
 _AGE_RULES: dict[str, tuple[PatternRule, ...]] = {
     "en": AGE_RULES_EN,
     "es": AGE_RULES_ES,
