@@ -196,8 +196,8 @@ class Deidentifier:
     def _with_model(self, dets: list[Detector], model: str | Path) -> list[Detector]:
         """``dets`` plus the model; the bundled model only for notes of its languages (English)."""
         from phiscrub.detect.language_gate import LanguageGate, model_languages
-        from phiscrub.language import LANG_MODES, normalize_lang
         from phiscrub.detect.tagger import bundled_model_path, load_model_detector
+        from phiscrub.language import LANG_MODES, normalize_lang
 
         bundled = bundled_model_path()
         if str(model) in ("default", "bundled") and bundled is None:
@@ -375,18 +375,14 @@ class Deidentifier:
 
     def redact_one(self, doc: Document, patient_id: str | None = None) -> Redaction:
         """Redact one document and return the full :class:`Redaction` record."""
-        tagged = self.tagged(doc)
-        return self._apply(doc, self.detect(tagged), patient_id, tagged)
+        return self._apply(doc, self.detect(doc), patient_id)
 
     def _redact_batch(self, batch: list[Document]) -> Iterator[Redaction]:
-        tagged = [self.tagged(d) for d in batch]
-        for d, t, spans in zip(batch, tagged, self.detect_many(tagged)):
-            yield self._apply(d, spans, None, t)
+        for d, spans in zip(batch, self.detect_many(batch)):
+            yield self._apply(d, spans, None)
 
-    def _apply(
-        self, doc: Document, spans: Sequence[Span], patient_id: str | None, tagged: Document
-    ) -> Redaction:
-        """The :class:`Redaction` of ``doc``; ``tagged`` is ``doc`` with its language (:meth:`tagged`)."""
+    def _apply(self, doc: Document, spans: Sequence[Span], patient_id: str | None) -> Redaction:
+        tagged = self.tagged(doc)  # the guess of detect_many, remembered (phiscrub.language)
         pid = patient_id if patient_id is not None else doc.metadata.get("patient_id")
         kept = []
         for s in spans:

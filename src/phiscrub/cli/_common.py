@@ -251,12 +251,13 @@ def surrogate_lang_option(help: str) -> Callable[[F], F]:
 
 
 def rules_lang_option(help: str | None = None) -> Callable[[F], F]:
-    """``--lang``: the language of the rule detectors (default ``en``).
+    """``--lang``: the language of the notes (default ``default``: per note, English unless the note
+    is clearly another language, which is then handled as under ``auto``; :mod:`phiscrub.language`).
 
     Args:
         help: Help text (``None``: none).
     """
-    return _option("--lang", default="en", show_default=True, help=help)
+    return _option("--lang", default="default", show_default=True, help=help)
 
 
 def model_option(help: str) -> Callable[[F], F]:

@@ -135,8 +135,10 @@ class _FatalRunError(click.ClickException):
     f"with each bad byte as U+FFFD (replace) or its bytes read as Latin-1 (latin-1), listed in OUTDIR/{WARNINGS_NAME}.",
 )
 @detector_options(
-    "Language of the rules: en, es, ca, de, fr, nl, zh, or auto (detected per document; "
-    "other codes get the language-neutral rules only)."
+    "Language of the notes: en, es, ca, de, fr, nl, nb, nn, da, sv, zh (other codes get the "
+    "language-neutral rules only), auto (per document: its lang metadata, else detected) or default "
+    "(per document: English unless clearly another language, then as auto; the bundled English model "
+    "runs on English notes only unless --model bundled)."
 )
 @site_options()
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")

@@ -32,6 +32,16 @@ _STOPWORDS: dict[str, str] = {
     "nl": """de het een en van in is met op voor te niet aan bij naar zijn was werd wordt die dat deze er ook
         geen patiënt patient jaar sinds tot na om als door over uit links rechts behandeling heeft had zij
         hij nog maar wij""",
+    # Norwegian (bokmål with the common nynorsk forms), Danish, Swedish: issue 27's Nordic packs.
+    "nb": """og i på med til av er som det en et for har ikke ble var fra etter ved hun han seg om de
+        pasienten pasient år innlagt sykehus sykehuset fastlege ikkje vart frå sjukehus sjukehuset ho
+        dei heime hjemme skal kan også uten eller mot hos nå""",
+    "da": """og i på med til af er som det en et for har ikke blev var fra efter ved hun han sig om de
+        patienten patient år indlagt sygehus sygehuset egen læge uden eller mod hos nu også skal kan
+        hjem hjemme ingen""",
+    "sv": """och i på med till av är som det en ett för har inte blev var från efter vid hon han sig om de
+        patienten patient år inlagd sjukhus sjukhuset vårdcentral utan eller mot hos nu också ska kan
+        hem hemma ingen""",
 }
 _WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in _STOPWORDS.items()}
 # Letters (and letter pairs) typical of one or two of the languages; each hit counts half a word.
@@ -41,6 +51,9 @@ _MARKS: dict[str, str] = {
     "fr": "ê â î û ù ë œ ç è à",
     "de": "ä ö ü ß",
     "nl": "ij ë",
+    "nb": "ø æ å",
+    "da": "ø æ å",
+    "sv": "ä ö å",
 }
 _MARK_RE = re.compile("|".join(sorted({m for ms in _MARKS.values() for m in ms.split()}, key=len)[::-1]))
 _MARK_OWNERS: dict[str, tuple[str, ...]] = {}

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from phiscrub.detect.base import Detector, detect_batch
-from phiscrub.detect.rules.langpacks import normalize_lang
 from phiscrub.document import Document, Span
+from phiscrub.language import normalize_lang
 
 __all__ = ["BUNDLED_DEFAULT_LANGUAGES", "LanguageGate", "model_languages"]
 
@@ -48,7 +48,8 @@ class LanguageGate:
     Args:
         inner: the detector (normally a model); its ``name`` is kept.
         languages: ISO 639-1 codes the inner detector is run on.
-        language_of: a document's language (metadata or a guess), as the rules and the policy use.
+        language_of: a document's language: the one decision the rules and the policy use
+            (:meth:`phiscrub.Deidentifier.language_of`, read from the document's ``lang`` tag).
     """
 
     def __init__(

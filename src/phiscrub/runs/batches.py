@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.deid import Deidentifier, Redaction
+from phiscrub.detect.rules import has_rules
 from phiscrub.document import Document
 from phiscrub.io.manifest import Part
 from phiscrub.io.source import Source
@@ -49,6 +50,8 @@ STANDOFF_NAME = "phi_spans.jsonl"
 ERRORS_NAME = "errors.jsonl"
 #: Documents redacted with a caveat (recovered undecodable bytes, a repeated id); written when any.
 WARNINGS_NAME = "warnings.jsonl"
+#: Warning code of a note whose language has no rule pack (only the language-neutral rules ran).
+NO_PACK_WARNING = "no_language_pack"
 
 _CODE_RE = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 
@@ -63,17 +66,20 @@ def standoff_lines(red: Redaction, audit_text: bool = False) -> list[str]:
     ]
 
 
-def log_line(doc: Document, stage: str, error: str, key: str = "error") -> str:
+def log_line(doc: Document, stage: str, error: str, key: str = "error", lang: str | None = None) -> str:
     """The ``errors.jsonl`` line recording that ``doc`` failed at ``stage`` with ``error`` (a code or
     an exception type), or under ``key="warning"`` a ``warnings.jsonl`` line; never the text.
 
     Each line is ``{"id": ..., "position": ..., "stage": "read" | "redact", "error": ...}``;
-    ``position`` is the 0-based place of the document in the input, when the source records it.
+    ``position`` is the 0-based place of the document in the input, when the source records it;
+    ``lang`` (the note's language code) is added when given.
     """
     row: dict[str, object] = {"id": doc.id}
     if isinstance(doc.metadata.get("position"), int):
         row["position"] = doc.metadata["position"]
     row.update({"stage": stage, key: error})
+    if lang is not None:
+        row["lang"] = lang
     return json.dumps(row, ensure_ascii=False) + "\n"
 
 
@@ -170,6 +176,10 @@ def make_part(
         if red is None:
             docs.append((original.id, ""))  # never fall back to the original text: written empty
         else:
+            if red.lang is not None and not has_rules(red.lang):
+                # Issue 27: only the language-neutral rules ran on this note; say so (id, code).
+                counts.warnings[NO_PACK_WARNING] += 1
+                warnings.append(log_line(original, "detect", NO_PACK_WARNING, key="warning", lang=red.lang))
             counts.spans.update(s.label for s in red.spans)
             standoff.extend(standoff_lines(red, audit_text))
             docs.append((red.result.id, red.result.text))

@@ -44,6 +44,7 @@ from phiscrub.detect.rules.ids import id_detector
 from phiscrub.detect.rules.langpacks import PACK_LANGUAGES, normalize_lang
 from phiscrub.detect.rules.locations import location_detector
 from phiscrub.detect.rules.names import NameRule, name_detector
+from phiscrub.language import LANG_MODES
 
 __all__ = [
     "FULL_LANGUAGES",
@@ -60,6 +61,7 @@ __all__ = [
     "contact_detector",
     "date_detector",
     "default_detectors",
+    "has_rules",
     "id_detector",
     "location_detector",
     "name_detector",
@@ -88,19 +90,25 @@ def default_detectors(lang: str = "en") -> list[Detector]:
 
     Args:
         lang: ISO 639-1 code such as ``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh``;
-            case-insensitive, region suffixes (``en-US``) ignored. ``auto`` chooses per document
-            (from ``doc.metadata["lang"]`` or the text, see :class:`AutoLanguageRules`).
+            case-insensitive, region suffixes (``en-US``) ignored. ``auto`` and ``default`` choose per
+            document (the language decided for it, :mod:`phiscrub.language`; see
+            :class:`AutoLanguageRules`).
 
     Returns:
         One :class:`RuleDetector` per PHI kind, in :data:`RULE_DETECTORS` order; for ``auto``, one
         :class:`AutoLanguageRules` detector.
     """
     code = normalize_lang(lang)
-    if code == "auto":
-        return [AutoLanguageRules(default_detectors, RULE_LANGUAGES)]
+    if code in LANG_MODES:
+        return [AutoLanguageRules(default_detectors, code)]
     detectors: list[Detector] = []
     for factory in RULE_DETECTORS.values():
         det = factory(code)
         if det.rules:
             detectors.append(det)
     return detectors
+
+
+def has_rules(lang: str) -> bool:
+    """Whether ``lang`` has rules of its own (English or a language pack), not only the neutral ones."""
+    return normalize_lang(lang) in RULE_LANGUAGES

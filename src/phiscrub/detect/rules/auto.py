@@ -1,20 +1,20 @@
-"""``lang="auto"``: pick the rule pack of each document's language.
+"""``lang="auto"`` / ``"default"``: the rule pack of each document's language.
 
 :class:`AutoLanguageRules` is one detector standing for the rule detectors of every language: per
-document it reads the language from ``doc.metadata["lang"]`` when that names a rule language, else
-guesses it with :func:`phiscrub.crosslingual.langid.detect_language` (stop words; Chinese by
-script), and runs that language's rule detectors. Spans keep the sources of the inner detectors
-(``rule:date``, ``rule:id`` ...).
+document it reads the language decided once for the note (:func:`phiscrub.language.decide_language`;
+:class:`~phiscrub.Deidentifier` has already written it into ``doc.metadata["lang"]``, so nothing is
+guessed here) and runs that language's rule detectors. A language without a pack gets the
+language-neutral rules (:func:`phiscrub.detect.rules.default_detectors`). Spans keep the sources of
+the inner detectors (``rule:date``, ``rule:id`` ...).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language
 from phiscrub.detect.base import Detector
-from phiscrub.detect.rules.langpacks import normalize_lang
 from phiscrub.document import Document, Span
+from phiscrub.language import decide_language
 
 __all__ = ["AutoLanguageRules"]
 
@@ -24,32 +24,23 @@ class AutoLanguageRules:
 
     Args:
         factory: ``lang -> detectors`` (normally :func:`phiscrub.detect.rules.default_detectors`).
-        languages: languages that may be chosen; others found in metadata are re-detected.
-        default: language used when the text gives no evidence.
+        setting: ``auto`` (metadata, else the guess) or ``default`` (metadata, else English unless the
+            note is clearly another language), for documents that reach it untagged.
     """
 
     name = "rules-auto"
 
-    def __init__(
-        self,
-        factory: Callable[[str], list[Detector]],
-        languages: tuple[str, ...] = LANGID_LANGUAGES,
-        default: str = "en",
-    ) -> None:
+    def __init__(self, factory: Callable[[str], list[Detector]], setting: str = "auto") -> None:
         self.factory = factory
-        self.languages = languages
-        self.default = default
+        self.setting = setting
         self._by_lang: dict[str, list[Detector]] = {}
 
     def __repr__(self) -> str:
-        return f"AutoLanguageRules(languages={self.languages!r})"
+        return f"AutoLanguageRules(setting={self.setting!r})"
 
     def language_of(self, doc: Document) -> str:
-        """The document's rule language: its ``lang`` metadata if usable, else a detected one."""
-        given = doc.metadata.get("lang")
-        if isinstance(given, str) and normalize_lang(given) in self.languages:
-            return normalize_lang(given)
-        return detect_language(doc.text, self.languages, default=self.default)
+        """The document's language: its tag, else decided now under :attr:`setting`."""
+        return decide_language(doc, self.setting)
 
     def detectors_for(self, lang: str) -> list[Detector]:
         """The rule detectors of ``lang`` (built once per language)."""

@@ -19,13 +19,11 @@ from dataclasses import dataclass, field
 
 from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_NAMES
 from phiscrub.detect.rules.pack_records import load_records
+from phiscrub.language import normalize_lang
 
 __all__ = ["LANGUAGE_PACKS", "PACK_LANGUAGES", "LanguagePack", "normalize_lang"]
 
 
-def normalize_lang(lang: str) -> str:
-    """``"es-ES"``, ``"ES"``, ``"es_ES"`` -> ``"es"`` (lower case, region dropped)."""
-    return lang.strip().lower().replace("_", "-").split("-", 1)[0]
 
 
 @dataclass(frozen=True)
