@@ -238,7 +238,44 @@ def test_safe_harbor_keeps_a_place_only_when_its_text_is_a_state_or_country(
     assert is_phi(label, "strict", surface)
     text = f"from {surface} now"
     span = Span(5, 5 + len(surface), label)
-    assert apply_policy(text, [span], "safe-harbor") == ([span] if phi else [])
+    # "New York" and "Washington" alone are read as the city in a text that does not name the state
+    # (CONTEXT_TABLE); their text alone is the state.
+    city = [span.with_label("CITY")] if surface in ("New York", "Washington") and not phi else []
+    assert apply_policy(text, [span], "safe-harbor") == ([span] if phi else city)
+
+
+#: (text, the span's text, its label, the text removed under safe-harbor or None when kept).
+CONTEXT_TABLE = [
+    ("our Kansas City clinic", "Kansas", "STATE", "Kansas City"),
+    ("moved to Virginia Beach in May", "Virginia", "STATE", "Virginia Beach"),
+    ("OKLAHOMA CITY VA", "OKLAHOMA", "STATE", "OKLAHOMA CITY"),
+    ("family in Iowa City", "Iowa", "LOCATION", "Iowa City"),
+    ("from New York", "New York", "STATE", "New York"),
+    ("our New York clinic", "New York", "STATE", "New York"),
+    ("lives in Washington", "Washington", "STATE", "Washington"),
+    ("lives in New York state", "New York", "STATE", None),
+    ("moved to the State of Washington", "Washington", "STATE", None),
+    ("born in Kansas, moved", "Kansas", "STATE", None),
+    ("hep C Texas and Virginia", "Texas and Virginia", "STATE", None),
+    ("cases in Ohio, Indiana", "Ohio, Indiana", "STATE", None),
+    ("cases in Ohio/Indiana", "Ohio/Indiana", "LOCATION", None),
+    ("from Boston and Texas", "Boston and Texas", "STATE", "Boston and Texas"),
+    ("born in the 1980s", "the 1980s", "DATE", None),
+    ("born in 1980s", "1980s", "DATE", None),
+    ("in her 90s", "90s", "DATE", "90s"),  # two digits: an age as often
+    ("since the '90s", "'90s", "DATE", "'90s"),
+]
+
+
+@pytest.mark.parametrize(("text", "surface", "label", "removed"), CONTEXT_TABLE)
+def test_safe_harbor_reads_states_and_decades_in_their_text(
+    text: str, surface: str, label: str, removed: str | None
+) -> None:
+    start = text.index(surface)
+    span = Span(start, start + len(surface), label)
+    got = apply_policy(text, [span], "safe-harbor")
+    assert [text[s.start : s.end] for s in got] == ([] if removed is None else [removed])
+    assert apply_policy(text, [span], "i2b2") == [span]
 
 
 @pytest.mark.parametrize("label", ["STATE", "COUNTRY", "LOCATION", "DATE", "AGE"])
@@ -324,7 +361,7 @@ YEAR_TABLE: dict[str, bool] = {
     "03/2021": True,
     "March 2021": True,
     "spring 2021": True,
-    "1990s": True,
+    "1990s": False,  # a decade of four digits says less than a year: kept
     "2019-2021": True,
     "since 2021": True,
     "12/03/2019": True,

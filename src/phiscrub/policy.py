@@ -304,7 +304,9 @@ def region_label(surface: str, label: str = "LOCATION") -> str | None:
     """
     entry = _gazetteer().get(_region_key(surface))
     if entry is None:
-        return "STATE" if _state_named_as_state(surface) else None
+        if _state_named_as_state(surface):
+            return "STATE"
+        return _region_list(surface, label)
     region, full, person = entry
     if person:
         if full and label not in ("STATE", "COUNTRY"):
@@ -315,18 +317,64 @@ def region_label(surface: str, label: str = "LOCATION") -> str | None:
     return region
 
 
+_LIST_SPLIT = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+
+def _region_list(surface: str, label: str) -> str | None:
+    """``"Texas and Virginia"``, ``"Ohio, Indiana"``: a list of regions is a region (the first's kind)."""
+    parts = [p for p in _LIST_SPLIT.split(surface.strip(_EDGE_CHARS)) if p]
+    if len(parts) < 2:
+        return None
+    kinds = [region_label(p, label) for p in parts]
+    return kinds[0] if all(kinds) else None
+
+
+#: State names that are as often the name of one of the largest cities: recall first, a city unless
+#: the text names the state ("New York state", "State of Washington").
+_CITY_STATES = frozenset({"new york", "washington"})
+# A state name that begins the name of a city ("Kansas City", "Virginia Beach", "Iowa City").
+_CITY_AFTER_STATE = re.compile(
+    r"[ \t]+(?:City|CITY|Beach|BEACH|Falls|FALLS|Springs|SPRINGS|Heights|HEIGHTS|Rapids|RAPIDS)\b"
+)
+_STATE_CUE_AFTER = re.compile(r"[ \t]+state\b", re.IGNORECASE)
+_STATE_CUE_BEFORE = re.compile(r"\bstate[ \t]+of[ \t]+\Z", re.IGNORECASE)
+
+
+def _city_read(text: str, span: Span) -> Span | None:
+    """A STATE/COUNTRY/LOCATION span that names a city here: the span to remove (widened over the
+    city's name) or None when it is the state or country."""
+    surface = text[span.start : span.end]
+    if region_label(surface, to_fine(span.label)) != "STATE":
+        return None
+    tail = _CITY_AFTER_STATE.match(text, span.end)
+    if tail is not None:
+        return Span(span.start, tail.end(), "CITY", span.score, span.source)
+    if _region_key(surface) in _CITY_STATES and not (
+        _STATE_CUE_AFTER.match(text, span.end)
+        or _STATE_CUE_BEFORE.search(text[max(0, span.start - 12) : span.start])
+    ):
+        return Span(span.start, span.end, "CITY", span.score, span.source)
+    return None
+
+
 # --- years -----------------------------------------------------------------------------------------
 
 _BARE_YEAR = re.compile(r"(?:in\s+)?(?:18|19|20)\d\d", re.IGNORECASE)
 _YEAR_EDGE = " \t\r\n.,;:!?()[]{}\"'\u2018\u2019"
 
 
-def is_bare_year(surface: str) -> bool:
-    """Whether a DATE surface is a year alone, 1800 to 2099 (``"2021"``, ``"1998."``, ``"in 2021"``).
+_DECADE = re.compile(r"(?:in\s+)?(?:the\s+)?(?:18|19|20)\d0['’]?s", re.IGNORECASE)
 
-    Two-digit years (``"'62"``), decades, ranges and years with a month, day or season are not.
+
+def is_bare_year(surface: str) -> bool:
+    """Whether a DATE surface is a year alone, 1800 to 2099 (``"2021"``, ``"1998."``, ``"in 2021"``),
+    or a decade of four digits (``"the 1980s"``: coarser than a year).
+
+    Two-digit years (``"'62"``) and decades (``"the 90s"``: an age as often), ranges and years with a
+    month, day or season are not.
     """
-    return _BARE_YEAR.fullmatch(surface.strip(_YEAR_EDGE)) is not None
+    bare = surface.strip(_YEAR_EDGE)
+    return _BARE_YEAR.fullmatch(bare) is not None or _DECADE.fullmatch(bare) is not None
 
 
 # --- the decision --------------------------------------------------------------------------------
@@ -383,12 +431,31 @@ def is_phi(label: str, policy: str, surface: str | None = None) -> bool:
 def apply_policy(text: str, spans: Iterable[Span], policy: str) -> list[Span]:
     """The spans of ``text`` that are PHI under ``policy`` (order kept, spans unchanged).
 
+    Under safe-harbor a state name that names a city here is PHI: one that begins a city's name
+    ("Kansas City", "Virginia Beach": widened over it, labelled CITY) and "New York" or
+    "Washington" unless the text names the state ("New York state", "State of Washington").
+
     Raises:
         ConfigError: unknown policy.
         LabelError: unknown label.
     """
     check_policy(policy)
-    return [s for s in spans if is_phi(s.label, policy, text[s.start : s.end])]
+    out = []
+    for s in spans:
+        if is_phi(s.label, policy, text[s.start : s.end]):
+            out.append(s)
+        elif policy == "safe-harbor" and _place_label(s.label):
+            city = _city_read(text, s)
+            if city is not None:
+                out.append(city)
+    return out
+
+
+def _place_label(label: str) -> bool:
+    try:
+        return to_fine(label) in _PLACE_LABELS
+    except LabelError:
+        return False
 
 
 def policy_table() -> dict[str, dict[str, str]]:

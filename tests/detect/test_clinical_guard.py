@@ -245,13 +245,56 @@ ETHNICITY_DROPPED = [
     ("58 yo [[Latino]] man presents", "PATIENT"),
     ("a 50 yo [[white]] male", "PATIENT"),
     ("72 yo [[black]] female", "PATIENT"),
+    # nationality, ethnicity and language words under any label, with a population noun or sex letter
+    ("DKA in [[Pakistani immigrants]]", "COUNTRY"),
+    ("[[Somali]] interpreter requests NICU", "COUNTRY"),
+    ("[[Nepali]] speaking patients", "COUNTRY"),
+    ("[[Jamaican]] patients with UC", "COUNTRY"),
+    ("[[Alaska Native]] women 50s", "STATE"),
+    ("INR 3.5 in [[African American]] patients", "DEPARTMENT"),
+    ("[[Caucasian]] adults with T1DM", "AGE"),
+    ("[[Afro-Caribbean M]] 30 yo CHF", "PATIENT"),
+    ("Mg 1.2 in [[Ashkenazi Jewish]] patients", "HOSPITAL"),
 ]
 ETHNICITY_KEPT = [
     ("Seen by Dr. [[White]] today", "DOCTOR"),
     ("[[Black]], MD, attending", "DOCTOR"),
     ("d/w [[White]] re: plan", "DOCTOR"),
     ("[[John White]] called", "PATIENT"),
+    ("lives in [[Somalia]] with family", "COUNTRY"),
+    ("transferred from [[Dominican Hospital]]", "HOSPITAL"),
 ]
+#: (marked text, label): a name or place before (or ending in) a disease or procedure word.
+EPONYMS_DROPPED = [
+    ("[[Burkitt]] lymphoma, on R-CHOP", "DOCTOR"),
+    ("[[Lou Gehrig]] disease candidates", "DOCTOR"),
+    ("[[Takayasu arteritis]] adults", "DOCTOR"),
+    ("[[Marburg]] virus cases 2008", "DOCTOR"),
+    ("[[St. Louis]] encephalitis cases", "HOSPITAL"),
+    ("[[Rocky Mountain]] spotted fever exposure", "HOSPITAL"),
+    ("s/p [[Whipple]] procedure 2019", "PATIENT"),
+    ("[[Hodgkin]]'s lymphoma in remission", "DOCTOR"),
+]
+EPONYMS_KEPT = [
+    ("Seen by Dr. [[Baker]] for cyst removal", "DOCTOR"),
+    ("wife [[Mary]] disease free", "RELATIVE"),
+    ("transferred from [[Crohn Disease Center]]", "HOSPITAL"),
+    ("lives in [[Kansas]] with son", "STATE"),
+]
+
+
+@pytest.mark.parametrize(("marked", "label"), EPONYMS_DROPPED)
+def test_guard_drops_eponyms_before_disease_words(marked: str, label: str) -> None:
+    doc, span = _doc(marked, label)
+    (decision,) = decide(doc, [span])
+    assert not decision.keep and decision.reason == "clinical-term"
+
+
+@pytest.mark.parametrize(("marked", "label"), EPONYMS_KEPT)
+def test_guard_keeps_names_before_disease_words_with_a_title_or_kin_word(marked: str, label: str) -> None:
+    doc, span = _doc(marked, label)
+    (decision,) = decide(doc, [span])
+    assert decision.keep, decision.reason
 
 
 @pytest.mark.parametrize("source", ["model", "rule:date"])

@@ -65,6 +65,7 @@ from phiscrub.detect.clinical_vocab import (
     CREDENTIALS,
     ETHNICITY_WORDS,
     FACILITY_WORDS,
+    LANGUAGE_WORDS,
     MONTHS,
     clinical_vocabulary,
     is_clinical_word,
@@ -327,14 +328,75 @@ def _field_label(text: str, span: Span, coarse: str, lows: list[str]) -> bool:
     )
 
 
-def _ethnicity(text: str, span: Span, before: str, caseless: bool, lows: list[str]) -> bool:
-    """A name span made only of ethnicity or nationality words ("Hispanic", "African American") with no
-    title, credential, kinship or role word that would make it a surname ("Dr. White", "Black, RN")."""
-    if not all(w in ETHNICITY_WORDS for w in lows):
+def _ethnicity(text: str, span: Span, coarse: str, before: str, caseless: bool, lows: list[str]) -> bool:
+    """A span made only of ethnicity, nationality or language words ("Hispanic", "African American",
+    "Somali"), perhaps with a population noun ("Pakistani immigrants", "Somali community") or a sex
+    letter ("Afro-Caribbean M"), and no title, credential, kinship or role word that would make it a
+    surname ("Dr. White", "Black, RN"). A description of the patient, never an identifier, whatever
+    the label a tagger gave it (a nationality read as a COUNTRY would otherwise be removed by the
+    safe-harbor policy as a place smaller than a state)."""
+    words = [w for w in lows if w not in _POPULATION_WORDS]
+    if not words or not all(w in ETHNICITY_WORDS or w in LANGUAGE_WORDS for w in words):
         return False
     if _title_weight(before, caseless) or _credential_evidence(text, span, caseless):
         return False
+    if coarse != "NAME" or re.search(r"[ \t][MF]\.?\Z", text[span.start : span.end]):
+        return True  # "Afro-Caribbean M 30 yo": the sex letter and age describe the patient too
     return _name_evidence(text, span, before, caseless, lows) < 2
+
+
+#: Nouns for a group of people after a nationality ("Pakistani immigrants", "Somali community").
+_POPULATION_WORDS = frozenset(
+    {
+        "immigrant", "immigrants", "community", "communities", "population", "populations", "patients",
+        "patient", "descent", "heritage", "origin", "ancestry", "speaking", "speaker", "speakers",
+        "interpreter", "women", "men", "males", "females", "male", "female", "m", "f", "americans",
+        "refugee", "refugees", "adults", "children", "kids", "boys", "girls",
+    }
+)  # fmt: skip
+# A disease, sign or procedure word after a name or place ("Takayasu arteritis", "Burkitt lymphoma",
+# "Lou Gehrig disease", "St. Louis encephalitis", "Rocky Mountain spotted fever"): an eponym.
+_EPONYM_HEADS = (
+    r"(?:disease|syndrome|lymphoma|sarcoma|arteritis|palsy|encephalitis"
+    r"|fever|virus|anomaly|thyroiditis|phenomenon|reflex|criteria|classification|maneuver|manoeuvre"
+    r"|fracture|cyst|hernia|fistula|tumou?r|contracture|dystrophy|ataxia|chorea|myopathy|neuropathy"
+    r"|an(?:a)?emia|leuka?emia|carcinoma|disorder|cardiomyopathy|esophagus|diverticulum|ulcer"
+    r"|aneurysm|node|nodes|formula|equation|frame|procedure|operation|repair)s?\b"
+)
+_EPONYM_HEAD_RE = re.compile(r"(?:['’]s)?(?:[ \t]+(?-i:[a-z]+))?[ \t]+" + _EPONYM_HEADS, re.IGNORECASE)
+# The same word as the last word of the span ("Takayasu arteritis" tagged whole).
+_EPONYM_LAST_RE = re.compile(r"\S[ \t]+" + _EPONYM_HEADS + r"\Z", re.IGNORECASE)
+
+
+def _eponym(text: str, span: Span, before: str, caseless: bool) -> bool:
+    """A name or place right before a disease or procedure word, with no title before it."""
+    if _title_weight(before, caseless) or KIN_BEFORE_RE.search(before) or ROLE_BEFORE_RE.search(before):
+        return False
+    if _EPONYM_LAST_RE.search(text[span.start : span.end]) and not _named_facility(text, span):
+        return True
+    return _EPONYM_HEAD_RE.match(text, span.end) is not None
+
+
+def _named_facility(text: str, span: Span) -> bool:
+    return any(w.lower() in FACILITY_WORDS for w in re.findall(r"[A-Za-z]+", text[span.start : span.end]))
+
+
+def _described(
+    text: str, span: Span, coarse: str, before: str, caseless: bool, lows: list[str]
+) -> str | None:
+    """``ethnicity`` or ``clinical-term`` for words that describe rather than name: ethnicity,
+    nationality and language words, eponyms before a disease word, credentials alone."""
+    if _ethnicity(text, span, coarse, before, caseless, lows):
+        return "ethnicity"
+    if (
+        coarse in ("NAME", "LOCATION")
+        and span.label not in _REGION_LABELS
+        and _eponym(text, span, before, caseless)
+    ):
+        return "clinical-term"
+    if coarse == "NAME" and not _title_weight(before, caseless) and all(w in CREDENTIALS for w in lows):
+        return "clinical-term"  # "Jane Kim, [[MSW]], LCSW"
+    return None
 
 
 def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> str | None:
@@ -352,10 +414,9 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
     weights, kinds, lows = _token_weights(text, span, caseless)
     if not lows:
         return None
-    if coarse == "NAME" and _ethnicity(text, span, before, caseless, lows):
-        return "ethnicity"
-    if coarse == "NAME" and not title and all(w in CREDENTIALS for w in lows):
-        return "clinical-term"  # "Jane Kim, [[MSW]], LCSW"
+    described = _described(text, span, coarse, before, caseless, lows)
+    if described is not None:
+        return described
     if not title and _field_label(text, span, coarse, lows):
         return "common-word"
     strength = min(weights)

@@ -20,6 +20,7 @@ __all__ = [
     "CREDENTIALS",
     "ETHNICITY_WORDS",
     "FACILITY_WORDS",
+    "LANGUAGE_WORDS",
     "MONTHS",
     "ClinicalVocabulary",
     "clinical_vocabulary",
@@ -204,6 +205,24 @@ ETHNICITY_WORDS = _word_set(
     laotian thai mexican puerto rican cuban dominican salvadoran guatemalan honduran haitian jamaican
     somali ethiopian nigerian ghanaian eritrean russian ukrainian polish italian irish german greek
     portuguese brazilian colombian venezuelan peruvian ecuadorian european euro-american afro-caribbean
-    caribbean indigenous
+    caribbean indigenous ashkenazi jewish sephardic amish samoan tongan marshallese micronesian
+    chamorro navajo cherokee lakota hopi sioux ojibwe inuit aboriginal south southeast east asian
+    sub-saharan scandinavian nordic slavic hispanic/latino hispanic-latino latin hmong nepalese nepali
+    bhutanese burmese afghan iraqi syrian iranian persian turkish egyptian moroccan lebanese palestinian
+    yemeni sudanese congolese kenyan liberian cameroonian senegalese cape verdean guyanese trinidadian
+    bahamian barbadian belizean nicaraguan panamanian costa chilean argentinian argentine bolivian
+    uruguayan paraguayan canadian british english scottish welsh french dutch belgian swiss austrian
+    czech slovak hungarian romanian bulgarian serbian croatian bosnian albanian lithuanian latvian
+    estonian finnish swedish norwegian danish icelandic armenian georgian azerbaijani kazakh uzbek
+    tajik mongolian tibetan taiwanese indonesian malaysian singaporean sri lankan australian
+    """
+)
+#: Languages, as in "Somali interpreter", "Nepali speaking": never an identifier.
+LANGUAGE_WORDS = _word_set(
+    """
+    spanish english french mandarin cantonese tagalog arabic hindi urdu punjabi bengali farsi dari
+    pashto swahili amharic tigrinya oromo creole kreyol portuguese vietnamese russian korean japanese
+    somali nepali karen chin burmese haitian polish italian german greek hebrew yiddish gujarati tamil
+    telugu marathi khmer lao hmong thai ukrainian asl sign
     """
 )

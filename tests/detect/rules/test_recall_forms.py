@@ -43,6 +43,8 @@ DATES_NOT_FOUND = [
     "BCx 2/2 positive",
     "BP 96/60 - 118/72",
     "I/O 1450/2100",
+    "ESRD on HD in 65 and older",
+    "screening in 50+ adults",
     "on zosyn day 8/10",
     "LUE shoulder flex 2/5, grip 1/5",
     "LUE 2/5 prox, 1/5 distal",
@@ -114,6 +116,13 @@ PLACES_FOUND = [
     ("daughter lives in Quellford, drives down weekly", "Quellford", "CITY"),
     ("lives in Ann Arbor with wife", "Ann Arbor", "CITY"),
     ("in the Old Quarry neighborhood. Bedroom", "Old Quarry", "LOCATION"),
+    ("our Indianapolis clinic BPH cohort", "Indianapolis", "CITY"),
+    ("f/u at the Las Cruces office", "Las Cruces", "CITY"),
+    ("seen at the Atlanta VA in May", "Atlanta", "CITY"),
+    ("Sato ulcerative colitis Mercy General readmit", "Mercy General", "HOSPITAL"),
+    ("transferred from Lakeside Memorial for cath", "Lakeside Memorial", "HOSPITAL"),
+    ("outside records from St. Agnes Regional", "St. Agnes Regional", "HOSPITAL"),
+    ("Good Samaritan residents with cirrhosis", "Good Samaritan", "HOSPITAL"),
 ]
 
 PLACES_NOT_FOUND = [

@@ -294,8 +294,10 @@ def _two_digit_ok(m: re.Match[str]) -> bool:
     if followed_by_unit(text, m.end()) or _TWO_DIGIT_EXCLUDE_RE.search(text, max(0, start - 25), start):
         return False
     after = text_after(m, 12)
-    if re.match(r"[ \t]*(?:[-–:/.,][ \t]*\d|%|s\b)", after):
-        return False
+    if re.match(
+        r"[ \t]*(?:[-–:/.,][ \t]*\d|%|s\b|\+|(?:and|or)[ \t]+(?:older|over|up|above|younger|under))", after
+    ):
+        return False  # "in 65 and older", "in 65+": an age
     # "in 35 fractions": a noun after the number makes it a count.
     word = re.match(r"[ \t]+([A-Za-z]+)", after)
     return word is None or word.group(1).lower() in (

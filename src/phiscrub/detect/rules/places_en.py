@@ -24,11 +24,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 
 from phiscrub.detect.rules.base import PatternRule
-from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
-from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS, STATE_NAMES
+from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS
+from phiscrub.detect.rules.places_en_cities import (
+    CITY_RULES_EN,
+    MONTHS_DAYS,
+    PLACE_STOP,
+    plain_word,
+    upper_line,
+)
 
 __all__ = ["PLACE_RULES_EN"]
 
@@ -166,93 +171,8 @@ _WARD_ANYCASE_RE = re.compile(
     r"\b(?P<wcue>(?i:transferred|transfer|tx|moved|move|to|on|from|back\s+to|unit|floor))[ \t]+"
     r"(?P<w3>[A-Za-z]{3,}[ \t]+\d{1,2}[A-Za-z]?)(?![\w/.%])"
 )
-_STRONG_CUE = (
-    r"(?i:lives|living|lived|resides|residing|moved|relocated|visiting|visited|flew|flying|driving|drove"
-    r"|travel(?:l?ed)?|traveling|born|raised|grew\s+up|stays?|staying|family|daughter|son|sister|brother"
-    r"|wife|husband|mother|father|parents|dtr|niece|nephew|cousin|aunt|uncle|friend|works|worked|home)"
-)
-_CITY_RE = re.compile(
-    rf"\b(?P<cue>{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|at|outside(?:\s+of)?)"
-    r"|(?i:from|in|to|near|outside(?:\s+of)?|of))[ \t]+"
-    r"(?P<city>(?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})(?:[ \t](?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})){0,2})(?![\w'’])"
-)
-_CITY_LOWER_RE = re.compile(
-    rf"\b{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|outside(?:\s+of)?)[ \t]+"
-    r"(?P<cl>[a-z]{3,}(?:[ \t][a-z]{3,})?)(?![\w'’])"
-)
-_HOOD_RE = re.compile(
-    r"\b(?:the[ \t]+)?(?P<hood>(?:[A-Z][a-z]+[ \t]){0,2}[A-Z][a-z]+)[ \t]+(?i:neighborhood|neighbourhood|area|district)\b"
-)
-_PLACE_STOP = NAME_STOPWORDS_LOCATION | {"the", "a", "an", "his", "her", "their", "our", "my", "this", "that"}
 
 
-@lru_cache(maxsize=1)
-def _cities() -> frozenset[str]:
-    from phiscrub.resources import load_lexicon
-
-    return frozenset(c.lower() for stem in ("gazetteer_cities", "cities") for c in load_lexicon(stem))
-
-
-@lru_cache(maxsize=1)
-def _countries() -> frozenset[str]:
-    from phiscrub.resources import load_lexicon
-
-    return frozenset(c.lower() for c in load_lexicon("countries"))
-
-
-@lru_cache(maxsize=1)
-def _major_cities() -> frozenset[str]:
-    from phiscrub.resources import load_lexicon
-
-    return frozenset(c.lower() for c in load_lexicon("gazetteer_cities_major"))
-
-
-def _plain(word: str) -> bool:
-    """Clinical vocabulary, a care unit, a month or weekday, or a common English word."""
-    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
-
-    low = word.lower().removesuffix("'s").removesuffix("’s")
-    vocab = clinical_vocabulary()
-    if is_clinical_word(word) or is_clinical_word(low) or low in vocab.care_units:
-        return True
-    return low in vocab.common or low in _PLACE_STOP or low in _MONTHS_DAYS
-
-
-_MONTHS_DAYS = frozenset(
-    [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ]
-)
 _GENERIC_ORG = frozenset(
     [
         "homeless",
@@ -317,20 +237,11 @@ _GENERIC_ORG = frozenset(
 )
 
 
-def _upper_line(text: str, start: int, end: int) -> bool:
-    reach = max(0, start - 2000)
-    line_start = text.rfind("\n", reach, start) + 1 or reach
-    line_end = text.find("\n", end, end + 200)
-    line = text[line_start : line_end if line_end >= 0 else end + 200]
-    letters = [c for c in line if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) / len(letters) > 0.85
-
-
 def _trim_left(text: str, start: int, end: int) -> int:
     """Move ``start`` past leading cue words and articles ("Pt attends First ..." keeps "First")."""
     cut = start
     for w in re.finditer(r"\S+", text[start:end]):
-        if w.group().lower().strip(",.") in _PLACE_STOP - {"of", "and", "the"} or w.group() in ("The", "THE"):
+        if w.group().lower().strip(",.") in PLACE_STOP - {"of", "and", "the"} or w.group() in ("The", "THE"):
             cut = start + w.end() + 1
         else:
             break
@@ -339,7 +250,7 @@ def _trim_left(text: str, start: int, end: int) -> int:
 
 def _named(words: list[str], generic: frozenset[str]) -> bool:
     """One word that can name something: not generic, not a stop or cue word."""
-    return any(w.lower() not in generic and w.lower() not in _PLACE_STOP and not w.isdigit() for w in words)
+    return any(w.lower() not in generic and w.lower() not in PLACE_STOP and not w.isdigit() for w in words)
 
 
 class _TrimmedRule(PatternRule):
@@ -362,16 +273,16 @@ def _org_ok(m: re.Match[str]) -> bool:
     names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "on")]
     if not names:
         return False
-    if _upper_line(text, m.start(), m.end()) and (len(names) > 3 or any(_plain(w) for w in names)):
+    if upper_line(text, m.start(), m.end()) and (len(names) > 3 or any(plain_word(w) for w in names)):
         return False
     if group == "church":
         return True
-    return _named(names, _GENERIC_ORG) and not all(_plain(w) and w.lower() in _GENERIC_ORG for w in names)
+    return _named(names, _GENERIC_ORG) and not all(plain_word(w) and w.lower() in _GENERIC_ORG for w in names)
 
 
 def _weak_ok(m: re.Match[str]) -> bool:
     text = m.string
-    if _upper_line(text, m.start(), m.end()):
+    if upper_line(text, m.start(), m.end()):
         return False
     start = _trim_left(text, m.start("weak"), m.end("weak"))
     words = re.findall(r"[A-Za-z][A-Za-z'’\.]*", text[start : m.end("weak")])
@@ -379,7 +290,7 @@ def _weak_ok(m: re.Match[str]) -> bool:
     names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "&", "on")]
     if not names or not all(w[0].isupper() for w in names) or any(_service(w) for w in names):
         return False
-    return any(_name_like(w) and w.lower() not in _MONTHS_DAYS for w in names)
+    return any(_name_like(w) and w.lower() not in MONTHS_DAYS for w in names)
 
 
 def _hosp_ok(m: re.Match[str]) -> bool:
@@ -390,7 +301,7 @@ def _hosp_ok(m: re.Match[str]) -> bool:
     names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "&")]
     if not names or not _named(names, _GENERIC_ORG):
         return False
-    if words[-1].lower().rstrip(".") == "hosp" and not _upper_line(text, m.start(), m.end()):
+    if words[-1].lower().rstrip(".") == "hosp" and not upper_line(text, m.start(), m.end()):
         return True  # "Lakeside Hosp": a common word names a hospital too
     return any(_name_like(w) for w in names)
 
@@ -401,7 +312,7 @@ def _name_like(word: str) -> bool:
 
     low = word.lower().removesuffix("'s").removesuffix("’s")
     vocab = clinical_vocabulary()
-    if is_clinical_word(word) or low in vocab.care_units or low in _PLACE_STOP:
+    if is_clinical_word(word) or low in vocab.care_units or low in PLACE_STOP:
         return False
     if low in vocab.common and low not in vocab.names:
         return False  # function words ("Against") and everyday words
@@ -426,7 +337,7 @@ def named_with_common_words(text: str, start: int, end: int, fac: str) -> bool:
     """A facility candidate ``fac`` (cue words cut) named with English words: two or more name words,
     or one before a hospital word, one of them no service, clinical or generic word; mixed-case
     lines only (in an ALL-CAPS line every phrase would pass)."""
-    if _upper_line(text, start, end):
+    if upper_line(text, start, end):
         return False
     words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", fac)
     if not words or not words[0][0].isupper():
@@ -460,7 +371,7 @@ def _namelike_common(word: str) -> bool:
     return (
         low not in _GENERIC_ORG
         and low not in _GENERIC_FACILITY
-        and low not in _PLACE_STOP
+        and low not in PLACE_STOP
         and low not in _SERVICE_WORDS
         and not _service(word)
     )
@@ -591,9 +502,11 @@ def _abbr_ok(m: re.Match[str]) -> bool:
         return False  # "at HF clinic": a service
     # "at" is a weak cue ("sats 93% at RA"): a known clinical abbreviation after it is not a place.
     weak = m.group("cue").lower() == "at"
-    if (weak or _upper_line(m.string, m.start(), m.end())) and (abbr in vocab.abbreviations or _plain(abbr)):
+    if (weak or upper_line(m.string, m.start(), m.end())) and (
+        abbr in vocab.abbreviations or plain_word(abbr)
+    ):
         return False
-    if not _upper_line(m.string, m.start(), m.end()):
+    if not upper_line(m.string, m.start(), m.end()):
         return True
     # In an ALL-CAPS line every word is capitals: only a long one no dictionary knows.
     low = abbr.lower()
@@ -603,7 +516,7 @@ def _abbr_ok(m: re.Match[str]) -> bool:
 
 def _ward_ok(m: re.Match[str]) -> bool:
     ward = m.group("w1") or m.group("w2")
-    return not _plain(ward.split()[0]) and not _upper_line(m.string, m.start(), m.end())
+    return not plain_word(ward.split()[0]) and not upper_line(m.string, m.start(), m.end())
 
 
 def _ward_anycase_ok(m: re.Match[str]) -> bool:
@@ -615,12 +528,12 @@ def _ward_anycase_ok(m: re.Match[str]) -> bool:
     )
     if word.islower() and m.group("wcue").lower() in ("to", "on", "from") and move is None:
         return False  # "on fent 50": after a weak cue only a capitalised word names a unit
-    if followed_by_unit(m.string, m.end()) or word.lower() in _MONTHS_DAYS:
+    if followed_by_unit(m.string, m.end()) or word.lower() in MONTHS_DAYS:
         return False
     from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
 
     low = word.casefold()
-    return _lowercase_ok(low) and not _service(word) and low not in _WARD_WORD_STOP and low not in _PLACE_STOP
+    return _lowercase_ok(low) and not _service(word) and low not in _WARD_WORD_STOP and low not in PLACE_STOP
 
 
 #: Shorthand that precedes a number in notes and is no dictionary word ("levo 5", "prop 20").
@@ -645,37 +558,6 @@ _WARD_WORD_STOP = frozenset(
 )
 
 
-def _city_lower_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
-
-    city = m.group("cl")
-    if city not in _cities() or city in STATE_NAMES_LOWER or city in _countries():
-        return False
-    return city in _major_cities() or all(_lowercase_ok(w) for w in city.split()) or len(city.split()) > 1
-
-
-def _city_ok(m: re.Match[str]) -> bool:
-    city = m.group("city")
-    words = city.split()
-    low = city.lower()
-    if low in STATE_NAMES_LOWER or city in STATE_ABBREVIATIONS or low in _countries():
-        return False  # states are the policy's business
-    strong = m.group("cue") is not None and re.match(_STRONG_CUE, m.group("cue")) is not None
-    if low in _major_cities() or (low in _cities() and (strong or len(words) > 1 or not _plain(city))):
-        return not _upper_line(m.string, m.start(), m.end()) or low in _major_cities()
-    if not strong or _upper_line(m.string, m.start(), m.end()):
-        return False
-    return all(not _plain(w) for w in words[:1]) and not any(w.lower() in _PLACE_STOP for w in words)
-
-
-STATE_NAMES_LOWER = frozenset(s.lower() for s in STATE_NAMES)
-
-
-def _hood_ok(m: re.Match[str]) -> bool:
-    words = m.group("hood").split()
-    return any(not _plain(w) for w in words) or len(words) >= 2
-
-
 PLACE_RULES_EN: tuple[PatternRule, ...] = (
     _TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok),
     _TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok),
@@ -683,7 +565,5 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
-    PatternRule("CITY", _CITY_LOWER_RE, name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
-    PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
-    PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
+    *CITY_RULES_EN,
 )  # fmt: skip

@@ -1,0 +1,213 @@
+"""English town, city and neighbourhood rules, and the word tests the place rules share.
+
+* CITY: the place after a where-cue (``from Boston``, ``visiting from Seattle``, ``lives in
+  Brennock``, ``family in Tanner's Bend``): a town of the bundled list, or, after a strong cue,
+  a capitalised word that is neither English nor clinical; a town of the bundled list before a
+  facility or office word (``our Indianapolis clinic``, ``the Atlanta VA``).
+* LOCATION: ``neighborhood`` names (``the Old Quarry neighborhood``).
+* HOSPITAL: a hospital's short name, a name word before ``General``, ``Regional`` or ``Memorial``
+  (``Mercy General``, ``Riverside Regional``), and the common saint and charity names of US
+  hospitals (``Good Samaritan``, ``Sacred Heart``).
+
+Split from :mod:`~phiscrub.detect.rules.places_en` (the organisation, facility and unit rules),
+which imports the shared word tests from here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from phiscrub.detect.rules.base import PatternRule
+from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
+from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS, STATE_NAMES
+
+__all__ = ["CITY_RULES_EN", "MONTHS_DAYS", "PLACE_STOP", "major_cities", "plain_word", "upper_line"]
+
+_STRONG_CUE = (
+    r"(?i:lives|living|lived|resides|residing|moved|relocated|visiting|visited|flew|flying|driving|drove"
+    r"|travel(?:l?ed)?|traveling|born|raised|grew\s+up|stays?|staying|family|daughter|son|sister|brother"
+    r"|wife|husband|mother|father|parents|dtr|niece|nephew|cousin|aunt|uncle|friend|works|worked|home)"
+)
+_CITY_RE = re.compile(
+    rf"\b(?P<cue>{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|at|outside(?:\s+of)?)"
+    r"|(?i:from|in|to|near|outside(?:\s+of)?|of))[ \t]+"
+    r"(?P<city>(?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})(?:[ \t](?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})){0,2})(?![\w'’])"
+)
+_CITY_LOWER_RE = re.compile(
+    rf"\b{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|outside(?:\s+of)?)[ \t]+"
+    r"(?P<cl>[a-z]{3,}(?:[ \t][a-z]{3,})?)(?![\w'’])"
+)
+_HOOD_RE = re.compile(
+    r"\b(?:the[ \t]+)?(?P<hood>(?:[A-Z][a-z]+[ \t]){0,2}[A-Z][a-z]+)[ \t]+(?i:neighborhood|neighbourhood|area|district)\b"
+)
+PLACE_STOP = NAME_STOPWORDS_LOCATION | {"the", "a", "an", "his", "her", "their", "our", "my", "this", "that"}
+
+
+@lru_cache(maxsize=1)
+def _cities() -> frozenset[str]:
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(c.lower() for stem in ("gazetteer_cities", "cities") for c in load_lexicon(stem))
+
+
+@lru_cache(maxsize=1)
+def _countries() -> frozenset[str]:
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(c.lower() for c in load_lexicon("countries"))
+
+
+@lru_cache(maxsize=1)
+def major_cities() -> frozenset[str]:
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(c.lower() for c in load_lexicon("gazetteer_cities_major"))
+
+
+def plain_word(word: str) -> bool:
+    """Clinical vocabulary, a care unit, a month or weekday, or a common English word."""
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    vocab = clinical_vocabulary()
+    if is_clinical_word(word) or is_clinical_word(low) or low in vocab.care_units:
+        return True
+    return low in vocab.common or low in PLACE_STOP or low in MONTHS_DAYS
+
+
+MONTHS_DAYS = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
+)
+
+
+def upper_line(text: str, start: int, end: int) -> bool:
+    reach = max(0, start - 2000)
+    line_start = text.rfind("\n", reach, start) + 1 or reach
+    line_end = text.find("\n", end, end + 200)
+    line = text[line_start : line_end if line_end >= 0 else end + 200]
+    letters = [c for c in line if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) / len(letters) > 0.85
+
+
+def _city_lower_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
+
+    city = m.group("cl")
+    if city not in _cities() or city in STATE_NAMES_LOWER or city in _countries():
+        return False
+    return city in major_cities() or all(_lowercase_ok(w) for w in city.split()) or len(city.split()) > 1
+
+
+def _city_ok(m: re.Match[str]) -> bool:
+    city = m.group("city")
+    words = city.split()
+    low = city.lower()
+    if low in STATE_NAMES_LOWER or city in STATE_ABBREVIATIONS or low in _countries():
+        return False  # states are the policy's business
+    strong = m.group("cue") is not None and re.match(_STRONG_CUE, m.group("cue")) is not None
+    if low in major_cities() or (low in _cities() and (strong or len(words) > 1 or not plain_word(city))):
+        return not upper_line(m.string, m.start(), m.end()) or low in major_cities()
+    if not strong or upper_line(m.string, m.start(), m.end()):
+        return False
+    return all(not plain_word(w) for w in words[:1]) and not any(w.lower() in PLACE_STOP for w in words)
+
+
+STATE_NAMES_LOWER = frozenset(s.lower() for s in STATE_NAMES)
+
+
+def _hood_ok(m: re.Match[str]) -> bool:
+    words = m.group("hood").split()
+    return any(not plain_word(w) for w in words) or len(words) >= 2
+
+
+# "our Indianapolis clinic", "the Atlanta VA", "Las Cruces office": a town before a facility word.
+_CITY_BEFORE_RE = re.compile(
+    r"(?<![\w'’.-])(?P<cb>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){0,2})[ \t]+"
+    r"(?:(?i:clinic|clinics|hospital|office|campus|site|location|practice|branch|metro(?:[ \t]area)?|suburbs?)"
+    r"|VA|ED|ER)\b"
+)
+
+
+def _city_before_ok(m: re.Match[str]) -> bool:
+    city = m.group("cb")
+    low = city.lower()
+    if low in STATE_NAMES_LOWER or low in _countries() or low not in _cities():
+        return False
+    if upper_line(m.string, m.start(), m.end()):
+        return False
+    return low in major_cities() or len(city.split()) > 1 or not plain_word(city)
+
+
+# A hospital's short name: "Mercy General", "Riverside Regional", "Lakeside Memorial" (a following
+# "Hospital" or "Medical Center" is the facility rule's); not "Surgeon General", "Memorial Day",
+# "Regional anesthesia".
+_SHORT_HOSP_RE = re.compile(
+    r"(?<![\w'’.-])(?P<sh>(?:St\.?[ \t]|Saint[ \t])?[A-Z][a-z]+(?:['’]s)?(?:[ \t][A-Z][a-z]+)?[ \t]+"
+    r"(?:General|Regional|Memorial))\b"
+    r"(?![ \t]+(?:Day|Hospital|Medical|Health|Healthcare|Center|Centre|Clinic|Hosp)\b)"
+    r"(?![ \t]+(?i:anesthesia|anaesthesia|block|nerve|lymph|nodes?|nodal|recurrence|spread|disease|therapy"
+    r"|wall|enteritis|ileitis|pain|lymphadenopathy)\b)"
+    r"|(?P<fixed>Good[ \t]Samaritan|Sacred[ \t]Heart|Our[ \t]Lady[ \t]of[ \t][A-Z][a-z]+)(?![ \t]+(?i:law|act|rule|laws)\b)"
+)
+_NOT_HOSPITAL_NAME = frozenset(
+    {
+        "surgeon", "attorney", "inspector", "secretary", "consul", "postmaster", "adjutant", "major",
+        "brigadier", "lieutenant", "solicitor", "governor", "vicar", "acute", "internal", "post", "pre",
+        "the", "a", "an", "our", "his", "her", "their", "at", "to", "from", "in", "and", "or", "veterans",
+        "war", "national", "state", "county", "city", "local", "district", "family", "pediatric", "adult",
+    }
+)  # fmt: skip
+
+
+def _short_hosp_ok(m: re.Match[str]) -> bool:
+    if m.group("fixed"):
+        return not upper_line(m.string, m.start(), m.end())
+    words = m.group("sh").split()[:-1]
+    first = words[0].lower().rstrip(".")
+    if first in _NOT_HOSPITAL_NAME or upper_line(m.string, m.start(), m.end()):
+        return False
+    from phiscrub.detect.clinical import is_clinical_word
+
+    return not any(is_clinical_word(w) or w.lower() in MONTHS_DAYS for w in words)
+
+
+CITY_RULES_EN: tuple[PatternRule, ...] = (
+    PatternRule("CITY", _CITY_BEFORE_RE, name="city_before_facility", score=0.5, group="cb", validator=_city_before_ok),
+    PatternRule("HOSPITAL", _SHORT_HOSP_RE, name="hospital_short_name", score=0.5, group=("sh", "fixed"), validator=_short_hosp_ok),
+    PatternRule("CITY", _CITY_LOWER_RE, name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
+    PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
+    PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
+)  # fmt: skip
