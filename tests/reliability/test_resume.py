@@ -468,7 +468,7 @@ def test_ctrl_c_exits_130_keeps_the_work_and_resume_finishes(tmp_path: Path) -> 
 
 _KILL_MID_COMMIT = """
 import os, signal, sys
-import phiscrub.runs.redact as r
+import phiscrub.runs.placing as r  # the renames that place the output (issue 28, item 8)
 from phiscrub.cli.app import main
 
 class _Os:

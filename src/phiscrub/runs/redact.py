@@ -6,9 +6,11 @@ checked (the model is loaded) before anything is written; a problem there raises
 (:mod:`phiscrub.io.manifest`): each batch's result is written there atomically and recorded in a
 manifest, so ``resume`` continues a run that was killed or stopped without redoing or duplicating a
 document; the output files are assembled in the work folder and moved into OUTDIR (``os.replace``,
-after ``fsync``) only once all of them are complete, so no output that looks complete but is not is
-ever left in OUTDIR (:class:`RunStoppedError`, :class:`RunInterrupted`). A document that cannot be
-read or redacted is written empty, never in clear, and listed in ``OUTDIR/errors.jsonl``.
+after ``fsync``) only once all of them are complete, as one unit (:mod:`phiscrub.runs.placing`: a
+failed rename puts OUTDIR back as it was, or says exactly what it holds), so no output that looks
+complete but is not is ever left in OUTDIR (:class:`RunStoppedError`, :class:`RunInterrupted`). A
+document that cannot be read or redacted is written empty, never in clear, and listed in
+``OUTDIR/errors.jsonl``.
 
 :func:`run_redact` is the whole run; ``phiscrub redact`` (:mod:`phiscrub.cli.redact`) parses its
 options into a :class:`RedactJob` and maps the outcome to exit codes.
@@ -19,7 +21,6 @@ from __future__ import annotations
 import errno
 import json
 import logging
-import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ from tqdm import tqdm
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, batched, resolve_key
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
-from phiscrub.io.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, fsync_dir, fsync_file, new_key_fields
+from phiscrub.io.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, new_key_fields
 from phiscrub.io.private import make_private_dir, open_private
 from phiscrub.io.source import Source
 from phiscrub.runs.batches import (
@@ -45,6 +46,7 @@ from phiscrub.runs.batches import (
     mark_repeated_ids,
     redact_list,
 )
+from phiscrub.runs.placing import PLACING_DIR, PlacingError, place_output
 from phiscrub.runs.settings import DetectorSettings
 
 __all__ = [
@@ -228,6 +230,11 @@ def _stopped(
 ) -> PhiscrubError | None:
     """Clean up after ``exc`` stopped the run; the error to raise instead (None: raise ``exc``)."""
     kept = _after_stop(work, manifest)
+    if isinstance(exc, PlacingError):  # it says what OUTDIR holds; the parts are kept as usual
+        again = f"; the {kept} documents done are kept in {work}: rerun with --resume to place them again"
+        return RunStoppedError(
+            f"the run stopped after {stats.documents} documents: {exc}" + (again if kept else "")
+        )
     outcome = (
         f"no output file of this run was placed in {out_dir}; the {kept} documents done are kept "
         f"in {work}: rerun with --resume to continue"
@@ -405,7 +412,8 @@ def _after_stop(work: Path, manifest: Manifest) -> int:
     shutil.rmtree(work / STAGING_NAME, ignore_errors=True)
     if manifest.batches:
         return manifest.records_done
-    shutil.rmtree(work, ignore_errors=True)
+    if not (work / PLACING_DIR).exists():  # else it holds an earlier run's files moved aside
+        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
@@ -506,24 +514,9 @@ def _emit(part: Part, stats: RunStats, handles: dict[str, IO[str]], bar: Any) ->
 
 
 def _commit(staging: Path, out_dir: Path) -> None:
-    """Move every file of ``staging`` to the same relative path under ``out_dir``.
-
-    Folders are created and clashes with existing folders are checked first, so that the renames,
-    which need no new space on the same file system, are all that is left to fail.
-    """
-    files = sorted(p for p in staging.rglob("*") if p.is_file())
-    for f in files:
-        dest = out_dir / f.relative_to(staging)
-        if dest.is_dir() and not dest.is_symlink():
-            raise OSError(errno.EISDIR, "an output is an existing folder", str(f))
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fsync_file(f)  # the data is on disk before the rename makes it visible
-    # Data first, the standoff and error lists last: they describe a complete output.
-    last = [staging / STANDOFF_NAME, staging / WARNINGS_NAME, staging / ERRORS_NAME]
-    for f in [f for f in files if f not in last] + [f for f in last if f.exists()]:
-        os.replace(f, out_dir / f.relative_to(staging))
-    for folder in sorted({(out_dir / f.relative_to(staging)).parent for f in files}):
-        fsync_dir(folder)
+    """Place the output assembled in ``staging`` into ``out_dir`` as one unit
+    (:func:`phiscrub.runs.placing.place_output`; the run-log files last)."""
+    place_output(staging, out_dir, staging.parent, (STANDOFF_NAME, WARNINGS_NAME, ERRORS_NAME))
 
 
 def _os_error(exc: OSError) -> str:
