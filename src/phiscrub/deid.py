@@ -238,13 +238,13 @@ class Deidentifier:
             from phiscrub.transform.operators import build_transformer
 
             # The surrogate lists and date order follow the rule language (a note's own ``lang``
-            # metadata wins per document); ``auto`` leaves the choice to each note's metadata.
+            # metadata wins per document); ``auto``/``default`` leave it to each note's metadata.
             self._transformer = build_transformer(
                 self.mode,
                 granularity=self.labels,
                 key=resolve_key(self.key),
                 age_over_89=self.age_over_89,
-                lang=None if self.lang == "auto" else self.lang,
+                lang=None if self.lang in ("auto", "default") else self.lang,
                 locale=self.locale,
                 fictional_contacts=self.fictional_contacts,
             )

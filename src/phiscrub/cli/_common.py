@@ -359,6 +359,8 @@ def mode_option(help: str | None = None) -> Callable[[F], F]:
 
 #: The parameters :func:`detector_options` declares, gathered into one ``detectors`` argument.
 _DETECTOR_PARAMS = (
+    "locale",
+    "fictional_contacts",
     "model",
     "rules_only",
     "lexicon",
@@ -398,6 +400,18 @@ def detector_options(lang_help: str) -> Callable[[F], F]:
         rules_lang_option(lang_help),
         threshold_option(),
         guard_option(),
+        click.option(
+            "--locale",
+            default=None,
+            help="Surrogate locale (en_US, es_ES, ca_ES, de_DE, fr_FR, nl_NL, zh_CN): where surrogate names, "
+            "towns, streets and phones come from. Default: each note's language (English: en_US).",
+        ),
+        click.option(
+            "--fictional-contacts",
+            is_flag=True,
+            help="Surrogate phone and fax numbers in the reserved fictional range 555-0100..0199 "
+            "(default: valid numbers with an area code of the note's state).",
+        ),
     ]
 
     def decorate(command: F) -> F:

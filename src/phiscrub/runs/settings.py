@@ -34,6 +34,8 @@ class DetectorSettings:
         site_lists: the site's lists (a folder of ``.txt`` or a ``.json`` file; docs/site-lists.md).
         registry: the patient registry CSV.
         allow_list: file of terms never redacted.
+        locale: surrogate locale (None: each note's language; docs/surrogates.md).
+        fictional_contacts: surrogate phones in the reserved 555-01xx range.
     """
 
     model: str | None = "default"
@@ -47,6 +49,8 @@ class DetectorSettings:
     site_lists: str | None = None
     registry: str | None = None
     allow_list: str | None = None
+    locale: str | None = None
+    fictional_contacts: bool = False
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> DetectorSettings:
@@ -69,6 +73,8 @@ class DetectorSettings:
             float(options.get("threshold", DEFAULT_THRESHOLD)),
             bool(options.get("guard", True)),
             *(_path(options.get(name)) for name in ("site_lists", "registry", "allow_list")),
+            locale=None if options.get("locale") is None else str(options.get("locale")),
+            fictional_contacts=bool(options.get("fictional_contacts", False)),
         )
 
     def deidentifier(
@@ -111,6 +117,8 @@ class DetectorSettings:
             site_lists=self.site_lists,
             registry=self.registry,
             allow_list=self.allow_list,
+            locale=self.locale,
+            fictional_contacts=self.fictional_contacts,
         )
 
 

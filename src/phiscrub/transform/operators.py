@@ -8,6 +8,7 @@ builds the usual ones from a mode name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
@@ -19,6 +20,7 @@ from phiscrub.modes import Mode
 from phiscrub.transform.rewrite import rewrite
 
 if TYPE_CHECKING:  # the surrogate engine is imported on use: placeholder and mask runs skip it
+    from phiscrub.transform.surrogate.coherent import NoteGeo
     from phiscrub.transform.surrogates import Scope, SurrogateGenerator
 
 __all__ = [
@@ -49,6 +51,8 @@ class OperatorContext:
         name_roles: first/last roles of the name words of the document's full names
             (:meth:`SurrogateGenerator.name_roles`), so a lone "JOHN" maps like the "John" of
             "John Smith"; None outside surrogate mode.
+        geo: the states of the note's towns, ZIP codes and phones
+            (:meth:`SurrogateGenerator.note_geography`); None outside surrogate mode or US notes.
     """
 
     doc_id: str
@@ -57,6 +61,7 @@ class OperatorContext:
     surrogates: SurrogateGenerator | None = None
     lang: str | None = None
     name_roles: Mapping[str, str] | None = None
+    geo: NoteGeo | None = None
 
 
 @runtime_checkable
@@ -111,8 +116,8 @@ class MaskOperator:
 class SurrogateOperator:
     """A consistent realistic stand-in from the context's :class:`SurrogateGenerator`."""
 
-    def apply(self, surface: str, span: Span, ctx: OperatorContext) -> str:
-        """The keyed surrogate of ``surface`` for the span's label.
+    def apply(self, surface: str, span: Span, ctx: OperatorContext, attempt: int = 0) -> str:
+        """The keyed surrogate of ``surface`` for the span's label (``attempt``: a redraw's number).
 
         Raises:
             ConfigError: the context has no surrogate generator (no key was given).
@@ -126,6 +131,9 @@ class SurrogateOperator:
             doc_id=ctx.doc_id,
             lang=ctx.lang,
             name_roles=ctx.name_roles,
+            start=span.start,
+            geo=ctx.geo,
+            attempt=attempt,
         )
 
 
@@ -216,22 +224,35 @@ class Transformer:
             lang = self.surrogates.lang  # the Deidentifier's language when the note names none
         ordered = sorted(spans)
         roles = self._name_roles(doc, ordered) if self.surrogates is not None else None
+        geo = None
+        if self.surrogates is not None:
+            replaced = [
+                (s.start, s.end, to_fine(s.label))
+                for s in ordered
+                if fold(s.label, self.granularity) is not None
+            ]
+            geo = self.surrogates.note_geography(
+                doc.text, replaced, patient_id=patient_id, lang=str(lang) if lang else None
+            )
         ctx = OperatorContext(
-            doc.id, doc.text, patient_id, self.surrogates, str(lang) if lang else None, roles
+            doc.id, doc.text, patient_id, self.surrogates, str(lang) if lang else None, roles, geo
         )
         replacements: list[tuple[Span, str]] = []
         # Surrogates depend on (label, surface) only within one note: compute each once (long notes
         # repeat the same names and dates thousands of times).
-        memo: dict[tuple[str, str], str] = {}
+        memo: dict[tuple[str, str, str | None, str | None], str] = {}
+        originals = _originals(doc.text, ordered) if self.surrogates is not None else frozenset()
         for span in ordered:
             if fold(span.label, self.granularity) is None:
                 continue
             surface = doc.text[span.start : span.end]
             op = self.operator_for(span.label)
             if isinstance(op, SurrogateOperator):
-                key = (span.label, surface)
+                # A town, ZIP or phone also depends on the state of its place in the note.
+                key = (span.label, surface, None if geo is None else geo.target(span.start),
+                       None if geo is None else geo.town_of_zip.get(span.start))  # fmt: skip
                 if key not in memo:
-                    memo[key] = op.apply(surface, span, ctx)
+                    memo[key] = _not_an_original(op, surface, span, ctx, originals)
                 replacements.append((span, memo[key]))
             else:
                 replacements.append((span, op.apply(surface, span, ctx)))
@@ -261,6 +282,59 @@ class Transformer:
             for part, role in self.surrogates.name_roles(surface).items():
                 roles.setdefault(part, role)
         return roles
+
+
+#: Labels whose surrogates may equal another original of the note on purpose (shifted dates keep
+#: intervals, ages under 90 are kept) and that are never redrawn.
+_NO_REDRAW = frozenset({"DATE", "AGE"})
+_MAX_REDRAWS = 8
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _originals(text: str, spans: Sequence[Span]) -> frozenset[str]:
+    """The note's original values (folded words joined by one space), dates and ages aside."""
+    out = set()
+    for span in spans:
+        try:
+            fine = to_fine(span.label)
+        except LabelError:
+            fine = span.label
+        if fine not in _NO_REDRAW:
+            words = _words(text[span.start : span.end])
+            if words:
+                out.add(" ".join(words))
+    return frozenset(out)
+
+
+def _writes_an_original(value: str, originals: frozenset[str]) -> bool:
+    """Whether ``value`` holds an original value of the note as a run of whole words."""
+    words = _words(value)
+    for i in range(len(words)):
+        for j in range(i + 1, min(len(words), i + 8) + 1):
+            if " ".join(words[i:j]) in originals:
+                return True
+    return False
+
+
+def _not_an_original(
+    op: SurrogateOperator, surface: str, span: Span, ctx: OperatorContext, originals: frozenset[str]
+) -> str:
+    """The surrogate of ``surface``, drawn again (a few times at most) while it would write another
+    original value of the same note: "John" -> "Mary" in a note whose relative is Mary would leave
+    an original value in the output."""
+    value = op.apply(surface, span, ctx)
+    try:
+        fine = to_fine(span.label)
+    except LabelError:
+        fine = span.label
+    attempt = 0
+    while fine not in _NO_REDRAW and attempt < _MAX_REDRAWS and _writes_an_original(value, originals):
+        attempt += 1
+        value = op.apply(surface, span, ctx, attempt)
+    return value
 
 
 def build_transformer(

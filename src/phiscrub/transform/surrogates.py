@@ -27,16 +27,29 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Literal
 
 from phiscrub.errors import ConfigError
 from phiscrub.labels import to_fine
-from phiscrub.transform.surrogate import contacts, identifiers, names, places, when
+from phiscrub.transform.surrogate import coherent, contacts, identifiers, names, places, when
+from phiscrub.transform.surrogate.coherent import NoteGeo
+from phiscrub.transform.surrogate.geo import state_code
+from phiscrub.transform.surrogate.kinds import read_facility, surface_kind
 from phiscrub.transform.surrogate.locale import Locale, resolve_locale
 from phiscrub.transform.surrogate.source import KeyedSource, Streams, keyed_streams
 from phiscrub.transform.surrogate.text import CJK, normalize_component
 from phiscrub.transform.surrogate.wordlists import NAME_LABELS, PICK_LEXICON, SHAPE_LABELS
+
+#: The redraw a surrogate is computed for (0: the first draw); a context variable, so threads and
+#: tasks of the service never see each other's.
+_ATTEMPT: ContextVar[int] = ContextVar("phiscrub_surrogate_attempt", default=0)
+# "Springfield, IL 62704" in one LOCATION span.
+_TOWN_STATE_ZIP = re.compile(
+    r"(?P<town>[^\W\d_][^\W\d_ .'-]*(?:[ .'-]+[^\W\d_]+){0,2}),(?P<gap>\s*)(?P<st>[A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?:(?P<sp>\s+)(?P<zip>\d{5}(?:-\d{4})?))?"
+)
 
 __all__ = ["NAME_LABELS", "SHAPE_LABELS", "Scope", "SurrogateGenerator", "normalize_component"]
 
@@ -107,9 +120,12 @@ class SurrogateGenerator:
     # plumbing
 
     def _streams(self, patient_id: str | None) -> Streams:
-        """Keyed sources of the consistency scope of ``patient_id``."""
-        scope = ("patient", patient_id) if self.scope == "patient" and patient_id is not None else ("global",)
-        return keyed_streams(self._key, scope)
+        """Keyed sources of the consistency scope of ``patient_id`` (of a redraw, see ``attempt``)."""
+        scope: tuple[str, ...] = (
+            ("patient", patient_id) if self.scope == "patient" and patient_id is not None else ("global",)
+        )
+        attempt = _ATTEMPT.get()
+        return keyed_streams(self._key, (*scope, "redraw", str(attempt)) if attempt else scope)
 
     def locale_of(self, lang: str | None = None) -> Locale:
         """The surrogate locale of a note of language ``lang`` (the generator's own when given)."""
@@ -133,8 +149,16 @@ class SurrogateGenerator:
         doc_id: str | None = None,
         lang: str | None = None,
         name_roles: Mapping[str, str] | None = None,
+        start: int | None = None,
+        geo: NoteGeo | None = None,
+        attempt: int = 0,
     ) -> str:
         """A surrogate for ``surface`` of PHI type ``label`` (fine, coarse or corpus label).
+
+        The surface decides its kind before the label does (:func:`~.surrogate.kinds.surface_kind`):
+        a facility keeps its head noun, a known town gets a town, a known state a state, a place
+        label on a person's name a name. Towns, ZIP codes and phones of a US note lie in the state
+        of their "Town, ST ZIP" group, else the note's home state (``geo``).
 
         Args:
             label: the PHI label; coarse labels (NAME, ID, CONTACT, LOCATION) are handled by form.
@@ -143,12 +167,28 @@ class SurrogateGenerator:
             doc_id: the document, for the date offset when there is no patient id.
             lang: language hint of the document (date order, word lists).
             name_roles: roles of the note's name words (:meth:`name_roles`), for names.
+            start: the span's offset in the note (its place in ``geo``).
+            geo: the note's geography (:meth:`note_geography`); None: the patient's keyed state.
+            attempt: 0, or the number of a redraw: the transformer draws again when a surrogate
+                would write another original value of the same note (:mod:`.operators`).
         """
+        if attempt:
+            token = _ATTEMPT.set(attempt)
+            try:
+                return self.surrogate(
+                    label, surface, patient_id=patient_id, doc_id=doc_id, lang=lang, name_roles=name_roles,
+                    start=start, geo=geo,
+                )  # fmt: skip
+            finally:
+                _ATTEMPT.reset(token)
         fine = to_fine(label)
         if not surface.strip():
             return surface
         if fine == "DATE":
             return self.date(surface, patient_id=patient_id, doc_id=doc_id, lang=lang)
+        typed = self._typed(fine, surface, patient_id, lang, name_roles, start, geo)
+        if typed is not None:
+            return typed
         if (
             fine in NAME_LABELS
             or fine == "USERNAME"
@@ -166,6 +206,104 @@ class SurrogateGenerator:
         if method is not None:
             return method(self, surface, patient_id=patient_id, lang=lang)
         return self.shape(surface, patient_id=patient_id, label=fine)
+
+    # ---------------------------------------------------------------------------------------
+    # places and contacts by kind, coherent within the note
+
+    def home_state(self, patient_id: str | None = None) -> str:
+        """The state of a US note that names none: one keyed by the patient (else global)."""
+        return coherent.keyed_state(self._streams(patient_id), "home")
+
+    def note_geography(
+        self,
+        text: str,
+        spans: Sequence[tuple[int, int, str]],
+        *,
+        patient_id: str | None = None,
+        lang: str | None = None,
+    ) -> NoteGeo | None:
+        """The states of a note's towns, ZIP codes and phones (US locale; None for others).
+
+        Args:
+            text: the note.
+            spans: (start, end, fine label) of the spans to be replaced, in text order.
+            patient_id: consistency scope of the state surrogates.
+            lang: the note's language.
+        """
+        if self.locale_of(lang).country != "US":
+            return None
+        streams = self._streams(patient_id)
+        return coherent.plan_geography(
+            text, spans, lambda code: coherent.keyed_state(streams, code), self.home_state(patient_id)
+        )
+
+    def _typed(
+        self,
+        fine: str,
+        surface: str,
+        patient_id: str | None,
+        lang: str | None,
+        roles: Mapping[str, str] | None,
+        start: int | None,
+        geo: NoteGeo | None,
+    ) -> str | None:
+        """The surrogate of a place, facility, phone or ZIP code by its kind; None: by its label."""
+        if CJK.search(surface):
+            return None
+        loc = self.locale_of(lang)
+        us = loc.country == "US"
+        kind = _kind_of(fine, surface, loc)
+        if kind == "person":
+            return self.name(surface, patient_id=patient_id, lang=lang, roles=roles)
+        streams = self._streams(patient_id)
+        state = (geo.target(start) if geo is not None else self.home_state(patient_id)) if us else None
+        stripped = surface.strip()
+        if kind == "facility":
+            fac = read_facility(stripped)
+            assert fac is not None
+            return coherent.keyed_facility(streams, surface, fac, loc, state)
+        if kind == "organization":
+            return coherent.keyed_organization(streams, surface, loc, state)
+        if kind == "city":
+            return coherent.keyed_town(streams, surface, loc, state)
+        if kind == "place-name":
+            return surface.replace(stripped, coherent.keyed_place_name(streams, stripped, loc, state))
+        if kind == "state":
+            code = state_code(stripped)
+            if us and code is not None:
+                return coherent.render_state(surface, coherent.keyed_state(streams, code))
+            return self.pick("STATE", surface, patient_id=patient_id, lang=lang)
+        if state is not None and fine in ("LOCATION", "ZIP"):
+            return self._us_address(streams, surface, loc, state, start, geo)
+        if (_contact_kind(surface) if fine == "CONTACT" else fine) in ("PHONE", "FAX"):
+            if state is not None:
+                return coherent.keyed_us_phone(streams, surface, state, self.fictional_contacts)
+            return coherent.keyed_locale_phone(streams, surface, loc.country)
+        return None
+
+    def _us_address(
+        self,
+        streams: Streams,
+        surface: str,
+        loc: Locale,
+        state: str,
+        start: int | None,
+        geo: NoteGeo | None,
+    ) -> str | None:
+        """A ZIP code of the group's (surrogate) town and state, or a whole "Town, ST 12345"."""
+        m = _TOWN_STATE_ZIP.fullmatch(surface.strip())
+        code = None if m is None else state_code(m.group("st"))
+        if m is not None and code is not None:
+            new_state = coherent.keyed_state(streams, code)
+            town = coherent.keyed_town(streams, m.group("town"), loc, new_state)
+            new = f"{town},{m.group('gap')}{coherent.render_state(m.group('st'), new_state)}"
+            if m.group("zip"):
+                zip_code = coherent.keyed_zip(streams, m.group("zip"), new_state, town)
+                new += m.group("sp") + (zip_code or self.shape(m.group("zip"), label="ZIP"))
+            return surface.replace(surface.strip(), new)
+        town_before = geo.town_of_zip.get(start) if geo is not None and start is not None else None
+        new_town = None if town_before is None else coherent.keyed_town(streams, town_before, loc, state)
+        return coherent.keyed_zip(streams, surface, state, new_town)
 
     # ---------------------------------------------------------------------------------------
     # names
@@ -275,7 +413,7 @@ class SurrogateGenerator:
 
     def url(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Same scheme and top-level domain; other host labels and path words replaced."""
-        return contacts.keyed_url(self._streams(patient_id), surface)
+        return contacts.keyed_url(self._streams(patient_id), surface, self.locale_of(lang).folder)
 
     # ---------------------------------------------------------------------------------------
     # places and other lexicon labels
@@ -297,6 +435,24 @@ class SurrogateGenerator:
     def room(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Room/bed: tokens with digits reshaped, single letters remapped, words kept."""
         return identifiers.keyed_room(self._streams(patient_id), surface)
+
+
+def _kind_of(fine: str, surface: str, loc: Locale) -> str | None:
+    """The kind of a surface (:func:`surface_kind`); else towns for town labels and, in US notes,
+    facility names for hospital and organization labels (abbreviations keep the label's picks)."""
+    kind = surface_kind(fine, surface, loc)
+    stripped = surface.strip()
+    if kind is not None or re.search(r"\d", stripped):
+        return kind
+    if fine in ("CITY", "LOCATION"):
+        return "city"
+    if (
+        fine in ("HOSPITAL", "ORGANIZATION")
+        and loc.country == "US"
+        and not re.fullmatch(r"[A-Z&]{2,6}", stripped)
+    ):
+        return "place-name"
+    return None
 
 
 def _contact_kind(surface: str) -> str:

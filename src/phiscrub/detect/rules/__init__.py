@@ -44,6 +44,7 @@ from phiscrub.detect.rules.ids import id_detector
 from phiscrub.detect.rules.langpacks import PACK_LANGUAGES, normalize_lang
 from phiscrub.detect.rules.locations import location_detector
 from phiscrub.detect.rules.names import NameRule, name_detector
+from phiscrub.detect.rules.safety_net import SafetyNet
 from phiscrub.language import LANG_MODES
 
 __all__ = [
@@ -106,6 +107,9 @@ def default_detectors(lang: str = "en") -> list[Detector]:
         det = factory(code)
         if det.rules:
             detectors.append(det)
+    # Issue 27: the language-agnostic safety net (checksummed IDs, phones, month-name dates, titled
+    # names, postcodes) runs for every language; English gets only its identifier part.
+    detectors.append(SafetyNet(code))
     return detectors
 
 

@@ -3,35 +3,73 @@
 Each function takes the surface as written (spaces, dots, hyphens and slashes are ignored) and says
 whether it is a well-formed identifier of its kind. They never raise on odd input.
 
-* Spanish DNI (8 digits + letter) and NIE (X/Y/Z + 7 digits + letter): letter = number mod 23.
+Where ``python-stdnum`` (check digits of some 200 national numbers, LGPL-2.1+) has the number, its
+validator is used after our shape check (which keeps the separators notes use); on 20,000-100,000
+random numbers each (half of them valid) it agreed with the hand-written code it replaced on every
+one (``scripts/compare_checksums.py``):
+
+* Spanish DNI (8 digits + letter) and NIE (X/Y/Z + 7 digits + letter): ``stdnum.es.dni``/``nie``.
+* French NIR (13 characters + 2-digit key; Corsica's ``2A``/``2B``): ``stdnum.fr.nir``.
+* Dutch BSN (9 digits, the "eleven test"): ``stdnum.nl.bsn``.
+* Norwegian fødselsnummer (11 digits, two check digits; D- and H-numbers): ``stdnum.no.fodselsnummer``.
+* Swedish personnummer (YYMMDD-NNNC or 12 digits, Luhn; ``+`` for ages over 100):
+  ``stdnum.se.personnummer``.
+* Danish CPR (DDMMYY-NNNN; the birth date is checked, the old mod-11 rule no longer holds for
+  numbers given since 2007): ``stdnum.dk.cpr``.
+* Finnish henkilötunnus (DDMMYY, century sign, 3 digits, check character): ``stdnum.fi.hetu``.
+* Italian codice fiscale (16 characters, check letter): ``stdnum.it.codicefiscale``.
+* UK NHS number (10 digits, mod 11): ``stdnum.gb.nhs``.
+* IBAN (ISO 13616, mod 97 and the country's length): ``stdnum.iban``.
+
+Kept hand-written because stdnum has no validator for them:
+
 * Spanish NASS (Seguridad Social affiliation, 12 digits): last two digits = first ten mod 97.
-* French NIR (sécurité sociale, 13 characters + 2-digit key): key = 97 - number mod 97 (Corsica's
-  ``2A``/``2B`` count as 19/18).
-* Dutch BSN (9 digits): the "eleven test".
 * German KVNR (health insurance number, letter + 9 digits) and Rentenversicherungsnummer (12
   characters with the birth date and the initial of the birth name): weighted cross sums mod 10.
-* Chinese resident identity number (18 characters, ISO 7064 MOD 11-2).
+
+and the Chinese resident identity number (18 characters, ISO 7064 MOD 11-2), because
+``stdnum.cn.ric`` also requires a birth place in its own county table and raised ``KeyError`` on
+some six-digit region codes in the comparison.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
+
+from stdnum import iban as _iban
+from stdnum.dk import cpr as _cpr
+from stdnum.es import dni as _dni
+from stdnum.es import nie as _nie
+from stdnum.fi import hetu as _hetu
+from stdnum.fr import nir as _nir
+from stdnum.gb import nhs as _nhs
+from stdnum.it import codicefiscale as _codicefiscale
+from stdnum.nl import bsn as _bsn
+from stdnum.no import fodselsnummer as _fnr
+from stdnum.se import personnummer as _personnummer
 
 __all__ = [
     "bsn_ok",
     "cn_resident_id_ok",
+    "codice_fiscale_ok",
     "compact",
+    "cpr_ok",
     "dni_ok",
+    "fodselsnummer_ok",
+    "hetu_ok",
+    "iban_ok",
     "kvnr_ok",
     "nass_ok",
+    "nhs_ok",
     "nie_ok",
     "nir_ok",
+    "personnummer_ok",
     "rvnr_ok",
 ]
 
 _SEPARATORS = re.compile(r"[\s.\-/]")
-_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 
 
 def compact(value: str) -> str:
@@ -39,21 +77,25 @@ def compact(value: str) -> str:
     return _SEPARATORS.sub("", value).upper()
 
 
+def _stdnum_ok(check: Callable[[str], bool], value: str) -> bool:
+    """``check(value)``, False on any exception (stdnum validators are not meant to raise, but a
+    detector must never fail on a note)."""
+    try:
+        return bool(check(value))
+    except Exception:  # noqa: BLE001 - a failing validator means "not this identifier"
+        return False
+
+
 def dni_ok(value: str) -> bool:
     """Spanish DNI: ``12345678Z``, ``12.345.678-Z``."""
     v = compact(value)
-    if not re.fullmatch(r"\d{8}[A-Z]", v):
-        return False
-    return _DNI_LETTERS[int(v[:8]) % 23] == v[8]
+    return re.fullmatch(r"\d{8}[A-Z]", v) is not None and _stdnum_ok(_dni.is_valid, v)
 
 
 def nie_ok(value: str) -> bool:
     """Spanish NIE (foreigners' number): ``X1234567L``."""
     v = compact(value)
-    if not re.fullmatch(r"[XYZ]\d{7}[A-Z]", v):
-        return False
-    number = int(str("XYZ".index(v[0])) + v[1:8])
-    return _DNI_LETTERS[number % 23] == v[8]
+    return re.fullmatch(r"[XYZ]\d{7}[A-Z]", v) is not None and _stdnum_ok(_nie.is_valid, v)
 
 
 def nass_ok(value: str) -> bool:
@@ -76,8 +118,7 @@ def nir_ok(value: str) -> bool:
     month = int(v[3:5])
     if not (1 <= month <= 12 or 20 <= month <= 99):
         return False
-    body = v[:13].replace("2A", "19", 1).replace("2B", "18", 1) if v[5:7] in ("2A", "2B") else v[:13]
-    return 97 - int(body) % 97 == int(v[13:])
+    return _stdnum_ok(_nir.is_valid, v)
 
 
 def bsn_ok(value: str) -> bool:
@@ -85,8 +126,53 @@ def bsn_ok(value: str) -> bool:
     v = compact(value)
     if not re.fullmatch(r"\d{9}", v) or v == "000000000":
         return False
-    total = sum(int(d) * w for d, w in zip(v[:8], range(9, 1, -1))) - int(v[8])
-    return total % 11 == 0
+    return _stdnum_ok(_bsn.is_valid, v)
+
+
+def fodselsnummer_ok(value: str) -> bool:
+    """Norwegian fødselsnummer (also D- and H-numbers): ``010190 12345``, ``01019012345``."""
+    v = compact(value)
+    return re.fullmatch(r"\d{11}", v) is not None and _stdnum_ok(_fnr.is_valid, v)
+
+
+def personnummer_ok(value: str) -> bool:
+    """Swedish personnummer or samordningsnummer: ``19900101-1234``, ``900101-1234``, ``900101+1234``."""
+    v = re.sub(r"[\s.\-/]", "", value)  # keep "+": it says the person is over 100
+    if not re.fullmatch(r"(?:\d{2})?\d{6}\+?\d{4}", v):
+        return False
+    if "+" not in v:
+        v = f"{v[:-4]}-{v[-4:]}"
+    return _stdnum_ok(_personnummer.is_valid, v)
+
+
+def cpr_ok(value: str) -> bool:
+    """Danish CPR number: ``010190-1234`` (a valid birth date; no check digit since 2007)."""
+    v = compact(value)
+    return re.fullmatch(r"\d{10}", v) is not None and _stdnum_ok(_cpr.is_valid, v)
+
+
+def hetu_ok(value: str) -> bool:
+    """Finnish henkilötunnus: ``131052-308T`` (century sign ``+``, ``-``, ``A``...``F``, ``U``...``Y``)."""
+    v = value.strip().upper()
+    return re.fullmatch(r"\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]", v) is not None and _stdnum_ok(_hetu.is_valid, v)
+
+
+def codice_fiscale_ok(value: str) -> bool:
+    """Italian codice fiscale of a person: ``RSSMRA85T10A562S`` (16 characters, check letter)."""
+    v = compact(value)
+    return len(v) == 16 and _stdnum_ok(_codicefiscale.is_valid, v)
+
+
+def nhs_ok(value: str) -> bool:
+    """UK NHS number: ``943 476 5919`` (10 digits, mod 11)."""
+    v = compact(value)
+    return re.fullmatch(r"\d{10}", v) is not None and _stdnum_ok(_nhs.is_valid, v)
+
+
+def iban_ok(value: str) -> bool:
+    """IBAN: ``NO93 8601 1117 947``, ``DE89370400440532013000`` (country length and mod 97)."""
+    v = compact(value)
+    return re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", v) is not None and _stdnum_ok(_iban.is_valid, v)
 
 
 def _cross_sum(n: int) -> int:

@@ -15,6 +15,7 @@ import string
 from phiscrub.resources import load_lexicon
 from phiscrub.transform.surrogate.draw import NoteDraw
 from phiscrub.transform.surrogate.identifiers import keyed_shape
+from phiscrub.transform.surrogate.locale import locale_list
 from phiscrub.transform.surrogate.names import keyed_initial, keyed_name_component, name_sets
 from phiscrub.transform.surrogate.source import Streams, shape, shape_like, weighted
 from phiscrub.transform.surrogate.text import ascii_letters, ascii_word, match_case, splice_stripped
@@ -109,12 +110,14 @@ def keyed_ip(streams: Streams, surface: str) -> str:
     return result
 
 
-def _keyed_domain(streams: Streams, host: str) -> str:
+def _keyed_domain(streams: Streams, host: str, folder: str | None = None) -> str:
     labels = host.split(".")
     keep_tail = 1
     if len(labels) >= 3 and labels[-2].lower() in SECOND_LEVEL and len(labels[-1]) == 2:
         keep_tail = 2
-    words = [w for w in load_lexicon("last_names") if w.isascii() and w.isalpha() and len(w) >= 4]
+    words = [w for w in locale_list("last_names", folder) if w.isascii() and w.isalpha() and len(w) >= 4]
+    if not words:  # a locale whose surnames are not written in Latin letters (zh)
+        words = [w for w in locale_list("last_names", None) if w.isascii() and w.isalpha() and len(w) >= 4]
     out = []
     for i, label in enumerate(labels):
         if (
@@ -142,15 +145,15 @@ def keyed_email(streams: Streams, surface: str, folder: str | None = None) -> st
     if m is None:
         return keyed_shape(streams, surface, "EMAIL")
     local = keyed_handle(streams, m.group(1), folder)
-    return splice_stripped(surface, f"{local}@{_keyed_domain(streams, m.group(2))}")
+    return splice_stripped(surface, f"{local}@{_keyed_domain(streams, m.group(2), folder)}")
 
 
-def keyed_url(streams: Streams, surface: str) -> str:
+def keyed_url(streams: Streams, surface: str, folder: str | None = None) -> str:
     """Same scheme and top-level domain; other host labels and path words replaced."""
     m = _URL.match(surface.strip())
     if m is None:
         return keyed_shape(streams, surface, "URL")
-    host = _keyed_domain(streams, m.group("host"))
+    host = _keyed_domain(streams, m.group("host"), folder)
     rest_out = []
     for piece in re.finditer(r"[A-Za-z]+|\d+|.", m.group("rest"), re.DOTALL):
         text = piece.group(0)
@@ -199,6 +202,8 @@ def keyed_handle(streams: Streams, surface: str, folder: str | None = None) -> s
             return letter(low[0]) + surname(low[1:])
         if len(low) >= 4 and low[:-1] in last:
             return surname(low[:-1]) + letter(low[-1])
+        if len(low) >= 5:
+            return surname(low)  # a surname no list knows ("s.kowalczyk"): the same as in the full name
         return shape_like(run, streams("handle", low), keep_case=False).lower()
 
     out: list[str] = []

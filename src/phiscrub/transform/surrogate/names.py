@@ -19,7 +19,7 @@ from phiscrub.resources import load_lexicon
 from phiscrub.transform.surrogate.locale import locale_list
 from phiscrub.transform.surrogate.source import Streams
 from phiscrub.transform.surrogate.text import CJK, match_case, normalize_component
-from phiscrub.transform.surrogate.wordlists import PARTICLES, SUFFIXES, TITLES
+from phiscrub.transform.surrogate.wordlists import PARTICLES, SUFFIXES, TITLES, US_FEMALE, US_LAST, US_MALE
 
 # A name word (letters, inner apostrophes: "O'Neil") and a possessive ending ("Smith's").
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -76,6 +76,22 @@ def name_sets() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         male |= {normalize_component(n) for n in load_lexicon("first_names_male", lang)}
         last |= {normalize_component(n) for n in load_lexicon("last_names", lang)}
     return frozenset(female), frozenset(male), frozenset(last)
+
+
+@cache
+def _us_first_leaning() -> frozenset[str]:
+    """US given names that are no common US surname ("Mary", "Ellen"; not "Thomas", "Jordan")."""
+    first = {normalize_component(n) for n in (*US_FEMALE, *US_MALE)}
+    first |= {normalize_component(n) for n in locale_list("first_names_female", "en_us")}
+    first |= {normalize_component(n) for n in locale_list("first_names_male", "en_us")}
+    last = {normalize_component(n) for n in (*US_LAST, *locale_list("last_names", "en_us"))}
+    return frozenset(first - last)
+
+
+def _first_leaning(key: str) -> bool:
+    """A lone word read as a given name although some locale lists it as a surname too: "his wife
+    Mary" is Mary the given name (the multi-locale surname lists hold "Mary")."""
+    return key in _us_first_leaning()
 
 
 @cache
@@ -285,7 +301,8 @@ def _read_name(surface: str) -> list[_NameWord]:
         if only.kind == "initial":
             only.role = "first"
         else:
-            only.role = "last" if key in last or key not in female | male else "first"
+            known_first = key in female or key in male
+            only.role = "first" if known_first and (key not in last or _first_leaning(key)) else "last"
         return words
     for k, w in enumerate(names):
         key = _word_text(surface, w)

@@ -19,6 +19,7 @@ from importlib import resources
 from phiscrub.resources import load_lexicon
 from phiscrub.transform.surrogate.cues import SHORT_FACILITY_AFTER, UNIT_CUE
 from phiscrub.transform.surrogate.draw import NoteDraw
+from phiscrub.transform.surrogate.locale import locale_list
 from phiscrub.transform.surrogate.source import Source, Streams, shape, shape_digit_runs, shape_like, weighted
 from phiscrub.transform.surrogate.text import CJK, match_case, normalize_component
 from phiscrub.transform.surrogate.wordlists import (
@@ -105,7 +106,7 @@ def keyed_street(streams: Streams, surface: str, folder: str | None = None) -> s
     new_number = shape_like(number, stream, nonzero_first=True) if number else ""
     result = new_number + gap + new_name + shape_digit_runs(tail, stream)
     if normalize_component(result) == key:
-        result = new_number + gap + match_case(name_part, stream.choice(load_lexicon("street_names")))
+        result = new_number + gap + match_case(name_part, stream.choice(locale_list("street_names", folder)))
     return surface.replace(stripped, result) if stripped else surface
 
 
@@ -151,7 +152,7 @@ def _street_name(name_part: str, stream: Source, folder: str | None) -> str:
             )
         elif len(words) > 1 and bare in full_suffixes:
             suffix_new = stream.choice(sorted(k.title() for k in STREET_ABBR))
-    name = stream.choice(load_lexicon("street_names", folder))
+    name = stream.choice(locale_list("street_names", folder))
     new_name = direction + name + (" " + suffix_new if suffix_new else "")
     return match_case(name_part, new_name) if name_part else new_name
 

@@ -1,0 +1,315 @@
+"""Keyed places and contacts that agree: towns of the note's state, ZIP codes of that state, phones
+with a valid area code of it, facilities that keep their kind.
+
+:func:`plan_geography` reads a note once, before any replacement: which state each town or ZIP code
+belongs to ("Springfield, IL 62704": the IL after the town, before the ZIP), whether that state is
+itself replaced (a STATE span: its surrogate) or kept (Safe Harbor keeps states), and the note's
+home state (the first one it names; else a state keyed by the patient). The keyed generators below
+then draw a town of that state, a ZIP code of that town or state, a phone number of that state.
+Every draw is keyed by the original value and the state, within the patient's scope, so a patient's
+notes that name the same place get the same surrogate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from phiscrub.transform.surrogate.geo import (
+    area_codes,
+    is_valid_phone,
+    state_code,
+    state_name,
+    towns_of_country,
+    towns_of_state,
+    us_states,
+    zips_of,
+)
+from phiscrub.transform.surrogate.kinds import SERVICE_WORDS, Facility, is_town
+from phiscrub.transform.surrogate.locale import Locale, locale_list
+from phiscrub.transform.surrogate.source import Source, Streams, shape_like
+from phiscrub.transform.surrogate.text import match_case, normalize_component
+from phiscrub.transform.surrogate.wordlists import PLACE_WORDS, SAINTS, VIRTUE_NAMES
+
+__all__ = [
+    "NoteGeo",
+    "keyed_facility",
+    "keyed_locale_phone",
+    "keyed_organization",
+    "keyed_place_name",
+    "keyed_state",
+    "keyed_town",
+    "keyed_us_phone",
+    "keyed_zip",
+    "plan_geography",
+    "render_state",
+]
+
+_STATE_AFTER = re.compile(r"[ \t]*,?[ \t]*(?P<st>[A-Z][A-Za-z]+(?:[ \t][A-Z][a-z]+)?\.?)")
+_STATE_BEFORE = re.compile(r"(?P<st>\b[A-Z][A-Za-z]+(?:[ \t][A-Z][a-z]+)?)\.?,?[ \t]{0,3}$")
+_ZIP = re.compile(r"^(?P<zip>\d{5})(?P<plus>-\d{4})?$")
+
+
+@dataclass
+class NoteGeo:
+    """The states of one note's places: per span start, and the note's home state.
+
+    Attributes:
+        state_at: span start -> the (surrogate or kept) state code of the span's "Town, ST ZIP" group.
+        town_of_zip: ZIP span start -> the original town written before it in the same group.
+        home: the note's state: the first group's, else one keyed by the patient.
+    """
+
+    state_at: dict[int, str] = field(default_factory=dict)
+    town_of_zip: dict[int, str] = field(default_factory=dict)
+    home: str = "MA"
+
+    def target(self, start: int | None) -> str:
+        """The state a place or contact at ``start`` must lie in."""
+        return self.state_at.get(start, self.home) if start is not None else self.home
+
+
+def _state_in(candidate: str) -> str | None:
+    """The state code of "IL", "Illinois", "New York" (two words, else the first)."""
+    code = state_code(candidate)
+    if code is None and " " in candidate:
+        code = state_code(candidate.split()[0])
+    return code
+
+
+def plan_geography(
+    text: str,
+    spans: Sequence[tuple[int, int, str]],
+    state_surrogate: Callable[[str], str],
+    default_state: str,
+) -> NoteGeo:
+    """Read the state of each town and ZIP code of a note (US notes).
+
+    Args:
+        text: the note.
+        spans: (start, end, fine label) of the spans that will be replaced, in text order.
+        state_surrogate: the keyed surrogate code of a replaced state code.
+        default_state: the home state when the note names none.
+    """
+    geo = NoteGeo(home=default_state)
+    first: str | None = None
+
+    def replaced(start: int, end: int) -> bool:
+        return any(s <= start and end <= e for s, e, _ in spans)
+
+    for i, (start, end, fine) in enumerate(spans):
+        surface = text[start:end]
+        code: str | None = None
+        if fine == "STATE":
+            found = state_code(surface)
+            code = None if found is None else state_surrogate(found)
+        elif fine == "ZIP":
+            m = _STATE_BEFORE.search(text, max(0, start - 40), start)
+            found = None if m is None else _state_in(m.group("st"))
+            if m is not None and found is not None:
+                st_start = m.start("st")
+                code = state_surrogate(found) if replaced(st_start, m.end("st")) else found
+                for s, e, _f in reversed(spans[:i]):
+                    if e <= st_start and re.fullmatch(r"[ \t]*,?[ \t]*", text[e:st_start]):
+                        geo.town_of_zip[start] = text[s:e]
+                        break
+        elif not re.search(r"\d", surface):
+            m = _STATE_AFTER.match(text, end, min(len(text), end + 40))
+            found = None if m is None else _state_in(m.group("st"))
+            if m is not None and found is not None and text[end : m.start("st")].strip() == ",":
+                code = state_surrogate(found) if replaced(m.start("st"), m.end("st")) else found
+        if code is not None:
+            geo.state_at[start] = code
+            first = first or code
+    if first is not None:
+        geo.home = first
+    return geo
+
+
+def _pick_other(stream: Source, pool: Sequence[str], original: str) -> str:
+    """A keyed pick from ``pool`` that differs from ``original`` (folded)."""
+    target = normalize_component(original)
+    options = [p for p in pool if normalize_component(p) != target]
+    return stream.choice(options or list(pool))
+
+
+def keyed_state(streams: Streams, code: str) -> str:
+    """Another US state code, keyed by the original code (one mapping per scope)."""
+    return _pick_other(streams("state", code), tuple(us_states()), code)
+
+
+def render_state(surface: str, code: str) -> str:
+    """A state code written like ``surface``: a postal code, or the full name in its case."""
+    stripped = surface.strip()
+    new = code if re.fullmatch(r"[A-Z]{2}", stripped.rstrip(".")) else match_case(stripped, state_name(code))
+    return surface.replace(stripped, new) if stripped else surface
+
+
+def keyed_town(streams: Streams, surface: str, loc: Locale, state: str | None) -> str:
+    """A town of the locale (US: of ``state``), never the original, in the original's case."""
+    stripped = surface.strip()
+    if loc.country == "US" and state is not None:
+        pool: Sequence[str] = towns_of_state(state)
+    elif loc.country in ("CN",):
+        pool = locale_list("cities", loc.folder)
+    else:
+        pool = towns_of_country(loc.country) or locale_list("cities", loc.folder)
+    new = _pick_other(streams("town", normalize_component(stripped), state or loc.code), pool, stripped)
+    return surface.replace(stripped, match_case(stripped, new)) if stripped else surface
+
+
+def keyed_zip(streams: Streams, surface: str, state: str, town: str | None) -> str | None:
+    """A ZIP code of ``town`` (the surrogate town of its group) or ``state``; "+4" digits redrawn.
+
+    None when ``surface`` is no US ZIP code (the caller reshapes it).
+    """
+    stripped = surface.strip()
+    m = _ZIP.match(stripped)
+    if m is None:
+        return None
+    stream = streams("zip", m.group("zip"), state, town or "")
+    pool = zips_of(state, town) or zips_of(state)
+    if not pool:
+        return None
+    new = _pick_other(stream, pool, m.group("zip"))
+    if m.group("plus"):
+        new += "-" + shape_like(m.group("plus")[1:], stream)
+    return surface.replace(stripped, new)
+
+
+def _digit_positions(surface: str) -> list[int]:
+    return [i for i, c in enumerate(surface) if c.isdigit()]
+
+
+def keyed_us_phone(streams: Streams, surface: str, state: str, fictional: bool) -> str | None:
+    """A US number of the same layout: a valid area code of ``state``, a valid exchange and line
+    (``phonenumbers.is_valid_number``), or with ``fictional`` the reserved 555-0100..0199 range.
+
+    None when ``surface`` holds no 7- or 10-digit US number (the caller reshapes it).
+    """
+    ext = re.search(r"(?i)(x|ext\.?|extension)\s*\d+\s*$", surface)
+    digits = [i for i in _digit_positions(surface) if ext is None or i < ext.start()]
+    if len(digits) == 11 and surface[digits[0]] == "1":
+        digits = digits[1:]
+    if len(digits) not in (7, 10):
+        return None
+    stream = streams("us-phone", "".join(surface[i] for i in digits), state, str(fictional))
+    codes = area_codes(state)
+    result = surface
+    for _ in range(30):
+        area = stream.choice(codes)
+        if fictional:
+            exchange, line = "555", "01" + f"{stream.randrange(100):02d}"
+        else:
+            exchange = str(2 + stream.randrange(8)) + f"{stream.randrange(100):02d}"
+            if exchange[1:] == "11" or exchange == "555":
+                continue
+            line = f"{stream.randrange(10000):04d}"
+        new = (area if len(digits) == 10 else "") + exchange + line
+        if not fictional and not is_valid_phone(area + exchange + line, "US"):
+            continue
+        chars = list(surface)
+        for pos, digit in zip(digits, new, strict=True):
+            chars[pos] = digit
+        if ext is not None:
+            tail = "".join(chars[ext.start() :])
+            chars[ext.start() :] = list(re.sub(r"\d+", lambda d: shape_like(d.group(0), stream), tail))
+        result = "".join(chars)
+        if result != surface:
+            return result
+    return result
+
+
+def keyed_locale_phone(streams: Streams, surface: str, region: str) -> str | None:
+    """A number of the same layout that ``phonenumbers`` reads as valid in ``region``: country code,
+    trunk prefix and first digit kept, the rest drawn. None when no valid one is found."""
+    digits = _digit_positions(surface)
+    if len(digits) < 6:
+        return None
+    keep = 1
+    stripped = surface.lstrip()
+    if stripped.startswith(("+", "00")):
+        m = re.match(r"(?:\+|00)\s*\(?\s*(\d{1,3})", stripped)
+        keep = (len(m.group(1)) if m else 0) + 1
+    elif surface[digits[0]] == "0":
+        keep = 2
+    stream = streams("locale-phone", "".join(surface[i] for i in digits), region)
+    for _ in range(40):
+        chars = list(surface)
+        for i in digits[keep:]:
+            chars[i] = str(stream.randrange(10))
+        result = "".join(chars)
+        if result != surface and is_valid_phone(result, region):
+            return result
+    return None
+
+
+def keyed_place_name(
+    streams: Streams, name: str, loc: Locale, state: str | None, *, town: bool = False
+) -> str:
+    """A plausible facility name part for ``name``: a town of the state or locale when ``town`` or
+    when ``name`` is a town; a saint for a saint; else a place word, a surname or a virtue name."""
+    stripped = name.strip()
+    folded = normalize_component(stripped)
+    stream = streams("place-name", folded, state or loc.code)
+    if town or (stripped and is_town(stripped, loc)) or loc.lang != "en":
+        return match_case(stripped, keyed_town(streams, stripped or "x", loc, state))
+    saint = re.match(r"(?i)^(st\.?|saint)\s+(\S+?)(['’]s)?$", stripped)
+    if saint is not None:
+        new = _pick_other(stream, SAINTS, saint.group(2))
+        return match_case(stripped, f"{saint.group(1)} {new}{saint.group(3) or ''}")
+    uni = re.match(r"(?i)^(university of)\s+(.+)$", stripped)
+    if uni is not None:
+        place = state_name(state) if state is not None else keyed_town(streams, uni.group(2), loc, state)
+        return match_case(stripped, f"{uni.group(1)} {place}")
+    roll = stream.randrange(100)
+    if roll < 45:
+        pool: Sequence[str] = PLACE_WORDS
+    elif roll < 80:
+        pool = [n for n in locale_list("last_names", loc.folder) if n.isalpha()] or PLACE_WORDS
+    else:
+        pool = VIRTUE_NAMES
+    return match_case(stripped, _pick_other(stream, pool, stripped))
+
+
+def _split_stem(stem: str) -> tuple[str, str]:
+    """The name words of a facility stem and the service words after them ("Northgate", " Family")."""
+    words = list(re.finditer(r"\S+", stem))
+    cut = len(words)
+    while cut > 0 and normalize_component(words[cut - 1].group(0)) in SERVICE_WORDS:
+        cut -= 1
+    if cut == 0:
+        return "", stem
+    end = words[cut - 1].end()
+    return stem[:end], stem[end:]
+
+
+def keyed_facility(streams: Streams, surface: str, fac: Facility, loc: Locale, state: str | None) -> str:
+    """The facility with its head noun and service words kept and its name part replaced
+    ("Northgate Family Clinic" -> "Fairview Family Clinic", "Boston VA Medical Center" -> a town of
+    the state + "VA Medical Center", "Hospital de Sant Pau" -> "Hospital de <town>")."""
+    stripped = surface.strip()
+    if fac.leading:
+        new = fac.head + fac.sep + keyed_place_name(streams, fac.stem, loc, state, town=True) + fac.tail
+        return surface.replace(stripped, new)
+    name, service = _split_stem(fac.stem)
+    veterans = bool(re.match(r"(?i)va\b|veterans", fac.head))
+    if not name:
+        # A bare head or service words alone ("Family Clinic"): put a name in front.
+        lead = keyed_place_name(streams, fac.stem + fac.head, loc, state, town=veterans)
+        new_name = match_case(fac.head, lead) + (" " if fac.stem and not fac.stem[:1].isspace() else "")
+        new_name += fac.stem + (fac.sep or " ")
+        return surface.replace(stripped, new_name + fac.head + fac.tail)
+    new = keyed_place_name(streams, name, loc, state, town=veterans)
+    return surface.replace(stripped, new + service + fac.sep + fac.head + fac.tail)
+
+
+def keyed_organization(streams: Streams, surface: str, loc: Locale, state: str | None) -> str:
+    """A company-like name: its legal or business word kept, its name part replaced."""
+    stripped = surface.strip()
+    m = re.match(r"(?s)^(?P<name>.*?)(?P<sep>,?\s+)(?P<suffix>\S+\W*)$", stripped)
+    if m is None:
+        return surface.replace(stripped, keyed_place_name(streams, stripped, loc, state))
+    new = keyed_place_name(streams, m.group("name"), loc, state)
+    return surface.replace(stripped, new + m.group("sep") + m.group("suffix"))
