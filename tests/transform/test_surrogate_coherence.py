@@ -81,7 +81,11 @@ def test_town_and_zip_lie_in_the_surrogate_or_kept_state(
     assert town in towns_of_state(state) or town.title() in towns_of_state(state), (town, state)
     zip5 = out["ZIP"][:5]
     assert zip5 in zips_of(state) and zip5 != doc.text[doc.spans[-1].start :][:5]
-    assert zip5 in zips_of(state, town.title()) or not zips_of(state, town.title()) or zip5 in zips_of(state, town)
+    assert (
+        zip5 in zips_of(state, town.title())
+        or not zips_of(state, town.title())
+        or zip5 in zips_of(state, town)
+    )
     if "-" in doc.text[doc.spans[-1].start :]:
         assert re.fullmatch(r"\d{5}-\d{4}", out["ZIP"])
 
@@ -100,7 +104,9 @@ PHONES = ["(617) 555-0134", "617-555-0134", "617.555.0134", "+1 617 555 0134", "
 
 @pytest.mark.parametrize("phone", PHONES)
 def test_phone_is_valid_with_an_area_code_of_the_notes_state(phone: str) -> None:
-    doc = _doc(["Home: ", ("CITY", "Springfield"), ", IL. Tel ", ("PHONE", phone), " Fax ", ("FAX", "217-555-0199")])
+    doc = _doc(
+        ["Home: ", ("CITY", "Springfield"), ", IL. Tel ", ("PHONE", phone), " Fax ", ("FAX", "217-555-0199")]
+    )
     _town, new_phone, new_fax = _redact(doc)
     for original, new in ((phone, new_phone), ("217-555-0199", new_fax)):
         assert re.sub(r"\d", "#", new) == re.sub(r"\d", "#", original), "the layout is kept"

@@ -108,7 +108,9 @@ def test_first_name_becomes_a_first_name(label: str, surface: str) -> None:
         assert normalize_component(out) in FEMALE, "gender is kept"
 
 
-@pytest.mark.parametrize(("label", "surface"), [("PATIENT", "Smith"), ("DOCTOR", "Kowalski"), ("LOCATION", "Garcia")])
+@pytest.mark.parametrize(
+    ("label", "surface"), [("PATIENT", "Smith"), ("DOCTOR", "Kowalski"), ("LOCATION", "Garcia")]
+)
 def test_surname_becomes_a_surname(label: str, surface: str) -> None:
     out = GEN.surrogate(label, surface, patient_id="p1")
     assert normalize_component(out) in LAST and out != surface, out

@@ -72,7 +72,9 @@ class DetectorSettings:
             str(options.get("lang", "en")),
             float(options.get("threshold", DEFAULT_THRESHOLD)),
             bool(options.get("guard", True)),
-            *(_path(options.get(name)) for name in ("site_lists", "registry", "allow_list")),
+            site_lists=_path(options.get("site_lists")),
+            registry=_path(options.get("registry")),
+            allow_list=_path(options.get("allow_list")),
             locale=None if options.get("locale") is None else str(options.get("locale")),
             fictional_contacts=bool(options.get("fictional_contacts", False)),
         )
