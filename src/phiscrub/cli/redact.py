@@ -152,6 +152,20 @@ class _FatalRunError(click.ClickException):
 )
 @policy_option()
 @click.option(
+    "--rename-outputs",
+    type=click.Choice(["positional", "hash"]),
+    default=None,
+    help="Name outputs and document ids without the input's file and folder names (which may hold "
+    "PHI): positional (000001.txt, ...) or hash (keyed HMAC of the input path; needs a secret).",
+)
+@click.option(
+    "--rename-map",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --rename-outputs: also write the new name -> input name map here (mode 0600; it "
+    "links the output to the input's names). Written only when asked.",
+)
+@click.option(
     "--resume",
     is_flag=True,
     help=f"Continue an interrupted run into the same OUTDIR from its manifest (OUTDIR/{WORK_DIR_NAME}); "
@@ -181,6 +195,8 @@ def redact(
     site_lists: str | None = None,
     registry: str | None = None,
     allow_list: str | None = None,
+    rename_outputs: str | None = None,
+    rename_map: Path | None = None,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -200,7 +216,14 @@ def redact(
     secret = read_secret(key, key_file)
     job = RedactJob(input_path, out_dir, inputs, detectors, mode, labels, secret, policy)
     job = replace(
-        job, audit_text=audit_text, batch_size=batch_size, workers=workers, resume=resume, vault=vault
+        job,
+        audit_text=audit_text,
+        batch_size=batch_size,
+        workers=workers,
+        resume=resume,
+        vault=vault,
+        rename_outputs=rename_outputs,
+        rename_map=rename_map,
     )
     try:
         stats = run_redact(job)

@@ -160,7 +160,7 @@ class ParquetSource(TableSource):
         out = self._open_output(out_dir)
         align = Aligner(transformed, self.path)
         pf = self._file()
-        schema = pf.schema_arrow
+        schema = _structural_schema(pf.schema_arrow)
         for name in self._nulled:  # a non-nullable column must accept the nulls written into it
             i = schema.get_field_index(name)
             schema = schema.set(i, schema.field(i).with_nullable(True))
@@ -193,6 +193,21 @@ class ParquetSource(TableSource):
             pending.flush()
             align.finish()
         return [out]
+
+
+#: Schema metadata keys kept in the output: how pandas rebuilds its frame (index, dtypes). Every
+#: other key-value pair of the schema and of each field is free text a writer chose (descriptions,
+#: provenance, sometimes a patient's name or MRN) and is dropped (issue 28, item 6).
+STRUCTURAL_METADATA = (b"pandas",)
+
+
+def _structural_schema(schema: Any) -> Any:
+    """``schema`` without its non-structural key-value metadata (schema and fields)."""
+    kept = {k: v for k, v in (schema.metadata or {}).items() if k in STRUCTURAL_METADATA}
+    for i, f in enumerate(schema):
+        if f.metadata:
+            schema = schema.set(i, f.remove_metadata())
+    return schema.remove_metadata().with_metadata(kept) if kept else schema.remove_metadata()
 
 
 class ParquetReader(TableReader):

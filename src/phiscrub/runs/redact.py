@@ -36,6 +36,7 @@ from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 from phiscrub.io.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, new_key_fields
 from phiscrub.io.private import make_private_dir, open_private
+from phiscrub.io.rename import OutputNamer, RenamedSource, write_rename_map
 from phiscrub.io.source import Source
 from phiscrub.runs.batches import (
     ERRORS_NAME,
@@ -108,6 +109,10 @@ class RedactJob:
         workers: worker processes.
         resume: continue an interrupted run into the same OUTDIR.
         vault: also write an encrypted mapping vault here (needs a secret).
+        rename_outputs: ``positional`` or ``hash``: output names and ids that do not repeat the
+            input's names (:mod:`phiscrub.io.rename`); None keeps them (a ``path_phi`` warning
+            when they look like PHI).
+        rename_map: write the new name -> input name map here (0600), only when asked.
     """
 
     input_path: Path
@@ -123,6 +128,8 @@ class RedactJob:
     workers: int = 1
     resume: bool = False
     vault: Path | None = None
+    rename_outputs: str | None = None
+    rename_map: Path | None = None
 
     def check(self) -> None:
         """Refuse options that cannot run.
@@ -140,6 +147,8 @@ class RedactJob:
             raise RunStartupError("--batch-size must be at least 1")
         if self.workers < 1:
             raise RunStartupError("--workers must be at least 1")
+        if self.rename_map is not None and self.rename_outputs is None:
+            raise RunStartupError("--rename-map needs --rename-outputs")
 
     def deidentifier(self) -> Deidentifier:
         """The loaded de-identifier of this job.
@@ -181,6 +190,8 @@ class RedactJob:
             "guard": d.guard,
             # Digests of the files' content (never the content): a changed list is another run.
             **_site_fingerprint(d),
+            # Only when given, so that the manifests of runs without it are unchanged.
+            **({"rename_outputs": self.rename_outputs} if self.rename_outputs else {}),
         }
 
 
@@ -197,9 +208,11 @@ def run_redact(job: RedactJob) -> RunStats:
         RunInterrupted: Ctrl-C; as for RunStoppedError.
     """
     job.check()
-    source = _open_input(job.input_path, job.inputs)
+    source = _rename(_open_input(job.input_path, job.inputs), job)
     _check_output(source, job.out_dir)
     deid = job.deidentifier()
+    if job.rename_outputs is None:
+        _warn_path_phi(deid, source)
     work = job.out_dir / WORK_DIR_NAME
     lock = _lock_output(job.out_dir, work, private=job.audit_text)
     try:
@@ -213,6 +226,8 @@ def run_redact(job: RedactJob) -> RunStats:
                 standoff = work / STAGING_NAME / STANDOFF_NAME
                 stats.vaulted = _write_vault(job.vault, source, job.out_dir, standoff, secret, reopen)
             _commit(work / STAGING_NAME, job.out_dir)
+            if job.rename_map is not None and isinstance(source, RenamedSource):
+                write_rename_map(job.rename_map, source.names())
         except BaseException as exc:
             stop = _stopped(exc, work, manifest, stats, job.out_dir)
             if stop is None:  # SystemExit, GeneratorExit: stop as asked
@@ -263,6 +278,30 @@ def _open_input(input_path: Path, opts: InputOptions) -> Source:
     except OSError as exc:
         raise RunStartupError(f"cannot read {input_path}: {_os_error(exc)}") from None
     return source
+
+
+def _rename(source: Source, job: RedactJob) -> Source:
+    """``source`` with new output names under ``--rename-outputs`` (else as it is)."""
+    if job.rename_outputs is None:
+        return source
+    try:
+        return RenamedSource(source, OutputNamer(job.rename_outputs, resolve_key(job.key)))
+    except ConfigError as exc:
+        raise RunStartupError(str(exc)) from None
+
+
+def _warn_path_phi(deid: Deidentifier, source: Source) -> None:
+    """Warn (a code and a count, never a name) when input names that become output names look like PHI."""
+    from phiscrub.runs.path_names import PATH_PHI_CODE, path_components, phi_path_components
+
+    found = phi_path_components(deid, path_components(source))
+    if found:
+        log.warning(
+            "[%s] %d input file or folder names look like PHI; they become output paths and "
+            "document ids (phi_spans.jsonl, errors.jsonl): use --rename-outputs",
+            PATH_PHI_CODE,
+            found,
+        )
 
 
 def _check_output(source: Source, out_dir: Path) -> None:
