@@ -291,7 +291,18 @@ class Deidentifier:
         return decide_language(doc, self.lang)
 
     def propose_many(self, docs: Sequence[Document]) -> list[list[Span]]:
-        """Every detector's proposals for a batch: unresolved, unfiltered, with their scores."""
+        """Every detector's proposals for a batch: unresolved, unfiltered, with their scores.
+
+        The detectors read a note through its normalized view (invisible characters removed,
+        compatibility forms, names across a line break, spaced digits; :mod:`phiscrub.text_view`)
+        and the spans come back in the note's own offsets.
+        """
+        from phiscrub.text_view import propose_on_views
+
+        return propose_on_views([self.tagged(d) for d in docs], self._propose_plain)
+
+    def _propose_plain(self, docs: Sequence[Document]) -> list[list[Span]]:
+        """:meth:`propose_many` on the text as given."""
         from phiscrub.progress import report, wants_progress
 
         proposals: list[list[Span]] = [[] for _ in docs]
