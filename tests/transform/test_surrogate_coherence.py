@@ -200,3 +200,50 @@ def test_no_original_value_survives_surrogate_mode(phi: list[tuple[str, str]], p
     out = build_transformer("surrogate", "fine", key=KEY).apply(doc, doc.spans, patient_id=patient).text
     for _label, value in phi:
         assert not re.search(rf"(?<!\w){re.escape(value)}(?!\w)", out, re.IGNORECASE), (value, out)
+
+
+# -- regressions found by scripts/eval_surrogates.py ---------------------------------------------
+
+
+def test_state_span_ending_a_sentence_moves_its_town() -> None:
+    # "Columbus, Ohio." with Ohio replaced: the town must lie in the surrogate state (the dot after
+    # the state once made it read as kept).
+    doc = _doc(
+        ["Lives in ", ("CITY", "Columbus"), ", ", ("STATE", "Ohio"), ". Tel ", ("PHONE", "614-555-0183")]
+    )
+    town, state, phone = _redact(doc)
+    code = state_code(state)
+    assert code is not None and code != "OH"
+    assert town in towns_of_state(code), (town, state)
+    assert _area(phone) in area_codes(code), (phone, state)
+
+
+def test_credential_after_a_name_is_no_state() -> None:
+    # "Anna Lee, MD": the note's state is Illinois (its address), not Maryland.
+    doc = _doc(["Seen by ", ("DOCTOR", "Anna Lee"), ", MD. Lives in ", ("CITY", "Springfield"), ", IL. Tel ",
+                ("PHONE", "217-555-0147")])  # fmt: skip
+    _doctor, town, phone = _redact(doc)
+    assert town in towns_of_state("IL") and _area(phone) in area_codes("IL"), (town, phone)
+
+
+@pytest.mark.parametrize(("state", "code"), [("WA", "206"), ("NY", "212"), ("IL", "312"), ("DC", "202")])
+def test_area_codes_of_a_state(state: str, code: str) -> None:
+    assert code in area_codes(state)
+
+
+def test_date_offsets_move_yearless_dates_by_four_weeks_or_more() -> None:
+    from phiscrub.transform.surrogates import SurrogateGenerator
+
+    gen = SurrogateGenerator(KEY)
+    offsets = {gen.date_offset(f"p{i}") for i in range(400)}
+    assert min(offsets) >= 28 and max(offsets) <= 336, "49-52 weeks would keep the month and day"
+    assert len(offsets) > 40
+
+
+@pytest.mark.parametrize("patient", [f"p{i}" for i in range(30)])
+def test_month_names_never_write_another_original(patient: str) -> None:
+    doc = _doc(["Seen in ", ("DATE", "August"), "; daughter ", ("RELATIVE", "June"), " visits in ", ("DATE", "May"),
+                "."])  # fmt: skip
+    out = build_transformer("surrogate", "fine", key=KEY).apply(doc, doc.spans, patient_id=patient).text
+    for original in ("August", "June", "May"):
+        assert not re.search(rf"\b{original}\b", out), out

@@ -285,8 +285,15 @@ class Transformer:
 
 
 #: Labels whose surrogates may equal another original of the note on purpose (shifted dates keep
-#: intervals, ages under 90 are kept) and that are never redrawn.
+#: intervals, ages under 90 are kept) and that are never redrawn; dates without a digit ("June",
+#: "Spring", "Tuesday") carry no interval and are.
 _NO_REDRAW = frozenset({"DATE", "AGE"})
+
+
+def _redrawable(fine: str, surface: str) -> bool:
+    return fine not in _NO_REDRAW or (fine == "DATE" and not re.search(r"\d", surface))
+
+
 _MAX_REDRAWS = 8
 
 
@@ -302,7 +309,7 @@ def _originals(text: str, spans: Sequence[Span]) -> frozenset[str]:
             fine = to_fine(span.label)
         except LabelError:
             fine = span.label
-        if fine not in _NO_REDRAW:
+        if _redrawable(fine, text[span.start : span.end]):
             words = _words(text[span.start : span.end])
             if words:
                 out.add(" ".join(words))
@@ -331,7 +338,7 @@ def _not_an_original(
     except LabelError:
         fine = span.label
     attempt = 0
-    while fine not in _NO_REDRAW and attempt < _MAX_REDRAWS and _writes_an_original(value, originals):
+    while _redrawable(fine, surface) and attempt < _MAX_REDRAWS and _writes_an_original(value, originals):
         attempt += 1
         value = op.apply(surface, span, ctx, attempt)
     return value

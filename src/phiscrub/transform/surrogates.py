@@ -42,6 +42,10 @@ from phiscrub.transform.surrogate.source import KeyedSource, Streams, keyed_stre
 from phiscrub.transform.surrogate.text import CJK, normalize_component
 from phiscrub.transform.surrogate.wordlists import NAME_LABELS, PICK_LEXICON, SHAPE_LABELS
 
+#: Date offsets above this many days move a yearless date by under 4 weeks in the calendar ...
+_NEAR_A_YEAR = 336
+#: ... and are moved back by this many days (44 weeks: 343..364 -> 35..56).
+_YEAR_FOLD = 308
 #: The redraw a surrogate is computed for (0: the first draw); a context variable, so threads and
 #: tasks of the service never see each other's.
 _ATTEMPT: ContextVar[int] = ContextVar("phiscrub_surrogate_attempt", default=0)
@@ -366,7 +370,13 @@ class SurrogateGenerator:
             parts = ("date-offset", "global")
         lo, hi = math.ceil(self.date_shift_range[0] / 7), self.date_shift_range[1] // 7
         lo = max(lo, 1)
-        return 7 * (lo + KeyedSource(self._key, parts).randrange(hi - lo + 1))
+        days = 7 * (lo + KeyedSource(self._key, parts).randrange(hi - lo + 1))
+        if days > _NEAR_A_YEAR and days - _YEAR_FOLD >= 7 * lo:
+            # 49 to 52 weeks move a date without a year ("1/6", "August") by under 4 weeks in the
+            # calendar, or not at all ("1/6" -> "1/5": another original of the same note): such
+            # offsets fold to 5 to 8 weeks instead.
+            days -= _YEAR_FOLD
+        return days
 
     def date(
         self,
@@ -383,6 +393,8 @@ class SurrogateGenerator:
         of the same shape, never the original.
         """
         offset = self.date_offset(patient_id, doc_id)
+        if _ATTEMPT.get() and not re.search(r"\d", surface):
+            offset += 28 * _ATTEMPT.get()  # a redrawn month or season name: no interval to keep
         streams = self._streams(patient_id)
         return when.keyed_date(streams, surface, offset, doc_id=doc_id, lang=lang or self.lang)
 

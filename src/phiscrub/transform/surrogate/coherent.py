@@ -48,6 +48,8 @@ __all__ = [
 
 _STATE_AFTER = re.compile(r"[ \t]*,?[ \t]*(?P<st>[A-Z][A-Za-z]+(?:[ \t][A-Z][a-z]+)?\.?)")
 _STATE_BEFORE = re.compile(r"(?P<st>\b[A-Z][A-Za-z]+(?:[ \t][A-Z][a-z]+)?)\.?,?[ \t]{0,3}$")
+#: Labels of spans that may be the town of a "Town, ST" group (mislabelled towns included).
+_TOWN_LABELS = frozenset({"CITY", "LOCATION", "HOSPITAL", "ORGANIZATION", "COUNTRY"})
 _ZIP = re.compile(r"^(?P<zip>\d{5})(?P<plus>-\d{4})?$")
 
 
@@ -70,12 +72,17 @@ class NoteGeo:
         return self.state_at.get(start, self.home) if start is not None else self.home
 
 
-def _state_in(candidate: str) -> str | None:
-    """The state code of "IL", "Illinois", "New York" (two words, else the first)."""
-    code = state_code(candidate)
-    if code is None and " " in candidate:
-        code = state_code(candidate.split()[0])
-    return code
+def _state_in(m: re.Match[str]) -> tuple[str, int, int] | None:
+    """The state code of the ``st`` group ("IL", "Illinois", "New York": two words, else the first)
+    and the offsets of the words it was read from (a trailing dot or next word left out)."""
+    text, start = m.group("st"), m.start("st")
+    words = list(re.finditer(r"[A-Za-z]+", text))
+    for n in (2, 1):
+        if len(words) >= n:
+            code = state_code(text[: words[n - 1].end()])
+            if code is not None:
+                return code, start, start + words[n - 1].end()
+    return None
 
 
 def plan_geography(
@@ -96,29 +103,31 @@ def plan_geography(
     first: str | None = None
 
     def replaced(start: int, end: int) -> bool:
-        return any(s <= start and end <= e for s, e, _ in spans)
+        return any(s < end and start < e for s, e, _ in spans)
 
     for i, (start, end, fine) in enumerate(spans):
         surface = text[start:end]
         code: str | None = None
         if fine == "STATE":
-            found = state_code(surface)
-            code = None if found is None else state_surrogate(found)
+            own = state_code(surface)
+            code = None if own is None else state_surrogate(own)
         elif fine == "ZIP":
             m = _STATE_BEFORE.search(text, max(0, start - 40), start)
-            found = None if m is None else _state_in(m.group("st"))
-            if m is not None and found is not None:
-                st_start = m.start("st")
-                code = state_surrogate(found) if replaced(st_start, m.end("st")) else found
+            hit = None if m is None else _state_in(m)
+            if hit is not None:
+                st_code, st_start, st_end = hit
+                code = state_surrogate(st_code) if replaced(st_start, st_end) else st_code
                 for s, e, _f in reversed(spans[:i]):
                     if e <= st_start and re.fullmatch(r"[ \t]*,?[ \t]*", text[e:st_start]):
                         geo.town_of_zip[start] = text[s:e]
                         break
-        elif not re.search(r"\d", surface):
+        elif fine in _TOWN_LABELS and not re.search(r"\d", surface):
+            # Only place labels: "Anna Lee, MD" is a doctor, not a town of Maryland.
             m = _STATE_AFTER.match(text, end, min(len(text), end + 40))
-            found = None if m is None else _state_in(m.group("st"))
-            if m is not None and found is not None and text[end : m.start("st")].strip() == ",":
-                code = state_surrogate(found) if replaced(m.start("st"), m.end("st")) else found
+            after = None if m is None else _state_in(m)
+            if m is not None and after is not None and text[end : m.start("st")].strip() == ",":
+                st_code, st_start, st_end = after
+                code = state_surrogate(st_code) if replaced(st_start, st_end) else st_code
         if code is not None:
             geo.state_at[start] = code
             first = first or code

@@ -159,8 +159,8 @@ def _area_code_states() -> dict[str, tuple[str, ...]]:
         number = phonenumbers.parse(f"+1{code}2345678")
         if not phonenumbers.is_valid_number(number):
             continue
-        where = geocoder.description_for_number(number, "en")
-        state = state_code(where.rsplit(", ", 1)[-1]) if where else None
+        where = geocoder.description_for_number(number, "en").removesuffix(" State")  # "Washington State"
+        state = "DC" if "D.C." in where else state_code(where.rsplit(", ", 1)[-1]) if where else None
         if state is not None:
             out.setdefault(state, []).append(str(code))
     return {k: tuple(v) for k, v in out.items()}

@@ -60,7 +60,8 @@ SERVICE_WORDS = frozenset(
         "university", "medical", "health", "county", "pediatric", "primary", "care", "dental", "eye",
         "orthopedic", "orthopaedic", "cardiology", "oncology", "behavioral", "mental", "specialty", "surgical",
         "internal", "medicine", "urgent", "walk-in", "veterans", "va", "heart", "kidney", "cancer", "city",
-        "state", "and", "&", "of", "the",
+        "state", "and", "&", "of", "the", "nursing", "rehabilitation", "rehab", "skilled", "senior", "living",
+        "assisted", "long-term", "acute", "home",
     }
 )  # fmt: skip
 _ORG_SUFFIX = re.compile(

@@ -79,6 +79,17 @@ def name_sets() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
 
 @cache
+def _gender_sets(folder: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """Folded female and male given names of one locale folder (en_us: with the commonest US ones)."""
+    female = {normalize_component(n) for n in locale_list("first_names_female", folder)}
+    male = {normalize_component(n) for n in locale_list("first_names_male", folder)}
+    if folder == "en_us":
+        female |= {normalize_component(n) for n in US_FEMALE}
+        male |= {normalize_component(n) for n in US_MALE}
+    return frozenset(female), frozenset(male)
+
+
+@cache
 def _us_first_leaning() -> frozenset[str]:
     """US given names that are no common US surname ("Mary", "Ellen"; not "Thomas", "Jordan")."""
     first = {normalize_component(n) for n in (*US_FEMALE, *US_MALE)}
@@ -127,12 +138,15 @@ def keyed_name_component(streams: Streams, role: str, text: str, lang: str | Non
     if role == "last":
         pool = lex.buckets["last"][letter]
     else:
-        female, male, _last = name_sets()
         gender = "u"
-        if norm in female and norm not in male:
-            gender = "f"
-        elif norm in male and norm not in female:
-            gender = "m"
+        # The locale's own lists first ("Joan" is a woman in en_US, a man in Catalan), then all.
+        for female, male in (_gender_sets(lang), name_sets()[:2]):
+            if norm in female and norm not in male:
+                gender = "f"
+            elif norm in male and norm not in female:
+                gender = "m"
+            if gender != "u":
+                break
         pool = lex.buckets[gender].get(letter) or lex.buckets["u"][letter]
     return pool[streams("name", role, norm).randrange(len(pool))]
 
