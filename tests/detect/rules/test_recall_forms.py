@@ -123,6 +123,10 @@ PLACES_FOUND = [
     ("transferred from Lakeside Memorial for cath", "Lakeside Memorial", "HOSPITAL"),
     ("outside records from St. Agnes Regional", "St. Agnes Regional", "HOSPITAL"),
     ("Good Samaritan residents with cirrhosis", "Good Samaritan", "HOSPITAL"),
+    # a run of capitalised words with one no dictionary has, no cue or head word needed
+    ("Pt stays with friends at Corvallen Pines most weekends", "Corvallen Pines", "LOCATION"),
+    ("Meals through Ostrow Lake Cooperative twice a week", "Ostrow Lake Cooperative", "LOCATION"),
+    ("Son drives her to Tamsworth Grange dinners", "Tamsworth Grange", "LOCATION"),
 ]
 
 PLACES_NOT_FOUND = [

@@ -104,15 +104,25 @@ _STREET_ANCHOR_RE = re.compile(
     + r")(?![a-z])"
 )
 
+_UNIT_SUFFIXES = frozenset({"ED", "ER", "Emergency Department", "Emergency Room"})
 _FAC_SUFFIX = (
     "(?:"
     + trie_pattern([w for x in FACILITY_SUFFIXES for w in (x, x.upper())], ignore_case=False)
     + r")(?![\w'’])"
 )
+# Head words that may follow a first one ("Memorial Hospital"); not a care unit ("Mercy Hospital ED").
+_FAC_MORE = (
+    "(?:"
+    + trie_pattern(
+        [w for x in FACILITY_SUFFIXES if x not in _UNIT_SUFFIXES for w in (x, x.upper())], ignore_case=False
+    )
+    + r")(?![\w'’])"
+)
 _FAC_WORD = r"(?:St\.|ST\.|Mt\.|MT\.|[A-Z][a-z]*[A-Z]?[a-z'’\-]+(?:['’]s)?|[A-Z][A-Z'’\-]+|[A-Z]\.)"
 _FAC_JOIN = r"(?:[ ](?:of|and|&|the|OF|AND|THE)[ ]| |-)"
 _FACILITY_RE = re.compile(
-    rf"(?<![\w'’.])(?P<fac>{_FAC_WORD}(?:{_FAC_JOIN}{_FAC_WORD}){{0,4}}?[ ]{_FAC_SUFFIX}"
+    # the head words run on ("Larkfield Memorial Hospital", "Borno Behavioral Health Center")
+    rf"(?<![\w'’.])(?P<fac>{_FAC_WORD}(?:{_FAC_JOIN}{_FAC_WORD}){{0,4}}?[ ]{_FAC_SUFFIX}(?:[ ]{_FAC_MORE})*"
     rf"(?:[ ](?:of|OF)[ ]{_FAC_WORD}(?:[ ]{_FAC_WORD})?)?)"
     # "University of Vermont Medical Center", "Saint Joseph's"
     rf"|(?<![\w'’.])(?P<saint>(?:St\.?|ST\.?|Saint|SAINT)[ \t]+[A-Z][A-Za-z]+['’][sS])(?![\w])"

@@ -137,6 +137,10 @@ def _city_ok(m: re.Match[str]) -> bool:
     low = city.lower()
     if low in STATE_NAMES_LOWER or city in STATE_ABBREVIATIONS or low in _countries():
         return False  # states are the policy's business
+    from phiscrub.detect.clinical_vocab import FACILITY_WORDS
+
+    if words[-1].lower() in FACILITY_WORDS:
+        return False  # "works at Larkfield Memorial Hospital": a facility, the facility rule's
     strong = m.group("cue") is not None and re.match(_STRONG_CUE, m.group("cue")) is not None
     if low in major_cities() or (low in _cities() and (strong or len(words) > 1 or not plain_word(city))):
         return not upper_line(m.string, m.start(), m.end()) or low in major_cities()
@@ -204,10 +208,71 @@ def _short_hosp_ok(m: re.Match[str]) -> bool:
     return not any(is_clinical_word(w) or w.lower() in MONTHS_DAYS for w in words)
 
 
+# Recall first: a run of two to five capitalised words in a mixed-case line, one of them a word no
+# dictionary has, none clinical, names something ("Bellhaven Senior Living", "Ostrow Lake
+# Cooperative") whether or not a cue or head word says what. Abbreviations (the facility rules'),
+# section headers and clinical phrases do not count.
+_RUN_WORD = r"(?:[A-Z][a-z]+(?:['’]s)?|St\.|Mt\.|O['’][A-Z][a-z]+|Mc[A-Z][a-z]+)"
+_PROPER_RUN_RE = re.compile(
+    rf"(?<![\w'’.-])(?P<run>{_RUN_WORD}(?:(?:[ ](?:of|the|&|and)[ ]|[ ]){_RUN_WORD}){{1,4}})(?![\w'’-])"
+)
+_RUN_GLUE = frozenset({"of", "the", "&", "and"})
+_HEADER_AFTER_RE = re.compile(r"[ \t]*(?:$|[-:/|(–—]|\n)", re.MULTILINE)
+
+
+def _proper_run_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical_vocab import (
+        ETHNICITY_WORDS,
+        FACILITY_WORDS,
+        LANGUAGE_WORDS,
+        clinical_vocabulary,
+        is_clinical_word,
+    )
+
+    text, start, end = m.string, m.start("run"), m.end("run")
+    if upper_line(text, start, end):
+        return False
+    words = [w for w in m.group("run").split(" ") if w not in _RUN_GLUE]
+    vocab = clinical_vocabulary()
+    for word in words:
+        low = word.lower().removesuffix("'s").removesuffix("’s")
+        if is_clinical_word(word) or low in vocab.care_units or low.removesuffix("s") in MONTHS_DAYS:
+            return False
+        if low in ETHNICITY_WORDS or low in LANGUAGE_WORDS or low in STATE_NAMES_LOWER:
+            return False
+        if low in FACILITY_WORDS:
+            return False  # a facility's name: the facility and organisation rules decide its extent
+    line_start = text.rfind("\n", 0, start) + 1
+    lead = text[line_start:start].strip(" \t-*•#>0123456789.)")
+    if _HEADER_AFTER_RE.match(text, end) and all(
+        w[:1].isupper() for w in re.findall(r"[A-Za-z][\w'’-]*", lead)
+    ):
+        return False  # a section header or a title line ("MICU Nursing Day Shift Note - 0700")
+    sentence_start = not lead or re.search(r"[.!?:;]\s*\Z", text[line_start:start]) is not None
+    # A word no dictionary has at all (WordNet, any sense), not merely an uncommon one.
+    names = [w for w in words if not plain_word(w) and _unknown(w, vocab.wordnet)]
+    return bool(names) and not (sentence_start and plain_word(words[0]))
+
+
+def _unknown(word: str, wordnet: frozenset[str]) -> bool:
+    """Not in WordNet under any simple inflection ("Visited", "Ambulating", "Readings")."""
+    low = word.lower().removesuffix("'s").removesuffix("’s")
+    forms = {
+        low,
+        low.removesuffix("s"),
+        low.removesuffix("es"),
+        low.removesuffix("ed"),
+        low.removesuffix("d"),
+    }
+    forms |= {low.removesuffix("ing"), low.removesuffix("ing") + "e", low.removesuffix("ies") + "y"}
+    return not forms & wordnet
+
+
 CITY_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("CITY", _CITY_BEFORE_RE, name="city_before_facility", score=0.5, group="cb", validator=_city_before_ok),
     PatternRule("HOSPITAL", _SHORT_HOSP_RE, name="hospital_short_name", score=0.5, group=("sh", "fixed"), validator=_short_hosp_ok),
     PatternRule("CITY", _CITY_LOWER_RE, name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
     PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
     PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
+    PatternRule("LOCATION", _PROPER_RUN_RE, name="proper_run", score=0.4, group="run", validator=_proper_run_ok),
 )  # fmt: skip
