@@ -132,3 +132,49 @@ def test_full_name_words_come_from_the_us_lists() -> None:
     out = GEN.surrogate("PATIENT", "Stefania Kowalczyk", patient_id="p1")
     first, last = out.split()
     assert normalize_component(first) in FIRST and normalize_component(last) in LAST, out
+
+
+# -- found by scripts/eval_surrogates.py: named wards, facility acronyms, more heads ----------------
+
+
+@pytest.mark.parametrize(
+    ("surface", "pattern"),
+    [("Tallis 6", r"[A-Z][a-z]+ [1-9]"), ("Whitcombe 3", r"[A-Z][a-z]+ [1-9]"), ("Hadley 8B", r"[A-Z][a-z]+ [1-9][A-Z]"),
+     ("Corrigan ICU", r"[A-Z][a-z]+ ICU"), ("WHITCOMBE 3", r"[A-Z]+ [1-9]")],
+)  # fmt: skip
+def test_named_ward_stays_a_named_ward(surface: str, pattern: str) -> None:
+    out = GEN.surrogate("DEPARTMENT", surface, patient_id="p1")
+    assert re.fullmatch(pattern, out) and out.split()[0] != surface.split()[0], out
+    assert normalize_component(out.split()[0]) in LAST
+
+
+@pytest.mark.parametrize("surface", ["Cardiology", "General Surgery", "Labor and Delivery"])
+def test_generic_department_stays_a_department(surface: str) -> None:
+    from phiscrub.resources import load_lexicon
+
+    assert GEN.surrogate("DEPARTMENT", surface, patient_id="p1") in load_lexicon("departments")
+
+
+@pytest.mark.parametrize("surface", ["NMC", "AMH", "MGH", "BIDMC", "SJH"])
+def test_hospital_acronym_reads_as_a_facility_acronym(surface: str) -> None:
+    out = GEN.surrogate("HOSPITAL", surface, patient_id="p1")
+    assert re.fullmatch(r"[A-Z]+", out) and len(out) == len(surface) and out != surface, out
+    assert out[-1] in "HCS" or out.endswith("MC"), "initials of a facility name end in its head word"
+
+
+@pytest.mark.parametrize(
+    ("label", "surface", "kept"),
+    [("ORGANIZATION", "Brennock PD", " PD"), ("HOSPITAL", "Coldwater Junction Family Practice", " Family Practice"),
+     ("ORGANIZATION", "Northgate Home Health", " Home Health"), ("HOSPITAL", "Willowmere Manor", " Manor"),
+     ("ORGANIZATION", "Prewitt & Sons", " & Sons"), ("ORGANIZATION", "Grace Methodist", " Methodist")],
+)  # fmt: skip
+def test_more_heads_are_kept(label: str, surface: str, kept: str) -> None:
+    out = GEN.surrogate(label, surface, patient_id="p1")
+    assert out.endswith(kept) and out != surface, out
+    if kept == " PD":
+        assert _is_us_town(out.removesuffix(kept)), "a police department is named after its town"
+
+
+def test_unknown_one_word_relative_gets_a_given_name() -> None:
+    out = GEN.surrogate("RELATIVE", "Abena", patient_id="p1")
+    assert normalize_component(out) in FIRST, out

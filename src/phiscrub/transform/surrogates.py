@@ -198,6 +198,8 @@ class SurrogateGenerator:
             or fine == "USERNAME"
             and (re.search(r"[\s,]", surface.strip()) or CJK.search(surface))
         ):
+            if fine == "RELATIVE":
+                name_roles = _relative_roles(surface, name_roles)
             return self.name(surface, patient_id=patient_id, lang=lang, roles=name_roles)
         if fine in PICK_LEXICON and not (fine == "LOCATION" and re.search(r"\d", surface)):
             return self.pick(fine, surface, patient_id=patient_id, lang=lang)
@@ -261,6 +263,32 @@ class SurrogateGenerator:
             return self.name(surface, patient_id=patient_id, lang=lang, roles=roles)
         streams = self._streams(patient_id)
         state = (geo.target(start) if geo is not None else self.home_state(patient_id)) if us else None
+        if kind is not None:
+            return self._by_kind(kind, fine, streams, surface, loc, state, patient_id, lang)
+        if state is not None and fine in ("LOCATION", "ZIP"):
+            return self._us_address(streams, surface, loc, state, start, geo)
+        if (_contact_kind(surface) if fine == "CONTACT" else fine) in ("PHONE", "FAX"):
+            if state is not None:
+                return coherent.keyed_us_phone(streams, surface, state, self.fictional_contacts)
+            return coherent.keyed_locale_phone(streams, surface, loc.country)
+        if fine == "DEPARTMENT" and loc.folder != "zh":
+            return coherent.keyed_ward(streams, surface, loc)
+        if fine == "HOSPITAL" and us and re.fullmatch(r"[A-Z]{2,5}", surface.strip()):
+            return coherent.keyed_acronym(streams, surface)
+        return None
+
+    def _by_kind(
+        self,
+        kind: str,
+        fine: str,
+        streams: Streams,
+        surface: str,
+        loc: Locale,
+        state: str | None,
+        patient_id: str | None,
+        lang: str | None,
+    ) -> str | None:
+        """The surrogate of a facility, organization, town, state or name-like place by its kind."""
         stripped = surface.strip()
         if kind == "facility":
             fac = read_facility(stripped)
@@ -271,18 +299,13 @@ class SurrogateGenerator:
         if kind == "city":
             return coherent.keyed_town(streams, surface, loc, state)
         if kind == "place-name":
-            return surface.replace(stripped, coherent.keyed_place_name(streams, stripped, loc, state))
+            new = coherent.keyed_place_name(streams, stripped, loc, state, org=fine == "ORGANIZATION")
+            return surface.replace(stripped, new)
         if kind == "state":
             code = state_code(stripped)
-            if us and code is not None:
+            if state is not None and code is not None:
                 return coherent.render_state(surface, coherent.keyed_state(streams, code))
             return self.pick("STATE", surface, patient_id=patient_id, lang=lang)
-        if state is not None and fine in ("LOCATION", "ZIP"):
-            return self._us_address(streams, surface, loc, state, start, geo)
-        if (_contact_kind(surface) if fine == "CONTACT" else fine) in ("PHONE", "FAX"):
-            if state is not None:
-                return coherent.keyed_us_phone(streams, surface, state, self.fictional_contacts)
-            return coherent.keyed_locale_phone(streams, surface, loc.country)
         return None
 
     def _us_address(
@@ -447,6 +470,19 @@ class SurrogateGenerator:
     def room(self, surface: str, *, patient_id: str | None = None, lang: str | None = None) -> str:
         """Room/bed: tokens with digits reshaped, single letters remapped, words kept."""
         return identifiers.keyed_room(self._streams(patient_id), surface)
+
+
+def _relative_roles(surface: str, roles: Mapping[str, str] | None) -> Mapping[str, str] | None:
+    """A relative named by one word no list knows is named by a given name ("Married to Abena",
+    "daughter Kiki"): unless the note's full names say otherwise, the word maps as a first name."""
+    words = re.findall(r"[^\W\d_]+", surface)
+    if len(words) != 1 or len(words[0]) < 2:
+        return roles
+    key = normalize_component(words[0])
+    female, male, last = names.name_sets()
+    if (roles and key in roles) or key in female or key in male or key in last:
+        return roles
+    return {**(roles or {}), key: "first"}
 
 
 def _kind_of(fine: str, surface: str, loc: Locale) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from phiscrub.transform.surrogate.geo import (
     area_codes,
@@ -34,6 +35,7 @@ from phiscrub.transform.surrogate.wordlists import PLACE_WORDS, SAINTS, VIRTUE_N
 
 __all__ = [
     "NoteGeo",
+    "keyed_acronym",
     "keyed_facility",
     "keyed_locale_phone",
     "keyed_organization",
@@ -41,6 +43,7 @@ __all__ = [
     "keyed_state",
     "keyed_town",
     "keyed_us_phone",
+    "keyed_ward",
     "keyed_zip",
     "plan_geography",
     "render_state",
@@ -155,11 +158,21 @@ def render_state(surface: str, code: str) -> str:
     return surface.replace(stripped, new) if stripped else surface
 
 
+@cache
+def _drawable_towns(state: str) -> tuple[str, ...]:
+    """The towns of a US state that read as towns: not made of common English words only
+    ("Central", "Mission", "Commerce" read as words; "in Central" hides the town from a reader)."""
+    from phiscrub.detect.clinical_vocab import is_common_word
+
+    towns = towns_of_state(state)
+    return tuple(t for t in towns if not all(is_common_word(w) for w in re.findall(r"[A-Za-z]+", t))) or towns
+
+
 def keyed_town(streams: Streams, surface: str, loc: Locale, state: str | None) -> str:
     """A town of the locale (US: of ``state``), never the original, in the original's case."""
     stripped = surface.strip()
     if loc.country == "US" and state is not None:
-        pool: Sequence[str] = towns_of_state(state)
+        pool: Sequence[str] = _drawable_towns(state)
     elif loc.country in ("CN",):
         pool = locale_list("cities", loc.folder)
     else:
@@ -255,10 +268,11 @@ def keyed_locale_phone(streams: Streams, surface: str, region: str) -> str | Non
 
 
 def keyed_place_name(
-    streams: Streams, name: str, loc: Locale, state: str | None, *, town: bool = False
+    streams: Streams, name: str, loc: Locale, state: str | None, *, town: bool = False, org: bool = False
 ) -> str:
     """A plausible facility name part for ``name``: a town of the state or locale when ``town`` or
-    when ``name`` is a town; a saint for a saint; else a place word, a surname or a virtue name."""
+    when ``name`` is a town; a saint for a saint; else a place word, a surname or (not for an
+    organization: ``org``) a virtue name ("Mercy", "Good Shepherd", which name hospitals)."""
     stripped = name.strip()
     folded = normalize_component(stripped)
     stream = streams("place-name", folded, state or loc.code)
@@ -272,14 +286,22 @@ def keyed_place_name(
     if uni is not None:
         place = state_name(state) if state is not None else keyed_town(streams, uni.group(2), loc, state)
         return match_case(stripped, f"{uni.group(1)} {place}")
-    roll = stream.randrange(100)
+    roll = stream.randrange(80 if org else 100)
     if roll < 45:
-        pool: Sequence[str] = PLACE_WORDS
+        pool: Sequence[str] = _place_words()
     elif roll < 80:
         pool = [n for n in locale_list("last_names", loc.folder) if n.isalpha()] or PLACE_WORDS
     else:
         pool = VIRTUE_NAMES
     return match_case(stripped, _pick_other(stream, pool, stripped))
+
+
+@cache
+def _place_words() -> tuple[str, ...]:
+    """Place words that do not read as a person ("Heather Hill" does: Heather is a given name)."""
+    firsts = {normalize_component(n) for n in locale_list("first_names_female", "en_us")}
+    firsts |= {normalize_component(n) for n in locale_list("first_names_male", "en_us")}
+    return tuple(p for p in PLACE_WORDS if normalize_component(p.split()[0]) not in firsts)
 
 
 def _split_stem(stem: str) -> tuple[str, str]:
@@ -303,7 +325,8 @@ def keyed_facility(streams: Streams, surface: str, fac: Facility, loc: Locale, s
         new = fac.head + fac.sep + keyed_place_name(streams, fac.stem, loc, state, town=True) + fac.tail
         return surface.replace(stripped, new)
     name, service = _split_stem(fac.stem)
-    veterans = bool(re.match(r"(?i)va\b|veterans", fac.head))
+    # Veterans Affairs centres and police or fire departments are named after their town.
+    veterans = bool(re.match(r"(?i)va\b|veterans|pd$|police|fire", fac.head))
     if not name:
         # A bare head or service words alone ("Family Clinic"): put a name in front.
         lead = keyed_place_name(streams, fac.stem + fac.head, loc, state, town=veterans)
@@ -317,8 +340,54 @@ def keyed_facility(streams: Streams, surface: str, fac: Facility, loc: Locale, s
 def keyed_organization(streams: Streams, surface: str, loc: Locale, state: str | None) -> str:
     """A company-like name: its legal or business word kept, its name part replaced."""
     stripped = surface.strip()
-    m = re.match(r"(?s)^(?P<name>.*?)(?P<sep>,?\s+)(?P<suffix>\S+\W*)$", stripped)
+    m = re.match(r"(?s)^(?P<name>.*?)(?P<sep>,?\s+(?:&\s+)?)(?P<suffix>\S+\W*)$", stripped)
     if m is None:
-        return surface.replace(stripped, keyed_place_name(streams, stripped, loc, state))
-    new = keyed_place_name(streams, m.group("name"), loc, state)
+        return surface.replace(stripped, keyed_place_name(streams, stripped, loc, state, org=True))
+    new = keyed_place_name(streams, m.group("name"), loc, state, org=True)
     return surface.replace(stripped, new + m.group("sep") + m.group("suffix"))
+
+
+#: A named ward or building with a floor or unit word: "Whitcombe 3", "Tallis 6", "Corrigan ICU".
+_WARD = re.compile(
+    r"(?P<name>[A-Z][A-Za-z'’]+(?:[ -][A-Z][a-z'’]+)?)(?P<sep>[ -]+)"
+    r"(?P<tail>\d{1,2}[A-Za-z]?(?:[ -](?:North|South|East|West|[NSEW]))?|ICU|CCU|Unit|Wing|Pavilion|Tower|Building)"
+)
+
+
+def keyed_ward(streams: Streams, surface: str, loc: Locale) -> str | None:
+    """A named ward of a locale surname with the same floor shape ("Tallis 6" -> "Ellison 4"), or
+    None when ``surface`` is no named ward (a department of the lists keeps the label's pick)."""
+    stripped = surface.strip()
+    m = _WARD.fullmatch(stripped)
+    if m is None or normalize_component(m.group("name").split()[0]) in _department_words():
+        return None
+    stream = streams("ward", normalize_component(m.group("name")))
+    pool = [n for n in locale_list("last_names", loc.folder) if n.isalpha() and 4 <= len(n) <= 9]
+    name = match_case(m.group("name"), _pick_other(stream, pool or PLACE_WORDS, m.group("name")))
+    tail = re.sub(r"\d+", lambda d: shape_like(d.group(0), stream, nonzero_first=True), m.group("tail"))
+    return surface.replace(stripped, name + m.group("sep") + tail)
+
+
+@cache
+def _department_words() -> frozenset[str]:
+    """Folded words of the bundled department names ("Cardiology", "General", "Surgery")."""
+    from phiscrub.resources import load_lexicon
+
+    return frozenset(normalize_component(w) for d in load_lexicon("departments") for w in d.split())
+
+
+def keyed_acronym(streams: Streams, surface: str) -> str | None:
+    """A facility acronym of the same length read off a keyed facility name ("NMC" -> "LMC",
+    "AMH" -> "SJH"); never a care-unit or clinical abbreviation. None when none fits."""
+    from phiscrub.transform.surrogate.places import acronym, clinical_acronyms
+
+    stripped = surface.strip()
+    stream = streams("acronym", stripped)
+    suffixes = ("Hospital", "Medical Center", "General Hospital", "Health", "Memorial Hospital", "Regional Hospital",
+                "Regional Medical Center", "Memorial Medical Center")  # fmt: skip
+    for _ in range(40):
+        stem = stream.choice([*PLACE_WORDS, *(f"St. {s}'s" for s in SAINTS), *VIRTUE_NAMES])
+        new = acronym(f"{stem} {stream.choice(suffixes)}")
+        if len(new) == len(stripped) and new != stripped and new not in clinical_acronyms():
+            return surface.replace(stripped, new)
+    return None

@@ -35,6 +35,8 @@ FACILITY_HEADS: tuple[str, ...] = tuple(
             "Care Center", "Dialysis Center", "Imaging Center", "Rehab", "Institute", "Medical Clinic",
             "Health Clinic", "Behavioral Health Center", "Children's Hospital", "Memorial Hospital",
             "Community Hospital", "General Hospital", "Regional Medical Center", "Drug Store",
+            "Family Practice", "Medical Practice", "Home Health", "Funeral Home", "Police Department",
+            "Fire Department", "Church", "Methodist", "Baptist", "Chapel", "Manor", "Physical Therapy", "PD",
         ),
         key=len,
         reverse=True,
@@ -66,7 +68,7 @@ SERVICE_WORDS = frozenset(
 )  # fmt: skip
 _ORG_SUFFIX = re.compile(
     r"(?i)(?<=\s)(Inc\.?|LLC|L\.L\.C\.|Corp\.?|Corporation|Co\.|Company|Group|Associates|Partners|Foundation|"
-    r"Bank|Insurance|Services|Systems|Solutions|Industries|Enterprises|Ltd\.?)\W*$"
+    r"Bank|Insurance|Services|Systems|Solutions|Industries|Enterprises|Ltd\.?|Sons)\W*$"
 )
 _END_HEAD = re.compile(
     r"(?is)^(?P<stem>.*?)(?P<sep>[\s\-]+)(?P<head>"
@@ -108,6 +110,8 @@ def read_facility(surface: str) -> Facility | None:
     """The stem and head of a facility name, or None when no facility head ends (or starts) it."""
     text = surface.strip()
     m = _END_HEAD.match(text)
+    if m is not None and m.group("head").upper() == "PD" and m.group("head") != "PD":
+        m = None  # "PD" (police department) only in capitals
     if m is not None and re.search(r"[^\W\d_]", m.group("stem")):
         return Facility(m.group("stem"), m.group("sep"), m.group("head"), m.group("tail"))
     m = _LEAD_HEAD.match(text)

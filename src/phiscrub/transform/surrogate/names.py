@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from phiscrub.resources import load_lexicon
+from phiscrub.transform.surrogate.kinds import FACILITY_HEADS
 from phiscrub.transform.surrogate.locale import locale_list
 from phiscrub.transform.surrogate.source import Streams
 from phiscrub.transform.surrogate.text import CJK, match_case, normalize_component
@@ -24,6 +25,10 @@ from phiscrub.transform.surrogate.wordlists import PARTICLES, SUFFIXES, TITLES, 
 # A name word (letters, inner apostrophes: "O'Neil") and a possessive ending ("Smith's").
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _POSSESSIVE = re.compile(r"['’][sS]$")
+
+
+#: Surnames that are facility head words: never drawn as surrogates.
+_HEAD_WORDS = frozenset(h.casefold() for h in FACILITY_HEADS if " " not in h)
 
 
 @dataclass(frozen=True)
@@ -39,8 +44,9 @@ def _bucket(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     for name in names:
         norm = normalize_component(name)
-        # Plain one-part names only, so "John" never becomes "Hans-Michael".
-        if norm and "a" <= norm[0] <= "z" and name.isalpha():
+        # Plain one-part names only, so "John" never becomes "Hans-Michael"; never a facility word
+        # ("Leslie Church" would read as a church).
+        if norm and "a" <= norm[0] <= "z" and name.isalpha() and norm not in _HEAD_WORDS:
             out.setdefault(norm[0], []).append(name)
     return {k: tuple(v) for k, v in out.items()}
 
