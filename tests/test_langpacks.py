@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from phiscrub import Deidentifier
 from phiscrub.cli.app import cli
 from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language, language_scores
-from phiscrub.detect.rules import PACK_LANGUAGES, RULE_LANGUAGES, AutoLanguageRules, default_detectors
+from phiscrub.detect.rules import PACK_LANGUAGES, AutoLanguageRules, default_detectors
 from phiscrub.detect.rules.checksums import (
     bsn_ok,
     cn_resident_id_ok,
@@ -151,6 +151,14 @@ POSITIVE = [
     ("zh", "住院号：3853795", "3853795", "MEDICALRECORD"),
     ("zh", "医保卡号：YB20190312", "YB20190312", "HEALTHPLAN"),
     ("zh", "由急救车（车牌京A·12345）送至我院", "京A·12345", "VEHICLE"),
+    # --- Norwegian, nynorsk, Danish, Swedish (issue 27; more in tests/detect/rules/test_langpack_nordic.py) ---
+    ("nb", "Innlagt 25. desember 2017 med brystsmerter.", "25. desember 2017", "DATE"),
+    ("nb", "Fødselsnummer: 15108695088", "15108695088", "SSN"),
+    ("nn", "Ho har hatt diabetes sidan mars 2004.", "mars 2004", "DATE"),
+    ("da", "CPR-nr.: 211062-5629", "211062-5629", "SSN"),
+    ("da", "Indlagt den 12. marts 2020.", "12. marts 2020", "DATE"),
+    ("sv", "Personnummer: 19880320-0016", "19880320-0016", "SSN"),
+    ("sv", "Inskriven den 3 augusti 2019.", "3 augusti 2019", "DATE"),
 ]
 
 NEGATIVE = [
@@ -185,6 +193,10 @@ NEGATIVE = [
     ("zh", "术后12日拆线", "12日", "DATE"),
     ("zh", "证件110105194912310021已核对", "110105194912310021", "SSN"),
     ("zh", "血压130/80mmHg", "130/80", "DATE"),
+    ("nb", "Han har røykt i 20 år.", "20", "AGE"),
+    ("nn", "Ho har hatt feber i 3 dagar.", "3", "AGE"),
+    ("da", "Behandles med Ozempic 1 mg ugentligt.", "Ozempic", "NAME"),
+    ("sv", "Fick Alvedon 1 g kl. 20.", "Alvedon", "NAME"),
 ]
 
 
@@ -207,7 +219,7 @@ def test_language_pack_leaves(lang: str, text: str, surface: str, kind: str) -> 
 
 def test_every_pack_language_has_positive_and_negative_cases() -> None:
     assert {lang for lang, *_ in POSITIVE} == set(PACK_LANGUAGES) == {lang for lang, *_ in NEGATIVE}
-    assert set(PACK_LANGUAGES) == {"es", "ca", "de", "fr", "nl", "zh"}
+    assert set(PACK_LANGUAGES) == {"es", "ca", "de", "fr", "nl", "zh", "nb", "nn", "da", "sv"}
 
 
 def test_english_rules_are_untouched_by_the_packs() -> None:

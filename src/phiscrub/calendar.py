@@ -39,6 +39,19 @@ MONTH_NAMES: dict[str, Spellings] = {
         ("januari",), ("februari",), ("maart",), ("april",), ("mei",), ("juni",), ("juli",),
         ("augustus",), ("september",), ("oktober",), ("november",), ("december",),
     ),
+    # Norwegian (bokmål and nynorsk spell the months alike), Danish, Swedish: issue 27.
+    "nb": (
+        ("januar",), ("februar",), ("mars",), ("april",), ("mai",), ("juni",), ("juli",), ("august",),
+        ("september",), ("oktober",), ("november",), ("desember",),
+    ),
+    "da": (
+        ("januar",), ("februar",), ("marts",), ("april",), ("maj",), ("juni",), ("juli",), ("august",),
+        ("september",), ("oktober",), ("november",), ("december",),
+    ),
+    "sv": (
+        ("januari",), ("februari",), ("mars",), ("april",), ("maj",), ("juni",), ("juli",), ("augusti",),
+        ("september",), ("oktober",), ("november",), ("december",),
+    ),
 }  # fmt: skip
 #: Month abbreviations, January first.
 MONTH_ABBRS: dict[str, Spellings] = {
@@ -66,6 +79,18 @@ MONTH_ABBRS: dict[str, Spellings] = {
         ("jan",), ("feb",), ("mrt", "maa"), ("apr",), ("mei",), ("jun",), ("jul",), ("aug",),
         ("sep", "sept"), ("okt",), ("nov",), ("dec",),
     ),
+    "nb": (
+        ("jan",), ("feb",), ("mar", "mars"), ("apr",), ("mai",), ("jun",), ("jul",), ("aug",),
+        ("sep", "sept"), ("okt",), ("nov",), ("des",),
+    ),
+    "da": (
+        ("jan",), ("feb",), ("mar", "marts"), ("apr",), ("maj",), ("jun",), ("jul",), ("aug",),
+        ("sep", "sept"), ("okt",), ("nov",), ("dec",),
+    ),
+    "sv": (
+        ("jan",), ("feb",), ("mar", "mars"), ("apr",), ("maj",), ("jun",), ("jul",), ("aug",),
+        ("sep", "sept"), ("okt",), ("nov",), ("dec",),
+    ),
 }  # fmt: skip
 #: Full weekday names, Monday first.
 WEEKDAY_NAMES: dict[str, Spellings] = {
@@ -87,6 +112,12 @@ WEEKDAY_NAMES: dict[str, Spellings] = {
         ("maandag",), ("dinsdag",), ("woensdag",), ("donderdag",), ("vrijdag",), ("zaterdag",),
         ("zondag",),
     ),
+    "nb": (
+        ("mandag", "måndag"), ("tirsdag", "tysdag"), ("onsdag",), ("torsdag",), ("fredag",),
+        ("lørdag", "laurdag"), ("søndag", "sundag"),
+    ),
+    "da": (("mandag",), ("tirsdag",), ("onsdag",), ("torsdag",), ("fredag",), ("lørdag",), ("søndag",)),
+    "sv": (("måndag",), ("tisdag",), ("onsdag",), ("torsdag",), ("fredag",), ("lördag",), ("söndag",)),
 }  # fmt: skip
 #: Weekday abbreviations, Monday first.
 WEEKDAY_ABBRS: dict[str, Spellings] = {
@@ -96,6 +127,9 @@ WEEKDAY_ABBRS: dict[str, Spellings] = {
     "de": (("Mo",), ("Di",), ("Mi",), ("Do",), ("Fr",), ("Sa",), ("So",)),
     "fr": (("lun",), ("mar",), ("mer",), ("jeu",), ("ven",), ("sam",), ("dim",)),
     "nl": (("ma",), ("di",), ("wo",), ("do",), ("vr",), ("za",), ("zo",)),
+    "nb": (("man",), ("tir",), ("ons",), ("tor",), ("fre",), ("lør",), ("søn",)),
+    "da": (("man",), ("tir",), ("ons",), ("tor",), ("fre",), ("lør",), ("søn",)),
+    "sv": (("mån",), ("tis",), ("ons",), ("tor",), ("fre",), ("lör",), ("sön",)),
 }  # fmt: skip
 #: Season names: spring, summer, autumn, winter (``uk`` writes "autumn" where ``en`` writes "fall").
 SEASONS: dict[str, tuple[str, str, str, str]] = {

@@ -15,6 +15,7 @@ import re
 from phiscrub.detect.rules._common import followed_by_unit, text_after, text_before
 from phiscrub.detect.rules.base import PatternRule, RuleDetector
 from phiscrub.detect.rules.intl_ages import AGE_RULES_DE, AGE_RULES_FR, AGE_RULES_NL
+from phiscrub.detect.rules.intl_nordic import NORDIC_AGE_RULES, NORDIC_LANGUAGES
 
 __all__ = ["AGE_RULES_EN", "age_detector", "age_rules"]
 
@@ -256,6 +257,8 @@ _AGE_RULES: dict[str, tuple[PatternRule, ...]] = {
     "de": AGE_RULES_DE,
     "fr": AGE_RULES_FR,
     "nl": AGE_RULES_NL,
+    # Issue 27: the Nordic packs (detect/rules/intl_nordic.py).
+    **dict.fromkeys(NORDIC_LANGUAGES, NORDIC_AGE_RULES),
 }
 
 

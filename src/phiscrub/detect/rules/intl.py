@@ -25,6 +25,7 @@ from functools import cache
 
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words, pack_rules
 from phiscrub.detect.rules.base import Labeler, PatternRule, Validator, trie_pattern
+from phiscrub.detect.rules.intl_nordic import nordic_date_rules
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
 
 __all__ = ["pack_contact_rules", "pack_date_rules"]
@@ -174,6 +175,10 @@ _RANGE_WORDS = {
     "de": "bis|und",
     "fr": "à|a|au|et",
     "nl": "tot|en",
+    "nb": "til|og",
+    "nn": "til|og",
+    "da": "til|og",
+    "sv": "till|och",
 }
 
 
@@ -237,13 +242,16 @@ def pack_date_rules(lang: str) -> tuple[PatternRule, ...]:
     pack = LANGUAGE_PACKS.get(code)
     if pack is None or not pack.months:
         return ()
-    return _latin_date_rules(pack)
+    return _latin_date_rules(pack) + nordic_date_rules(code)
 
 
 # ================================================================================================
 # CONTACT
 _PHONE_END = r"(?![0-9A-Za-z_]|[.\-/][0-9])"
-_DIGIT_RANGE: dict[str, tuple[int, int]] = {"de": (8, 13), "fr": (10, 10), "nl": (10, 10), "zh": (10, 12)}
+_DIGIT_RANGE: dict[str, tuple[int, int]] = {
+    "de": (8, 13), "fr": (10, 10), "nl": (10, 10), "zh": (10, 12),
+    "nb": (8, 11), "nn": (8, 11), "da": (8, 10), "sv": (8, 12),
+}  # fmt: skip
 _ZH_PHONE_EXTRA = (
     r"1[3-9]\d(?P<zhsep>[ \-])\d{4}(?P=zhsep)\d{4}"  # 138-1234-5678 / 138 1234 5678
     r"|\(0\d{2,3}\)[ ]?\d{7,8}"  # (010)12345678

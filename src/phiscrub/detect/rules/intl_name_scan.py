@@ -89,6 +89,9 @@ class NameScanner:
             | frozenset(t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles))
             | frozenset(w.lower() for role in words.roles for w in role.split() if len(w) > 2)
         )
+        if words.lexicon in ("nb", "da", "sv"):
+            # English stop words that are common Nordic given names (Per, Line) name people here.
+            self.stop -= {"per", "line", "my"}
         self.particles = frozenset(words.particles)
         self.doctor_titles = frozenset(with_upper(words.doctor_titles))
         self.title_re = re.compile(

@@ -52,6 +52,7 @@ from phiscrub.detect.rules.intl_names_data import (
     PROFESSION_RES,
     NameWords,
 )
+from phiscrub.detect.rules.intl_nordic import NORDIC_LANGUAGES
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
 
@@ -142,17 +143,21 @@ class PackNameRule(PatternRule):
         start_pos = m.end()
         pos, _doctor = sc.skip_titles(text, start_pos)
         titled = pos != start_pos
-        span = sc.forward(text, pos, upper_ok=titled)
+        nordic = self.lang in NORDIC_LANGUAGES
+        span = sc.forward(text, pos, upper_ok=titled, comma_ok=nordic)
         if span is None:
             return
+        if nordic:  # "Hustrun Lindström, Maria": a listed given name after the comma
+            span = self._given_after_comma(text, span, lex, strict=True)
         sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]
         field = text[max(0, m.start() - 3) : m.start()].rstrip().endswith(":")
         initial = (
             re.match(r"[A-ZÄÖÜ]\.[ ][A-ZÄÖÜ]", text[span[0] : span[1]]) is not None
         )  # "der Sohn J. Rautenberg"
-        # Spanish and Catalan write common nouns in lower case: a capitalised word after "su hija" is a name.
+        # Spanish, Catalan and the Nordic languages write common nouns in lower case: a capitalised
+        # word after "su hija", "sønnen", "dottern" is a name.
         spanish = (
-            self.lang in ("es", "ca")
+            self.lang in ("es", "ca", *NORDIC_LANGUAGES)
             and re.match(r"[A-ZÀ-Þ][a-zß-ÿ]{2,}(?![\w])", text[span[0] : span[1]]) is not None
         )
         if not titled and not (
@@ -326,7 +331,8 @@ class PackNameRule(PatternRule):
 
     def _signature_ok(self, text: str, span: tuple[int, int], lex: NameLexicon) -> bool:
         toks = self._tokens(text, span)
-        return len(toks) >= 2 or self._listed(text, span, lex)
+        # Nordic nouns are lower case: one capitalised word before a role or after a closing is a name.
+        return len(toks) >= 2 or self._listed(text, span, lex) or self.lang in NORDIC_LANGUAGES
 
     @staticmethod
     def _listed_name(text: str, m: re.Match[str], lex: NameLexicon) -> tuple[int, int] | None:

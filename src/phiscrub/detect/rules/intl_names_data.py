@@ -163,7 +163,24 @@ PROFESSION_RES: dict[str, re.Pattern[str]] = {
         r"|\b[Jj]ubilad[oa],?\s+(?:antes|anteriormente|previamente|antiguo|antigua|ex)(?:\s+(?:fue|era|trabajaba\s+como))?)[ \t]+"
         rf"(?P<p>{JOB_LOWER}(?:[ ](?:de|d'|del)[ ]?{JOB_LOWER})?)(?![\w\-])"
     ),
+    # Norwegian (bokmål and nynorsk), Danish, Swedish (issue 27): "arbeider som snekker", "yrke: lærer".
+    "nb": re.compile(
+        r"(?:\b(?:[Aa]rbeider|[Aa]rbeidde|[Aa]rbeidar|[Jj]obber|[Jj]obbet|[Jj]obbar|[Vv]ar|[Tt]idligere|[Pp]ensjonert|"
+        r"[Uu]tdannet|[Uu]tdanna)\s+som|\b[Yy]rke\s*:|\bav\s+yrke)[ \t]+"
+        rf"(?P<p>{JOB_LOWER})(?![\w\-])"
+    ),
+    "da": re.compile(
+        r"(?:\b(?:[Aa]rbejder|[Aa]rbejdede|[Vv]ar|[Tt]idligere|[Pp]ensioneret|[Uu]ddannet)\s+som|\b[Ss]tilling\s*:"
+        r"|\b[Ee]rhverv\s*:|\baf\s+profession)[ \t]+"
+        rf"(?P<p>{JOB_LOWER})(?![\w\-])"
+    ),
+    "sv": re.compile(
+        r"(?:\b(?:[Aa]rbetar|[Aa]rbetade|[Jj]obbar|[Jj]obbade|[Vv]ar|[Tt]idigare|[Pp]ensionerad|[Uu]tbildad)\s+som"
+        r"|\b[Yy]rke\s*:|\bSysselsättning\s*:)[ \t]+"
+        rf"(?P<p>{JOB_LOWER})(?![\w\-])"
+    ),
 }
+PROFESSION_RES["nn"] = PROFESSION_RES["nb"]
 
 #: Words after a work cue that are no profession ("ancien fumeur", "als Folge").
 NOT_JOBS = frozenset(

@@ -33,6 +33,7 @@ from importlib import resources
 
 from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_nordic import NORDIC_LANGUAGES, nordic_place_rules
 from phiscrub.detect.rules.intl_places_data import (
     CAP,
     COMPANY_LEAD,
@@ -57,11 +58,18 @@ def _read(folder: str, stem: str) -> tuple[str, ...]:
     return tuple(line for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
+#: Languages whose own town list joins the shared one only for their notes (issue 27: Faker's
+#: 568 Danish town names hold words of other languages).
+_OWN_TOWNS: dict[str, str] = {"nb": "nb", "nn": "nb", "da": "da", "sv": "sv"}
+
+
 @cache
-def _towns() -> frozenset[str]:
+def _towns(lang: str = "") -> frozenset[str]:
     towns: set[str] = set()
     for folder in ("de", "fr", "nl"):
         towns.update(_read(folder, "cities"))
+    if lang in _OWN_TOWNS:
+        towns.update(_read(_OWN_TOWNS[lang], "cities"))
     towns.update(_read("es", "cities"))
     towns.update(_read("es", "cities_ca"))
     return frozenset(t for t in towns if len(t) > 2 and t not in TOWN_WORDS)
@@ -151,11 +159,11 @@ class PackPlaceRule(PatternRule):
 
     def _zip_town(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
         """A postcode and the town after it."""
-        yield from self._zip(text, m, words, _towns())
+        yield from self._zip(text, m, words, _towns(self.lang))
 
     def _town_cue(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
         """A town after a cue."""
-        yield from self._town(text, m, words, _towns())
+        yield from self._town(text, m, words, _towns(self.lang))
 
     def _facility_hit(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
         """A facility word and the name after it: HOSPITAL for hospitals, else ORGANIZATION."""
@@ -256,7 +264,7 @@ class PackPlaceRule(PatternRule):
             return None
         if conn is not None and conn.group().strip():
             # "Complejo Hospitalario de Navarra", "CHU de Rennes": the town ends the name.
-            cut = _town_prefix(text, name_pos, end, _towns())
+            cut = _town_prefix(text, name_pos, end, _towns(self.lang))
             if cut > 0:
                 end = cut
         if article:
@@ -338,7 +346,7 @@ _COUNTRY_LINE_END = r"(?<=[\w).])[ ]+(?=(?:{countries})(?:[ \t]*[.)\n]|[ \t]*\Z|
 
 
 def _trigger_re(code: str, w: PlaceWords) -> re.Pattern[str]:
-    towns = sorted(_towns(), key=len, reverse=True)
+    towns = sorted(_towns(code), key=len, reverse=True)
     town_alt = trie_pattern(towns, ignore_case=False)
     cue_alt = trie_pattern(w.town_cues, ignore_case=False)
     field_alt = trie_pattern(w.town_fields, ignore_case=True)
@@ -408,7 +416,7 @@ class PackStreetRule(PatternRule):
         num = m.group("n") if "n" in m.re.groupindex else None
         if num is None:
             return None if self._bare_rejected(text, start, end) else (start, end)
-        if self.lang in ("de", "nl"):
+        if self.lang in ("de", "nl", *NORDIC_LANGUAGES):
             end = m.end("n")
         elif self.lang in ("es", "ca"):
             tail = _ES_ADDRESS_TAIL_RE.match(text, end)
@@ -419,7 +427,7 @@ class PackStreetRule(PatternRule):
         """A street without number that is no street here (no cue, or a field label after it)."""
         if _FIELD_LABEL_RE.match(text, end):
             return True  # "Avda NºCol: 13 13 5201": a surname before a field label, no street
-        if self.lang in ("de", "nl"):
+        if self.lang in ("de", "nl", *NORDIC_LANGUAGES):
             return not _street_cue(text, start)
         return self.lang == "fr" and not text[start].islower() and not _street_cue(text, start)
 
@@ -435,7 +443,7 @@ _ES_ADDRESS_TAIL_RE = re.compile(
     r"(?![\w])(?=[ \t]*(?:[,.;\n]|\Z)|[ ]+\d{5}(?!\d)))*"
 )
 _STREET_CUE_RE = re.compile(
-    r"(?i)(?:in[ ]der|in[ ]die|an[ ]der|wohnhaft|adresse:?|anschrift:?|aan[ ]de|op[ ]de|adres:?|demeurant|"
+    r"(?i)(?:in[ ]der|in[ ]die|an[ ]der|wohnhaft|adresse:?|anschrift:?|aan[ ]de|op[ ]de|adres:?|adress:?|bor[ ]i|bur[ ]i|demeurant|"
     r"domicilié(?:e)?|habite|domicile[ ]?:|,|·|\n|in)[ \t]*\Z"
 )
 
@@ -454,7 +462,7 @@ def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
         PackStreetRule("STREET", re.compile(rf"(?<![\w\-]){words.street_re}"), name=f"street_{code}", score=0.8, not_after=r"[\w\-]", lang=code),
         PackPlaceRule("CITY",   _trigger_re(code, words),                     name=f"places_{code}", score=0.8, extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"), lang=code),
-    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ()) + ((_PAYER_RULE_DE, _EMPLOYER_RULE_DE) if code == "de" else ())  # fmt: skip
+    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ()) + ((_PAYER_RULE_DE, _EMPLOYER_RULE_DE) if code == "de" else ()) + nordic_place_rules(code)  # fmt: skip
 
 
 #: The employer after a German job phrase: "arbeitet als Busfahrer bei den Stadtwerken Ulm", "arbeitet seit

@@ -1,0 +1,99 @@
+"""Rules of the Nordic packs that the shared pack engine has no data slot for (issue 27, item 4).
+
+The Norwegian (``nb``; nynorsk ``nn`` shares it), Danish (``da``) and Swedish (``sv``) packs are mostly
+data: months and weekdays in :mod:`phiscrub.calendar`, cue words, phone shapes and ID keywords in
+``resources/langpacks/packs.json``, name triggers in ``names.json``, street, facility and town words in
+``places.json``, given names, surnames and towns in ``resources/lexicons/{nb,da,sv}/`` (Faker, MIT).
+This module adds:
+
+* **ages**: ``67 år gammel``/``gamal``/``gammal``, ``67-årig``/``67-årige``, ``, 67 år,`` and ``(67 år)``
+  in a header, ``Alder: 67``, ``han er 67 år``; a number of years after ``i``/``for``/``siden`` is a
+  duration and is left (``for 2 år siden``, ``i 3 år``);
+* **dates** in the Danish ``14/8-2020`` and Swedish ``2/11 2018`` forms, and ``YYMMDD`` after a date
+  field (``Datum: 490311``);
+* **a facility word, "i" and a town** (``Sjukhuset i Norrköping``, ``Sykehuset i Vestfold``);
+* **well-known hospitals named in one word** or without a facility word of their own
+  (``Rikshospitalet``, ``Rigshospitalet``, ``Karolinska``, ``Haukeland``, ``Sahlgrenska``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+
+__all__ = ["NORDIC_AGE_RULES", "NORDIC_LANGUAGES", "nordic_date_rules", "nordic_place_rules"]
+
+#: The Nordic pack languages.
+NORDIC_LANGUAGES: tuple[str, ...] = ("nb", "nn", "da", "sv")
+
+_N = r"(?<![\d.,])(?P<{g}>\d{{1,3}})"
+_DURATION_AFTER = (
+    r"(?![ \t]+(?:siden|sidan|sedan|senere|seinare|senare|tidligere|tidlegare|tidigare|etter|efter|efteråt|"
+    r"før|innan|inden|innen|lang|lange|långa)\b)"
+)
+_AGE_RE = re.compile(
+    # "67 år gammel", "67 år gamle", "67 år gammal", "67 år gamal", "67 år gl."
+    rf"{_N.format(g='a')}[ \t]+år[ \t]+(?:gam(?:m)?[ae]l\w*|gamle|gl\.)"
+    # "67-årig", "67-årige", "67 årig", "67-åring"
+    rf"|{_N.format(g='b')}[ \t]?-?[ \t]?åri(?:g|ge|gt|ng|ngen)\b"
+    # ", 67 år," "(67 år)" in a header or after a name; months for infants
+    rf"|(?:,|\()[ \t]*{_N.format(g='c')}[ \t]*(?:år|mnd\.?|måneder|månader|måneders)(?=[ \t]*[,)\n;]|[ \t]*\Z)"
+    # "Alder: 67", "Ålder: 67"
+    rf"|(?i:alder|ålder)[ \t]*:?[ \t]*{_N.format(g='d')}(?![\d.,])"
+    # "han er 67 år", "hun var 81 år", "hon är 67 år", "pasient på 67 år"
+    rf"|\b(?:er|var|är|blir|blev|ble|vart|på)[ \t]+{_N.format(g='e')}[ \t]+år\b{_DURATION_AFTER}"
+)
+#: AGE rules of every Nordic language (the number only, as in the English rules).
+NORDIC_AGE_RULES: tuple[PatternRule, ...] = (
+    PatternRule("AGE", _AGE_RE, group=("a", "b", "c", "d", "e"), score=0.85, name="age_nordic"),
+)
+
+_HOSPITALS = (
+    "Rikshospitalet", "Radiumhospitalet", "Ullevål sykehus", "Ullevål", "Haukeland", "Diakonhjemmet",
+    "Lovisenberg", "Aker sykehus", "Rigshospitalet", "Bispebjerg Hospital", "Hvidovre Hospital", "Herlev Hospital",
+    "Gentofte Hospital", "Karolinska", "Sahlgrenska", "Karolinska Universitetssjukhuset",
+    "Sahlgrenska Universitetssjukhuset", "Södersjukhuset", "Danderyds sjukhus", "Akademiska sjukhuset",
+    "Akademiska", "Huddinge sjukhus", "Skånes universitetssjukhus", "Norrlands universitetssjukhus",
+)  # fmt: skip
+_HOSPITAL_RE = re.compile(rf"(?<![\w\-])(?:{trie_pattern(_HOSPITALS, ignore_case=False)})(?![\w\-])")
+
+
+_CAP = r"[A-ZÆØÅÄÖ][a-zæøåäöé]+(?:-[A-ZÆØÅÄÖ][a-zæøåäöé]+)?"
+_FACILITY_IN_RE = re.compile(
+    r"(?<![\w\-])(?:Sjukhuset|Sykehuset|Sygehuset|Lasarettet|Vårdcentralen|Hälsocentralen|Legevakten|Legevakta|"
+    rf"Legekontoret|Helsesenteret|Lægehuset|Sundhedshuset)[ ]i[ ]{_CAP}(?:[ ]{_CAP})?(?![\w\-])"
+)
+
+
+def nordic_place_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The extra LOCATION rules of a Nordic language (none for other languages)."""
+    if lang not in NORDIC_LANGUAGES:
+        return ()
+    return (
+        PatternRule("HOSPITAL", _HOSPITAL_RE, score=0.85, name=f"hospital_names_{lang}"),
+        PatternRule("HOSPITAL", _FACILITY_IN_RE, score=0.85, name=f"facility_in_town_{lang}"),
+    )
+
+
+_SLASH_DATE_RE = re.compile(
+    r"(?<![\w/.\-])(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:-(?P<y>(?:19|20)?\d{2})|[ ](?P<y4>(?:19|20)\d{2}))(?![\w/]|[.,]\d)"
+)
+_YYMMDD_RE = re.compile(
+    r"(?:(?i:dato|datum|født|fødd|född|inskriven|utskriven|innlagt|utskrevet|indlagt|udskrevet)[ \t]*:?[ \t]*"
+    r"|(?:^|(?<=\n))[ \t]*)(?P<v>\d{2}(?P<m>[01]\d)(?P<d>[0-3]\d))(?![\w\-+/.])"
+)
+
+
+def _day_month_ok(m: re.Match[str]) -> bool:
+    return 1 <= int(m.group("d")) <= 31 and 1 <= int(m.group("m")) <= 12
+
+
+def nordic_date_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The extra DATE rules of a Nordic language (none for other languages)."""
+    if lang not in NORDIC_LANGUAGES:
+        return ()
+    return (
+        PatternRule("DATE", _SLASH_DATE_RE, score=0.9, validator=_day_month_ok, name=f"slash_date_{lang}"),
+        PatternRule("DATE", _YYMMDD_RE, group="v", score=0.8, validator=_day_month_ok, name=f"yymmdd_{lang}"),
+    )
