@@ -204,15 +204,16 @@ class NameScanner:
             return None  # "Frau Mai 2019" is no name reading
         return m.start("tok"), m.end("tok")
 
-    def backward(self, text: str, end: int) -> tuple[int, int] | None:
-        """The name ending at ``end`` (for ``X, Oberarzt`` and signature lines)."""
+    def backward(self, text: str, end: int, *, comma_ok: bool = False) -> tuple[int, int] | None:
+        """The name ending at ``end`` (for ``X, Oberarzt`` and signature lines); ``comma_ok`` also
+        reads ``Surname, Given``."""
         line_start = text.rfind("\n", 0, end) + 1
         segment = text[line_start:end]
         # A name follows the titles of its line, or starts the line or a table cell.
         cell = re.split(r"[ \t]{2,}|\t|\|", segment)[-1]
         cell_start = end - len(cell)
         pos, _ = self.skip_titles(text, cell_start + (len(cell) - len(cell.lstrip())))
-        span = self.forward(text, pos)
+        span = self.forward(text, pos, comma_ok=comma_ok)
         if span is None or span[1] != end:
             return None
         return span

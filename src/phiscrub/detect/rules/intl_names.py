@@ -176,9 +176,20 @@ class PackNameRule(PatternRule):
         self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
     ) -> Iterator[tuple[int, int, str]]:
         """``Müller, Oberarzt``: the name before a role word."""
-        span = sc.backward(text, m.start())
+        nordic = self.lang in NORDIC_LANGUAGES
+        # "Overgaard, Birthe, overlæge": the Nordic signature form, when the part after the comma is a
+        # listed given name.
+        span = sc.backward(text, m.start(), comma_ok=nordic)
+        if span is not None and nordic:
+            span = self._given_after_comma(text, span, lex, strict=True)
         if span is not None and self._signature_ok(text, span, lex):
             yield span[0], span[1], "DOCTOR"
+        if nordic:
+            # "Södersjukhuset, läkare Ekholm-Nilsson": the role word is also a title before a name.
+            letter = re.search(r"[^\W\d_]", m.group())
+            title = sc.title_re.match(text, m.start() + letter.start()) if letter is not None else None
+            if title is not None:
+                yield from self._after_title(text, title, sc, lex)
 
     def _before_person(
         self, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
