@@ -142,8 +142,12 @@ def plan_geography(
 def _pick_other(stream: Source, pool: Sequence[str], original: str) -> str:
     """A keyed pick from ``pool`` that differs from ``original`` (folded)."""
     target = normalize_component(original)
-    options = [p for p in pool if normalize_component(p) != target]
-    return stream.choice(options or list(pool))
+    pick = stream.choice(pool)
+    for _ in range(20):  # redraw rather than filter: pools hold thousands of towns
+        if normalize_component(pick) != target:
+            break
+        pick = stream.choice(pool)
+    return pick
 
 
 def keyed_state(streams: Streams, code: str) -> str:
