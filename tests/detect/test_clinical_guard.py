@@ -110,6 +110,9 @@ DROPPED = [
     ("Pt [[Class]]: I-12", "PATIENT", "common-word"),
     ("[[Pre-admission]] RN called pt", "DOCTOR", "clinical-term"),
     ("PT TO BE DISCHARGED [[SAT]]", "DATE", "weekday"),
+    ("heparin goal [[8-12]] overnight", "DATE", "range"),
+    ("HR [[10-12]] overnight", "DATE", "range"),
+    ("took [[3-4]] tabs today", "DATE", "unit"),
 ]
 
 # (marked text, label): real PHI the guard must keep.
@@ -185,6 +188,8 @@ KEPT = [
 # (the model or the date rule); score, count and ratio look-alikes are still dropped, even with a date
 # cue or a date-rule proposal, on positive evidence of the score.
 DATES_KEPT = [
+    "ALSO GOT IV CONTRAST FOR CTA PREOP [[11-26]]. HOME MEDS",  # a month-day hyphen with no range word
+    "echo done [[3-14]], EF 35%",
     "WBC 13.1 (down from 16.0 [[10/1]]). On zosyn day 4.",
     "WBC 16.0 [[10/1]]",
     "BCx 2/2 from [[9/29]] GPC in clusters",
@@ -379,6 +384,34 @@ def test_guard_trims_function_words_from_name_edges() -> None:
     (decision,) = decide(doc, [Span(start, end, "PATIENT")])
     assert decision.keep and decision.reason == "edge-word"
     assert doc.surface(decision.span) == "Herzog, Amadeus"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Seen today by Don Ruiz, cardiology", "Don Ruiz"),  # a first name that is a function word
+        ("Discussed with Ronald Still on rounds", "Ronald Still"),  # a surname that is one
+        ("NAME: CAN SPEIJER      UNIT NO: V12", "CAN SPEIJER"),  # a name field's value
+    ],
+)
+def test_guard_keeps_name_words_that_are_function_words(text: str, name: str) -> None:
+    doc = Document("t", text)
+    start = text.index(name)
+    (decision,) = decide(doc, [Span(start, start + len(name), "DOCTOR")])
+    assert decision.keep and doc.surface(decision.span) == name
+
+
+@pytest.mark.parametrize(
+    ("marked", "kept"),
+    [
+        ("time of death [[March of]] last year", True),
+        ("seen in [[APRIL]] for f/u", True),
+    ],
+)
+def test_guard_keeps_month_names(marked: str, kept: bool) -> None:
+    doc, span = _doc(marked, "DATE")
+    (decision,) = decide(doc, [span])
+    assert decision.keep is kept
 
 
 @pytest.mark.parametrize(

@@ -381,6 +381,23 @@ def _named_facility(text: str, span: Span) -> bool:
     return any(w.lower() in FACILITY_WORDS for w in re.findall(r"[A-Za-z]+", text[span.start : span.end]))
 
 
+_MONTH_NAME_RE = re.compile(
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"|(?:JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)"
+)
+
+
+def _month_name(text: str, span: Span) -> bool:
+    """A capitalised month name alone, not a modal "May" opening a sentence ("May need ...")."""
+    words = text[span.start : span.end].split()
+    surface = words[0] if words else ""
+    if not _MONTH_NAME_RE.fullmatch(surface) or any(w[:1].isupper() for w in words[1:]):
+        return False  # "March of", "March to": the month decides; "May Smith" is the name rule's
+    if surface.lower() == "may" and _sentence_start(text, span.start):
+        return re.match(r"[ \t]+[a-z]", text[span.end : span.end + 3]) is None
+    return True
+
+
 def _described(
     text: str, span: Span, coarse: str, before: str, caseless: bool, lows: list[str]
 ) -> str | None:
@@ -406,6 +423,8 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
     surface = text[span.start : span.end]
     if coarse == "DATE" and not keep_generic and WEEKDAY_RE.fullmatch(surface.strip()):
         return "weekday"
+    if coarse == "DATE" and _month_name(text, span):
+        return None  # recall first: "since March", "in APRIL" name a month
     before = text_before(text, span.start, 40)
     caseless = caseless_at(text, span.start, span.end)
     title = _title_weight(before, caseless)
@@ -439,13 +458,20 @@ _WS_TOKEN_RE = re.compile(r"\S+")
 _CONNECTIVE_RE = re.compile(r"(?:from|to|and|or|then|now|->|-|→|,|;)", re.IGNORECASE)
 
 
+_NAME_FIELD_BEFORE_RE = re.compile(r"\b(?:name|patient|pt|client|resident)[ \t]*:[ \t]*\Z", re.IGNORECASE)
+
+
 def _trim_name(text: str, span: Span) -> Span:
     """A name span without function words at its edges ("its Herzog" -> "Herzog")."""
+    if _NAME_FIELD_BEFORE_RE.search(text_before(text, span.start, 20)):
+        return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
     stop = stopwords()
     toks = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
     core = [m for m in toks if _keep_edge(m.group(), stop)]
     if not core or len(core) == len(toks):
         return span
+    if core[-1] is toks[-2] and _surname_after_first_name(toks[-2].group(), toks[-1].group()):
+        core.append(toks[-1])  # "Dr. Ronald Young": a capitalised word after a first name
     start, end = core[0].start(), core[-1].end()
     while end > start and text[end - 1] in ",;:":
         end -= 1
@@ -454,10 +480,19 @@ def _trim_name(text: str, span: Span) -> Span:
     return Span(start, end, span.label, span.score, span.source)
 
 
+def _surname_after_first_name(first: str, last: str) -> bool:
+    word = last.strip(",;:()'’")
+    title = word[:1].isupper() and not word.isupper()
+    return title and first[:1].isupper() and first.strip(",;:").lower() in clinical_vocabulary().first_names
+
+
 def _keep_edge(tok: str, stop: frozenset[str]) -> bool:
     word = tok.strip(",;:()'’")
     # initials ("I. Rodenas", "A. Cudic") are name parts, not the words "I" and "a"
-    return len(word.rstrip(".")) < 2 or word.endswith(".") or word.lower() not in stop
+    if len(word.rstrip(".")) < 2 or word.endswith(".") or word.lower() not in stop:
+        return True
+    # "Will Hart", "Don Ruiz": a capitalised first name that is also a function word
+    return word[:1].isupper() and not word.isupper() and word.lower() in clinical_vocabulary().first_names
 
 
 def _reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> str | None:

@@ -272,11 +272,37 @@ def _range_stage(n: _Number) -> str | None:
     month_day = re.fullmatch(r"(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])", n.chunk)
     if month_day and (STRONG_DATE_CUE_RE.search(n.before) or CLOCK_AFTER_RE.match(n.text, n.ce)):
         return _KEEP  # "Date of service: 8-20", "12-30 15:25"
+    if month_day and n.coarse == "DATE" and not _range_evidence(n):
+        return _KEEP  # recall first: "CTA PREOP 11-26" is a date unless something says range
     lo_v, hi_v = float(rng.group("a")), float(rng.group("b"))
     round_pair = lo_v % 10 == 0 and hi_v % 10 == 0
     if hi_v > lo_v and (n.coarse != "CONTACT" or round_pair or measurement_before(n.text, n.cs)):
         return "range"
     return None
+
+
+# Words that make "a-b" a range of amounts: a goal, a frequency, an approximation, a count after.
+_RANGE_BEFORE_RE = re.compile(
+    r"\b(?:goal|target|between|range|ranging|approx|approximately|about|around|q|every|x|from|of|for|up\s+to"
+    r"|hr|bp|rr|sbp|dbp|map|sats?|spo2|temp|wt|gcs|pain|score|level|trough|peak|dose|drip)\W*\Z|[~≈]\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _range_evidence(n: _Number) -> bool:
+    """A word before or after that makes a month-day shape ("8-12") a range of amounts."""
+    if measurement_before(n.text, n.cs) or drug_before(n.text, n.cs):
+        return True
+    return (
+        _RANGE_BEFORE_RE.search(n.before) is not None
+        or _UNIT_OR_COUNT_AFTER_RE.match(n.text, n.ce) is not None
+    )
+
+
+# A unit or a counted noun after the number ("8-12 hours", "3-4 tabs", "10-12 beats"); not "PREOP".
+_UNIT_OR_COUNT_AFTER_RE = re.compile(
+    r"[ \t]*(?:x\b|times|per\b|%|(?:[a-z]+s|hrs?|h|min|mins|mg|mcg|g|kg|lb|lbs|cc|ml|l|units?|u|mm|cm|bpm|wk|wks|yrs?|mo|mos|d)\b)"
+)
 
 
 def _context_stage(n: _Number) -> str | None:
