@@ -142,3 +142,14 @@ def test_invisible_characters_inside_names_keep_the_same_coverage(
     hidden = covered(text, RULES.detect(Document("n", text)))
     missed = [note[i] for i in names if where[i] not in hidden]
     assert not missed, (text, missed)
+
+
+def test_the_format_character_list_is_category_cf() -> None:
+    """The regex of format characters is the whole of Unicode category Cf (of this Python)."""
+    import sys
+
+    from phiscrub.text_view import _FORMAT_RE
+
+    cf = {chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"}
+    listed = {chr(c) for c in range(sys.maxunicode + 1) if _FORMAT_RE.match(chr(c))}
+    assert listed == cf

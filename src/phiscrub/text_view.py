@@ -37,18 +37,19 @@ from phiscrub.document import Document, Span
 
 __all__ = ["TextView", "make_view", "propose_on_views"]
 
-# A quick test that a note may need a view: a format character, a compatibility character (a
-# broad net; make_view decides), a line break between letters, or a digit, space, digit sequence.
-_MAYBE = re.compile(
-    r"[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
-    r"\ufeff\ufff9-\ufffb\U000110bd\U0001d173-\U0001d17a\U000e0001-\U000e007f"
-    r"\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]"
-    r"|[^\W\d_]\n[^\W\d_]|\d \d \d"
+#: Unicode format characters (general category Cf, Unicode 14), listed so a note is scanned by one
+#: regex instead of a Python loop: ``tests/test_text_view.py`` checks the list against unicodedata.
+_FORMAT = (
+    r"\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
+    r"\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
 # Compatibility letters and digits that stand for ASCII ones: ligatures (ﬁ), fullwidth forms (Ｚ),
 # mathematical alphanumerics (𝐙). Only these: NFKC of ordinal indicators (6º), superscripts (m²)
 # or fractions would change what the Spanish, unit and dose rules read.
-_LOOKALIKE = re.compile(r"[\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]")
+_LOOKALIKES = r"\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff"
+_FORMAT_RE = re.compile(f"[{_FORMAT}]")
+_CHANGE_RE = re.compile(f"[{_FORMAT}{_LOOKALIKES}]")
 _SPACED_DIGITS = re.compile(r"(?<![\w])\d(?: \d){5,}(?![\w])")
 # "First\nLast" where the next line is not a header ("Plan: ...").
 _NAME_BREAK = re.compile(r"\b([A-Z][a-z'’\-]+)\n([A-Z][a-z'’\-]+)\b(?![ \t]*:)")
@@ -82,41 +83,58 @@ def _not_english(word: str) -> bool:
 
 
 def make_view(text: str) -> TextView | None:
-    """The view of ``text``, or None when it would be ``text`` itself."""
-    if _MAYBE.search(text) is None:
-        return None
-    chars: list[str] = []
-    origin: list[int] = []
-    for i, ch in enumerate(text):
-        if unicodedata.category(ch) == "Cf":
-            continue
-        if _LOOKALIKE.match(ch):
-            norm = unicodedata.normalize("NFKC", ch)
-            if norm.isascii() and norm.isalnum():
-                chars.extend(norm)
-                origin.extend([i] * len(norm))
-                continue
-        chars.append(ch)
-        origin.append(i)
-    view = "".join(chars)
+    """The view of ``text``, or None when it would be ``text`` itself.
+
+    Three passes, each a regex over the text (a note is mostly copied in slices, never walked
+    character by character): format characters out and lookalikes to ASCII, then name line
+    breaks, then spaced digits.
+    """
+    view, origin = _replace_characters(text)
     joined: set[int] = set()
-    for m in _NAME_BREAK.finditer(view):
-        if _not_english(m.group(1)) and _not_english(m.group(2)):
-            at = m.end(1)
+    breaks = [
+        m.end(1) for m in _NAME_BREAK.finditer(view) if _not_english(m.group(1)) and _not_english(m.group(2))
+    ]
+    if breaks:
+        chars = list(view)
+        for at in breaks:
             chars[at] = " "
-            joined.add(origin[at])
-    view = "".join(chars)
+            joined.add(origin[at] if origin is not None else at)
+        view = "".join(chars)
     spaced = list(_SPACED_DIGITS.finditer(view))
     if spaced:
-        keep = [True] * len(view)
-        for m in spaced:
-            for k in range(m.start() + 1, m.end(), 2):
-                keep[k] = False
-        view = "".join(c for c, k in zip(view, keep) if k)
-        origin = [o for o, k in zip(origin, keep) if k]
+        if origin is None:
+            origin = list(range(len(view)))
+        drop = {k for m in spaced for k in range(m.start() + 1, m.end(), 2)}
+        view = "".join(c for k, c in enumerate(view) if k not in drop)
+        origin = [o for k, o in enumerate(origin) if k not in drop]
     if view == text:
         return None
-    return TextView(view, tuple(origin), frozenset(joined))
+    return TextView(view, tuple(origin if origin is not None else range(len(view))), frozenset(joined))
+
+
+def _replace_characters(text: str) -> tuple[str, list[int] | None]:
+    """``text`` without format characters and with lookalikes in ASCII, and the note offset of
+    each character (None: nothing changed, the offsets are the identity)."""
+    hits = list(_CHANGE_RE.finditer(text))
+    if not hits:
+        return text, None
+    pieces: list[str] = []
+    origin: list[int] = []
+    last = 0
+    for m in hits:
+        at = m.start()
+        pieces.append(text[last:at])
+        origin.extend(range(last, at))
+        ch = m.group()
+        new = "" if _FORMAT_RE.match(ch) else unicodedata.normalize("NFKC", ch)
+        if not (new.isascii() and new.isalnum()):
+            new = "" if _FORMAT_RE.match(ch) else ch
+        pieces.append(new)
+        origin.extend([at] * len(new))
+        last = m.end()
+    pieces.append(text[last:])
+    origin.extend(range(last, len(text)))
+    return "".join(pieces), origin
 
 
 def propose_on_views(
