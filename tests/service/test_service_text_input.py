@@ -53,3 +53,11 @@ def test_a_lone_surrogate_in_a_batch_spoils_no_other_note(client: httpx.Client, 
     assert [x["id"] for x in results] == ["a", "b\ufffd", "c"]
     assert all("617-555-0134" not in x["text"] for x in results)
     assert results[2]["text"].startswith("\ufffd ")
+
+
+def test_a_name_hidden_by_zero_width_spaces_is_replaced_by_the_service(client: httpx.Client) -> None:
+    """The service detects through the same normalized view as the CLI (issue 28, item 4)."""
+    r = client.post("/v1/redact", json={"text": "Patient Zeb\u200bulon Quack\u2060enbush was seen."})
+    assert r.status_code == 200, r.text
+    out = r.json()["text"]
+    assert "ulon" not in out and "enbush" not in out and "[NAME]" in out
