@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,20 @@ def test_the_format_character_list_is_category_cf() -> None:
     cf = {chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"}
     listed = {chr(c) for c in range(sys.maxunicode + 1) if _FORMAT_RE.match(chr(c))}
     assert listed == cf
+
+
+def test_line_breaks_are_joined_in_english_notes_only() -> None:
+    """Whether a capitalised word is a name is read from the English lexicon, so only English
+    notes (or notes of no decided language) get their name line breaks joined."""
+    from phiscrub.text_view import propose_on_views
+
+    text = "Remiss fra Rigshospitalet\nEgen lege."
+    seen: list[str] = []
+
+    def propose(docs: Sequence[Document]) -> list[list[Span]]:
+        seen.extend(d.text for d in docs)
+        return [[] for _ in docs]
+
+    propose_on_views([Document("a", text, (), {"lang": "nb"})], propose)
+    propose_on_views([Document("b", text, (), {"lang": "en"})], propose)
+    assert seen == [text, text.replace("\n", " ")]

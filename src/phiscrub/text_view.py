@@ -12,9 +12,9 @@ digit (``9 9 8 8 7 7 6 6``) is not one number. The detectors therefore run on a 
   mathematical alphanumerics) becomes its NFKC form, one character at a time: each output
   character comes from exactly one input character. Other compatibility characters are left as
   they are (NFKC would read ``6º`` as ``6o`` and ``m²`` as ``m2``);
-* a single line break between two capitalised words that are not English words in use
-  (``Zebulon\\nQuackenbush``; never ``Smith\\nPlan:`` or a line that starts a ``Header:``) is read as
-  a space;
+* in an English note, a single line break between two capitalised words that are not English
+  words in use (``Zebulon\\nQuackenbush``; never ``Smith\\nPlan:`` or a line that starts a
+  ``Header:``) is read as a space;
 * six or more single digits separated by single spaces are read as one number.
 
 Every view character remembers the note character it comes from, so a span found in the view maps
@@ -82,18 +82,17 @@ def _not_english(word: str) -> bool:
     return word.casefold() not in lowercase_blocked()
 
 
-def make_view(text: str) -> TextView | None:
+def make_view(text: str, join_names: bool = True) -> TextView | None:
     """The view of ``text``, or None when it would be ``text`` itself.
 
     Three passes, each a regex over the text (a note is mostly copied in slices, never walked
     character by character): format characters out and lookalikes to ASCII, then name line
-    breaks, then spaced digits.
+    breaks (only with ``join_names``: the English lexicon decides what is a word), then spaced digits.
     """
     view, origin = _replace_characters(text)
     joined: set[int] = set()
-    breaks = [
-        m.end(1) for m in _NAME_BREAK.finditer(view) if _not_english(m.group(1)) and _not_english(m.group(2))
-    ]
+    found = _NAME_BREAK.finditer(view) if join_names else iter(())
+    breaks = [m.end(1) for m in found if _not_english(m.group(1)) and _not_english(m.group(2))]
     if breaks:
         chars = list(view)
         for at in breaks:
@@ -142,7 +141,9 @@ def propose_on_views(
 ) -> list[list[Span]]:
     """``propose(docs)``, with each note that needs one read through its view (see the module
     docstring) and its spans mapped back to the note's offsets."""
-    views = [make_view(d.text) for d in docs]
+    # Line breaks are joined in English notes only (and notes of no decided language): whether a
+    # word is a name is read from the English lexicon.
+    views = [make_view(d.text, d.metadata.get("lang") in (None, "en")) for d in docs]
     if not any(views):
         return propose(docs)
     seen = [d if v is None else Document(d.id, v.text, (), d.metadata) for d, v in zip(docs, views)]
