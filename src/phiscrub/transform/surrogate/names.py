@@ -154,7 +154,24 @@ def keyed_name_component(streams: Streams, role: str, text: str, lang: str | Non
             if gender != "u":
                 break
         pool = lex.buckets[gender].get(letter) or lex.buckets["u"][letter]
+    # About the original's length ("Kaitlyn" -> a name of 5 to 9 letters, not "Ana"): the shape of
+    # the note is kept, and short names read as abbreviations in clinical text.
+    pool = _of_length(pool, len(norm))
     return pool[streams("name", role, norm).randrange(len(pool))]
+
+
+def _of_length(pool: tuple[str, ...], length: int) -> tuple[str, ...]:
+    """The names of ``pool`` within two letters of ``length`` (at least 4 when it is), else all."""
+    key = (id(pool), length)
+    found = _LENGTH_CACHE.get(key)
+    if found is None:
+        low = min(4, length)
+        found = tuple(n for n in pool if abs(len(n) - length) <= 2 and len(n) >= low) or pool
+        _LENGTH_CACHE[key] = found
+    return found
+
+
+_LENGTH_CACHE: dict[tuple[int, int], tuple[str, ...]] = {}
 
 
 def keyed_initial(streams: Streams, role: str, letter: str, lang: str | None) -> str:
