@@ -164,12 +164,14 @@ def render_state(surface: str, code: str) -> str:
 
 @cache
 def _drawable_towns(state: str) -> tuple[str, ...]:
-    """The towns of a US state that read as towns: not made of common English words only
-    ("Central", "Mission", "Commerce" read as words; "in Central" hides the town from a reader)."""
+    """The towns of a US state that read as towns: with ZIP codes of their own (GeoNames also lists
+    big-city neighbourhoods: "McKinley Park, IL" has no ZIP code, Chicago's are Chicago's), and not
+    made of common English words only ("in Central" hides the town from a reader)."""
     from phiscrub.detect.clinical_vocab import is_common_word
 
     towns = towns_of_state(state)
-    return tuple(t for t in towns if not all(is_common_word(w) for w in re.findall(r"[A-Za-z]+", t))) or towns
+    own = tuple(t for t in towns if zips_of(state, t) != zips_of(state) or not zips_of(state))
+    return tuple(t for t in own if not all(is_common_word(w) for w in re.findall(r"[A-Za-z]+", t))) or towns
 
 
 def keyed_town(streams: Streams, surface: str, loc: Locale, state: str | None) -> str:
