@@ -20,6 +20,7 @@ from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
 from phiscrub.resolve import resolve
 
 if TYPE_CHECKING:
+    from phiscrub.detect.language_gate import LanguageGate
     from phiscrub.detect.site import SiteLists
     from phiscrub.detect.site_registry import Registry
     from phiscrub.transform.operators import Transformer
@@ -58,6 +59,9 @@ class Redaction:
     result: Document
     #: The note's language as decided once for it (:func:`phiscrub.language.decide_language`).
     lang: str | None = None
+    #: Under ``lang="auto"``/``"default"`` the gated model was left out although the note reads as
+    #: English outside a quoted passage (:func:`phiscrub.detect.mixed_language.english_plausible`).
+    model_skipped: bool = False
 
 
 def resolve_key(key: str | bytes | None) -> bytes | None:
@@ -149,6 +153,7 @@ class Deidentifier:
     guard_counts: Counter[str] = field(default_factory=Counter, init=False, repr=False, compare=False)
     _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
+    _gate: LanguageGate | None = field(default=None, init=False, repr=False)
     _site: tuple[SiteLists | None, Registry | None, frozenset[str]] | None = field(
         default=None, init=False, repr=False
     )
@@ -213,7 +218,7 @@ class Deidentifier:
 
         detector: Detector = load_model_detector(model)
         if langs is not None and self.lang in LANG_MODES:
-            detector = LanguageGate(detector, langs, self.language_of)
+            detector = self._gate = LanguageGate(detector, langs, self.language_of)
         # A recipe's fusion.json (rules or model better alone for some labels on the
         # target dev): with the rules on, the other side's spans of those labels are left out.
         return fuse_detectors(dets, detector, None if str(model) == "default" else model)
@@ -409,7 +414,20 @@ class Deidentifier:
                 meta["lang"] = doc.metadata["lang"]
             result = Document(result.id, result.text, result.spans, meta)
         lang = str(tagged.metadata["lang"])
-        return Redaction(original=doc, spans=tuple(sorted(kept)), result=result, lang=lang)
+        skipped = self._model_skipped(doc, tagged)
+        return Redaction(
+            original=doc, spans=tuple(sorted(kept)), result=result, lang=lang, model_skipped=skipped
+        )
+
+    def _model_skipped(self, doc: Document, tagged: Document) -> bool:
+        """Whether ``lang="auto"`` (or ``"default"``) left the gated model out of a note that reads as
+        English outside its quotes (the language was guessed, not given in the metadata)."""
+        if self._gate is None or self._gate.wanted(tagged):
+            return False
+        from phiscrub.detect.mixed_language import english_plausible
+        from phiscrub.language import given_language
+
+        return given_language(doc.metadata) is None and english_plausible(doc.text)
 
 
 def batched(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:

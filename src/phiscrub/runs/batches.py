@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.deid import Deidentifier, Redaction
+from phiscrub.detect.mixed_language import MODEL_SKIPPED_WARNING
 from phiscrub.detect.rules import has_rules
 from phiscrub.document import Document
 from phiscrub.io.manifest import Part
@@ -180,6 +181,11 @@ def make_part(
                 # Issue 27: only the language-neutral rules ran on this note; say so (id, code).
                 counts.warnings[NO_PACK_WARNING] += 1
                 warnings.append(log_line(original, "detect", NO_PACK_WARNING, key="warning", lang=red.lang))
+            if red.model_skipped:
+                # Issue 28, item 10: --lang auto left the English model out of a note that reads as
+                # English outside a quoted passage; say so (id and code only).
+                counts.warnings[MODEL_SKIPPED_WARNING] += 1
+                warnings.append(log_line(original, "detect", MODEL_SKIPPED_WARNING, key="warning"))
             counts.spans.update(s.label for s in red.spans)
             standoff.extend(standoff_lines(red, audit_text))
             docs.append((red.result.id, red.result.text))
