@@ -406,6 +406,7 @@ def test_guard_keeps_name_words_that_are_function_words(text: str, name: str) ->
     [
         ("time of death [[March of]] last year", True),
         ("seen in [[APRIL]] for f/u", True),
+        ("plans for [[easter]] with family", True),
     ],
 )
 def test_guard_keeps_month_names(marked: str, kept: bool) -> None:

@@ -398,6 +398,12 @@ def _month_name(text: str, span: Span) -> bool:
     return True
 
 
+def _holiday(surface: str) -> bool:
+    from phiscrub.detect.rules.dates_data import HOLIDAYS
+
+    return surface.strip(" .,;:").lower() in {h.lower() for h in HOLIDAYS}
+
+
 def _described(
     text: str, span: Span, coarse: str, before: str, caseless: bool, lows: list[str]
 ) -> str | None:
@@ -423,8 +429,8 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
     surface = text[span.start : span.end]
     if coarse == "DATE" and not keep_generic and WEEKDAY_RE.fullmatch(surface.strip()):
         return "weekday"
-    if coarse == "DATE" and _month_name(text, span):
-        return None  # recall first: "since March", "in APRIL" name a month
+    if coarse == "DATE" and (_month_name(text, span) or _holiday(surface)):
+        return None  # recall first: "since March", "in APRIL", "over thanksgiving" name a date
     before = text_before(text, span.start, 40)
     caseless = caseless_at(text, span.start, span.end)
     title = _title_weight(before, caseless)

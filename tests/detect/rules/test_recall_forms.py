@@ -15,6 +15,8 @@ from phiscrub.detect.rules.locations import location_detector
 from phiscrub.document import Document
 
 DATES_FOUND = [
+    ("family visit over thanksgiving was hard", "thanksgiving"),
+    ("no BM since xmas eve", "xmas eve"),
     ("WBC 13.1 (down from 16.0 10/1). On zosyn", "10/1"),
     ("BCx 2/2 from 9/29 GPC in clusters", "9/29"),
     ("R IJ TLC placed 9/29, dressing changed", "9/29"),

@@ -67,8 +67,15 @@ _OF = r"(?:[ \t]+(?:of|OF))?"
 # ... but "08/21/2024-10/30/2024" is a range of two dates.
 _NA = r"(?![\w/]|\.\d|-\d(?!\d{0,3}/))"
 
+# Holidays that no clinical word spells are dates in lower case too ("over thanksgiving", "xmas eve").
+_LOWER_HOLIDAYS = tuple(
+    h.lower()
+    for h in HOLIDAYS
+    if h.split()[0] in ("Christmas", "Xmas", "Thanksgiving", "Easter", "Halloween", "Hanukkah", "Chanukah",
+                        "Passover", "Ramadan", "Diwali", "Kwanzaa", "Valentine's")
+) + ("xmas eve", "new year's eve", "new years eve", "new year's day")  # fmt: skip
 _HOLIDAY = (
-    trie_pattern([w for h in HOLIDAYS for w in (h, h.upper())], ignore_case=False)
+    trie_pattern([w for h in HOLIDAYS for w in (h, h.upper())] + list(_LOWER_HOLIDAYS), ignore_case=False)
     + r"(?![\w']|[ \t]+(?:Island|Isl\.))"
 )
 
