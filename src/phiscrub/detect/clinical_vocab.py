@@ -27,6 +27,7 @@ __all__ = [
     "is_clinical_word",
     "is_common_word",
     "stopwords",
+    "word_set",
     "words_pattern",
 ]
 
@@ -167,12 +168,12 @@ def words_pattern(items: str) -> str:
     return "|".join(re.escape(w).replace("_", r"[ \t]+") for w in words)
 
 
-def _word_set(items: str) -> frozenset[str]:
+def word_set(items: str) -> frozenset[str]:
     return frozenset(items.split())
 
 
 #: Words that make a span a named facility ("MERCY HOSPITAL", "St. Mary's Rehab").
-FACILITY_WORDS = _word_set(
+FACILITY_WORDS = word_set(
     """
     hospital hospitals medical center centre clinic rehab rehabilitation infirmary health healthcare
     institute home manor hospice memorial university college school county general regional community
@@ -181,14 +182,14 @@ FACILITY_WORDS = _word_set(
     """
 )
 #: Month names and abbreviations (lower case).
-MONTHS = _word_set(
+MONTHS = word_set(
     """
     jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july
     august september october november december
     """
 )
 #: Credentials and role suffixes written after a name ("Jane Kim, MSW"); as a span they name no one.
-CREDENTIALS = _word_set(
+CREDENTIALS = word_set(
     """
     md do rn np pa pa-c dds dmd pharmd phd crna cnm lpn lvn lcsw licsw lmsw msw bsn msn dnp aprn fnp
     anp acnp agacnp nnp cna cma ccm cns cde cdces rnc rrt dpt pt ot otr otr/l slp ccc-slp rd rdn mph
@@ -197,7 +198,7 @@ CREDENTIALS = _word_set(
 )
 #: Ethnicity, race and nationality words ("a 67 yo Hispanic male", "African American"): a patient's
 #: description, no identifier; as a name span on their own they are dropped (reason ``ethnicity``).
-ETHNICITY_WORDS = _word_set(
+ETHNICITY_WORDS = word_set(
     """
     asian hispanic caucasian african american african-american latino latina latinx latine white black
     non-hispanic nonhispanic native alaskan alaska pacific islander hawaiian middle eastern arab arabic
@@ -218,7 +219,7 @@ ETHNICITY_WORDS = _word_set(
     """
 )
 #: Languages, as in "Somali interpreter", "Nepali speaking": never an identifier.
-LANGUAGE_WORDS = _word_set(
+LANGUAGE_WORDS = word_set(
     """
     spanish english french mandarin cantonese tagalog arabic hindi urdu punjabi bengali farsi dari
     pashto swahili amharic tigrinya oromo creole kreyol portuguese vietnamese russian korean japanese

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from phiscrub.detect.clinical_vocab import word_set
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS
 from phiscrub.detect.rules.places_en_cities import (
@@ -96,69 +97,12 @@ _ABBR_RE = re.compile(
     r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus|LTC|SNF|main|Main|MAIN)\b"
 )
 #: Services and people written in capitals after the same cues ("called PT", "at HS" is bedtime).
-_SERVICE_ABBR = frozenset(
-    [
-        "PT",
-        "OT",
-        "ST",
-        "SLP",
-        "RT",
-        "SW",
-        "CM",
-        "IR",
-        "OR",
-        "ED",
-        "ER",
-        "PCP",
-        "MD",
-        "DO",
-        "RN",
-        "LPN",
-        "NP",
-        "PA",
-        "GI",
-        "ID",
-        "HCP",
-        "POA",
-        "VNA",
-        "EMS",
-        "HS",
-        "RA",
-        "BL",
-        "MN",
-        "NOC",
-        "PM",
-        "AM",
-        "CT",
-        "MRI",
-        "US",
-        "XR",
-        "EKG",
-        "ECG",
-        "EEG",
-        "LAB",
-        "RRT",
-        "ICU",
-        "CCU",
-        "NICU",
-        "PICU",
-        "PACU",
-        "SICU",
-        "MICU",
-        "SDU",
-        "PCU",
-        "ACU",
-        "HD",
-        "ASAP",
-        "PRN",
-        "NPO",
-        "NARE",
-        "NARES",
-        "LIP",
-        "LIPS",
-        "GUM",
-        "GUMS",
-    ]
+_SERVICE_ABBR = word_set(
+    """
+    PT OT ST SLP RT SW CM IR OR ED ER PCP MD DO RN LPN NP PA GI ID HCP POA VNA EMS HS RA BL MN NOC
+    PM AM CT MRI US XR EKG ECG EEG LAB RRT ICU CCU NICU PICU PACU SICU MICU SDU PCU ACU HD ASAP PRN
+    NPO NARE NARES LIP LIPS GUM GUMS
+    """
 )
 _WARD_RE = re.compile(
     r"\b(?i:unit|floor|ward|bldg|building|tower|pavilion)[ \t]*:?[ \t]+(?P<w1>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?)(?![\w])"
@@ -173,67 +117,13 @@ _WARD_ANYCASE_RE = re.compile(
 )
 
 
-_GENERIC_ORG = frozenset(
-    [
-        "homeless",
-        "local",
-        "retail",
-        "specialty",
-        "mail",
-        "order",
-        "community",
-        "public",
-        "city",
-        "county",
-        "state",
-        "federal",
-        "national",
-        "the",
-        "our",
-        "his",
-        "her",
-        "their",
-        "my",
-        "men's",
-        "women's",
-        "womens",
-        "mens",
-        "youth",
-        "family",
-        "emergency",
-        "domestic",
-        "violence",
-        "medical",
-        "home",
-        "outpatient",
-        "inpatient",
-        "hospital",
-        "health",
-        "care",
-        "new",
-        "old",
-        "first",
-        "main",
-        "north",
-        "south",
-        "east",
-        "west",
-        "central",
-        "regional",
-        "area",
-        "senior",
-        "adult",
-        "day",
-        "elementary",
-        "middle",
-        "high",
-        "school",
-        "fire",
-        "police",
-        "rescue",
-        "any",
-        "same",
-    ]
+_GENERIC_ORG = word_set(
+    """
+    homeless local retail specialty mail order community public city county state federal national
+    the our his her their my men's women's womens mens youth family emergency domestic violence
+    medical home outpatient inpatient hospital health care new old first main north south east west
+    central regional area senior adult day elementary middle high school fire police rescue any same
+    """
 )
 
 
@@ -378,109 +268,18 @@ def _namelike_common(word: str) -> bool:
 
 
 #: English words that make a service or a kind of place, not a name ("Sleep Clinic", "Free Clinic").
-_SERVICE_WORDS = frozenset(
-    [
-        "sleep",
-        "eye",
-        "eyes",
-        "heart",
-        "lung",
-        "vein",
-        "travel",
-        "allergy",
-        "wound",
-        "weight",
-        "loss",
-        "fertility",
-        "transplant",
-        "stroke",
-        "burn",
-        "trauma",
-        "breast",
-        "spine",
-        "cancer",
-        "pain",
-        "memory",
-        "diabetes",
-        "kidney",
-        "liver",
-        "skin",
-        "foot",
-        "hand",
-        "bone",
-        "joint",
-        "brain",
-        "women's",
-        "women",
-        "men's",
-        "children's",
-        "kids",
-        "teen",
-        "free",
-        "walk-in",
-        "walk",
-        "express",
-        "virtual",
-        "pediatric",
-        "geriatric",
-        "behavioral",
-        "mental",
-        "rehab",
-        "rehabilitation",
-        "nursing",
-        "surgical",
-        "surgery",
-        "dental",
-        "vision",
-        "hearing",
-        "infusion",
-        "imaging",
-        "lab",
-        "wellness",
-        "student",
-        "employee",
-        "occupational",
-        "veterans",
-        "va",
-        "university",
-        "academic",
-        "teaching",
-        "county",
-        "state",
-        "city",
-        "private",
-        "psychiatric",
-        "acute",
-        "subacute",
-        "sub-acute",
-        "short-term",
-        "long-term",
-        "physical",
-        "occupational",
-        "speech",
-        "vocational",
-        "inpatient",
-        "outpatient",
-        "home",
-        "day",
-        "night",
-        "weekend",
-        "primary",
-        "specialty",
-        "resident",
-        "residents",
-        "faculty",
-        "continuity",
-        "charity",
-        "cardiac",
-        "cardio",
-        "pulmonary",
-        "neuro",
-        "ortho",
-        "geri",
-        "psych",
-        "peds",
-    ]
+_SERVICE_WORDS = word_set(
+    """
+    sleep eye eyes heart lung vein travel allergy wound weight loss fertility transplant stroke burn
+    trauma breast spine cancer pain memory diabetes kidney liver skin foot hand bone joint brain
+    women's women men's children's kids teen free walk-in walk express virtual pediatric geriatric
+    behavioral mental rehab rehabilitation nursing surgical surgery dental vision hearing infusion
+    imaging lab wellness student employee occupational veterans va university academic teaching
+    county state city private psychiatric acute subacute sub-acute short-term long-term physical
+    occupational speech vocational inpatient outpatient home day night weekend primary specialty
+    resident residents faculty continuity charity cardiac cardio pulmonary neuro ortho geri psych
+    peds
+    """
 )
 
 #: Words that make a kind of hospital, not its name ("General Hospital", "Community Hospital").
@@ -537,24 +336,10 @@ def _ward_anycase_ok(m: re.Match[str]) -> bool:
 
 
 #: Shorthand that precedes a number in notes and is no dictionary word ("levo 5", "prop 20").
-_WARD_WORD_STOP = frozenset(
-    [
-        "levo",
-        "neo",
-        "prop",
-        "precedex",
-        "dex",
-        "vaso",
-        "epi",
-        "nitro",
-        "bicarb",
-        "lytes",
-        "abx",
-        "gtt",
-        "pod",
-        "hd",
-        "dol",
-    ]
+_WARD_WORD_STOP = word_set(
+    """
+    levo neo prop precedex dex vaso epi nitro bicarb lytes abx gtt pod hd dol
+    """
 )
 
 
