@@ -10,15 +10,17 @@ Safe Harbor). They are merged into the spans without removing or shrinking any
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from phiscrub.detect.site import SiteLists, drop_allowed, load_allow_list, load_site_lists, merge_site_spans
 from phiscrub.detect.site_registry import Registry
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from phiscrub.policy import Policy
@@ -65,24 +67,28 @@ def load_site_knowledge(
     Raises:
         ConfigError: a missing, unreadable or malformed file (the message names it, never content).
     """
-    lists: SiteLists | None = None
-    if isinstance(site_lists, SiteLists):
-        lists = site_lists
-    elif site_lists is not None:
-        path = Path(site_lists)
-        if not path.exists():
-            raise ConfigError(f"site lists {path} does not exist")
-        lists = _cached_lists(_stamp(path))
-    reg: Registry | None = None
-    if isinstance(registry, Registry):
-        reg = registry
-    elif registry is not None:
-        path = Path(registry)
-        if not path.is_file():
-            raise ConfigError(f"registry {path} does not exist or is not a file")
-        reg = _cached_registry(_stamp(path))
+    lists = _given(site_lists, SiteLists, _cached_lists, "site lists {} does not exist", Path.exists)
+    reg = _given(
+        registry, Registry, _cached_registry, "registry {} does not exist or is not a file", Path.is_file
+    )
     allowed = frozenset() if allow_list is None else load_allow_list(allow_list)
     return lists, reg, allowed
+
+
+def _given(
+    value: object,
+    kind: type[T],
+    load: Callable[[tuple[str, int, int]], T],
+    missing: str,
+    ok: Callable[[Path], bool],
+) -> T | None:
+    """``value`` itself when already loaded, else the cached load of its path (checked with ``ok``)."""
+    if value is None or isinstance(value, kind):
+        return value
+    path = Path(value)  # type: ignore[arg-type]
+    if not ok(path):
+        raise ConfigError(missing.format(path))
+    return load(_stamp(path))
 
 
 def apply_site(doc: Document, spans: Sequence[Span], site: SiteKnowledge, policy: Policy) -> list[Span]:
