@@ -103,3 +103,22 @@ def test_locale_resolution(locale: str | None, lang: str | None, code: str) -> N
 def test_unknown_locale_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="unknown surrogate locale"):
         _ = Deidentifier(mode="surrogate", key="k", model=None, locale="xx_YY").transformer
+
+
+def test_cli_lang_de_gives_german_surrogates(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.txt").write_text(GERMAN_NOTE, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["redact", str(notes), "-o", str(tmp_path / "out"), "--rules-only", "--lang", "de"]
+        + ["--mode", "surrogate", "--key", "k"],
+    )
+    assert result.exit_code == 0, result.output
+    out = (tmp_path / "out" / "a.txt").read_text(encoding="utf-8")
+    m = re.search(r"Patient: (\S+) (\S+),", out)
+    assert m is not None and m.groups() != ("Klaus", "Müller"), out
+    german = _names_of("de")
+    assert all(normalize_component(part) in german for part in m.groups()), m.groups()
+    dates = _day_first(out)
+    assert len(dates) == 2 and (dates[1] - dates[0]).days == 12
