@@ -115,10 +115,30 @@ class LanguageGuess:
 
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
-    """py3langid's identifier, normalized probabilities, restricted to :data:`GUESS_LANGUAGES`."""
-    from py3langid.langid import _load_identifier
+    """py3langid's identifier, normalized probabilities, restricted to :data:`GUESS_LANGUAGES`.
 
-    return _load_identifier(norm_probs=True, langs=list(GUESS_LANGUAGES))
+    The model is decompressed in memory: py3langid's own loader streams it through a temporary file
+    (68 MB), which fails on a full disk or under a file-size limit before a single note is read.
+    """
+    import io
+    import lzma
+
+    import numpy as np
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+    from py3langid.modelio import _to_array
+
+    with lzma.open(MODEL_DIR / MODEL_FILE) as src, np.load(io.BytesIO(src.read()), allow_pickle=False) as data:
+        identifier = LanguageIdentifier(
+            np.asarray(data["ptc"]),
+            np.asarray(data["pc"]),
+            data["classes"].tolist(),
+            _to_array(data["nextmove"]),
+            data["out_feat"].tolist(),
+            norm_probs=True,
+            tk_row=_to_array(data["nextmove_row"]),
+        )
+    identifier.set_languages(list(GUESS_LANGUAGES))
+    return identifier
 
 
 def _stopword_language(text: str) -> str | None:

@@ -95,7 +95,7 @@ def redact(
     propagate: bool = True,
     resolve: str = "merge",
     keep_ages: bool = False,
-    lang: str = "en",
+    lang: str = "default",
     threshold: float = DEFAULT_THRESHOLD,
     guard: bool = True,
     site_lists: str | Path | None = None,

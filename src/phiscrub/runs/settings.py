@@ -28,7 +28,8 @@ class DetectorSettings:
         propagate: tag other occurrences of detected names in the same note.
         resolve: overlap strategy.
         age_over_89: ``bucket`` (ages over 89 become ``90+``) or ``keep``.
-        lang: language of the rules (``auto``: per note).
+        lang: language of the notes (``auto``: per note; ``default``: per note, English unless
+            clearly another language, issue 27).
         threshold: drop proposed spans scoring below it.
         guard: drop clinical measurements and vocabulary.
         site_lists: the site's lists (a folder of ``.txt`` or a ``.json`` file; docs/site-lists.md).
@@ -43,7 +44,7 @@ class DetectorSettings:
     propagate: bool = True
     resolve: str = "merge"
     age_over_89: str = "bucket"
-    lang: str = "en"
+    lang: str = "default"
     threshold: float = DEFAULT_THRESHOLD
     guard: bool = True
     site_lists: str | None = None
@@ -69,7 +70,7 @@ class DetectorSettings:
             bool(options.get("propagate", True)),
             str(options.get("resolve_strategy", "merge")),
             "keep" if options.get("keep_ages") else "bucket",
-            str(options.get("lang", "en")),
+            str(options.get("lang", "default")),
             float(options.get("threshold", DEFAULT_THRESHOLD)),
             bool(options.get("guard", True)),
             site_lists=_path(options.get("site_lists")),
