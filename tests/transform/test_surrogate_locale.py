@@ -122,3 +122,39 @@ def test_cli_lang_de_gives_german_surrogates(tmp_path: Path) -> None:
     assert all(normalize_component(part) in german for part in m.groups()), m.groups()
     dates = _day_first(out)
     assert len(dates) == 2 and (dates[1] - dates[0]).days == 12
+
+
+US_NOTE = "Pt John Smith of Springfield, IL 62704. Tel 217-555-0147.\n"
+
+
+def _cli_redact(tmp_path: Path, text: str, *options: str) -> tuple[int, str]:
+    notes = tmp_path / "notes"
+    notes.mkdir(exist_ok=True)
+    (notes / "a.txt").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["redact", str(notes), "-o", str(out), "--rules-only", "--mode", "surrogate", "--key", "k", *options],
+    )
+    written = (out / "a.txt").read_text(encoding="utf-8") if (out / "a.txt").exists() else ""
+    return result.exit_code, written
+
+
+def test_cli_fictional_contacts(tmp_path: Path) -> None:
+    code, out = _cli_redact(tmp_path, US_NOTE, "--fictional-contacts")
+    assert code == 0
+    m = re.search(r"Tel (\d{3})-(\d{3})-(\d{4})", out)
+    assert m is not None and m.group(2) == "555" and m.group(3).startswith("01"), out
+
+
+def test_cli_locale_sets_the_surrogate_lists(tmp_path: Path) -> None:
+    code, out = _cli_redact(tmp_path, US_NOTE, "--locale", "de_DE")
+    assert code == 0
+    m = re.search(r"Pt (\S+) (\S+) of", out)
+    assert m is not None
+    assert all(normalize_component(part) in _names_of("de") for part in m.groups()), out
+
+
+def test_cli_unknown_locale_fails_at_start_up(tmp_path: Path) -> None:
+    code, out = _cli_redact(tmp_path, US_NOTE, "--locale", "xx_YY")
+    assert code != 0 and out == ""
