@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from phiscrub.detect.language_gate import LanguageGate
     from phiscrub.detect.site import SiteLists
     from phiscrub.detect.site_registry import Registry
-    from phiscrub.transform.operators import Transformer
+    from phiscrub.transform.operators import Operator, Transformer
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -124,6 +124,13 @@ class Deidentifier:
             (``lang`` metadata, else ``lang``; English is ``en_US``). See ``docs/surrogates.md``.
         fictional_contacts: surrogate phone numbers in the reserved fictional range (555-01xx)
             instead of valid numbers of the note's state.
+        extra_detectors: detectors, or names registered in :data:`phiscrub.registry.DETECTORS`
+            (``"lexicon"``, a plugin's name), added to the default ones (or to ``detectors``).
+        operators: per-label operators (fine or coarse label -> an operator or a name registered in
+            :data:`phiscrub.registry.OPERATORS`: ``"keep"``, ``"mask"``, ``"placeholder"``,
+            ``"surrogate"``, a plugin's name); the other labels get ``mode``'s operator.
+        plugins: add the detectors other installed packages register under the
+            ``phiscrub.detectors`` entry point (``docs/extending.md``).
 
     Example:
         >>> from phiscrub import Deidentifier
@@ -150,6 +157,9 @@ class Deidentifier:
     allow_list: str | Path | Collection[str] | None = None
     locale: str | None = None
     fictional_contacts: bool = False
+    extra_detectors: Sequence[Detector | str] = ()
+    operators: Mapping[str, Operator | str] | None = None
+    plugins: bool = True
     guard_counts: Counter[str] = field(default_factory=Counter, init=False, repr=False, compare=False)
     _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
     _transformer: Transformer | None = field(default=None, init=False, repr=False)
@@ -193,10 +203,28 @@ class Deidentifier:
                     from phiscrub.detect.lexicon import LexiconDetector
 
                     dets.append(LexiconDetector(lang=self.lang))
+            dets.extend(self._added_detectors(dets))  # to the defaults or to ``detectors``
             if self.model is not None:
                 dets = self._with_model(dets, self.model)
             self._detectors = dets
         return self._detectors
+
+    def _added_detectors(self, present: Sequence[Detector]) -> list[Detector]:
+        """``extra_detectors`` (registered names resolved), then the installed plugins' detectors that
+        ``present`` lacks (a service's per-option de-identifiers share its base's detectors)."""
+        from phiscrub.registry import DETECTORS
+
+        added: list[Detector] = [
+            DETECTORS.get(d) if isinstance(d, str) else d  # type: ignore[misc]
+            for d in self.extra_detectors
+        ]
+        if self.plugins:
+            names = {getattr(d, "name", None) for d in [*present, *added]}
+            for name, factory in sorted(DETECTORS.plugins().items()):
+                if name not in names:
+                    added.append(factory())  # type: ignore[arg-type]
+                    log.info("plugin detector %s added", name)
+        return added
 
     def _with_model(self, dets: list[Detector], model: str | Path) -> list[Detector]:
         """``dets`` plus the model; the bundled model only for notes of its languages (English)."""
@@ -252,8 +280,20 @@ class Deidentifier:
                 lang=None if self.lang in ("auto", "default") else self.lang,
                 locale=self.locale,
                 fictional_contacts=self.fictional_contacts,
+                operators=self._label_operators(),
             )
         return self._transformer
+
+    def _label_operators(self) -> dict[str, Operator] | None:
+        """``operators`` with registered names resolved (None when none is given)."""
+        if not self.operators:
+            return None
+        from phiscrub.registry import OPERATORS
+
+        return {
+            label: OPERATORS.get(op) if isinstance(op, str) else op  # type: ignore[misc]
+            for label, op in self.operators.items()
+        }
 
     def load(self) -> Deidentifier:
         """Build the detectors and the transformer now, loading the model if any.

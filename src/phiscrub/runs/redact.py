@@ -410,8 +410,17 @@ def _header(source: Source, settings: dict[str, Any], batch_size: int) -> dict[s
     return {
         "phiscrub": __version__,
         "batch_size": batch_size,
-        "fingerprint": {"input": _input_fingerprint(source), **settings},
+        "fingerprint": {"input": _input_fingerprint(source), **settings, **_plugins()},
     }
+
+
+def _plugins() -> dict[str, Any]:
+    """The installed plugin detectors (``phiscrub.detectors`` entry points), when there are any: a
+    resumed run must find the same ones."""
+    from phiscrub.registry import DETECTORS
+
+    names = sorted(DETECTORS.plugins())
+    return {"plugins": names} if names else {}
 
 
 def _open_manifest(work: Path, header: dict[str, Any], key: bytes | None, resume: bool) -> Manifest:

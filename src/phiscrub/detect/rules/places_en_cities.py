@@ -225,6 +225,19 @@ def _proper_run_ok(m: re.Match[str]) -> bool:
     return bool(names) and not (sentence_start and plain_word(words[0]))
 
 
+def _proper_run_label(m: re.Match[str]) -> str:
+    """PATIENT for a run that reads as a person ("Alan Grant": a given name, then name words),
+    LOCATION otherwise: the label decides the surrogate, and a person must not become a place."""
+    from phiscrub.detect.clinical_vocab import clinical_vocabulary
+
+    vocab = clinical_vocabulary()
+    words = [w.lower().removesuffix("'s").removesuffix("’s") for w in m.group("run").split(" ")]
+    person = 2 <= len(words) <= 3 and words[0] in vocab.first_names
+    if person and all(w in vocab.names or _unknown(w, vocab.wordnet) for w in words[1:]):
+        return "PATIENT"
+    return "LOCATION"
+
+
 def _unknown(word: str, wordnet: frozenset[str]) -> bool:
     """Not in WordNet under any simple inflection ("Visited", "Ambulating", "Readings")."""
     low = word.lower().removesuffix("'s").removesuffix("’s")
@@ -245,5 +258,6 @@ CITY_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("CITY", _CITY_LOWER_RE, name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
     PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
     PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
-    PatternRule("LOCATION", _PROPER_RUN_RE, name="proper_run", score=0.4, group="run", validator=_proper_run_ok),
+    PatternRule("LOCATION", _PROPER_RUN_RE, name="proper_run", score=0.4, group="run", validator=_proper_run_ok,
+                labeler=_proper_run_label, extra_labels=("PATIENT",)),
 )  # fmt: skip
