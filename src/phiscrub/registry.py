@@ -16,7 +16,7 @@ An entry point names a factory: a class or function called with no arguments tha
 :class:`~phiscrub.transform.operators.Operator` (``apply(surface, span, ctx) -> str``).
 
 Detectors of the ``phiscrub.detectors`` group are added to the default pipeline of every
-:class:`~phiscrub.Deidentifier` (``plugins=False`` or ``phiscrub redact --no-plugins`` leaves them
+:class:`~phiscrub.Deidentifier` (``plugins=False`` leaves them
 out); ``Deidentifier(extra_detectors=[...])`` adds detectors or registered names;
 ``Deidentifier(operators={"DATE": "keep"})`` replaces the operator of a label by an operator or a
 registered name (``docs/extending.md``).
