@@ -16,8 +16,7 @@ from phiscrub.errors import ConfigError
 from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native
 from phiscrub.modes import MODES
 from phiscrub.modes import Mode as RedactMode
-from phiscrub.policy import Policy, apply_policy, check_policy, default_policy
-from phiscrub.resolve import resolve
+from phiscrub.policy import Policy, check_policy, default_policy
 
 if TYPE_CHECKING:
     from phiscrub.detect.language_gate import LanguageGate
@@ -363,7 +362,8 @@ class Deidentifier:
         return proposals
 
     def select(self, doc: Document, proposals: Sequence[Span], threshold: float | None = None) -> list[Span]:
-        """The PHI spans of ``doc`` from its proposals: threshold, policy, propagation, resolve.
+        """The PHI spans of ``doc`` from its proposals: the selection steps of :mod:`phiscrub.select`
+        (threshold, policy, propagate, resolve, guard, site).
 
         Proposals scoring below the threshold are dropped first, then those that are not PHI under
         the document's policy; names among the rest are propagated and overlaps resolved. A higher
@@ -378,28 +378,29 @@ class Deidentifier:
             proposals: spans from :meth:`propose_many`.
             threshold: overrides :attr:`threshold` (e.g. to sweep it without detecting again).
         """
-        cut = self.threshold if threshold is None else threshold
+        from phiscrub.select import SelectContext, select_spans
+
         doc = self.tagged(doc)
-        kept = apply_policy(doc.text, [s for s in proposals if s.score >= cut], self.policy_for(doc))
-        if self.propagate:
-            from phiscrub.detect.propagate import propagate_names
+        has_site = self.site_lists is not None or self.registry is not None or self.allow_list is not None
+        ctx = SelectContext(
+            policy=self.policy_for(doc),
+            lang=self.language_of(doc),
+            threshold=self.threshold if threshold is None else threshold,
+            propagate=self.propagate,
+            resolve=self.resolve,
+            guard=self.guard,
+            site=self.site if has_site else None,
+            guard_counts=self.guard_counts,
+        )
+        return select_spans(doc, proposals, ctx)
 
-            # From the kept proposals themselves, not their resolved union: a name merged into a
-            # longer span of another label still propagates, and fewer proposals (a higher
-            # threshold) can only mean fewer propagated names.
-            kept = propagate_names(doc, kept)
-        spans = resolve(kept, self.resolve)
-        if self.guard and self.language_of(doc) == "en":
-            from phiscrub.detect.clinical import guard
+    @property
+    def steps(self) -> list[str]:
+        """The names of the selection steps, in the order :meth:`select` runs them
+        (:data:`phiscrub.select.STEPS`)."""
+        from phiscrub.select import step_names
 
-            # i2b2 and strict annotate generic department names ("Cardiology") and bare weekdays.
-            generic = self.policy_for(doc) != "safe-harbor"
-            spans = guard(doc, spans, self.guard_counts, keep_generic=generic)
-        if self.site_lists is not None or self.registry is not None or self.allow_list is not None:
-            from phiscrub.detect.site_load import apply_site
-
-            spans = apply_site(doc, spans, self.site, self.policy_for(doc))
-        return spans
+        return step_names()
 
     def policy_for(self, doc: Document) -> Policy:
         """The PHI policy applied to ``doc``: :attr:`policy`, else the default of its language.

@@ -30,7 +30,7 @@ __all__ = ["GENERIC_LABELS", "RESOLVE_STRATEGIES", "evidence", "resolve"]
 
 
 #: Labels a rule gives when no keyword says which kind of PHI it is (its fallback type).
-GENERIC_LABELS: frozenset[str] = frozenset({"IDNUM", "ID", "LOCATION", "OTHER"})
+GENERIC_LABELS: frozenset[str] = frozenset({"IDNUM", "ID", "LOCATION", "NAME", "OTHER"})
 
 
 #: Labels rules and models share (fine and coarse); a model label outside them is corpus-native.

@@ -167,7 +167,9 @@ class PatternRule:
 
     def __post_init__(self) -> None:
         for label in (self.label, *self.extra_labels):
-            if label not in FINE_LABELS:
+            # NAME: "a person, kind unknown" (a generic label, resolve.GENERIC_LABELS: the name rules
+            # and the model, which say PATIENT, DOCTOR or RELATIVE, win over it)
+            if label not in FINE_LABELS and label != "NAME":
                 raise ConfigError(f"rule {self.name or '?'}: unknown fine label {label!r}")
         if not 0.0 <= self.score <= 1.0:
             raise ConfigError(f"rule {self.name or '?'}: score must lie in [0, 1]")

@@ -226,7 +226,7 @@ def _proper_run_ok(m: re.Match[str]) -> bool:
 
 
 def _proper_run_label(m: re.Match[str]) -> str:
-    """PATIENT for a run that reads as a person ("Alan Grant": a given name, then name words),
+    """NAME for a run that reads as a person ("Alan Grant": a given name, then name words),
     LOCATION otherwise: the label decides the surrogate, and a person must not become a place."""
     from phiscrub.detect.clinical_vocab import clinical_vocabulary
 
@@ -234,7 +234,7 @@ def _proper_run_label(m: re.Match[str]) -> str:
     words = [w.lower().removesuffix("'s").removesuffix("’s") for w in m.group("run").split(" ")]
     person = 2 <= len(words) <= 3 and words[0] in vocab.first_names
     if person and all(w in vocab.names or _unknown(w, vocab.wordnet) for w in words[1:]):
-        return "PATIENT"
+        return "NAME"  # generic: the name rules and the model say which kind of person
     return "LOCATION"
 
 
@@ -259,5 +259,5 @@ CITY_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
     PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
     PatternRule("LOCATION", _PROPER_RUN_RE, name="proper_run", score=0.4, group="run", validator=_proper_run_ok,
-                labeler=_proper_run_label, extra_labels=("PATIENT",)),
+                labeler=_proper_run_label, extra_labels=("NAME",)),
 )  # fmt: skip
