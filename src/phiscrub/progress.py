@@ -47,16 +47,16 @@ _min_chars: ContextVar[int] = ContextVar("phiscrub_progress_min_chars", default=
 
 
 @contextmanager
-def reporting(callback: ProgressCallback | None, min_chars: int = LONG_NOTE_CHARS) -> Iterator[None]:
+def reporting(callback: ProgressCallback | None, min_chars: int | None = None) -> Iterator[None]:
     """Send the :func:`report` calls made inside the ``with`` block to ``callback``.
 
     Args:
         callback: receives the reports.
-        min_chars: notes at least this long report (the service's long-note lane passes 0, so that
+        min_chars: notes at least this long report (default: :data:`LONG_NOTE_CHARS`, read at the call; the service's long-note lane passes 0, so that
             every model batch and detector of its notes is a point where it can yield).
     """
     token = _callback.set(callback)
-    least = _min_chars.set(min_chars)
+    least = _min_chars.set(LONG_NOTE_CHARS if min_chars is None else min_chars)
     try:
         yield
     finally:
