@@ -153,13 +153,18 @@ def redact(
         raise ConfigError("batch_size must be at least 1")
     age_over_89 = "keep" if keep_ages else "bucket"
     model_name = None if model is None else str(model)
-    site = {
-        "site_lists": None if site_lists is None else str(site_lists),
-        "registry": None if registry is None else str(registry),
-        "allow_list": None if allow_list is None else str(allow_list),
-    }
     detectors = DetectorSettings(
-        model_name, lexicon, propagate, resolve, age_over_89, lang, threshold, guard, **site
+        model_name,
+        lexicon,
+        propagate,
+        resolve,
+        age_over_89,
+        lang,
+        threshold,
+        guard,
+        site_lists=None if site_lists is None else str(site_lists),
+        registry=None if registry is None else str(registry),
+        allow_list=None if allow_list is None else str(allow_list),
     )
     settings = SparkSettings(
         **asdict(detectors), mode=mode, labels=labels, key=key, policy=policy, batch_size=batch_size
