@@ -15,6 +15,7 @@ Usage: ``python scripts/eval_langid.py``
 from __future__ import annotations
 
 import json
+import random
 import re
 import sys
 from collections import Counter
@@ -45,6 +46,13 @@ def english() -> Iterator[str]:
         yield from _txt(SHARED / "zeroshot-notes" / sub)
 
 
+def _lines() -> Iterator[str]:
+    """Every English line of 2-39 words as a note of its own (a seeded sample of 20,000)."""
+    lines = [ln for t in english() for ln in t.split("\n") if 2 <= len(re.findall(r"[^\W\d_]{2,}", ln)) < 40]
+    random.Random(1).shuffle(lines)
+    yield from lines[:20000]
+
+
 def _short(text: str) -> str:
     """The first 120 characters, cut at a word."""
     return text[:120].rsplit(" ", 1)[0]
@@ -55,6 +63,7 @@ SETS: dict[str, tuple[str, Callable[[], Iterator[str]]]] = {
     "en, ALL CAPS": ("en", lambda: (t.upper() for t in english())),
     "en, first 120 characters": ("en", lambda: (_short(t) for t in english())),
     "en, first 120 characters, ALL CAPS": ("en", lambda: (_short(t).upper() for t in english())),
+    "en, one line per note (2-39 words)": ("en", _lines),
     "es (MEDDOCAN train + dev)": (
         "es", lambda: (t for s in ("train", "dev") for t in _txt(SHARED / "meddocan" / s))),
     "de (lang-pack notes, de + de2)": ("de", lambda: _txt(NOTES / "de")),

@@ -60,6 +60,22 @@ def test_short_and_abbreviated_english_is_english(text: str, case: object) -> No
     assert decide_language(doc, "auto") == "en"
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["ROS: neg except per HPI", "HEPARIN GTT PER PROTOCOL, ANTI XA 0.31 @ 0200.", "Hi Maria,", "MELD-Na 27",
+     "Adm 11/9   D/C 11/21   LOS 3 d", "- Infant blood type: A+, DAT neg", "2350 HR 90s-100s AF, BP 108/66. OK."],
+)  # fmt: skip
+def test_one_line_english_notes_stay_english_by_default(text: str) -> None:
+    """One stop word of another language is no evidence in a short note (these read as Catalan,
+    Dutch, Danish to the identifier and the stop words together)."""
+    assert decide_language(Document("d", text), "default") == "en"
+
+
+def test_short_nordic_sentences_are_nordic_by_default() -> None:
+    for text in ("Pasienten klager over hodepine og kvalme.", "Det ble tatt CT av thorax som var normal."):
+        assert decide_language(Document("d", text), "default") == "nb"
+
+
 @pytest.mark.parametrize("lang", sorted(LONG))
 def test_long_notes_decided_by_their_language(lang: str) -> None:
     for text in (LONG[lang], LONG[lang].upper()):

@@ -127,7 +127,10 @@ def _identifier() -> Any:
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
     from py3langid.modelio import _to_array
 
-    with lzma.open(MODEL_DIR / MODEL_FILE) as src, np.load(io.BytesIO(src.read()), allow_pickle=False) as data:
+    with (
+        lzma.open(MODEL_DIR / MODEL_FILE) as src,
+        np.load(io.BytesIO(src.read()), allow_pickle=False) as data,
+    ):
         identifier = LanguageIdentifier(
             np.asarray(data["ptc"]),
             np.asarray(data["pc"]),
@@ -171,12 +174,29 @@ def guess_language(text: str) -> LanguageGuess:
     stop = _stopword_language(sample)
     if code in ("es", "ca") and stop in ("es", "ca"):
         code = stop  # the stop words tell Spanish from Catalan better (k notes)
-    agree = stop == code or (stop in _NORDIC and code in _NORDIC)
-    if code != "en" and words < SHORT_NOTE_WORDS and not agree and (stop == "en" or prob < SURE_PROBABILITY):
+    support, english = _support(sample, code)
+    short = words < SHORT_NOTE_WORDS
+    agree = support >= 1.0 and support > english
+    if code != "en" and short and not agree and (stop == "en" or prob < SURE_PROBABILITY):
         # Short, ALL CAPS and abbreviation-heavy notes: the n-gram model reads noise; English unless
         # the stop words say the same language or the identifier is all but certain.
         return LanguageGuess("en", float(prob), words, False)
-    return LanguageGuess(code, float(prob), words, code == "en" or p_en <= 1.0 - CLEAR_PROBABILITY)
+    # "Clearly" another language (the default setting acts on it): English at most 0.1 and, for a
+    # short note, two stop words of the language or an identifier all but certain ("ROS: neg except
+    # per HPI" reads as Catalan to both on one stop word).
+    strong = not short or support >= 2.0 or prob >= SURE_PROBABILITY
+    clear = code == "en" or (p_en <= 1.0 - CLEAR_PROBABILITY and strong)
+    return LanguageGuess(code, float(prob), words, clear)
+
+
+def _support(text: str, code: str) -> tuple[float, float]:
+    """Stop-word hits of ``code`` (of the Nordic family together for a Nordic code: a word the three
+    share counts a third for each) and of English."""
+    from phiscrub.crosslingual.langid import _evidence
+
+    hits, _, _ = _evidence(text, 2)
+    langs = ("nb", "da", "sv") if code in _NORDIC else (code,)
+    return sum(hits.get(lang, 0.0) for lang in langs), hits["en"]
 
 
 # Nynorsk forms common in clinical notes that bokmål spells otherwise.
