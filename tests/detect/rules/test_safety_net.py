@@ -31,6 +31,8 @@ FOUND = [
     ("cs", "Pacient, bankovní účet CZ65 0800 0000 1920 0014 5399.", ("CZ65 0800 0000 1920 0014 5399", "ID")),
     ("hu", "Beteg címe: Fő utca 5,\n1052 Budapest\n", ("1052", "LOCATION")),
     ("hu", "Beteg címe: Fő utca 5,\n1052 Budapest\n", ("Budapest", "LOCATION")),
+    ("it", "Il paziente Giuseppe Rossi è stato ricoverato in reparto.", ("Giuseppe Rossi", "NAME")),
+    ("fi", "Potilas Matti Virtanen saapui päivystykseen.", ("Matti Virtanen", "NAME")),
     ("en", "NHS number: 943 476 5919. Seen in clinic.", ("943 476 5919", "ID")),
     ("en", "Transfer to account GB82 WEST 1234 5698 7654 32 refused.", ("GB82 WEST 1234 5698 7654 32", "ID")),
 ]
@@ -51,6 +53,7 @@ NOT_FOUND = [
     ),  # English: its own rules
     ("en", "Order 880320-0016 and lot 211062-5629 shipped."),  # bare Nordic shapes are not taken in English
     ("it", "Codice RCCMNL83S18D969X non valido."),  # check letter wrong
+    ("it", "La Medicina Interna e la Chirurgia Generale."),  # capitalised words, no listed name pair
 ]
 
 

@@ -19,7 +19,10 @@ places):
   2019``, ``12 marzo 2020``, ``maj 2019``) for the languages of :data:`NET_MONTHS`;
 * **titled names**: ``Dr.``, ``Prof.`` and local forms (``lege``, ``overlege``, ``Herr``, ``Fru``,
   ``Sig.``, ``pan`` ...) before one to three capitalised words;
-* **a postcode before a town** at the end of an address line (``0450 Oslo``, ``114 28 Stockholm``).
+* **a postcode before a town** at the end of an address line (``0450 Oslo``, ``114 28 Stockholm``);
+* **a listed given name and a listed surname** (``Giuseppe Rossi``, ``Anna Kowalska``) from the bundled
+  multi-locale lists (Faker's European locales, MIT; ``resources/lexicons``), ambiguous names
+  (``ambiguous_names.txt``) left out.
 
 English keeps its own, measured rules (the hardforms and golden figures must not move), so for
 ``en`` the net holds only the identifiers that carry their own evidence (an unmistakable shape, a
@@ -229,9 +232,29 @@ def net_rules(lang: str) -> tuple[PatternRule, ...]:
             PatternRule("DATE", _DATE_RE, score=0.85, name="net_month_date"),
             PatternRule("DOCTOR", _TITLE_RE, group="name", validator=_name_ok, score=0.8, name="net_titled"),
             PatternRule("ZIP", _POSTCODE_RE, group="zip", score=0.75, name="net_postcode"),
+            PatternRule("PATIENT", _FULL_NAME_RE, validator=_listed_name, score=0.75, name="net_listed_name"),
             PatternRule("CITY", _POSTCODE_RE, group="town", score=0.75, name="net_postcode_town"),
         ]
     return tuple(rules)
+
+
+_FULL_NAME_RE = re.compile(rf"(?<![\w\-])(?P<first>{_CAP})[ ](?P<last>{_CAP})(?![\w\-])")
+
+
+@cache
+def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    """Given names and surnames of the bundled multi-locale lists, lower case, ambiguous ones left out."""
+    from phiscrub.resources import load_lexicon
+
+    ambiguous = {w.lower() for w in load_lexicon("ambiguous_names")}
+    first = {w.lower() for stem in ("first_names_female", "first_names_male") for w in load_lexicon(stem)}
+    last = {w.lower() for w in load_lexicon("last_names")}
+    return frozenset(first - ambiguous), frozenset(last - ambiguous)
+
+
+def _listed_name(m: re.Match[str]) -> bool:
+    first, last = _name_lists()
+    return m.group("first").lower() in first and m.group("last").lower() in last
 
 
 def _name_ok(m: re.Match[str]) -> bool:
