@@ -35,13 +35,17 @@ _STOPWORDS: dict[str, str] = {
     # Norwegian (bokmål with the common nynorsk forms), Danish, Swedish: issue 27's Nordic packs.
     "nb": """og i på med til av er som det en et for har ikke ble var fra etter ved hun han seg om de
         pasienten pasient år innlagt sykehus sykehuset fastlege ikkje vart frå sjukehus sjukehuset ho
-        dei heime hjemme skal kan også uten eller mot hos nå""",
+        dei heime hjemme skal kan også uten eller mot hos nå bor alene ble blir fikk får litt mye
+        tidligere uke uker dager døgn smerter feber kvalme innleggelse undersøkelse behandling sykdom
+        hjem noen ingen etter siste ikkje vore kjent frisk plager""",
     "da": """og i på med til af er som det en et for har ikke blev var fra efter ved hun han sig om de
         patienten patient år indlagt sygehus sygehuset egen læge uden eller mod hos nu også skal kan
-        hjem hjemme ingen""",
+        hjem hjemme ingen bor alene fik får lidt meget tidligere uge uger dage døgn smerter feber
+        kvalme indlæggelse undersøgelse behandling sygdom nogen efter sidste kendt rask gener""",
     "sv": """och i på med till av är som det en ett för har inte blev var från efter vid hon han sig om de
         patienten patient år inlagd sjukhus sjukhuset vårdcentral utan eller mot hos nu också ska kan
-        hem hemma ingen""",
+        hem hemma ingen bor ensam fick får lite mycket tidigare vecka veckor dagar dygn smärta smärtor
+        feber illamående inläggning undersökning behandling sjukdom någon efter senaste känd frisk besvär""",
 }
 _WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in _STOPWORDS.items()}
 # Letters (and letter pairs) typical of one or two of the languages; each hit counts half a word.
