@@ -5,15 +5,17 @@ run first runs its own detectors over each distinct path component (``Zebulon_Qu
 99887766``, ``visit``) and, when some look like PHI, warns with the code and a count only: the
 warning must not repeat what it warns about.
 
-A component is read with ``_``, ``-`` and ``.`` as spaces, and twice: as it is (an MRN, a date, a
-name the model knows) and after ``Patient`` (a bare name the rules only take after a cue). In the
-second reading only a name with a word that is not an English word in use counts, so ``Discharge
+The rules alone read them (names after a cue, identifiers, dates; no model pass over every name of a
+big folder: 0.13 s for 200 names against 1.3 s with the model). A component is read with ``_``,
+``-`` and ``.`` as spaces, and twice: as it is (an MRN, a date) and after ``Patient`` (a bare name
+the rules only take after a cue). In the second reading only a name with a word that is not an English word in use counts, so ``Discharge
 Summary`` or ``History And Physical`` are not names.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from phiscrub.deid import Deidentifier
 from phiscrub.detect.english_words import lowercase_blocked
@@ -50,8 +52,16 @@ def phi_path_components(deid: Deidentifier, components: list[str]) -> int:
     """How many of ``components`` (the first :data:`MAX_COMPONENTS`) the detectors find PHI in."""
     checked = components[:MAX_COMPONENTS]
     words = [_SEPARATORS.sub(" ", c).strip() for c in checked]
-    bare = deid.detect_many([Document(f"path-{i}", w) for i, w in enumerate(words)])
-    cued = deid.detect_many([Document(f"cued-{i}", _CUE + w + ".") for i, w in enumerate(words)])
+    # A name's language cannot be guessed: the run's language, English under auto/default (one
+    # detection call for both readings; no language guess per component).
+    meta = {"lang": "en" if deid.lang in ("auto", "default") else deid.lang}
+    docs = [Document(f"path-{i}", w, (), meta) for i, w in enumerate(words)]
+    docs += [Document(f"cued-{i}", _CUE + w + ".", (), meta) for i, w in enumerate(words)]
+    # The rules alone (names after the cue, IDs, dates): a model pass over every name of a big
+    # folder would cost seconds before the first note.
+    rules = replace(deid, model=None, extra_detectors=(), site_lists=None, registry=None, allow_list=None)
+    found_spans = rules.detect_many(docs)
+    bare, cued = found_spans[: len(words)], found_spans[len(words) :]
     blocked = lowercase_blocked()
     found = 0
     for w, plain, after_cue in zip(words, bare, cued):
