@@ -165,6 +165,10 @@ def guess_language(text: str) -> LanguageGuess:
     words = len(_WORD.findall(sample))
     if words == 0:
         return LanguageGuess("en", 0.0, 0, False)
+    if _plainly_english(sample):
+        # Most notes: English stop words outnumber every other language's many times over. The
+        # identifier (0.9 s to load, about 1 ms a note) is kept for the others.
+        return LanguageGuess("en", 1.0, words, True)
     ranked = _identifier().rank(sample.lower())
     raw, prob = ranked[0]
     p_en = next((float(p) for lang, p in ranked if lang == "en"), 0.0)
@@ -187,6 +191,23 @@ def guess_language(text: str) -> LanguageGuess:
     strong = not short or support >= 2.0 or prob >= SURE_PROBABILITY
     clear = code == "en" or (p_en <= 1.0 - CLEAR_PROBABILITY and strong)
     return LanguageGuess(code, float(prob), words, clear)
+
+
+#: English stop-word hits that, at :data:`_ENGLISH_MARGIN` times any other language's, settle a note.
+_ENGLISH_HITS = 8.0
+_ENGLISH_MARGIN = 4.0
+
+
+def _plainly_english(text: str) -> bool:
+    """Whether English stop words alone settle the note: at least :data:`_ENGLISH_HITS` of them and
+    :data:`_ENGLISH_MARGIN` times the hits of any other language (Nordic ones counted together)."""
+    from phiscrub.crosslingual.langid import _evidence
+
+    hits, _, _ = _evidence(text, 2)
+    english = hits.get("en", 0.0)
+    nordic = sum(hits.get(lang, 0.0) for lang in ("nb", "da", "sv"))
+    other = max([nordic, *(v for k, v in hits.items() if k not in ("en", "nb", "da", "sv"))])
+    return english >= _ENGLISH_HITS and english >= _ENGLISH_MARGIN * other
 
 
 def _support(text: str, code: str) -> tuple[float, float]:
