@@ -41,7 +41,25 @@ TOWNS = {
 }
 
 #: Town names of Faker's lists that are everyday words of the notes ("Egen læge", "Kontrol").
-NOT_TOWNS = frozenset(["Egen", "Hjem", "Skole", "Borger", "Kontrol", "Ved", "Over", "Under", "Nord", "Syd", "Øst", "Vest", "Mo", "Ny", "Gl"])
+NOT_TOWNS = frozenset(
+    [
+        "Egen",
+        "Hjem",
+        "Skole",
+        "Borger",
+        "Kontrol",
+        "Ved",
+        "Over",
+        "Under",
+        "Nord",
+        "Syd",
+        "Øst",
+        "Vest",
+        "Mo",
+        "Ny",
+        "Gl",
+    ]
+)
 
 
 def main() -> int:

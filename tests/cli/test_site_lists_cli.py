@@ -19,7 +19,7 @@ NOTES = [
     {
         "id": "n1",
         "patient_id": "Q01",
-        "text": "Mr. Tolliverr seen on Varnell 4 by Orla Penhaligon. MRN 441 9283. Lives in Dunmoor.",
+        "text": "Mr. Tolliverr seen on Varnell 4 by orla penhaligon. MRN 441 9283. Lives in Dunmoor.",
     },
     {
         "id": "n2",
@@ -27,7 +27,7 @@ NOTES = [
         "text": "Mrs. Page transferred from QGH; seen by Dr. Tarrant. Hope to discharge to Dunmoor.",
     },
 ]
-SECRETS = ["Tolliverr", "Varnell 4", "Penhaligon", "441 9283", "Page", "QGH", "Tarrant"]
+SECRETS = ["Tolliverr", "Varnell 4", "Penhaligon", "penhaligon", "441 9283", "Page", "QGH", "Tarrant"]
 
 
 def _files(tmp_path: Path) -> dict[str, Path]:
@@ -77,7 +77,7 @@ def test_redact_without_lists_misses_what_the_lists_find(tmp_path: Path) -> None
     out = tmp_path / "plain"
     result = CliRunner().invoke(cli, ["redact", str(f["notes"]), "-o", str(out), "--rules-only"])
     assert result.exit_code == 0, result.output
-    assert "Orla Penhaligon" in (out / "notes.jsonl").read_text()  # a name the rules alone do not know
+    assert "orla penhaligon" in (out / "notes.jsonl").read_text()  # a name the rules alone do not know
 
 
 def test_predict_with_patient_field(tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_predict_with_patient_field(tmp_path: Path) -> None:
     assert "2 of 2 documents name their patient" in result.output
     docs = [json.loads(line) for line in pred.read_text().splitlines()]
     surfaces = {d["text"][s["start"] : s["end"]] for d in docs for s in d["spans"]}
-    assert {"Tolliverr", "441 9283", "Varnell 4", "Orla Penhaligon", "Page", "QGH"} <= surfaces
+    assert {"Tolliverr", "441 9283", "Varnell 4", "orla penhaligon", "Page", "QGH"} <= surfaces
     assert "Dunmoor" not in surfaces
 
 

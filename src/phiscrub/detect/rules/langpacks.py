@@ -24,8 +24,6 @@ from phiscrub.language import normalize_lang
 __all__ = ["LANGUAGE_PACKS", "PACK_LANGUAGES", "LanguagePack", "normalize_lang"]
 
 
-
-
 @dataclass(frozen=True)
 class LanguagePack:
     """Per-language vocabulary of the DATE, CONTACT and ID rules.
