@@ -68,7 +68,7 @@ GOLD: list[tuple[str, str, list[tuple[str, str]]]] = [
         "Marisol Threnody was admitted. MRN 99887766. Follow-up on 04/05/2020.",
         [("Marisol Threnody", "NAME"), ("99887766", "ID")],
     ),
-    ("g3", "Patient reports no pain. Lives in Wexhampton.", [("Wexhampton", "LOCATION")]),
+    ("g3", "Patient reports no pain. Visited Wexhampton.", [("Wexhampton", "LOCATION")]),
     ("g4", "No PHI in this note.", []),
     (
         "g5",

@@ -222,7 +222,7 @@ def _proper_run_ok(m: re.Match[str]) -> bool:
     sentence_start = not lead or re.search(r"[.!?:;]\s*\Z", text[line_start:start]) is not None
     # A word no dictionary has at all (WordNet, any sense), not merely an uncommon one.
     names = [w for w in words if not plain_word(w) and _unknown(w, vocab.wordnet)]
-    return bool(names) and not (sentence_start and plain_word(words[0]))
+    return bool(names) and not (sentence_start and not _unknown(words[0], vocab.wordnet))
 
 
 def _proper_run_label(m: re.Match[str]) -> str:
