@@ -165,7 +165,8 @@ def guess_language(text: str) -> LanguageGuess:
     words = len(_WORD.findall(sample))
     if words == 0:
         return LanguageGuess("en", 0.0, 0, False)
-    if _plainly_english(sample):
+    hits = _stopword_hits(sample)
+    if _plainly_english(hits):
         # Most notes: English stop words outnumber every other language's many times over. The
         # identifier (0.9 s to load, about 1 ms a note) is kept for the others.
         return LanguageGuess("en", 1.0, words, True)
@@ -178,7 +179,7 @@ def guess_language(text: str) -> LanguageGuess:
     stop = _stopword_language(sample)
     if code in ("es", "ca") and stop in ("es", "ca"):
         code = stop  # the stop words tell Spanish from Catalan better (k notes)
-    support, english = _support(sample, code)
+    support, english = _support(hits, code)
     short = words < SHORT_NOTE_WORDS
     agree = support >= 1.0 and support > english
     if code != "en" and short and not agree and (stop == "en" or prob < SURE_PROBABILITY):
@@ -200,24 +201,25 @@ _ENGLISH_HITS = 3.0
 _ENGLISH_MARGIN = 1.5
 
 
-def _plainly_english(text: str) -> bool:
-    """Whether English stop words alone settle the note: at least :data:`_ENGLISH_HITS` of them and
-    :data:`_ENGLISH_MARGIN` times the hits of any other language (Nordic ones counted together)."""
+def _stopword_hits(text: str) -> dict[str, float]:
+    """Stop-word hits per language (words of two letters or more), read once per note."""
     from phiscrub.crosslingual.langid import _evidence
 
-    hits, _, _ = _evidence(text, 2)
+    return _evidence(text, 2)[0]
+
+
+def _plainly_english(hits: dict[str, float]) -> bool:
+    """Whether English stop words alone settle the note: at least :data:`_ENGLISH_HITS` of them and
+    :data:`_ENGLISH_MARGIN` times the hits of any other language (Nordic ones counted together)."""
     english = hits.get("en", 0.0)
     nordic = sum(hits.get(lang, 0.0) for lang in ("nb", "da", "sv"))
     other = max([nordic, *(v for k, v in hits.items() if k not in ("en", "nb", "da", "sv"))])
     return english >= _ENGLISH_HITS and english >= _ENGLISH_MARGIN * other
 
 
-def _support(text: str, code: str) -> tuple[float, float]:
+def _support(hits: dict[str, float], code: str) -> tuple[float, float]:
     """Stop-word hits of ``code`` (of the Nordic family together for a Nordic code: a word the three
     share counts a third for each) and of English."""
-    from phiscrub.crosslingual.langid import _evidence
-
-    hits, _, _ = _evidence(text, 2)
     langs = ("nb", "da", "sv") if code in _NORDIC else (code,)
     return sum(hits.get(lang, 0.0) for lang in langs), hits["en"]
 

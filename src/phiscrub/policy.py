@@ -341,11 +341,9 @@ _STATE_CUE_BEFORE = re.compile(r"\bstate[ \t]+of[ \t]+\Z", re.IGNORECASE)
 
 
 def _city_read(text: str, span: Span) -> Span | None:
-    """A STATE/COUNTRY/LOCATION span that names a city here: the span to remove (widened over the
-    city's name) or None when it is the state or country."""
+    """A span whose text is a state's name (:func:`region_label`) that names a city here: the span
+    to remove (widened over the city's name), or None when it is the state."""
     surface = text[span.start : span.end]
-    if region_label(surface, to_fine(span.label)) != "STATE":
-        return None
     tail = _CITY_AFTER_STATE.match(text, span.end)
     if tail is not None:
         return Span(span.start, tail.end(), "CITY", span.score, span.source)
@@ -442,20 +440,14 @@ def apply_policy(text: str, spans: Iterable[Span], policy: str) -> list[Span]:
     check_policy(policy)
     out = []
     for s in spans:
-        if is_phi(s.label, policy, text[s.start : s.end]):
+        surface = text[s.start : s.end]
+        if is_phi(s.label, policy, surface):
             out.append(s)
-        elif policy == "safe-harbor" and _place_label(s.label):
+        elif policy == "safe-harbor" and _effective_label(s.label, surface) == "STATE":
             city = _city_read(text, s)
             if city is not None:
                 out.append(city)
     return out
-
-
-def _place_label(label: str) -> bool:
-    try:
-        return to_fine(label) in _PLACE_LABELS
-    except LabelError:
-        return False
 
 
 def policy_table() -> dict[str, dict[str, str]]:

@@ -41,7 +41,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
+from phiscrub.calendar import MONTH_NAMES
 from phiscrub.detect.clinical_cues import (
     CREDENTIAL_AFTER_RE,
     DATE_WORD_CUE_RE,
@@ -381,17 +383,15 @@ def _named_facility(text: str, span: Span) -> bool:
     return any(w.lower() in FACILITY_WORDS for w in re.findall(r"[A-Za-z]+", text[span.start : span.end]))
 
 
-_MONTH_NAME_RE = re.compile(
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-    r"|(?:JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)"
-)
+#: English month names, capitalised or in capitals (the calendar's table).
+_MONTH_NAMES = frozenset(f(n) for month in MONTH_NAMES["en"] for n in month for f in (str, str.upper))
 
 
 def _month_name(text: str, span: Span) -> bool:
     """A capitalised month name alone, not a modal "May" opening a sentence ("May need ...")."""
     words = text[span.start : span.end].split()
     surface = words[0] if words else ""
-    if not _MONTH_NAME_RE.fullmatch(surface) or any(w[:1].isupper() for w in words[1:]):
+    if surface not in _MONTH_NAMES or any(w[:1].isupper() for w in words[1:]):
         return False  # "March of", "March to": the month decides; "May Smith" is the name rule's
     if surface.lower() == "may" and _sentence_start(text, span.start):
         return re.match(r"[ \t]+[a-z]", text[span.end : span.end + 3]) is None
@@ -399,9 +399,15 @@ def _month_name(text: str, span: Span) -> bool:
 
 
 def _holiday(surface: str) -> bool:
+    return surface.strip(" .,;:").lower() in _holidays()
+
+
+@cache
+def _holidays() -> frozenset[str]:
+    """The date rules' holiday names, lower case (read once)."""
     from phiscrub.detect.rules.dates_data import HOLIDAYS
 
-    return surface.strip(" .,;:").lower() in {h.lower() for h in HOLIDAYS}
+    return frozenset(h.lower() for h in HOLIDAYS)
 
 
 def _described(

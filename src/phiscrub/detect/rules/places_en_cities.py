@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from phiscrub.detect.clinical_vocab import word_set
+from phiscrub.calendar import WEEKDAY_NAMES
+from phiscrub.detect.clinical_vocab import MONTHS
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
 from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS, STATE_NAMES
@@ -77,11 +78,8 @@ def plain_word(word: str) -> bool:
     return low in vocab.common or low in PLACE_STOP or low in MONTHS_DAYS
 
 
-MONTHS_DAYS = word_set(
-    """
-    january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
-    """
-)
+#: English month names and abbreviations (the guard's list) and weekday names (the calendar's).
+MONTHS_DAYS = MONTHS | frozenset(w.lower() for day in WEEKDAY_NAMES["en"] for w in day)
 
 
 def upper_line(text: str, start: int, end: int) -> bool:
