@@ -1,6 +1,6 @@
 """How often each language identifier names the right language of a note (issue 27, item 1).
 
-Compares the stop-word counter that ``--lang auto`` used before (``phiscrub.crosslingual.langid``,
+Compares the stop-word counter that ``--lang auto`` used before (``phiscrub.langid``,
 as ``deid._language_of`` called it) with :func:`phiscrub.language.guess_language` (py3langid plus
 the short-note and Spanish/Catalan rules) and with the decision of the default setting
 (:func:`phiscrub.language.decide_language`, ``default``: English unless clearly another language).
@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language
 from phiscrub.document import Document
+from phiscrub.langid import LANGID_LANGUAGES, detect_language
 from phiscrub.language import decide_language, guess_language
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from phiscrub import Deidentifier
 from phiscrub.cli.app import cli
-from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language, language_scores
 from phiscrub.detect.rules import PACK_LANGUAGES, AutoLanguageRules, default_detectors
 from phiscrub.detect.rules.checksums import (
     bsn_ok,
@@ -29,6 +28,7 @@ from phiscrub.detect.rules.checksums import (
 from phiscrub.detect.rules.dates import DATE_RULES_EN, DATE_RULES_NEUTRAL, date_rules
 from phiscrub.document import Document
 from phiscrub.labels import fold
+from phiscrub.langid import LANGID_LANGUAGES, detect_language, language_scores
 
 KIND = {"DATE": "DATE", "PHONE": "CONTACT", "FAX": "CONTACT"}
 

@@ -20,7 +20,7 @@ model shipped in the wheel, no download) restricted to :data:`GUESS_LANGUAGES`, 
 our own measured on the project's sets (``scripts/eval_langid.py``, ``docs/crosslingual.md``):
 a note whose letters are a fifth Han characters is Chinese; a note with fewer than
 :data:`SHORT_NOTE_WORDS` words is English unless the stop-word counter of
-:mod:`phiscrub.crosslingual.langid` agrees with the identifier or the identifier is all but sure (short, ALL CAPS and
+:mod:`phiscrub.langid` agrees with the identifier or the identifier is all but sure (short, ALL CAPS and
 abbreviation-heavy English notes such as "PT 67 YO M W/ HX OF CHF" read as anything to an n-gram
 model); Spanish and Catalan, which the identifier confuses on clinical text, are told apart by the
 stop-word counter.
@@ -146,7 +146,7 @@ def _identifier() -> Any:
 
 def _stopword_language(text: str) -> str | None:
     """The stop-word counter's pick among the languages it knows, or None without evidence."""
-    from phiscrub.crosslingual.langid import LANGID_LANGUAGES, detect_language
+    from phiscrub.langid import LANGID_LANGUAGES, detect_language
 
     found = detect_language(text, LANGID_LANGUAGES, default="", min_word_len=2, min_evidence=1.0)
     return found or None
@@ -203,7 +203,7 @@ _ENGLISH_MARGIN = 1.5
 
 def _stopword_hits(text: str) -> dict[str, float]:
     """Stop-word hits per language (words of two letters or more), read once per note."""
-    from phiscrub.crosslingual.langid import _evidence
+    from phiscrub.langid import _evidence
 
     return _evidence(text, 2)[0]
 

@@ -17,8 +17,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from phiscrub.crosslingual.langid import detect_language
 from phiscrub.errors import ConfigError
+from phiscrub.langid import detect_language
 from phiscrub.resources import load_lexicon
 from phiscrub.transform.surrogate.cues import ELISION_BEFORE
 from phiscrub.transform.surrogate.source import weighted
@@ -87,7 +87,7 @@ def _spanish_departments() -> tuple[str, ...]:
 
 
 def detect_lang(text: str) -> str:
-    """The fill language of a note (en, es, ca or zh): :func:`phiscrub.crosslingual.langid.detect_language`
+    """The fill language of a note (en, es, ca or zh): :func:`phiscrub.langid.detect_language`
     over those four, reading words of two letters or more and keeping English unless Spanish or
     Catalan has two hits or more (telegraphic English and short contexts stay English)."""
     return detect_language(text, _FILL_CANDIDATES, "en", min_word_len=2, min_evidence=2.0)
