@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from phiscrub.cli.app import cli
-from phiscrub.transform.vault import MAGIC
+from phiscrub.runs.vault import MAGIC
 
 SECRET = "correct horse battery staple 7"
 NOTES = {

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from phiscrub.io.manifest import MANIFEST_NAME, WORK_DIR_NAME, Manifest, Part
+from phiscrub.runs.manifest import MANIFEST_NAME, WORK_DIR_NAME, Manifest, Part
 
 SEED = 1414
 NAMES = ("Zoltan Quenwick", "Alma Quill", "Boris Sovik", "Celia Tamber")

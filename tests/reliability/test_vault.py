@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from phiscrub.cli._secrets import KEY_ON_COMMAND_LINE_WARNING
 from phiscrub.cli.app import cli
-from phiscrub.transform.vault import MAGIC, VaultError, read_vault
+from phiscrub.runs.vault import MAGIC, VaultError, read_vault
 
 SECRET = "correct horse battery staple 7"
 NOTES = {
@@ -175,7 +175,7 @@ def test_a_killed_then_resumed_run_still_gives_a_complete_vault(tmp_path: Path, 
     import sys
     import time
 
-    from phiscrub.io.manifest import MANIFEST_NAME, WORK_DIR_NAME
+    from phiscrub.runs.manifest import MANIFEST_NAME, WORK_DIR_NAME
 
     notes = tmp_path / "many"
     notes.mkdir()

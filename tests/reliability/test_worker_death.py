@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from phiscrub.io.manifest import MANIFEST_NAME, WORK_DIR_NAME, Manifest
+from phiscrub.runs.manifest import MANIFEST_NAME, WORK_DIR_NAME, Manifest
 
 # Made-up people only.
 NAMES = ("Zoltan Quenwick", "Alma Quill", "Boris Sovik", "Celia Tamber")

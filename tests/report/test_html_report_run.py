@@ -161,7 +161,7 @@ def test_not_a_report_folder_exits_2_naming_it(tmp_path: Path) -> None:
     assert f"{missing} is not a folder" in message
     message = report(notes / "a.txt", tmp_path / "r.html", expect=2)
     assert "is not a folder" in message
-    from phiscrub.io.manifest import WORK_DIR_NAME
+    from phiscrub.runs.manifest import WORK_DIR_NAME
 
     (tmp_path / "stopped" / WORK_DIR_NAME).mkdir(parents=True)
     message = report(tmp_path / "stopped", tmp_path / "r.html", expect=2)

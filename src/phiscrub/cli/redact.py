@@ -27,8 +27,8 @@ from phiscrub.cli._options import site_options
 from phiscrub.cli._secrets import key_file_option, key_option, read_secret
 from phiscrub.deid import KEY_ENV_VAR
 from phiscrub.io.decoding import ENCODING_ERRORS
-from phiscrub.io.manifest import WORK_DIR_NAME
 from phiscrub.runs.batches import ERRORS_NAME, STANDOFF_NAME, WARNINGS_NAME
+from phiscrub.runs.manifest import WORK_DIR_NAME
 from phiscrub.runs.redact import (
     InputOptions,
     RedactJob,

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phiscrub.errors import InputFormatError
-from phiscrub.io.manifest import WORK_DIR_NAME
 from phiscrub.report.evaluation import EvalReport, is_evaluation, load_evaluation, render_evaluation
 from phiscrub.report.html import e, page
 from phiscrub.report.run import ReadOptions, RunReport, is_run, load_run, render_run
+from phiscrub.runs.manifest import WORK_DIR_NAME
 
 __all__ = ["BuiltReport", "ReadOptions", "ReportRequest", "build_report", "detect_kind", "write_html"]
 

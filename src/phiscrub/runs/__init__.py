@@ -7,5 +7,8 @@
   lines (``phi_spans.jsonl``, ``errors.jsonl``, ``warnings.jsonl``) and counts of a batch;
 - :mod:`phiscrub.runs.parallel`: batches in worker processes, results in input order;
 - :mod:`phiscrub.runs.redact`: a whole run (:func:`~phiscrub.runs.redact.run_redact`): start-up
-  checks, manifest and ``resume``, atomic output, vault.
+  checks, manifest and ``resume``, atomic output, vault;
+- :mod:`phiscrub.runs.manifest`: the run's work folder, manifest, batch parts and lock (in ``io/``
+  before issue 26); :mod:`phiscrub.runs.vault`: the encrypted re-identification vault (in
+  ``transform/`` before issue 26).
 """

@@ -1,5 +1,5 @@
 """The batch-level work of a ``redact`` run: redact a batch (one note at a time on failure), turn
-the results into a durable :class:`~phiscrub.io.manifest.Part` (documents, run-log lines, counts),
+the results into a durable :class:`~phiscrub.runs.manifest.Part` (documents, run-log lines, counts),
 and flag repeated ids. Nothing here writes a file; :mod:`phiscrub.runs.redact` does.
 
 Run-log lines hold ids, positions, offsets, labels and codes, never note text (the standoff
@@ -22,10 +22,10 @@ from phiscrub.deid import Deidentifier, Redaction
 from phiscrub.detect.mixed_language import MODEL_SKIPPED_WARNING
 from phiscrub.detect.rules import has_rules
 from phiscrub.document import Document
-from phiscrub.io.manifest import Part
 from phiscrub.io.source import Source
 from phiscrub.io.standoff import standoff_line
 from phiscrub.progress import stage_bars
+from phiscrub.runs.manifest import Part
 
 __all__ = [
     "ERRORS_NAME",
@@ -111,7 +111,7 @@ class RunStats:
         return self.read_errors + self.redact_errors
 
     def as_dict(self) -> dict[str, Any]:
-        """The counts a batch part records (see :class:`~phiscrub.io.manifest.Part`)."""
+        """The counts a batch part records (see :class:`~phiscrub.runs.manifest.Part`)."""
         counts: dict[str, Any] = {name: getattr(self, name) for name in _PART_COUNTS}
         return {**counts, **{name: dict(sorted(getattr(self, name).items())) for name in _PART_COUNTERS}}
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phiscrub.errors import PhiscrubError
-from phiscrub.io.manifest import fsync_dir, fsync_file
+from phiscrub.runs.manifest import fsync_dir, fsync_file
 
 __all__ = ["PLACING_DIR", "PlacingError", "PlacingState", "place_output"]
 

@@ -3,7 +3,7 @@
 A run has two phases. At start-up every option, the input, the output folder and the model are
 checked (the model is loaded) before anything is written; a problem there raises
 :class:`RunStartupError`. The run then works in a hidden work folder, ``OUTDIR/.phiscrub-run``
-(:mod:`phiscrub.io.manifest`): each batch's result is written there atomically and recorded in a
+(:mod:`phiscrub.runs.manifest`): each batch's result is written there atomically and recorded in a
 manifest, so ``resume`` continues a run that was killed or stopped without redoing or duplicating a
 document; the output files are assembled in the work folder and moved into OUTDIR (``os.replace``,
 after ``fsync``) only once all of them are complete, as one unit (:mod:`phiscrub.runs.placing`: a
@@ -34,7 +34,6 @@ from tqdm import tqdm
 from phiscrub.deid import KEY_ENV_VAR, Deidentifier, batched, resolve_key
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
-from phiscrub.io.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, new_key_fields
 from phiscrub.io.private import make_private_dir, open_private
 from phiscrub.io.rename import OutputNamer, RenamedSource, write_rename_map
 from phiscrub.io.source import Source
@@ -47,6 +46,7 @@ from phiscrub.runs.batches import (
     mark_repeated_ids,
     redact_list,
 )
+from phiscrub.runs.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, new_key_fields
 from phiscrub.runs.placing import PLACING_DIR, PlacingError, place_output
 from phiscrub.runs.settings import DetectorSettings
 
@@ -474,7 +474,7 @@ def _write_vault(
 ) -> int:
     """Write the ``--vault``: every replaced span's original string, from the run's standoff rows
     (original and output offsets) and a second read of the input; returns the documents stored."""
-    from phiscrub.transform.vault import document_entry, write_vault
+    from phiscrub.runs.vault import document_entry, write_vault
 
     rows: dict[str, list[dict[str, Any]]] = {}
     with standoff.open(encoding="utf-8") as fh:

@@ -1,7 +1,7 @@
 """Put the original strings back into a redaction run's output, with its vault and secret.
 
 The library behind ``phiscrub reidentify``: the vault written by ``redact --vault``
-(:mod:`phiscrub.transform.vault`) names the output and how it was read; each restored note is
+(:mod:`phiscrub.runs.vault`) names the output and how it was read; each restored note is
 checked against the SHA-256 of its original text stored in the vault, so the output is the
 original text, byte for byte, or the note is reported (written as found in the redacted output).
 """
@@ -54,7 +54,7 @@ def reidentify_output(redacted: Path, out_dir: Path, vault_path: Path, secret: b
             or written back.
     """
     from phiscrub.io.shapes import open_source
-    from phiscrub.transform.vault import VaultError, read_vault, restore
+    from phiscrub.runs.vault import VaultError, read_vault, restore
 
     try:
         entries, info = read_vault(vault_path, secret)
