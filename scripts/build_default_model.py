@@ -209,7 +209,7 @@ def resolve_init_from(init_from: str | None) -> str | None:
 
 def train_model(args: argparse.Namespace) -> None:
     """Train the tagger on ``OUT/train.jsonl`` / ``OUT/dev.jsonl`` into ``OUT/model``."""
-    from phiscrub.train.config import TrainConfig
+    from phiscrub.tagger.config import TrainConfig
     from phiscrub.train.trainer import train
 
     extra: dict[str, Any] = {"lr": args.lr} if args.lr is not None else {}
@@ -254,7 +254,7 @@ def install(model_dir: Path) -> None:
     weight files would exceed its 25 MB). Re-run ``scripts/calibrate_default_model.py`` afterwards.
     """
     from phiscrub.detect.tagger import BUNDLED_MODEL_DIR
-    from phiscrub.train.model import PhiTagger
+    from phiscrub.tagger.model import PhiTagger
     from phiscrub.train.onnx_export import install_onnx
 
     target = ROOT / "src" / "phiscrub" / "resources" / BUNDLED_MODEL_DIR

@@ -127,7 +127,7 @@ def main() -> None:
 
 
 def distill_run(args: argparse.Namespace) -> None:
-    from phiscrub.train.config import TrainConfig
+    from phiscrub.tagger.config import TrainConfig
     from phiscrub.train.distill import DistillConfig, distill
 
     teacher = args.teacher

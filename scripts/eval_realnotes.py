@@ -310,7 +310,7 @@ def run_lofo(
 
     ``checkpoint`` is called with the rows so far after each fold (the report is written after every
     fold, so a long run that is stopped keeps the folds it finished)."""
-    from phiscrub.train.config import TrainConfig
+    from phiscrub.tagger.config import TrainConfig
     from phiscrub.train.trainer import train
 
     rows: list[dict[str, Any]] = []

@@ -1,6 +1,6 @@
 """Warm the gguf feature cache of corpora (``phiscrub train --encoder gemma3-270m`` then reads it).
 
-The frozen GGUF vectors of a text are computed once and cached (:mod:`phiscrub.train.gemma`), so
+The frozen GGUF vectors of a text are computed once and cached (:mod:`phiscrub.tagger.gemma`), so
 several of these processes can extract the features of different corpora side by side before the
 training runs. The config file holds the ``gguf_*`` keys of the runs (same keys, same cache).
 
@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from phiscrub.cli._common import read_with_problems
-from phiscrub.train.config import GEMMA_ENCODER, TrainConfig
-from phiscrub.train.gemma import extractor_for, word_vectors
+from phiscrub.tagger.config import GEMMA_ENCODER, TrainConfig
+from phiscrub.tagger.gemma import extractor_for, word_vectors
 
 
 def main() -> None:

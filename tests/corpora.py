@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.document import Document, Span
-from phiscrub.train.config import TrainConfig
+from phiscrub.tagger.config import TrainConfig
 
 __all__ = [
     "FIRST",

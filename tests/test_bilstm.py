@@ -16,14 +16,15 @@ from phiscrub.detect.tagger import TaggerDetector, load_model_detector
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.evaluate.metrics import evaluate
+from phiscrub.tagger.bilstm import encode_words, word_windows
+from phiscrub.tagger.crf import CRF
+from phiscrub.tagger.encoding import is_valid_bio, tag_set
+from phiscrub.tagger.lstm import FastCRF, PaddedBiLSTM
+from phiscrub.tagger.model import PhiTagger
+from phiscrub.tagger.vocab import Vocab, normalize_word
 from phiscrub.text import tokenize
 from phiscrub.train import BiLstmTagger, TrainConfig, load_tagger, predict_words, train
-from phiscrub.train.bilstm import build_word_examples, encode_words, word_windows
-from phiscrub.train.crf import CRF
-from phiscrub.train.dataset import is_valid_bio, tag_set
-from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
-from phiscrub.train.model import PhiTagger
-from phiscrub.train.vocab import Vocab, normalize_word
+from phiscrub.train.dataset import build_word_examples
 
 # Made-up people, places and dates only (synthetic PHI).
 FIRST = ("José", "Núria", "Ælfric", "Zoë", "Ångel", "Çelik", "Îsa", "Øyvind")

@@ -13,7 +13,7 @@ from phiscrub.augment.chat.settings import LLMSettings
 from phiscrub.config import check_fields, load_config
 from phiscrub.errors import ConfigError
 from phiscrub.synth.config import SynthConfig
-from phiscrub.train.config import TrainConfig
+from phiscrub.tagger.config import TrainConfig
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ The curated public API; everything else is reachable through the subpackages
 from __future__ import annotations
 
 # First: sets ORT_DISABLE_TELEMETRY before anything can import onnxruntime (issue 28, item 1).
-import phiscrub.detect.ort  # noqa: F401  # isort: skip
+import phiscrub.tagger.ort  # noqa: F401  # isort: skip
 from phiscrub.deid import Deidentifier, Redaction
 from phiscrub.document import Document, Span
 from phiscrub.errors import (

@@ -237,7 +237,7 @@ def torch_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A torch model folder (``tagger.safetensors``): the bundled ONNX-only model's weights, rebuilt
     from its graph and saved as int8."""
     from phiscrub.detect.tagger import bundled_model_path
-    from phiscrub.train.model import PhiTagger
+    from phiscrub.tagger.model import PhiTagger
 
     bundled = bundled_model_path()
     assert bundled is not None, "the repository bundles a model in phiscrub/resources/model"

@@ -30,7 +30,7 @@ def _text(i: int) -> str:
 
 @pytest.fixture(scope="module")
 def onnx_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from phiscrub.train.model import default_encoder_path
+    from phiscrub.tagger.model import default_encoder_path
     from phiscrub.train.onnx_export import export_onnx
     from phiscrub.train.tiny import make_tiny_encoder
     from phiscrub.train.trainer import train

@@ -106,7 +106,7 @@ class _FixedTaggerDetector(TaggerDetector):
         self._tags, self._probs = tags, probs
 
     def predict(self, docs, batch_size=None):  # type: ignore[no-untyped-def]
-        from phiscrub.train.inference import WordPrediction
+        from phiscrub.tagger.inference import WordPrediction
 
         return [WordPrediction(d.id, tokenize(d.text), self._tags, self._probs) for d in docs]
 

@@ -20,8 +20,8 @@ from phiscrub.detect.onnx_tagger import (
 from phiscrub.detect.tagger import TaggerDetector, load_model_detector
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.train.dataset import encode_documents, special_affixes
-from phiscrub.train.model import default_encoder_path, load_tokenizer
+from phiscrub.tagger.encoding import encode_documents, special_affixes
+from phiscrub.tagger.model import default_encoder_path, load_tokenizer
 from phiscrub.train.onnx_export import export_onnx
 from phiscrub.train.tiny import make_tiny_encoder
 from phiscrub.train.trainer import train
@@ -218,9 +218,9 @@ def test_torch_weights_rebuilt_from_an_int8_graph_are_its_dequantized_weights(
 ) -> None:
     import torch
 
-    from phiscrub.train.base import read_weights
+    from phiscrub.tagger.base import read_weights
+    from phiscrub.tagger.onnx_weights import torch_state_from_onnx
     from phiscrub.train.onnx_export import install_onnx
-    from phiscrub.train.onnx_weights import torch_state_from_onnx
 
     out = install_onnx(model_dir, tmp_path / "int8", quantize="int8")
     original = read_weights(model_dir)

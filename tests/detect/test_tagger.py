@@ -17,9 +17,9 @@ from phiscrub.detect.base import Detector
 from phiscrub.detect.tagger import TaggerDetector, load_model_detector
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
+from phiscrub.tagger.encoding import is_valid_bio
+from phiscrub.tagger.model import default_encoder_path
 from phiscrub.text import tokenize
-from phiscrub.train.dataset import is_valid_bio
-from phiscrub.train.model import default_encoder_path
 from phiscrub.train.tiny import make_tiny_encoder
 from phiscrub.train.trainer import train
 
@@ -130,7 +130,7 @@ def test_batch_size_must_be_positive(detector: TaggerDetector) -> None:
 
 
 def test_importing_the_detector_module_does_not_import_torch() -> None:
-    code = "import sys, phiscrub.detect.tagger, phiscrub.train.config; assert 'torch' not in sys.modules"
+    code = "import sys, phiscrub.detect.tagger, phiscrub.tagger.config; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from phiscrub.train.model import default_encoder_path, load_tokenizer
+from phiscrub.tagger.model import default_encoder_path, load_tokenizer
 from phiscrub.train.tiny import make_tiny_encoder
 
 

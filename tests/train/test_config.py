@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from phiscrub.errors import ConfigError
-from phiscrub.train.config import BiLstmConfig, TrainConfig
+from phiscrub.tagger.config import BiLstmConfig, TrainConfig
 
 
 def test_defaults_follow_kim_et_al() -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from phiscrub.errors import ConfigError
-from phiscrub.train.config import DistillConfig, TrainConfig, distill_configs
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.train.config import DistillConfig, distill_configs
 from phiscrub.train.recipes import PAPER_LR
 from phiscrub.train.run import TrainRun, check_run, resolve_config
 

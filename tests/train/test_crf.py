@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from phiscrub.train.crf import CRF, bio_constraints, constraint_scores, marginals, viterbi_decode
-from phiscrub.train.dataset import is_valid_bio, tag_set
+from phiscrub.tagger.crf import CRF, bio_constraints, constraint_scores, marginals, viterbi_decode
+from phiscrub.tagger.encoding import is_valid_bio, tag_set
 
 TAGS = ("O", "B-DATE", "I-DATE", "B-NAME", "I-NAME")
 
@@ -171,7 +171,7 @@ def test_crf_learns_a_toy_problem() -> None:
 
 @pytest.mark.parametrize(("n_tags", "length", "seed"), [(5, 1, 0), (5, 60, 1), (15, 600, 2), (63, 40, 3)])
 def test_scaled_marginals_match_log_space_marginals(n_tags: int, length: int, seed: int) -> None:
-    from phiscrub.train.crf import _marginals_log, _marginals_scaled
+    from phiscrub.tagger.crf import _marginals_log, _marginals_scaled
 
     rng = np.random.default_rng(seed)
     emissions = rng.normal(0, 5, (length, n_tags))
@@ -184,7 +184,7 @@ def test_scaled_marginals_match_log_space_marginals(n_tags: int, length: int, se
 
 
 def test_marginals_fall_back_to_log_space_on_extreme_scores() -> None:
-    from phiscrub.train.crf import _marginals_log, _marginals_scaled, marginals
+    from phiscrub.tagger.crf import _marginals_log, _marginals_scaled, marginals
 
     emissions = np.array([[0.0, -5000.0], [-5000.0, 0.0], [0.0, -5000.0]])
     transitions = np.array([[0.0, -4000.0], [-4000.0, 0.0]])

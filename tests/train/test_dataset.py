@@ -12,10 +12,7 @@ import pytest
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import Granularity, fold, labels_of
-from phiscrub.text import tokenize
-from phiscrub.train.dataset import (
-    bio_tags,
-    build_examples,
+from phiscrub.tagger.encoding import (
     collate,
     encode_documents,
     is_valid_bio,
@@ -23,8 +20,16 @@ from phiscrub.train.dataset import (
     tag_set,
     tags_to_spans,
 )
-from phiscrub.train.model import load_tokenizer
-from phiscrub.train.windows import IGNORE_INDEX, EncodedDocument, plan_windows, window_examples, window_owners
+from phiscrub.tagger.model import load_tokenizer
+from phiscrub.tagger.windows import (
+    IGNORE_INDEX,
+    EncodedDocument,
+    plan_windows,
+    window_examples,
+    window_owners,
+)
+from phiscrub.text import tokenize
+from phiscrub.train.dataset import bio_tags, build_examples
 
 from ._docs import make_doc, synthetic_docs
 

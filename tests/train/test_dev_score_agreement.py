@@ -25,7 +25,7 @@ from corpora import tiny_bilstm_config
 from phiscrub.cli.app import cli
 from phiscrub.document import Document
 from phiscrub.io import get_writer
-from phiscrub.train.model import PhiTagger
+from phiscrub.tagger.model import PhiTagger
 from phiscrub.train.trainer import dev_scores, train
 
 from ._docs import synthetic_docs
@@ -38,7 +38,7 @@ DATE_MARGIN = 4e-4
 
 def _edge_model(encoder: Path) -> PhiTagger:
     """A tagger whose emissions are its head biases: ``O`` 1.0, ``B-DATE`` 1.0 + DATE_MARGIN, others 0."""
-    from phiscrub.train.config import TrainConfig
+    from phiscrub.tagger.config import TrainConfig
 
     config = TrainConfig(encoder=str(encoder), max_length=32, overlap=4, use_crf=False, num_threads=1)
     model = PhiTagger.from_encoder(config)

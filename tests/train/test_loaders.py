@@ -8,10 +8,10 @@ import pytest
 import torch
 
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.train.bilstm import BiLstmTagger
-from phiscrub.train.config import BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
-from phiscrub.train.loaders import LOADERS, cpu_has_native_bf16, load_for_inference, load_tagger
-from phiscrub.train.model import PhiTagger
+from phiscrub.tagger.bilstm import BiLstmTagger
+from phiscrub.tagger.config import BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
+from phiscrub.tagger.loaders import LOADERS, cpu_has_native_bf16, load_for_inference, load_tagger
+from phiscrub.tagger.model import PhiTagger
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,11 @@ import torch
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.labels import Granularity
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.dataset import WindowExample, build_examples, collate, is_valid_bio
-from phiscrub.train.inference import predict_words
-from phiscrub.train.model import PhiTagger, default_encoder_path, load_encoder
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.encoding import WindowExample, collate, is_valid_bio
+from phiscrub.tagger.inference import predict_words
+from phiscrub.tagger.model import PhiTagger, default_encoder_path, load_encoder
+from phiscrub.train.dataset import build_examples
 
 from ._docs import synthetic_docs
 

@@ -11,8 +11,8 @@ import torch
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.evaluate.metrics import evaluate
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.model import PhiTagger
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.model import PhiTagger
 from phiscrub.train.trainer import train
 
 from ._docs import FIRST, LAST, synthetic_docs
@@ -32,7 +32,7 @@ def test_a_tiny_model_overfits_a_few_documents(use_crf: bool, tiny_minilm_dir: P
     )
     assert result.best_dev_f1 == 1.0
     model = PhiTagger.load(tmp_path)
-    from phiscrub.train.inference import predict_words
+    from phiscrub.tagger.inference import predict_words
 
     preds = predict_words(model, docs)
     pred_docs = [d.with_spans(p.spans()) for d, p in zip(docs, preds)]

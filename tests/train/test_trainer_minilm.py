@@ -11,8 +11,8 @@ from corpora import FIRST, LAST, Part, generate_docs
 from phiscrub.detect.tagger import TaggerDetector
 from phiscrub.document import Document
 from phiscrub.evaluate.metrics import evaluate
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.model import default_encoder_path
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.model import default_encoder_path
 from phiscrub.train.trainer import train
 
 DEV_FIRST = ("Mirela", "Nestor", "Odile", "Piet", "Rosalind", "Soren")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from phiscrub.train.decode import owned_scores
-from phiscrub.train.windows import (
+from phiscrub.tagger.decode import owned_scores
+from phiscrub.tagger.windows import (
     IGNORE_INDEX,
     WindowExample,
     document_windows,

@@ -2,7 +2,7 @@
 
 A tagger's raw span score is the mean, over the span's words, of the probability of the chosen
 tag (CRF posterior marginals, or softmax probabilities without a CRF; see
-:mod:`phiscrub.train.inference`). Raw scores rank spans well but are over-confident on notes
+:mod:`phiscrub.tagger.inference`). Raw scores rank spans well but are over-confident on notes
 unlike the training notes. :func:`fit_calibration` fits a monotone (isotonic) map from raw score
 to the observed PHI rate on labelled dev notes; :func:`phiscrub.detect.tagger.calibrate_model` runs a model
 folder on such notes and stores the map in its ``meta.json`` under ``"calibration"``, where

@@ -5,8 +5,8 @@ A folder written by ``phiscrub export-onnx`` (:func:`phiscrub.train.onnx_export.
 and ``onnx.json`` (tags, window settings, CRF scores). :class:`OnnxTaggerDetector` runs it exactly
 like the torch path (:class:`phiscrub.detect.tagger.TaggerDetector`; both inherit their document
 handling from :class:`phiscrub.detect.tagger_base.BaseTaggerDetector`): the same words, subword
-windows, owner windows, BIO-constrained Viterbi and CRF marginals (:mod:`phiscrub.train.dataset`,
-:mod:`phiscrub.train.decode`), only the forward pass runs in ONNX Runtime. ``phiscrub redact``, ``predict`` and :class:`~phiscrub.Deidentifier` use it
+windows, owner windows, BIO-constrained Viterbi and CRF marginals (:mod:`phiscrub.tagger.encoding`,
+:mod:`phiscrub.tagger.decode`), only the forward pass runs in ONNX Runtime. ``phiscrub redact``, ``predict`` and :class:`~phiscrub.Deidentifier` use it
 automatically when a model folder holds these files and onnxruntime is installed
 (:func:`phiscrub.detect.tagger.load_model_detector`).
 
@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from phiscrub.detect.ort import import_onnxruntime
 from phiscrub.detect.tagger_base import BaseTaggerDetector
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.labels import labels_of
+from phiscrub.tagger.ort import import_onnxruntime
 
 __all__ = [
     "ONNX_CONFIG",
@@ -88,7 +88,7 @@ def physical_cores() -> int:
 
 
 class _Encoding:
-    """The part of a Hugging Face ``BatchEncoding`` that :mod:`phiscrub.train.dataset` reads."""
+    """The part of a Hugging Face ``BatchEncoding`` that :mod:`phiscrub.tagger.encoding` reads."""
 
     def __init__(self, encodings: list[Any], single: bool) -> None:
         self._encodings = encodings
@@ -108,7 +108,7 @@ class RustTokenizer:
     """A ``tokenizer.json`` (Rust ``tokenizers``) with the call signature the window code uses.
 
     Only pre-split words are supported (``is_split_into_words=True``), as in
-    :func:`phiscrub.train.dataset.encode_documents`; ids equal those of the Hugging Face fast
+    :func:`phiscrub.tagger.encoding.encode_documents`; ids equal those of the Hugging Face fast
     tokenizer the file was saved from.
 
     Args:
@@ -164,7 +164,7 @@ class OnnxModel:
     :class:`~phiscrub.detect.tagger.TaggerDetector` reads of a torch tagger: ``labels``)."""
 
     def __init__(self, model_dir: str | Path, num_threads: int | None = None) -> None:
-        from phiscrub.train.decode import bio_constraints, constraint_scores
+        from phiscrub.tagger.decode import bio_constraints, constraint_scores
 
         folder = Path(model_dir)
         try:
@@ -242,12 +242,12 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
         batch_size: at most this many windows per forward pass (fewer when they are long).
 
     Returns:
-        One :class:`~phiscrub.train.decode.WordPrediction` per document, in order.
+        One :class:`~phiscrub.tagger.decode.WordPrediction` per document, in order.
     """
     from phiscrub.progress import wants_progress
-    from phiscrub.train.dataset import encode_documents
-    from phiscrub.train.decode import decode_in_groups, owned_scores
-    from phiscrub.train.windows import encoder_windows
+    from phiscrub.tagger.decode import decode_in_groups, owned_scores
+    from phiscrub.tagger.encoding import encode_documents
+    from phiscrub.tagger.windows import encoder_windows
 
     def score(part: Sequence[Document]) -> list[tuple[list[Any], np.ndarray]]:
         encoded = encode_documents(part, model.tokenizer)

@@ -5,7 +5,7 @@ protocol; the document handling it shares with the ONNX path (long notes in segm
 span scores) is :class:`~phiscrub.detect.tagger_base.BaseTaggerDetector`. Long notes are never
 truncated: each note is cut into overlapping windows, each word takes the prediction of the window
 where it is farthest from a cut edge, and the whole note is decoded at once with BIO constraints
-(see :mod:`phiscrub.train.inference`). :func:`load_model_detector` picks the backend of a folder;
+(see :mod:`phiscrub.tagger.inference`). :func:`load_model_detector` picks the backend of a folder;
 :func:`calibrate_model` fits the folder's span-score calibration (:mod:`phiscrub.detect.calibration`)
 on the path it runs on.
 
@@ -35,8 +35,8 @@ from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 
 if TYPE_CHECKING:
-    from phiscrub.train.inference import WordPrediction
-    from phiscrub.train.loaders import Tagger
+    from phiscrub.tagger.inference import WordPrediction
+    from phiscrub.tagger.loaders import Tagger
 
 __all__ = [
     "BACKEND_ENV_VAR",
@@ -116,7 +116,7 @@ def check_model_folder(model_dir: str | Path) -> None:
 
     Checks that the folder exists, that ``config.json`` and ``labels.json`` are JSON objects, and
     that the weights file has a readable safetensors header. Weights that do not fit the model are
-    found when loading (:func:`phiscrub.train.loaders.load_tagger`).
+    found when loading (:func:`phiscrub.tagger.loaders.load_tagger`).
 
     Raises:
         ModelError: the folder is missing, a file is missing, or a file cannot be parsed.
@@ -154,8 +154,8 @@ class TaggerDetector(BaseTaggerDetector):
     """Detect PHI with a trained torch tagger.
 
     Args:
-        model: a loaded tagger (:class:`~phiscrub.train.model.PhiTagger` or
-            :class:`~phiscrub.train.bilstm.BiLstmTagger`, see :meth:`load`).
+        model: a loaded tagger (:class:`~phiscrub.tagger.model.PhiTagger` or
+            :class:`~phiscrub.tagger.bilstm.BiLstmTagger`, see :meth:`load`).
         batch_size: windows per forward pass.
         calibration: maps raw span scores to calibrated ones (None: raw scores).
     """
@@ -196,7 +196,7 @@ class TaggerDetector(BaseTaggerDetector):
         try:
             import torch
 
-            from phiscrub.train.loaders import check_precision, load_for_inference
+            from phiscrub.tagger.loaders import check_precision, load_for_inference
         except ImportError as exc:
             raise ModelError("the tagger needs torch and transformers: pip install phiscrub[model]") from exc
         if num_threads is not None:
@@ -213,7 +213,7 @@ class TaggerDetector(BaseTaggerDetector):
 
     def predict(self, docs: Sequence[Document], batch_size: int | None = None) -> list[WordPrediction]:
         """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
-        from phiscrub.train.inference import predict_words
+        from phiscrub.tagger.inference import predict_words
 
         return predict_words(self.model, list(docs), batch_size=batch_size or self.batch_size)
 

@@ -18,7 +18,7 @@ from phiscrub.errors import ConfigError
 
 if TYPE_CHECKING:
     from phiscrub.detect.calibration import SpanCalibration
-    from phiscrub.train.decode import WordPrediction
+    from phiscrub.tagger.decode import WordPrediction
 
 __all__ = ["SEGMENT_CHARS", "SEGMENT_OVERLAP", "BaseTaggerDetector", "TaggerModel", "segments"]
 

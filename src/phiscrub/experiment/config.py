@@ -80,7 +80,7 @@ from phiscrub.config import load_config as load_typed
 from phiscrub.config import read_config_file
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity
-from phiscrub.train.config import TrainConfig
+from phiscrub.tagger.config import TrainConfig
 
 __all__ = [
     "METRICS",

@@ -377,8 +377,8 @@ def augment_train(
 
 def _score(model_dir: Path, tests: dict[str, list[Document]], config: Any, labels: str) -> dict[str, Any]:
     from phiscrub.evaluate.metrics import evaluate
-    from phiscrub.train.inference import predict_words
-    from phiscrub.train.loaders import load_tagger
+    from phiscrub.tagger.inference import predict_words
+    from phiscrub.tagger.loaders import load_tagger
 
     model = load_tagger(model_dir, device=config.device)
     scores: dict[str, Any] = {}

@@ -22,7 +22,7 @@ The student is the teacher's architecture with fewer encoder layers (``DistillCo
   warms up linearly, then decays linearly to 0 by the planned last step *or* by the end of
   ``time_budget_s``, whichever comes first, so a time-boxed run still ends on a small rate.
 
-The output is a normal model folder (:meth:`~phiscrub.train.model.PhiTagger.save`): ``predict``,
+The output is a normal model folder (:meth:`~phiscrub.tagger.model.PhiTagger.save`): ``predict``,
 ``redact``, ``calibrate`` and ``export-onnx`` take it as they take the teacher. ``meta.json``
 records where it came from (teacher folder, layers, temperature, alpha, parameter counts) and
 ``distill.json`` the run (history, seconds, stop reason). Progress output shows step counts, the
@@ -45,11 +45,12 @@ from torch import nn
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.train.config import ARCHITECTURE_KEYS, INIT_SOURCES, DistillConfig, TrainConfig
-from phiscrub.train.dataset import WindowExample
-from phiscrub.train.decode import marginals
-from phiscrub.train.inference import predict_words
-from phiscrub.train.model import PhiTagger, count_parameters, default_encoder_path, load_encoder
+from phiscrub.tagger.config import ARCHITECTURE_KEYS, TrainConfig
+from phiscrub.tagger.decode import marginals
+from phiscrub.tagger.encoding import WindowExample
+from phiscrub.tagger.inference import predict_words
+from phiscrub.tagger.model import PhiTagger, count_parameters, default_encoder_path, load_encoder
+from phiscrub.train.config import INIT_SOURCES, DistillConfig
 from phiscrub.train.trainer import (
     EpochLoop,
     TrainResult,

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from phiscrub.errors import ConfigError, LabelError
 from phiscrub.labels import fold
-from phiscrub.train.config import INIT_HEADS
-from phiscrub.train.dataset import tag_set
+from phiscrub.tagger.config import INIT_HEADS
+from phiscrub.tagger.encoding import tag_set
 
 if TYPE_CHECKING:
-    from phiscrub.train.loaders import Tagger
+    from phiscrub.tagger.loaders import Tagger
 
 __all__ = ["HEAD_MODES", "refit_head", "tag_mapping"]
 

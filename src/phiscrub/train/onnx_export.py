@@ -13,7 +13,7 @@ What is exported (:func:`export_onnx`)::
       config.json, labels.json, meta.json   copied from the model folder (``meta.json`` keeps the
                          span-score calibration) when ``out_dir`` is another folder
 
-Decoding (BIO-constrained Viterbi, CRF marginals) stays in numpy (:mod:`phiscrub.train.decode`), so
+Decoding (BIO-constrained Viterbi, CRF marginals) stays in numpy (:mod:`phiscrub.tagger.decode`), so
 :class:`phiscrub.detect.onnx_tagger.OnnxTaggerDetector` needs neither torch nor transformers.
 
 Needs the ``train`` extra (torch, transformers) plus ``onnx`` and ``onnxscript`` for the exporter.
@@ -32,18 +32,18 @@ from typing import Any
 import torch
 from torch import nn
 
-from phiscrub.detect.ort import import_quantization
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.train.base import read_model_config
-from phiscrub.train.config import BILSTM_ENCODER
-from phiscrub.train.dataset import collate, special_affixes
-from phiscrub.train.model import ENCODER_DIR, PhiTagger
-from phiscrub.train.onnx_weights import (
+from phiscrub.tagger.base import read_model_config
+from phiscrub.tagger.config import BILSTM_ENCODER
+from phiscrub.tagger.encoding import collate, special_affixes
+from phiscrub.tagger.model import ENCODER_DIR, PhiTagger
+from phiscrub.tagger.onnx_weights import (
     EXTRA_WEIGHTS_FILE,
     ONNX_CONFIG,
     ONNX_FILE,
 )
-from phiscrub.train.windows import WindowExample
+from phiscrub.tagger.ort import import_quantization
+from phiscrub.tagger.windows import WindowExample
 
 __all__ = [
     "EXTRA_WEIGHTS_FILE",
@@ -249,7 +249,7 @@ def install_onnx(model_dir: str | Path, target: str | Path, quantize: str = "int
     The export is written to a staging folder next to ``target`` first, so a failed export leaves
     ``target`` as it was. ``meta.json`` (with its calibration) comes from ``model_dir``; the torch
     weights (:data:`TORCH_ONLY_FILES`) are not written (the torch path rebuilds them from the graph,
-    :func:`phiscrub.train.onnx_weights.torch_state_from_onnx`), and both paths share ``encoder/tokenizer.json``.
+    :func:`phiscrub.tagger.onnx_weights.torch_state_from_onnx`), and both paths share ``encoder/tokenizer.json``.
 
     Args:
         model_dir: the trained torch model folder.

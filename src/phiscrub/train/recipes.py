@@ -39,7 +39,7 @@ from typing import Any
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.labels import is_native
-from phiscrub.train.config import RECIPES, TrainConfig
+from phiscrub.tagger.config import RECIPES, TrainConfig
 from phiscrub.train.trainer import TrainResult, train
 
 __all__ = [

@@ -17,7 +17,7 @@ from typing import Any
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
-from phiscrub.train.config import TrainConfig
+from phiscrub.tagger.config import TrainConfig
 
 __all__ = ["Reader", "TrainRun", "check_run", "resolve_config", "run_training"]
 

@@ -1,7 +1,7 @@
 """Tiny randomly initialised encoders, for smoke tests and CI without any download.
 
 :func:`make_tiny_encoder` writes a normal Hugging Face encoder folder (config, weights, fast
-tokenizer) that :func:`phiscrub.train.model.load_encoder` and the trainer accept like any
+tokenizer) that :func:`phiscrub.tagger.model.load_encoder` and the trainer accept like any
 pretrained encoder. The models know nothing: they only exercise the pipeline quickly.
 """
 

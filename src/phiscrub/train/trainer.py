@@ -1,4 +1,4 @@
-"""Fine-tune a :class:`~phiscrub.train.model.PhiTagger` on gold documents.
+"""Fine-tune a :class:`~phiscrub.tagger.model.PhiTagger` on gold documents.
 
 AdamW with two learning rates (pretrained encoder: ``lr``; new head, shape embeddings and CRF:
 ``head_lr``), linear warm-up then linear decay, gradient clipping, and early stopping on the dev
@@ -18,7 +18,7 @@ Two dev figures are recorded, because they measure two different things:
   then ``phiscrub evaluate`` reproduces its ``token`` F1; it can differ from ``best_dev_f1``
   (e.g. 0.7227 against 0.7336 for a MiniLM tagger under bfloat16 autocast).
 
-The same loop trains the ``bilstm-crf`` backbone (:mod:`phiscrub.train.bilstm`; every parameter is
+The same loop trains the ``bilstm-crf`` backbone (:mod:`phiscrub.tagger.bilstm`; every parameter is
 new and uses ``bilstm.lr``), and continues training a saved model of either backbone
 when ``config.init_from`` names one (:func:`build_model`).
 
@@ -44,12 +44,12 @@ import torch
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError
 from phiscrub.labels import Granularity
-from phiscrub.train.bilstm import BiLstmTagger, build_word_examples
-from phiscrub.train.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
-from phiscrub.train.dataset import build_examples
-from phiscrub.train.inference import predict_words
-from phiscrub.train.loaders import Tagger, load_for_inference, load_tagger
-from phiscrub.train.model import PhiTagger
+from phiscrub.tagger.bilstm import BiLstmTagger
+from phiscrub.tagger.config import ARCHITECTURE_KEYS, BILSTM_ENCODER, GGUF_BACKBONE, TrainConfig
+from phiscrub.tagger.inference import predict_words
+from phiscrub.tagger.loaders import Tagger, load_for_inference, load_tagger
+from phiscrub.tagger.model import PhiTagger
+from phiscrub.train.dataset import build_examples, build_word_examples
 
 __all__ = [
     "EpochLog",
@@ -234,7 +234,7 @@ def saved_model_scores(
 ) -> dict[str, Any]:
     """Dev scores of a saved model folder, loaded and run the way ``phiscrub predict`` runs it.
 
-    The folder is reloaded by :func:`phiscrub.train.loaders.load_for_inference` (as
+    The folder is reloaded by :func:`phiscrub.tagger.loaders.load_for_inference` (as
     :meth:`phiscrub.detect.tagger.TaggerDetector.load` does) with its defaults
     (precision ``auto``, no quantization), so the weights are those on disk (``save_dtype``) and a
     transformer runs under bfloat16 autocast on a CPU with native bf16 instructions. The ``token``
@@ -315,7 +315,7 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
     """The model a training run starts from, with its resolved config (``model.config``).
 
     A fresh model of the configured backbone, or, with ``config.init_from``, the saved model: its
-    architecture keys (:data:`~phiscrub.train.config.ARCHITECTURE_KEYS`) replace the config's, the
+    architecture keys (:data:`~phiscrub.tagger.config.ARCHITECTURE_KEYS`) replace the config's, the
     other keys (learning rates, epochs, dropout ...) come from ``config``; a BiLSTM-CRF's
     vocabularies are extended with the words and characters of ``train_docs``.
 
@@ -328,7 +328,7 @@ def build_model(config: TrainConfig, train_docs: Sequence[Document]) -> Tagger:
         if config.backbone == BILSTM_ENCODER:
             return BiLstmTagger.from_documents(config, train_docs)
         if config.backbone == GGUF_BACKBONE:
-            from phiscrub.train.gemma import GemmaTagger
+            from phiscrub.tagger.gemma import GemmaTagger
 
             return GemmaTagger.from_documents(config, train_docs)
         return PhiTagger.from_encoder(config)
@@ -543,7 +543,7 @@ def train(
         train_docs: gold training documents (labels at any granularity; folded to ``config``'s).
         dev_docs: gold dev documents for early stopping (may be empty: then the last epoch is kept).
         config: the training configuration.
-        out_dir: model folder to write (see :mod:`phiscrub.train.model`), plus ``training.json``.
+        out_dir: model folder to write (see :mod:`phiscrub.tagger.model`), plus ``training.json``.
         progress: show a tqdm progress bar (loss and dev F1; never text).
 
     Returns:

@@ -69,7 +69,7 @@ class EmbeddingScorer:
         progress: bool = True,
     ) -> None:
         from phiscrub.hf import check_model_dir, quiet_transformers
-        from phiscrub.train.model import default_encoder_path
+        from phiscrub.tagger.model import default_encoder_path
 
         if batch_size < 1 or window < 3:
             raise ConfigError("batch_size must be >= 1 and window >= 3")
@@ -87,7 +87,7 @@ class EmbeddingScorer:
     def _load(self) -> tuple[Any, Any, int, tuple[list[int], list[int]]]:
         """Model, tokenizer, effective window and special ends; loaded on first use."""
         if self._loaded is None:
-            from phiscrub.train.model import load_encoder
+            from phiscrub.tagger.model import load_encoder
 
             model, tokenizer = load_encoder(self.encoder_path)
             model.eval().to(self.device)

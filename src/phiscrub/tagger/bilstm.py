@@ -13,9 +13,9 @@ character offsets whatever the script. There are no subwords: a document is cut 
 most ``bilstm_window`` words sharing ``bilstm_overlap`` words, preferring sentence boundaries; each word
 takes the scores of the window where it is farthest from a cut, and the whole document is decoded
 at once (the same window planning and ownership as the transformer path,
-:func:`phiscrub.train.windows.plan_windows`, :func:`~phiscrub.train.windows.window_owners`).
+:func:`phiscrub.tagger.windows.plan_windows`, :func:`~phiscrub.tagger.windows.window_owners`).
 
-Vocabulary (:class:`~phiscrub.train.vocab.Vocab`, saved as ``vocab.json``): words are lower-cased
+Vocabulary (:class:`~phiscrub.tagger.vocab.Vocab`, saved as ``vocab.json``): words are lower-cased
 with every digit replaced by ``0``. Only words seen *outside* gold spans of the training documents
 enter the word vocabulary, so the saved model holds no annotated PHI word (names, places, numbers of
 the training notes); words inside spans are read as the unknown word, through their characters and
@@ -49,20 +49,20 @@ from torch import nn
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.text import Token, tokenize
-from phiscrub.train.base import (
+from phiscrub.tagger.base import (
     TaggerBase,
     WordEmissions,
     shape_embeddings,
 )
-from phiscrub.train.config import BILSTM_ENCODER, TrainConfig
-from phiscrub.train.crf import CRF
-from phiscrub.train.dataset import bio_tags, sentence_starts, tag_indices, tag_set
-from phiscrub.train.decode import owned_scores
-from phiscrub.train.features import word_features
-from phiscrub.train.lstm import FastCRF, PaddedBiLSTM
-from phiscrub.train.vocab import PAD_ID, UNK_ID, Vocab
-from phiscrub.train.windows import IGNORE_INDEX, EncodedDocument, document_windows, window_labels
+from phiscrub.tagger.config import BILSTM_ENCODER, TrainConfig
+from phiscrub.tagger.crf import CRF
+from phiscrub.tagger.decode import owned_scores
+from phiscrub.tagger.encoding import sentence_starts, tag_set
+from phiscrub.tagger.features import word_features
+from phiscrub.tagger.lstm import FastCRF, PaddedBiLSTM
+from phiscrub.tagger.vocab import PAD_ID, UNK_ID, Vocab
+from phiscrub.tagger.windows import IGNORE_INDEX, EncodedDocument, document_windows, window_labels
+from phiscrub.text import Token, tokenize
 
 __all__ = [
     "VOCAB_FILE",
@@ -70,9 +70,9 @@ __all__ = [
     "WordDocument",
     "WordInputs",
     "WordWindow",
-    "build_word_examples",
     "collate_words",
     "encode_words",
+    "windows_of",
     "word_scores",
     "word_windows",
 ]
@@ -167,7 +167,7 @@ class WordWindow(WordInputs):
         doc_index: index of the document in the list it came from.
         window_index: index of the window in its document.
         words: document word index of each slot.
-        labels: tag id of each slot, :data:`~phiscrub.train.windows.IGNORE_INDEX` at inference.
+        labels: tag id of each slot, :data:`~phiscrub.tagger.windows.IGNORE_INDEX` at inference.
     """
 
     doc_index: int
@@ -212,18 +212,7 @@ def word_windows(
     return windows, owners
 
 
-def build_word_examples(docs: Sequence[Document], model: BiLstmTagger) -> list[WordWindow]:
-    """Labelled training windows of gold documents for a BiLSTM-CRF tagger.
-
-    Raises:
-        LabelError: a span label is unknown.
-    """
-    tag_index, begin_of = tag_indices(model.tags)
-    tag_ids = [[tag_index[t] for t in bio_tags(doc, model.config.granularity)[1]] for doc in docs]
-    return _windows_of(model, model.encode(docs), tag_ids, begin_of)[0]
-
-
-def _windows_of(
+def windows_of(
     model: BiLstmTagger,
     encoded: Sequence[WordDocument],
     tag_ids: Sequence[Sequence[int]] | None = None,
@@ -293,7 +282,7 @@ class BiLstmTagger(TaggerBase):
     """Character + word BiLSTM with a linear head and an optional CRF.
 
     Build one with :meth:`from_documents` (new model, vocabulary from training documents) or
-    :meth:`load`. Same interface as :class:`phiscrub.train.model.PhiTagger` for training and
+    :meth:`load`. Same interface as :class:`phiscrub.tagger.model.PhiTagger` for training and
     inference (``forward``, ``loss``, ``collate``, ``log_scores``, ``transition_scores``, ``save``).
 
     Args:
@@ -401,7 +390,7 @@ class BiLstmTagger(TaggerBase):
     # ------------------------------------------------------------------ save / load
 
     def _write_backbone_files(self, folder: Path) -> dict[str, Any]:
-        """Write ``vocab.json`` (see :meth:`~phiscrub.train.model.TaggerBase.save`)."""
+        """Write ``vocab.json`` (see :meth:`~phiscrub.tagger.model.TaggerBase.save`)."""
         (folder / VOCAB_FILE).write_text(
             json.dumps(self.vocab.to_dict(), ensure_ascii=False), encoding="utf-8"
         )
@@ -440,7 +429,7 @@ def word_scores(
         :meth:`BiLstmTagger.log_scores`.
     """
     encoded = model.encode(docs)
-    examples, owners = _windows_of(model, encoded)
+    examples, owners = windows_of(model, encoded)
     device = next(model.parameters()).device
 
     def run(chunk: list[WordWindow]) -> np.ndarray:

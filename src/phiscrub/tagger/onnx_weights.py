@@ -2,7 +2,7 @@
 
 :func:`phiscrub.train.onnx_export.export_onnx` records in ``onnx.json`` which graph initializer holds
 each torch weight (``torch_weights``) and writes what the graph lacks to ``torch_extra.npz``; this
-module reads them back (:func:`torch_state_from_onnx`) for :func:`phiscrub.train.base.read_weights`.
+module reads them back (:func:`torch_state_from_onnx`) for :func:`phiscrub.tagger.base.read_weights`.
 Needs ``onnx`` only when a folder is actually rebuilt.
 """
 

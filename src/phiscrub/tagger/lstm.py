@@ -2,7 +2,7 @@
 
 :class:`PaddedBiLSTM` runs right-padded batches without packed sequences and :class:`FastCRF` has a
 backward pass linear in the sequence length; both give the results of the plain torch layers
-(``tests/test_bilstm.py``). Used by :mod:`phiscrub.train.bilstm` and :mod:`phiscrub.train.gemma`.
+(``tests/test_bilstm.py``). Used by :mod:`phiscrub.tagger.bilstm` and :mod:`phiscrub.tagger.gemma`.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from phiscrub.train.crf import CRF
+from phiscrub.tagger.crf import CRF
 
 __all__ = ["FastCRF", "PaddedBiLSTM"]
 
 
 class FastCRF(CRF):
-    """:class:`~phiscrub.train.crf.CRF` with a backward pass linear in the sequence length.
+    """:class:`~phiscrub.tagger.crf.CRF` with a backward pass linear in the sequence length.
 
     Same parameters, scores and results as the base class; the forward algorithm walks
     ``emissions.unbind(1)`` and the gold path score gathers all positions at once, so autograd does

@@ -1,11 +1,11 @@
-"""Whole-document prediction with a :class:`~phiscrub.train.model.PhiTagger`.
+"""Whole-document prediction with a :class:`~phiscrub.tagger.model.PhiTagger`.
 
 Shared by the trainer (dev scores) and :class:`phiscrub.detect.tagger.TaggerDetector`:
 
-1. documents -> words -> subwords -> overlapping windows (:mod:`phiscrub.train.dataset`, :mod:`phiscrub.train.windows`);
+1. documents -> words -> subwords -> overlapping windows (:mod:`phiscrub.tagger.encoding`, :mod:`phiscrub.tagger.windows`);
 2. windows are batched by length and run through the model under ``torch.inference_mode``;
 3. each word keeps the scores of the window that owns it (the one where it is farthest from a cut
-   edge, :func:`~phiscrub.train.windows.window_owners`);
+   edge, :func:`~phiscrub.tagger.windows.window_owners`);
 4. the word scores of the whole document are decoded at once by a BIO-constrained Viterbi (with
    the CRF's transition scores when the model has a CRF), so an entity crossing a window boundary
    is decoded as one entity and the output is always valid BIO;
@@ -13,8 +13,8 @@ Shared by the trainer (dev scores) and :class:`phiscrub.detect.tagger.TaggerDete
    probability of the chosen tag: the softmax probability without a CRF, the CRF's posterior
    marginal (forward-backward over the whole document) with one.
 
-A ``bilstm-crf`` tagger (:mod:`phiscrub.train.bilstm`) replaces steps 1-3 by word windows
-(:func:`phiscrub.train.bilstm.word_scores`); decoding (4-5) is shared.
+A ``bilstm-crf`` tagger (:mod:`phiscrub.tagger.bilstm`) replaces steps 1-3 by word windows
+(:func:`phiscrub.tagger.bilstm.word_scores`); decoding (4-5) is shared.
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ import torch
 
 from phiscrub.document import Document
 from phiscrub.progress import wants_progress
-from phiscrub.text import Token
-from phiscrub.train.bilstm import BiLstmTagger, word_scores
-from phiscrub.train.dataset import collate, encode_documents, special_affixes
+from phiscrub.tagger.bilstm import BiLstmTagger, word_scores
 
 # Decoding and window ownership are torch-free (shared with the ONNX path, phiscrub.detect.onnx_tagger).
-from phiscrub.train.decode import WordPrediction, decode_in_groups, owned_scores
-from phiscrub.train.loaders import Tagger
-from phiscrub.train.model import PhiTagger
-from phiscrub.train.windows import WindowExample, encoder_windows
+from phiscrub.tagger.decode import WordPrediction, decode_in_groups, owned_scores
+from phiscrub.tagger.encoding import collate, encode_documents, special_affixes
+from phiscrub.tagger.loaders import Tagger
+from phiscrub.tagger.model import PhiTagger
+from phiscrub.tagger.windows import WindowExample, encoder_windows
+from phiscrub.text import Token
 
 __all__ = ["WordPrediction", "predict_words"]
 

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 # The numpy decoding lives in a torch-free module (shared with the ONNX path); re-exported here.
-from phiscrub.train.decode import (  # noqa: F401 - _marginals_* re-exported for tests
+from phiscrub.tagger.decode import (  # noqa: F401 - _marginals_* re-exported for tests
     _marginals_log,
     _marginals_scaled,
     bio_constraints,

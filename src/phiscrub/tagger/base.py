@@ -8,9 +8,9 @@ A model folder (written by :meth:`TaggerBase.save`, read by each kind's ``load``
       meta.json            format version, weight dtype, word tokenizer name, backbone facts
       tagger.safetensors   all weights, float32, float16 or int8 (or an ONNX export standing in)
 
-The kinds (:mod:`phiscrub.train.model` transformer, :mod:`phiscrub.train.bilstm` BiLSTM-CRF,
-:mod:`phiscrub.train.gemma` GGUF features) build on this module and add their own files;
-:mod:`phiscrub.train.loaders` picks the kind of a saved folder. Nothing here imports a kind.
+The kinds (:mod:`phiscrub.tagger.model` transformer, :mod:`phiscrub.tagger.bilstm` BiLSTM-CRF,
+:mod:`phiscrub.tagger.gemma` GGUF features) build on this module and add their own files;
+:mod:`phiscrub.tagger.loaders` picks the kind of a saved folder. Nothing here imports a kind.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from torch import nn
 
 from phiscrub.errors import ModelError
 from phiscrub.labels import labels_of
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.crf import CRF, constraint_scores
+from phiscrub.tagger.encoding import tag_set
+from phiscrub.tagger.features import N_LENGTH_IDS, N_SHAPE_IDS
+from phiscrub.tagger.onnx_weights import has_torch_weights_in_graph, torch_state_from_onnx
+from phiscrub.tagger.windows import IGNORE_INDEX
 from phiscrub.text import TOKENIZER_NAME
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.crf import CRF, constraint_scores
-from phiscrub.train.dataset import tag_set
-from phiscrub.train.features import N_LENGTH_IDS, N_SHAPE_IDS
-from phiscrub.train.onnx_weights import has_torch_weights_in_graph, torch_state_from_onnx
-from phiscrub.train.windows import IGNORE_INDEX
 
 __all__ = [
     "FORMAT_VERSION",
@@ -87,10 +87,10 @@ def shape_embeddings(config: TrainConfig) -> tuple[nn.Embedding | None, nn.Embed
 
 
 class TaggerBase(nn.Module):
-    """What :class:`~phiscrub.train.model.PhiTagger` and the BiLSTM-CRF tagger share: labels, loss, decoding scores, ``save``.
+    """What :class:`~phiscrub.tagger.model.PhiTagger` and the BiLSTM-CRF tagger share: labels, loss, decoding scores, ``save``.
 
-    A subclass sets ``config``, ``tags`` (:func:`~phiscrub.train.dataset.tag_set` of
-    ``config.granularity``) and ``crf`` (a :class:`~phiscrub.train.crf.CRF` or None), and writes its
+    A subclass sets ``config``, ``tags`` (:func:`~phiscrub.tagger.encoding.tag_set` of
+    ``config.granularity``) and ``crf`` (a :class:`~phiscrub.tagger.crf.CRF` or None), and writes its
     own extra files in :meth:`_write_backbone_files`.
     """
 
@@ -108,7 +108,7 @@ class TaggerBase(nn.Module):
 
         Args:
             out: the forward output.
-            labels: ``(B, W)`` gold tag ids, :data:`~phiscrub.train.windows.IGNORE_INDEX` where unlabelled.
+            labels: ``(B, W)`` gold tag ids, :data:`~phiscrub.tagger.windows.IGNORE_INDEX` where unlabelled.
         """
         if self.crf is not None:
             return self.crf.nll(out.emissions, labels, out.word_mask)
@@ -127,7 +127,7 @@ class TaggerBase(nn.Module):
         return torch.log_softmax(emissions.float(), dim=-1)
 
     def transition_scores(self) -> tuple[Any, Any, Any]:
-        """Transition, start and end scores (numpy float64) for :func:`~phiscrub.train.crf.viterbi_decode`.
+        """Transition, start and end scores (numpy float64) for :func:`~phiscrub.tagger.crf.viterbi_decode`.
 
         With a CRF: its learned scores with invalid BIO moves at minus infinity; without: 0 for
         allowed moves and minus infinity for invalid BIO moves.
@@ -350,7 +350,7 @@ def read_weights(folder: Path) -> dict[str, torch.Tensor]:
     """Read ``folder/tagger.safetensors`` back as a float32 state dict (int8 matrices dequantized).
 
     A folder without it but with an ONNX export (``phiscrub export-onnx --onnx-only``, the bundled
-    model) gets the weights rebuilt from the graph (:func:`phiscrub.train.onnx_weights.torch_state_from_onnx`).
+    model) gets the weights rebuilt from the graph (:func:`phiscrub.tagger.onnx_weights.torch_state_from_onnx`).
     """
     from safetensors.torch import load_file
 

@@ -18,8 +18,8 @@ In training every window is a sample; a window's first word tagged ``I-X`` (an e
 window start) is relabelled ``B-X`` so that each window is a valid BIO sequence.
 
 The same planning serves the transformer tagger's subword windows (:func:`encoder_windows`) and the
-BiLSTM taggers' word windows (:func:`phiscrub.train.bilstm.word_windows`), in training and at
-inference (torch and ONNX); documents are encoded by :func:`phiscrub.train.dataset.encode_documents`.
+BiLSTM taggers' word windows (:func:`phiscrub.tagger.bilstm.word_windows`), in training and at
+inference (torch and ONNX); documents are encoded by :func:`phiscrub.tagger.encoding.encode_documents`.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class EncodedDocument:
         subword_word: word index of each subword.
         word_first: index of the first subword of each word.
         sentence_start: per word, True when the word starts a sentence.
-        shape_ids: per word, word-shape class id (:mod:`phiscrub.train.features`).
+        shape_ids: per word, word-shape class id (:mod:`phiscrub.tagger.features`).
         length_ids: per word, length-bucket id.
     """
 
@@ -172,7 +172,7 @@ def document_windows(
 
     The one window planning of every tagger kind: subword windows of the transformer tagger
     (:func:`encoder_windows`) and word windows of the BiLSTM taggers (an encoded document with one
-    "subword" per word, :func:`phiscrub.train.bilstm.word_windows`), in training and inference.
+    "subword" per word, :func:`phiscrub.tagger.bilstm.word_windows`), in training and inference.
     """
     windows = plan_windows(encoded, size, overlap, sentence_aware)
     return windows, (window_owners(windows, encoded) if windows else [])

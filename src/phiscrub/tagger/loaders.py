@@ -1,8 +1,8 @@
 """Load a saved tagger folder of any kind: the loader registry keyed by backbone.
 
-A folder's ``config.json`` names its backbone (:attr:`phiscrub.train.config.TrainConfig.backbone`):
-``transformer`` (:class:`~phiscrub.train.model.PhiTagger`), ``bilstm-crf``
-(:class:`~phiscrub.train.bilstm.BiLstmTagger`) or ``gguf`` (:class:`~phiscrub.train.gemma.GemmaTagger`).
+A folder's ``config.json`` names its backbone (:attr:`phiscrub.tagger.config.TrainConfig.backbone`):
+``transformer`` (:class:`~phiscrub.tagger.model.PhiTagger`), ``bilstm-crf``
+(:class:`~phiscrub.tagger.bilstm.BiLstmTagger`) or ``gguf`` (:class:`~phiscrub.tagger.gemma.GemmaTagger`).
 :data:`LOADERS` maps each to its class's ``load``; the kinds themselves never import each other
 or this module. :func:`load_for_inference` also sets the arithmetic precision the way prediction
 runs (``phiscrub predict``, :class:`phiscrub.detect.tagger.TaggerDetector`).
@@ -17,10 +17,10 @@ from typing import TypeAlias
 import torch
 
 from phiscrub.errors import ConfigError, ModelError
-from phiscrub.train.bilstm import BiLstmTagger
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.gemma import GemmaTagger
-from phiscrub.train.model import PhiTagger
+from phiscrub.tagger.bilstm import BiLstmTagger
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.gemma import GemmaTagger
+from phiscrub.tagger.model import PhiTagger
 
 __all__ = [
     "LOADERS",
@@ -48,7 +48,7 @@ def load_tagger(model_dir: str | Path, device: str = "cpu", quantize: bool = Fal
     """Load any saved tagger folder: a transformer, a ``bilstm-crf`` or a ``gguf`` model.
 
     The backbone is read from the folder's ``config.json`` (``encoder: "bilstm-crf"``, or
-    ``"gemma3-270m"`` / a ``.gguf`` path: :class:`phiscrub.train.gemma.GemmaTagger`).
+    ``"gemma3-270m"`` / a ``.gguf`` path: :class:`phiscrub.tagger.gemma.GemmaTagger`).
 
     Args:
         model_dir: the folder (written by ``save`` or :func:`phiscrub.train.train`).

@@ -1,7 +1,7 @@
 """BIO-constrained decoding in numpy: Viterbi paths, posterior marginals, whole-document decoding.
 
 Torch-free, so that the ONNX inference path (:mod:`phiscrub.detect.onnx_tagger`) and the torch path
-(:mod:`phiscrub.train.inference`, :mod:`phiscrub.train.crf`) decode with the same code.
+(:mod:`phiscrub.tagger.inference`, :mod:`phiscrub.tagger.crf`) decode with the same code.
 
 Invalid BIO transitions (``O -> I-X``, ``B-X -> I-Y``, ``I-X -> I-Y`` with X != Y, and
 ``start -> I-X``) get score minus infinity, so decoded tag sequences are always valid BIO.
@@ -16,8 +16,8 @@ from typing import Protocol, TypeAlias, TypeVar
 import numpy as np
 
 from phiscrub.document import Document, Span
+from phiscrub.tagger.encoding import tags_to_spans
 from phiscrub.text import Token
-from phiscrub.train.dataset import tags_to_spans
 
 __all__ = [
     "WordPrediction",
@@ -446,7 +446,7 @@ def keep_owned(
     Args:
         scores: per-document word score tables, filled in place.
         owners: per document, the owner window of each word
-            (:func:`~phiscrub.train.windows.document_windows`).
+            (:func:`~phiscrub.tagger.windows.document_windows`).
         chunk: a batch of windows.
         window_scores: ``(len(chunk), slots, T)`` scores of the batch.
     """

@@ -1,6 +1,6 @@
 """The trainable PHI tagger: a local Hugging Face encoder, word-shape features, a linear head, a CRF.
 
-Architecture (per window, see :mod:`phiscrub.train.windows` for windows and word slots)::
+Architecture (per window, see :mod:`phiscrub.tagger.windows` for windows and word slots)::
 
     subwords -> encoder -> pool subwords per word (first | mean | max)
              -> [word vector ; shape embedding ; length embedding] -> dropout -> linear -> emissions
@@ -15,8 +15,8 @@ Model folder (self-contained: it loads without the original encoder folder)::
       tagger.safetensors   all weights (encoder, features, head, CRF), float32 or float16
       encoder/             Hugging Face encoder config.json + tokenizer files
 
-Shared parts (the base class, weights and descriptor files) are in :mod:`phiscrub.train.base`;
-:func:`phiscrub.train.loaders.load_tagger` reads a folder of any kind.
+Shared parts (the base class, weights and descriptor files) are in :mod:`phiscrub.tagger.base`;
+:func:`phiscrub.tagger.loaders.load_tagger` reads a folder of any kind.
 
 Nothing here touches the network: encoders are loaded from local folders with
 ``local_files_only=True`` and a path that is not an existing folder is an error, never a hub id.
@@ -34,15 +34,15 @@ from torch import nn
 
 from phiscrub.errors import ModelError
 from phiscrub.hf import check_model_dir, quiet_transformers
-from phiscrub.train.base import (
+from phiscrub.tagger.base import (
     TaggerBase,
     WordEmissions,
     shape_embeddings,
 )
-from phiscrub.train.config import TrainConfig
-from phiscrub.train.crf import CRF
-from phiscrub.train.dataset import collate, tag_set
-from phiscrub.train.windows import WindowExample
+from phiscrub.tagger.config import TrainConfig
+from phiscrub.tagger.crf import CRF
+from phiscrub.tagger.encoding import collate, tag_set
+from phiscrub.tagger.windows import WindowExample
 
 __all__ = [
     "DEFAULT_ENCODER_PACKAGE",
@@ -187,7 +187,7 @@ class PhiTagger(TaggerBase):
     # ------------------------------------------------------------------ forward / loss
 
     def collate(self, examples: Sequence[WindowExample]) -> dict[str, torch.Tensor]:
-        """A training or inference batch of windows (:func:`phiscrub.train.dataset.collate`)."""
+        """A training or inference batch of windows (:func:`phiscrub.tagger.encoding.collate`)."""
         return collate(examples, self.pad_id)
 
     def word_vectors(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -206,7 +206,7 @@ class PhiTagger(TaggerBase):
         return words
 
     def forward(self, batch: dict[str, torch.Tensor]) -> WordEmissions:
-        """Tag scores per word slot for a collated batch (:func:`phiscrub.train.dataset.collate`)."""
+        """Tag scores per word slot for a collated batch (:func:`phiscrub.tagger.encoding.collate`)."""
         pooled = self.word_vectors(batch)
         parts = [pooled]
         if self.shape_emb is not None and self.length_emb is not None:
