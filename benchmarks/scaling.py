@@ -68,7 +68,7 @@ def benchmark_notes(work: Path, n: int = N_NOTES) -> Path:
     path = work / f"notes{n}.jsonl"
     if path.exists():
         return path
-    from phiscrub.io.placeholders import PlaceholderReader
+    from phiscrub.transform.placeholders import PlaceholderReader
 
     rows: list[dict[str, str]] = []
     for seed in range(2024, 2030):

@@ -66,7 +66,7 @@ def corpus() -> list[Document]:
     """The fixed benchmark notes: the 100 English zero-shot notes (filled with seed 2024) whose
     length is closest to 500 words."""
     from phiscrub.document import Document
-    from phiscrub.io.placeholders import PlaceholderReader
+    from phiscrub.transform.placeholders import PlaceholderReader
 
     docs = []
     for folder in "abcdefghij":
@@ -84,7 +84,7 @@ def short_corpus(n: int = 200, words: int = 165) -> list[Document]:
     filled with seed 2024) whose length is closest to ``words`` words (200 notes: 114-216 words,
     170 on average)."""
     from phiscrub.document import Document
-    from phiscrub.io.placeholders import PlaceholderReader
+    from phiscrub.transform.placeholders import PlaceholderReader
 
     docs = []
     for folder in sorted(p for p in REALWORLD.iterdir() if p.is_dir()):

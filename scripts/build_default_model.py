@@ -46,7 +46,7 @@ from phiscrub.augment.realism import realistic_variant
 from phiscrub.document import Document
 from phiscrub.evaluate.splits import split_folder, split_zeroshot
 from phiscrub.io.jsonl import JsonlReader, JsonlWriter
-from phiscrub.io.placeholders import PlaceholderReader
+from phiscrub.transform.placeholders import PlaceholderReader
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT.parent / "shared" / "data" / "zeroshot-notes"

@@ -21,11 +21,11 @@ from phiscrub.detect.rules.checksums import cn_resident_id_ok, dni_ok, nie_ok
 from phiscrub.document import Document
 from phiscrub.evaluate.metrics import evaluate
 from phiscrub.io import get_reader
-from phiscrub.io.placeholders import PlaceholderReader
 from phiscrub.labels import COARSE_LABELS, fold
 from phiscrub.resources import load_lexicon
 from phiscrub.text import tokenize
 from phiscrub.transform.fill import PLACEHOLDER_RE
+from phiscrub.transform.placeholders import PlaceholderReader
 
 NOTES = Path("/work/shared/data/zeroshot-notes")
 CA_MONTHS = "gener|febrer|març|abril|maig|juny|juliol|agost|setembre|octubre|novembre|desembre"

@@ -63,9 +63,9 @@ def test_placeholder_reader_is_imported_only_when_asked_for(monkeypatch: pytest.
         def read(self, path: PathLike) -> Iterator[Document]:
             yield Document("p", "[PATIENT]")
 
-    fake = types.ModuleType("phiscrub.io.placeholders")
+    fake = types.ModuleType("phiscrub.transform.placeholders")
     fake.PlaceholderReader = FakePlaceholderReader  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "phiscrub.io.placeholders", fake)
+    monkeypatch.setitem(sys.modules, "phiscrub.transform.placeholders", fake)
     reader = pio.get_reader("placeholder", seed=5, corpus="meddocan")  # corpus: not taken, dropped
     assert isinstance(reader, FakePlaceholderReader) and reader.seed == 5 and reader.corpus is None
 

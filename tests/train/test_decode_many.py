@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from phiscrub.tagger import decode
 from phiscrub.tagger.decode import bio_constraints, constraint_scores, decode_document, decode_documents
 from phiscrub.text import tokenize
-from phiscrub.train import decode
 
 TAGS = ("O", "B-NAME", "I-NAME", "B-DATE", "I-DATE")
 

@@ -11,10 +11,10 @@ import pytest
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import Problem, Reader
-from phiscrub.io.placeholders import PlaceholderReader
 from phiscrub.labels import FINE_LABELS, PLACEHOLDER_LABELS
 from phiscrub.transform.dates import parse_date
 from phiscrub.transform.fill import PLACEHOLDER_RE, detect_lang, fill_text
+from phiscrub.transform.placeholders import PlaceholderReader
 
 NOTE = (
     "Patient: [PATIENT]   MRN: [MEDICALRECORD]   DOB: [DATE]   Age: [AGE]\n"

@@ -2,8 +2,8 @@
 
 Formats (registry names): ``brat``, ``i2b2``, ``conll``, ``jsonl``, ``txt``, ``csv``, ``parquet``, and
 ``placeholder`` (zero-shot notes with ``[LABEL]`` placeholders; its reader,
-:mod:`phiscrub.io.placeholders`, fills them with :mod:`phiscrub.transform.fill` and is imported
-only when asked for).
+:mod:`phiscrub.transform.placeholders`, fills them with :mod:`phiscrub.transform.fill`, so it lives
+above ``io``: the package root adds it to :data:`READERS`, imported only when asked for).
 
 Every reader follows :class:`phiscrub.io.base.Reader`: it yields good documents and collects a
 :class:`phiscrub.io.base.Problem` for every span, record or file it had to leave out.
@@ -35,6 +35,7 @@ from phiscrub.io.text import TextReader, TextWriter
 
 __all__ = [
     "COMMON_READER_OPTIONS",
+    "FILTERS_OWN_OPTIONS",
     "READERS",
     "WRITERS",
     "BratReader",
@@ -70,18 +71,8 @@ __all__ = [
 COMMON_READER_OPTIONS: tuple[str, ...] = ("corpus", "seed", "strict")
 
 
-def _placeholder_reader(**opts: Any) -> Reader:
-    # Imported here so that importing phiscrub.io never imports phiscrub.transform.
-    from phiscrub.io.placeholders import PlaceholderReader
-
-    kwargs = {
-        k: v for k, v in opts.items() if k not in COMMON_READER_OPTIONS or _accepts(PlaceholderReader, k)
-    }
-    reader: Reader = PlaceholderReader(**kwargs)
-    return reader
-
-
-#: Reader factories by format name; each is called with the reader's options.
+#: Reader factories by format name; each is called with the reader's options. A format whose reader
+#: lives above ``io`` is added by the layer that defines it (``placeholder``: the package root).
 READERS: dict[str, Callable[..., Reader]] = {
     "brat": BratReader,
     "i2b2": I2b2Reader,
@@ -90,8 +81,9 @@ READERS: dict[str, Callable[..., Reader]] = {
     "txt": TextReader,
     "csv": CsvReader,
     "parquet": ParquetReader,
-    "placeholder": _placeholder_reader,
 }
+#: Formats whose factory takes every common option and drops those its reader does not take.
+FILTERS_OWN_OPTIONS: set[str] = set()
 
 #: Writer factories by format name.
 WRITERS: dict[str, Callable[..., Writer]] = {
@@ -106,8 +98,6 @@ WRITERS: dict[str, Callable[..., Writer]] = {
 
 
 def _accepts(factory: Callable[..., Any], name: str) -> bool:
-    if factory is _placeholder_reader:
-        return True  # it filters the common options itself, against PlaceholderReader
     params = inspect.signature(factory).parameters.values()
     return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
@@ -136,7 +126,8 @@ def get_reader(fmt: str, **opts: Any) -> Reader:
     kwargs = {
         k: v
         for k, v in opts.items()
-        if k not in COMMON_READER_OPTIONS or (v is not None and _accepts(factory, k))
+        if k not in COMMON_READER_OPTIONS
+        or (v is not None and (fmt in FILTERS_OWN_OPTIONS or _accepts(factory, k)))
     }
     try:
         return factory(**kwargs)

@@ -6,7 +6,7 @@
   seeded randomness source.
 * :mod:`~phiscrub.transform.surrogates`: keyed, consistent surrogate values (redaction).
 * :mod:`~phiscrub.transform.fill`: fill placeholder notes with seeded surrogates (imported on use;
-  the reader of placeholder notes is :mod:`phiscrub.io.placeholders`).
+  the reader of placeholder notes is :mod:`phiscrub.transform.placeholders`).
 * :mod:`~phiscrub.transform.dates`: format-preserving date parsing and shifting
   (:mod:`~phiscrub.transform.date_parse`, :mod:`~phiscrub.transform.date_format`).
 """

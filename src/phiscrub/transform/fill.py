@@ -26,7 +26,7 @@ derived from any real PHI. Within a note the patient is one invented person and 
 around one invented admission date, so notes stay coherent.
 
 :func:`fill_text` is the core (also used on LLM output); :func:`draw_surrogate` draws one value
-for augmentation; :class:`phiscrub.io.placeholders.PlaceholderReader` reads ``.txt`` notes and
+for augmentation; :class:`phiscrub.transform.placeholders.PlaceholderReader` reads ``.txt`` notes and
 yields gold :class:`~phiscrub.document.Document` objects, one or several draws per note. The
 generators of every label live in :mod:`phiscrub.transform.surrogate`, next to their keyed twins.
 """

@@ -3,6 +3,11 @@
 The zero-shot notes (Kim et al. 2024) write every PHI value as a bracketed label. The reader fills
 each placeholder with a seeded surrogate of its type (:func:`phiscrub.transform.fill.fill_note`) and
 records the span as gold, one or several draws per note.
+
+The ``placeholder`` input format of :func:`phiscrub.io.get_reader`: this reader sits on top of the
+fill engine, so it lives in ``transform/`` (in ``io/`` before issue 26, which made ``io`` import
+``transform``); the package root (:mod:`phiscrub`) adds its factory to :data:`phiscrub.io.READERS`,
+importing this module on first use.
 """
 
 from __future__ import annotations
