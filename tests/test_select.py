@@ -13,7 +13,7 @@ TEXT = "Seen by Dr. Zoltan Quenwick in Boston on 03/12/2019; GCS 14/15; Quenwick
 
 
 def test_the_steps_and_their_order() -> None:
-    assert step_names() == ["threshold", "policy", "propagate", "resolve", "guard", "site"]
+    assert step_names() == ["threshold", "policy", "propagate", "resolve", "guard", "extend", "site"]
     assert Deidentifier(model=None).steps == step_names()
 
 

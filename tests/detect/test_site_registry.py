@@ -43,6 +43,8 @@ def found(registry: Registry, text: str, pid: str | None = "Q01") -> set[tuple[s
         ("Asked harwin about pain.", "harwin", "PATIENT"),
         ("Pt H.T. denies pain.", "H.T.", "PATIENT"),
         ("Spoke with Mr. HT today.", "HT", "PATIENT"),
+        ("Mr. T was seen today.", "T", "PATIENT"),  # a lone initial after a title
+        ("Pt H. reports pain.", "H", "PATIENT"),
         ("Mr. Toliver seen.", "Toliver", "PATIENT"),  # deletion
         ("Mr. Tolliverr seen.", "Tolliverr", "PATIENT"),  # insertion
         ("Mr. Tolluver seen.", "Tolluver", "PATIENT"),  # substitution
@@ -76,6 +78,8 @@ def test_patient_table(registry: Registry, text: str, surface: str, label: str) 
         ("MRN 44192830 belongs to someone else.", "Q01"),  # more digits
         ("Seen 3/14/1942, 4/14/1941.", "Q01"),  # another date
         ("Pt H.W. denies pain.", "Q01"),  # other initials
+        ("Mr. W was seen today.", "Q01"),  # another letter
+        ("Pt A&O x3, MS T/L spine clear.", "Q01"),  # no title before the letter
     ],
 )
 def test_negative_rows(registry: Registry, text: str, pid: str) -> None:

@@ -441,7 +441,7 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
     caseless = caseless_at(text, span.start, span.end)
     title = _title_weight(before, caseless)
     if re.fullmatch(r"[A-Z]\.?", surface.strip()):
-        return None if title else "lone-initial"
+        return None if title or re.search(r"\b[Pp](?:t|atient)\.?[ \t]+\Z", before) else "lone-initial"
     weights, kinds, lows = _token_weights(text, span, caseless)
     if not lows:
         return None

@@ -9,7 +9,8 @@ For a note whose ``metadata["patient_id"]`` is in the registry (:meth:`Registry.
 
 * the patient's names (PATIENT): full, "Last, First", "H. Webb", the first and last names alone
   (English words only in a name context, :mod:`phiscrub.detect.site_match`), the initials
-  "H.W." (in capitals) and "HW" (after a title), and one-letter misspellings (a letter changed,
+  "H.W." (in capitals) and "HW" (after a title), a lone initial after a title or "Pt" ("Mr. W",
+  "Pt H. reports"), and one-letter misspellings (a letter changed,
   added, dropped or two swapped) of names of five letters or more that are no English word;
 * the MRN (MEDICALRECORD) with any separators ("441-9283", "441 9283", "#4419283");
 * the date of birth (DATE) in the usual formats (1941-03-14, 3/14/1941, 03/14/41, 3-14-41,
@@ -284,6 +285,15 @@ class _PatientMatcher:
         if rec.dob is not None:
             self.patterns.append(("DATE", dob_pattern(rec.dob)))
         self.fuzzy = [n.lower() for n in (rec.first, rec.last) if len(n) >= 5]
+        letters = "".join(sorted({n[0].upper() for n in (rec.first, rec.last) if n}))
+        # "Mr. W", "Pt H. reports": the patient's lone initial after a title or "Pt".
+        self.lone = (
+            re.compile(
+                rf"\b(?:Mr|Mrs|Ms|Miss|Mx|MRS|Pt|pt|Patient|patient)\.?[ \t]+(?P<i>[{letters}])(?![\w'’&/]|\.\w)"
+            )
+            if letters
+            else None
+        )
         self.names.build()
 
     def spans(self, text: str) -> Iterator[Span]:
@@ -293,6 +303,9 @@ class _PatientMatcher:
         for lab, pat in self.patterns:
             for m in pat.finditer(text):
                 yield Span(m.start(), m.end(), lab, 1.0, REGISTRY_SOURCE)
+        if self.lone is not None:
+            for m in self.lone.finditer(text):
+                yield Span(m.start("i"), m.end("i"), "PATIENT", 1.0, REGISTRY_SOURCE)
         if self.fuzzy:
             for m in _TOKEN.finditer(text):
                 word = m.group().lower()

@@ -110,6 +110,16 @@ def guard_step(doc: Document, spans: list[Span], ctx: SelectContext) -> list[Spa
     return guard(doc, spans, ctx.guard_counts, keep_generic=ctx.policy != "safe-harbor")
 
 
+def extend_step(doc: Document, spans: list[Span], ctx: SelectContext) -> list[Span]:
+    """English notes: widen a facility or organisation span over the rest of its name
+    ("[Red Oak] Pulmonary Specialists", "[Valley Ortho] PC"); spans only grow."""
+    if ctx.lang != "en":
+        return spans
+    from phiscrub.select.extend import extend_names
+
+    return extend_names(doc.text, spans)
+
+
 def site_step(doc: Document, spans: list[Span], ctx: SelectContext) -> list[Span]:
     """Merge in the site lists' and registry's matches (never removing or shrinking a span), then
     drop what the allow list names."""
@@ -127,6 +137,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("propagate", propagate_step),
     ("resolve", resolve_step),
     ("guard", guard_step),
+    ("extend", extend_step),
     ("site", site_step),
 )
 

@@ -110,6 +110,10 @@ PLACES_FOUND = [
     ("transferred from Lakeside Hosp yesterday", "Lakeside Hosp", "HOSPITAL"),
     ("Called AMH ED charge RN", "AMH", "HOSPITAL"),
     ("sent to NMC for cath", "NMC", "HOSPITAL"),
+    ("Records faxed from RVMC.", "RVMC", "HOSPITAL"),
+    ("PER RVMC RECORDS PT HAD CABG", "RVMC", "HOSPITAL"),
+    ("outside CT received from BRMC today", "BRMC", "HOSPITAL"),
+    ("discharged to HRC for rehab", "HRC", "HOSPITAL"),
     ("ICU TRANSFER NOTE (Corrigan ICU -> floor)", "Corrigan ICU", "DEPARTMENT"),
     ("Unit Tallis 6\nAttending", "Tallis 6", "DEPARTMENT"),
     ("Pt's brother Kieran from Boston is HCP", "Boston", "CITY"),
@@ -148,6 +152,12 @@ PLACES_NOT_FOUND = [
     "Virtual Urgent Care (video visit)",
     "started in Kawasaki disease",
     "pain in LLQ",
+    "sent from ED after fall",
+    "transferred from ICU to floor",
+    "discharged to SNF on abx",
+    "received from OR intubated",
+    "admitted to MICU overnight",
+    "per ICU records and CT chart",
 ]
 
 

@@ -412,6 +412,10 @@ class CueNameRule(PatternRule):
             yield span[0], span[1], label
 
 
+# "Pt T. denies pain", "Patient R. is a 45 yo": the patient named by one initial (a list marker or
+# specimen letter has no "Pt" before it; "PT" in capitals is physical therapy, so not that form).
+_PT_INITIAL_RE = re.compile(r"(?<![\w.])(?:Pt|pt|Patient|patient)\.?[ \t]+(?P<i>[A-Z]\.)(?=[ \t]+[a-z])")
+
 NAME_RULES_EN: tuple[PatternRule, ...] = (
     # Titles, field labels, signature phrases, role words, "Pt", kinship words: one pass.
     NameRule("DOCTOR",   _TRIGGER_RE,    name="trigger",    score=0.85, mode=_trigger_mode, extra_labels=("PATIENT", "RELATIVE")),
@@ -419,6 +423,7 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
     NameRule("PATIENT",  _AGE_AFTER_RE,  name="before_age", score=0.7,  direction="before", anchor=_AGE_ANCHOR_RE, reach=(8, 12)),
     CueNameRule("DOCTOR",   _CUE_RE,        name="verb_cue",   score=0.7),
     CueNameRule("RELATIVE", _KIN_RE,        name="kin_lower",  score=0.7,  kinship=True),
+    PatternRule("PATIENT",  _PT_INITIAL_RE, name="pt_initial", score=0.7,  group="i"),
 )  # fmt: skip
 
 

@@ -92,9 +92,12 @@ _HOSP_RE = re.compile(
 # Two to five capitals not in the clinical abbreviations, after a place preposition or before ED.
 _ABBR_RE = re.compile(
     r"\b(?P<cue>(?i:at|near|(?:closer|nearer|go|goes|going|went|drive|driven|drove|presented|presents|presenting"
-    r"|transported|taken|brought)\s+to|called|call|records\s+from|referring|referred\s+by|outside\s+hospital))"
+    r"|transported|taken|brought)\s+to|called|call|records\s+from|referring|referred\s+by|outside\s+hospital"
+    r"|(?:faxed|sent|received|obtained|requested|transferred|transfer|xfer|discharged|admitted|readmitted)"
+    r"\s+(?:from|to)))"
     r"[ \t]*:?[ \t]+(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
-    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus|LTC|SNF|main|Main|MAIN)\b"
+    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus|LTC|SNF|main|Main|MAIN"
+    r"|records|Records|RECORDS|chart|CHART)\b"
 )
 #: Services and people written in capitals after the same cues ("called PT", "at HS" is bedtime).
 _SERVICE_ABBR = word_set(
@@ -103,6 +106,11 @@ _SERVICE_ABBR = word_set(
     PM AM CT MRI US XR EKG ECG EEG LAB RRT ICU CCU NICU PICU PACU SICU MICU SDU PCU ACU HD ASAP PRN
     NPO NARE NARES LIP LIPS GUM GUMS
     """
+)
+# A lower-case word after the capitals that makes them a service ("at HF clinic", "called GI team").
+_SERVICE_NOUN_RE = re.compile(
+    r"[ \t]+(?:clinic|service|services|team|consult|consults|nurse|nurses|rn|md|dept|department|unit|floor"
+    r"|protocol|program|office|note|notes|pathway|fellow|resident|attending|coordinator|group|staff|f/u)\b"
 )
 _WARD_RE = re.compile(
     r"\b(?i:unit|floor|ward|bldg|building|tower|pavilion)[ \t]*:?[ \t]+(?P<w1>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?)(?![\w])"
@@ -297,7 +305,7 @@ def _abbr_ok(m: re.Match[str]) -> bool:
         return False
     if m.group("a1") is None:
         return True
-    if re.match(r"[ \t]+[a-z]", m.string[m.end() : m.end() + 3]):
+    if _SERVICE_NOUN_RE.match(m.string, m.end()):
         return False  # "at HF clinic": a service
     # "at" is a weak cue ("sats 93% at RA"): a known clinical abbreviation after it is not a place.
     weak = m.group("cue").lower() == "at"

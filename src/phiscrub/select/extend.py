@@ -1,0 +1,108 @@
+"""Widen a facility or organisation span over the rest of its own name (recall first).
+
+A detector often finds the distinctive half of a practice's name and stops before the words that
+make it a practice: ``[Red Oak] Pulmonary Specialists``, ``[Harbor View] Skilled Nursing``,
+``[Valley Ortho] PC``, ``[Blue Sky] Women's Health``. The words left in clear still point to one
+place. This step extends a HOSPITAL, ORGANIZATION, DEPARTMENT or generic LOCATION span to the right
+over a run of words that continues the name: every word a service, head or company word
+(``Pulmonary``, ``Skilled``, ``Nursing``, ``Associates``, ``PC``), the run ending on a head or
+company word, on the same line, capitalised as the name is. A span that already ends on a head
+word is whole ("Stout Medical Center Emergency Department": the department is no part of the name).
+A span only grows; nothing is removed, so the step can only raise recall.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
+
+from phiscrub.detect.clinical_vocab import word_set
+from phiscrub.document import Span
+
+__all__ = ["EXTENDABLE_LABELS", "extend_names"]
+
+#: The labels whose spans may grow over a trailing name word.
+EXTENDABLE_LABELS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT", "LOCATION"})
+
+#: Company forms that end a name ("Valley Ortho PC", "Apex Medical Supply LLC").
+_COMPANY = word_set(
+    "pc p.c. pllc llc l.l.c. inc inc. corp corp. ltd ltd. llp pa p.a. co co. group associates partners"
+)
+#: Words that end a practice's or facility's name.
+_HEADS = word_set(
+    """
+    hospital hosp hosp. clinic clinics center centre institute hospice manor infirmary rehab
+    rehabilitation nursing care healthcare health specialists specialist physicians associates partners
+    group services pharmacy therapy imaging radiology laboratory labs lab medicine practice surgery
+    surgeons orthopedics orthopaedics cardiology neurology urology oncology dermatology pediatrics
+    gastroenterology pulmonology nephrology dialysis network system systems living residence home
+    """
+)
+#: Words that may stand inside the rest of the name before its head ("Skilled", "Women's", "Family").
+_INNER = word_set(
+    """
+    skilled family primary urgent internal general medical surgical physical occupational speech
+    behavioral mental women's womens children's childrens men's pediatric senior assisted memory
+    heart lung kidney wound vein spine sleep eye pain cancer pulmonary cardiac cardiovascular
+    vascular neuro ortho orthopedic orthopaedic sports home health care community regional
+    dental vision hearing infusion diagnostic diagnostics medical rehab nursing and & of
+    """
+)
+_WORD_RE = re.compile(r"[ \t]+([A-Za-z][A-Za-z'’.&]*|&)")
+
+
+@cache
+def _all_heads() -> frozenset[str]:
+    from phiscrub.detect.rules.facility_data import FACILITY_SUFFIXES
+
+    last = {h.split()[-1].lower() for h in FACILITY_SUFFIXES}
+    return _HEADS | _COMPANY | frozenset(last)
+
+
+def _cased_like(word: str, upper: bool) -> bool:
+    if word in ("&", "and", "of"):
+        return True
+    return word.isupper() if upper else word[0].isupper()
+
+
+def _tail(text: str, span: Span) -> int:
+    """The end of the name words that continue ``span``, or ``span.end`` when none do."""
+    surface = text[span.start : span.end]
+    letters = [c for c in surface if c.isalpha()]
+    if not letters or not surface[:1].isalpha() or not surface[0].isupper():
+        return span.end
+    upper = all(c.isupper() for c in letters)
+    heads = _all_heads()
+    if surface.split()[-1].lower().rstrip(".") in heads:
+        return span.end  # already ends on its head: what follows is a department ("... Center Emergency")
+    end = pos = span.end
+    for _ in range(4):
+        m = _WORD_RE.match(text, pos)
+        if m is None:
+            break
+        word = m.group(1)
+        low = word.lower().rstrip(".") if word.lower() not in _COMPANY else word.lower()
+        if not _cased_like(word, upper) or (low not in heads and low not in _INNER):
+            break
+        pos = m.end()
+        if low in heads or word.lower() in _COMPANY:
+            end = pos
+    if end > span.end and text[end - 1] == "." and text[span.end : end].split()[-1].lower() not in _COMPANY:
+        end -= 1  # a sentence's full stop, not the company's "Inc."
+    return end
+
+
+def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with every facility or organisation span widened over the rest of its name."""
+    ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    out: list[Span] = []
+    for i, span in enumerate(ordered):
+        if span.label.upper() in EXTENDABLE_LABELS:
+            end = _tail(text, span)
+            nxt = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
+            if end > span.end and end <= nxt:
+                span = replace(span, end=end)
+        out.append(span)
+    return out
