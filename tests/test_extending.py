@@ -131,13 +131,14 @@ def test_the_run_manifest_records_the_plugins(tmp_path: Path) -> None:
     code = (
         "import json\n"
         "from pathlib import Path\n"
-        "from phiscrub.runs.redact import _plugins\n"
-        "print(json.dumps(_plugins()))\n"
+        "from phiscrub.engine_config import DeidConfig\n"
+        "from phiscrub.runs.redact import _engine_fingerprint\n"
+        "print(json.dumps([_engine_fingerprint(DeidConfig(model=None, plugins=p))['plugins'] for p in (True, False)]))\n"
     )
     run = subprocess.run(
         [sys.executable, "-c", code], env=_env(site), capture_output=True, text=True, timeout=300, check=True
     )
-    assert json.loads(run.stdout) == {"plugins": ["badges"]}
+    assert json.loads(run.stdout) == [["badges"], False]
 
 
 def test_extra_detectors_add_to_the_defaults_by_object_or_name() -> None:

@@ -23,4 +23,4 @@ def test_importing_phiscrub_does_not_import_torch() -> None:
 def test_deidentifier_redacts_a_string() -> None:
     out = phiscrub.Deidentifier(model=None).redact("Seen by Dr. Alan Grant on 03/12/2019.")
     assert out.text == "Seen by Dr. [NAME] on [DATE]."
-    assert [out.text[s.start : s.end] for s in out.spans] == ["[NAME]", "[DATE]"]
+    assert [out.text[s.start : s.end] for s in out.result.spans] == ["[NAME]", "[DATE]"]

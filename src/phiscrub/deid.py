@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import logging
-import os
+import threading
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 from phiscrub.detect.base import Detector, detect_batch
 from phiscrub.document import Document, Span
-from phiscrub.errors import ConfigError
-from phiscrub.labels import GRANULARITIES, Granularity, fold, is_native
-from phiscrub.modes import MODES
+from phiscrub.engine_config import DEFAULT_THRESHOLD, RESOURCE_FIELDS, DeidConfig
+from phiscrub.keys import KEY_ENV_VAR, check_secret, resolve_key
+from phiscrub.labels import fold
 from phiscrub.modes import Mode as RedactMode
 from phiscrub.policy import Policy, check_policy, default_policy
+from phiscrub.redaction import Redaction
 
 if TYPE_CHECKING:
     from phiscrub.detect.language_gate import LanguageGate
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_THRESHOLD",
     "KEY_ENV_VAR",
+    "DeidConfig",
     "Deidentifier",
     "RedactMode",
     "Redaction",
@@ -36,100 +38,41 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: Environment variable read for the surrogate secret when no key is passed.
-KEY_ENV_VAR = "PHISCRUB_KEY"
 
-#: Default of :attr:`Deidentifier.threshold`: recall first, only the least likely proposals are
-#: dropped (see ``docs/model.md``, "The threshold knob").
-DEFAULT_THRESHOLD = 0.1
-
-
-@dataclass(frozen=True)
-class Redaction:
-    """One redacted note: the input, the PHI spans found in it, and the rewritten output.
-
-    ``spans`` index ``original.text`` and carry labels at the Deidentifier's granularity; spans whose
-    label folds to nothing at that granularity (e.g. OTHER) are not listed and not replaced.
-    ``result.spans`` are the same spans, in the same order, pointing at the replacements.
-    """
-
-    original: Document
-    spans: tuple[Span, ...]
-    result: Document
-    #: The note's language as decided once for it (:func:`phiscrub.language.decide_language`).
-    lang: str | None = None
-    #: Under ``lang="auto"``/``"default"`` the gated model was left out although the note reads as
-    #: English outside a quoted passage (:func:`phiscrub.detect.mixed_language.english_plausible`).
-    model_skipped: bool = False
-
-
-def resolve_key(key: str | bytes | None) -> bytes | None:
-    """Return the secret as bytes: the given key, else ``$PHISCRUB_KEY``, else None."""
-    if key is None:
-        key = os.environ.get(KEY_ENV_VAR) or None
-    if key is None:
-        return None
-    return key.encode("utf-8") if isinstance(key, str) else key
-
-
-@dataclass
 class Deidentifier:
     """Find PHI in notes and replace it.
 
+    The engine options are the fields of :class:`~phiscrub.engine_config.DeidConfig` (mode,
+    labels, model, lexicon, propagate, resolve, age_over_89, lang, policy, threshold, guard,
+    site_lists, registry, allow_list, locale, fictional_contacts, plugins), given as a config
+    (``Deidentifier(config)``, :meth:`from_config`) or as keywords (``Deidentifier(mode="mask")``),
+    and read back as :attr:`config`. Besides them, the constructor takes the things that are not
+    options: the secret and detector or operator objects.
+
+    ``mode``, ``labels``, ``policy`` and ``threshold`` are defaults: each call of :meth:`redact`
+    (and :meth:`redact_many`) may choose others, with the same detectors, model and lists.
+
     Args:
-        mode: ``placeholder`` (``[NAME]``), ``mask`` (``***``) or ``surrogate`` (realistic, keyed).
-        labels: label granularity of placeholders and output spans: ``coarse``, ``fine`` or ``phicon5``,
-            or a corpus-native scheme ``native:<corpus>`` (:func:`phiscrub.labels.native_granularity`).
+        config: the engine options (default: the defaults); keywords in ``options`` override it.
         key: secret for surrogates (str or bytes); falls back to ``$PHISCRUB_KEY``. Required for
-            ``surrogate`` mode; an empty or blank key is a :class:`~phiscrub.errors.ConfigError`.
-        model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
-            for no model. ``"default"`` without a bundled model logs a warning and runs without one.
-            ``"default"`` runs the bundled model (English) only on English notes: for another
-            ``lang`` the rules run alone, and with ``lang="auto"`` it is skipped per non-English
-            document (:mod:`phiscrub.detect.language_gate`). ``"bundled"`` (the same model) and a
-            model folder always run, whatever the language.
+            ``surrogate`` mode; an empty or blank key is a :class:`~phiscrub.errors.ConfigError`
+            (:mod:`phiscrub.keys`).
         detectors: explicit detectors; replaces the default rules and lexicon (the model is still
             added).
-        lexicon: add the lexicon detector (bundled name and city lists) to the default detectors.
-        propagate: tag every other occurrence of a detected name token in the same note
-            (:mod:`phiscrub.detect.propagate`).
-        resolve: overlap strategy name (see :mod:`phiscrub.resolve`).
-        age_over_89: ``bucket`` turns ages over 89 into ``90+`` (HIPAA Safe Harbor); ``keep`` does not.
-        lang: language of every note (``en``, ``es``, ``ca``, ``de``, ``fr``, ``nl``, ``zh`` ...; other
-            codes get the language-neutral rules only), ``auto`` (per note: ``doc.metadata["lang"]``,
-            else a guess) or ``default`` (per note: the metadata, else English unless the note is
-            clearly another language). Decided once per note (:mod:`phiscrub.language`) and carried
-            in the document's ``lang`` metadata to the rules, the model gate, the policy, the guard
-            and the surrogates.
-        policy: what counts as PHI: ``safe-harbor``, ``i2b2`` or ``strict`` (:mod:`phiscrub.policy`,
-            ``docs/policy.md``). None: ``safe-harbor`` for English, ``i2b2`` for other languages
-            (with ``lang="auto"``, per document).
-        threshold: proposals whose (calibrated) score is below it are dropped before resolving;
-            higher means fewer, surer spans. Default :data:`DEFAULT_THRESHOLD` (recall first).
-        guard: drop spans that are clinical measurements or clinical vocabulary (vitals, times,
-            scores, care units, drugs: :mod:`phiscrub.detect.clinical`), for ``lang="en"``; generic
-            department names and bare weekdays are kept under the ``i2b2`` and ``strict`` policies. Counts
-            of dropped spans by reason accumulate in :attr:`guard_counts` (no text).
-        site_lists: the hospital's own lists (facilities, units, staff, places): a folder of ``.txt``
-            lists, a ``.json`` file or a :class:`~phiscrub.detect.site.SiteLists`
-            (``docs/site-lists.md``). Their matches are added after the threshold, policy and guard.
-        registry: the patient registry (a CSV path or a
-            :class:`~phiscrub.detect.site_registry.Registry`): each note's patient
-            (``doc.metadata["patient_id"]``) is found by name, MRN, date of birth and the other columns.
-        allow_list: terms never redacted (a file, one per line, or a collection of strings): a final
-            span whose surface is one of them (case-insensitive) is dropped.
-        locale: surrogate locale (``en_US``, ``es_ES``, ``de_DE``, ``fr_FR``, ``nl_NL``, ...): where
-            surrogate names, towns, streets and phones come from; None: from each note's language
-            (``lang`` metadata, else ``lang``; English is ``en_US``). See ``docs/surrogates.md``.
-        fictional_contacts: surrogate phone numbers in the reserved fictional range (555-01xx)
-            instead of valid numbers of the note's state.
         extra_detectors: detectors, or names registered in :data:`phiscrub.registry.DETECTORS`
             (``"lexicon"``, a plugin's name), added to the default ones (or to ``detectors``).
         operators: per-label operators (fine or coarse label -> an operator or a name registered in
             :data:`phiscrub.registry.OPERATORS`: ``"keep"``, ``"mask"``, ``"placeholder"``,
-            ``"surrogate"``, a plugin's name); the other labels get ``mode``'s operator.
-        plugins: add the detectors other installed packages register under the
-            ``phiscrub.detectors`` entry point (``docs/extending.md``).
+            ``"surrogate"``, a plugin's name); the other labels get the mode's operator.
+        options: fields of :class:`~phiscrub.engine_config.DeidConfig` by name. ``site_lists``,
+            ``registry`` and ``allow_list`` may also be loaded objects (a
+            :class:`~phiscrub.detect.site.SiteLists`, a
+            :class:`~phiscrub.detect.site_registry.Registry`, a collection of terms), which are
+            then used as they are and not part of :attr:`config`.
+
+    Raises:
+        ConfigError: an invalid option (named), or a key that is blank or missing in surrogate mode.
+        TypeError: an unknown option.
 
     Example:
         >>> from phiscrub import Deidentifier
@@ -138,54 +81,76 @@ class Deidentifier:
         'Seen by Dr. [NAME] on [DATE].'
     """
 
-    mode: RedactMode = "placeholder"
-    labels: Granularity = "coarse"
-    key: str | bytes | None = field(default=None, repr=False)
-    model: str | Path | None = "default"
-    detectors: Sequence[Detector] | None = None
-    lexicon: bool = False
-    propagate: bool = True
-    resolve: str = "merge"
-    age_over_89: Literal["bucket", "keep"] = "bucket"
-    lang: str = "default"
-    policy: str | None = None
-    threshold: float = DEFAULT_THRESHOLD
-    guard: bool = True
-    site_lists: str | Path | SiteLists | None = None
-    registry: str | Path | Registry | None = None
-    allow_list: str | Path | Collection[str] | None = None
-    locale: str | None = None
-    fictional_contacts: bool = False
-    extra_detectors: Sequence[Detector | str] = ()
-    operators: Mapping[str, Operator | str] | None = None
-    plugins: bool = True
-    guard_counts: Counter[str] = field(default_factory=Counter, init=False, repr=False, compare=False)
-    _detectors: list[Detector] | None = field(default=None, init=False, repr=False)
-    _transformer: Transformer | None = field(default=None, init=False, repr=False)
-    _gate: LanguageGate | None = field(default=None, init=False, repr=False)
-    _site: tuple[SiteLists | None, Registry | None, frozenset[str]] | None = field(
-        default=None, init=False, repr=False
-    )
+    def __init__(
+        self,
+        config: DeidConfig | None = None,
+        *,
+        key: str | bytes | None = None,
+        detectors: Sequence[Detector] | None = None,
+        extra_detectors: Sequence[Detector | str] = (),
+        operators: Mapping[str, Operator | str] | None = None,
+        **options: Any,
+    ) -> None:
+        objects = {
+            name: options.pop(name)
+            for name in RESOURCE_FIELDS
+            if name in options and not isinstance(options[name], (str, Path, type(None)))
+        }
+        base = config if config is not None else DeidConfig()
+        self._config = replace(base, **options) if options else base
+        self._objects: dict[str, Any] = objects  # site options given as loaded objects
+        self.key = key
+        self.detectors = detectors
+        self.extra_detectors = extra_detectors
+        self.operators = operators
+        self._secret = resolve_key(key)
+        check_secret(self._secret, self._config.mode)
+        #: Counts of spans the guard dropped, by reason (no text).
+        self.guard_counts: Counter[str] = Counter()
+        self._detectors: list[Detector] | None = None
+        self._transformers: dict[tuple[str, str, bytes | None], Transformer] = {}
+        self._lock = threading.Lock()
+        self._gate: LanguageGate | None = None
+        self._site: tuple[SiteLists | None, Registry | None, frozenset[str]] | None = None
 
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ConfigError(f"unknown mode {self.mode!r}; use placeholder, mask or surrogate")
-        if self.labels not in GRANULARITIES and not is_native(self.labels):
-            raise ConfigError(
-                f"unknown label granularity {self.labels!r}; use coarse, fine, phicon5 or native:<corpus>"
-            )
-        secret = resolve_key(self.key)
-        if secret is not None and not secret.strip():
-            # An empty secret would make every surrogate guessable (and failed each note later on).
-            raise ConfigError(
-                f"the surrogate key is empty or blank: pass a non-empty key= / --key or ${KEY_ENV_VAR}"
-            )
-        if self.mode == "surrogate" and secret is None:
-            raise ConfigError(f"surrogate mode needs a secret: pass key= / --key, or set ${KEY_ENV_VAR}")
-        if self.policy is not None:
-            check_policy(self.policy)
-        if isinstance(self.threshold, bool) or not 0.0 <= self.threshold <= 1.0:
-            raise ConfigError(f"threshold must lie in [0, 1], got {self.threshold!r}")
+    @classmethod
+    def from_config(
+        cls,
+        config: DeidConfig,
+        *,
+        key: str | bytes | None = None,
+        detectors: Sequence[Detector] | None = None,
+        extra_detectors: Sequence[Detector | str] = (),
+        operators: Mapping[str, Operator | str] | None = None,
+    ) -> Deidentifier:
+        """A de-identifier with the options of ``config`` (nothing loaded yet; raises as the constructor)."""
+        return cls(config, key=key, detectors=detectors, extra_detectors=extra_detectors, operators=operators)
+
+    @property
+    def config(self) -> DeidConfig:
+        """The engine options (site options given as loaded objects are None here)."""
+        return self._config
+
+    def __repr__(self) -> str:  # never the key
+        return f"Deidentifier({self._config!r})"
+
+    def derive(self, **changes: Any) -> Deidentifier:
+        """An unloaded de-identifier like this one (same key, detectors, operators, site objects)
+        with ``changes``: options, or ``key``, ``detectors``, ``extra_detectors``, ``operators``."""
+        given: dict[str, Any] = {
+            "key": self.key,
+            "detectors": self.detectors,
+            "extra_detectors": self.extra_detectors,
+            "operators": self.operators,
+            **self._objects,
+        }
+        return Deidentifier(self._config, **{**given, **changes})
+
+    def __getstate__(self) -> dict[str, Any]:  # sent to worker processes: no lock
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
 
     # -- lazy parts: nothing heavy is loaded in the constructor ------------------------------------
     @property
@@ -197,14 +162,14 @@ class Deidentifier:
             else:
                 from phiscrub.detect.rules import default_detectors
 
-                dets = list(default_detectors(lang=self.lang))
-                if self.lexicon:
+                dets = list(default_detectors(lang=self._config.lang))
+                if self._config.lexicon:
                     from phiscrub.detect.lexicon import LexiconDetector
 
-                    dets.append(LexiconDetector(lang=self.lang))
+                    dets.append(LexiconDetector(lang=self._config.lang))
             dets.extend(self._added_detectors(dets))  # to the defaults or to ``detectors``
-            if self.model is not None:
-                dets = self._with_model(dets, self.model)
+            if self._config.model is not None:
+                dets = self._with_model(dets, self._config.model)
             self._detectors = dets
         return self._detectors
 
@@ -217,7 +182,7 @@ class Deidentifier:
             DETECTORS.get(d) if isinstance(d, str) else d  # type: ignore[misc]
             for d in self.extra_detectors
         ]
-        if self.plugins:
+        if self._config.plugins:
             names = {getattr(d, "name", None) for d in [*present, *added]}
             for name, factory in sorted(DETECTORS.plugins().items()):
                 if name not in names:
@@ -238,13 +203,14 @@ class Deidentifier:
         if str(model) == "bundled" and bundled is not None:
             model = bundled  # asked for by name: runs on every language
         langs = model_languages(model, bundled)
-        if langs is not None and self.lang not in LANG_MODES and normalize_lang(self.lang) not in langs:
-            log.info("bundled model is for %s notes: rules alone for lang=%s", sorted(langs), self.lang)
+        lang = self._config.lang
+        if langs is not None and lang not in LANG_MODES and normalize_lang(lang) not in langs:
+            log.info("bundled model is for %s notes: rules alone for lang=%s", sorted(langs), lang)
             return dets
         from phiscrub.detect.fusion_policy import fuse_detectors
 
         detector: Detector = load_model_detector(model)
-        if langs is not None and self.lang in LANG_MODES:
+        if langs is not None and lang in LANG_MODES:
             detector = self._gate = LanguageGate(detector, langs, self.language_of)
         # A recipe's fusion.json (rules or model better alone for some labels on the
         # target dev): with the rules on, the other side's spans of those labels are left out.
@@ -260,28 +226,48 @@ class Deidentifier:
         if self._site is None:
             from phiscrub.detect.site_load import load_site_knowledge
 
-            self._site = load_site_knowledge(self.site_lists, self.registry, self.allow_list)
+            given = {name: self._site_option(name) for name in RESOURCE_FIELDS}
+            self._site = load_site_knowledge(given["site_lists"], given["registry"], given["allow_list"])
         return self._site
+
+    def _site_option(self, name: str) -> Any:
+        """An option: the loaded object given for it (a site option), else its value in :attr:`config`."""
+        return self._objects.get(name, getattr(self._config, name))
 
     @property
     def transformer(self) -> Transformer:
-        """The transformer for ``mode``; built on first use."""
-        if self._transformer is None:
-            from phiscrub.transform.operators import build_transformer
+        """The transformer of the configured mode and labels; built on first use."""
+        return self.transformer_for(self._config.mode, self._config.labels, self._secret)
 
-            # The surrogate lists and date order follow the rule language (a note's own ``lang``
-            # metadata wins per document); ``auto``/``default`` leave it to each note's metadata.
-            self._transformer = build_transformer(
-                self.mode,
-                granularity=self.labels,
-                key=resolve_key(self.key),
-                age_over_89=self.age_over_89,
-                lang=None if self.lang in ("auto", "default") else self.lang,
-                locale=self.locale,
-                fictional_contacts=self.fictional_contacts,
-                operators=self._label_operators(),
-            )
-        return self._transformer
+    def transformer_for(self, mode: str, labels: str, secret: bytes | None) -> Transformer:
+        """The transformer of ``mode`` at ``labels`` with ``secret``: built once per triple and kept
+        (the other options are those of :attr:`config`).
+
+        Raises:
+            ConfigError: a blank secret, or surrogate mode without one.
+        """
+        check_secret(secret, mode)
+        wanted = (mode, labels, secret)
+        with self._lock:
+            found = self._transformers.get(wanted)
+            if found is None:
+                from phiscrub.transform.operators import build_transformer
+
+                cfg = self._config
+                # The surrogate lists and date order follow the rule language (a note's own ``lang``
+                # metadata wins per document); ``auto``/``default`` leave it to each note's metadata.
+                found = build_transformer(
+                    mode,  # type: ignore[arg-type]
+                    granularity=labels,  # type: ignore[arg-type]
+                    key=secret,
+                    age_over_89=cfg.age_over_89,
+                    lang=None if cfg.lang in ("auto", "default") else cfg.lang,
+                    locale=cfg.locale,
+                    fictional_contacts=cfg.fictional_contacts,
+                    operators=self._label_operators(),
+                )
+                self._transformers[wanted] = found
+            return found
 
     def _label_operators(self) -> dict[str, Operator] | None:
         """``operators`` with registered names resolved (None when none is given)."""
@@ -313,26 +299,33 @@ class Deidentifier:
         return self
 
     # -- API ---------------------------------------------------------------------------------------
-    def detect(self, doc: Document | str) -> list[Span]:
-        """Return the resolved, non-overlapping PHI spans of ``doc``."""
-        return self.detect_many([_as_doc(doc)])[0]
+    def detect(
+        self, doc: Document | str, *, policy: str | None = None, threshold: float | None = None
+    ) -> list[Span]:
+        """Return the resolved, non-overlapping PHI spans of ``doc`` (``policy`` and ``threshold``:
+        this call's, default those of :attr:`config`)."""
+        return self.detect_many([_as_doc(doc)], policy=policy, threshold=threshold)[0]
 
-    def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
+    def detect_many(
+        self, docs: Sequence[Document], *, policy: str | None = None, threshold: float | None = None
+    ) -> list[list[Span]]:
         """Detect PHI in a batch of documents (models run batched)."""
         tagged = [self.tagged(d) for d in docs]
-        return [self.select(d, p) for d, p in zip(tagged, self.propose_many(tagged))]
+        return [
+            self.select(d, p, threshold, policy=policy) for d, p in zip(tagged, self.propose_many(tagged))
+        ]
 
     def tagged(self, doc: Document) -> Document:
         """``doc`` carrying its language in ``metadata["lang"]``, decided once under :attr:`lang`."""
         from phiscrub.language import with_language
 
-        return with_language(doc, self.lang)
+        return with_language(doc, self._config.lang)
 
     def language_of(self, doc: Document) -> str:
         """The language of ``doc`` under :attr:`lang` (its tag when :meth:`tagged` set one)."""
         from phiscrub.language import decide_language
 
-        return decide_language(doc, self.lang)
+        return decide_language(doc, self._config.lang)
 
     def propose_many(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Every detector's proposals for a batch: unresolved, unfiltered, with their scores.
@@ -361,34 +354,40 @@ class Deidentifier:
                 report("detectors", k + 1, len(detectors))
         return proposals
 
-    def select(self, doc: Document, proposals: Sequence[Span], threshold: float | None = None) -> list[Span]:
+    def select(
+        self,
+        doc: Document,
+        proposals: Sequence[Span],
+        threshold: float | None = None,
+        *,
+        policy: str | None = None,
+        guard: bool | None = None,
+    ) -> list[Span]:
         """The PHI spans of ``doc`` from its proposals: the selection steps of :mod:`phiscrub.select`
         (threshold, policy, propagate, resolve, guard, site).
 
-        Proposals scoring below the threshold are dropped first, then those that are not PHI under
-        the document's policy; names among the rest are propagated and overlaps resolved. A higher
-        threshold keeps a subset of the proposals, so with the ``merge`` strategy (the default) it
-        never adds redacted characters before the guard (whose name-edge trimming of merged spans is
-        the one exception, docs/model.md). The site lists' and registry's spans come last (after
-        the guard, under the policy) and are merged in without removing or shrinking any span; the
-        allow list then drops the spans whose surface it lists.
+        A higher threshold keeps a subset of the proposals, so with the ``merge`` strategy (the
+        default) it never adds redacted characters before the guard (docs/model.md).
 
         Args:
             doc: the document the proposals index.
             proposals: spans from :meth:`propose_many`.
-            threshold: overrides :attr:`threshold` (e.g. to sweep it without detecting again).
+            threshold: overrides the configured threshold (e.g. to sweep it without detecting again).
+            policy: overrides the configured policy.
+            guard: overrides the configured guard (e.g. to measure what it drops).
         """
         from phiscrub.select import SelectContext, select_spans
 
+        cfg = self._config
         doc = self.tagged(doc)
-        has_site = self.site_lists is not None or self.registry is not None or self.allow_list is not None
+        has_site = any(self._site_option(name) is not None for name in RESOURCE_FIELDS)
         ctx = SelectContext(
-            policy=self.policy_for(doc),
+            policy=self.policy_for(doc, policy),
             lang=self.language_of(doc),
-            threshold=self.threshold if threshold is None else threshold,
-            propagate=self.propagate,
-            resolve=self.resolve,
-            guard=self.guard,
+            threshold=cfg.threshold if threshold is None else threshold,
+            propagate=cfg.propagate,
+            resolve=cfg.resolve,
+            guard=cfg.guard if guard is None else guard,
             site=self.site if has_site else None,
             guard_counts=self.guard_counts,
         )
@@ -402,62 +401,146 @@ class Deidentifier:
 
         return step_names()
 
-    def policy_for(self, doc: Document) -> Policy:
-        """The PHI policy applied to ``doc``: :attr:`policy`, else the default of its language.
+    def policy_for(self, doc: Document, policy: str | None = None) -> Policy:
+        """The PHI policy applied to ``doc``: ``policy``, else the configured one, else the default
+        of its language.
 
         The language is the note's one decision (:meth:`language_of`), as for the rules
         (:func:`phiscrub.policy.default_policy`).
         """
-        if self.policy is not None:
-            return check_policy(self.policy)
+        chosen = policy if policy is not None else self._config.policy
+        if chosen is not None:
+            return check_policy(chosen)
         return default_policy(self.language_of(doc))
 
-    def redact(self, doc: Document | str, patient_id: str | None = None) -> Document:
+    def labelled(self, spans: Iterable[Span], labels: str | None = None) -> tuple[Span, ...]:
+        """``spans`` at the label granularity ``labels`` (default: the configured one), sorted; those
+        whose label folds to nothing there (e.g. OTHER) are left out."""
+        granularity = self._config.labels if labels is None else labels
+        kept = []
+        for s in spans:
+            lab = fold(s.label, granularity)  # type: ignore[arg-type]
+            if lab is not None:
+                kept.append(s.with_label(lab) if granularity != "fine" else s)
+        return tuple(sorted(kept))
+
+    def redact(
+        self,
+        doc: Document | str,
+        patient_id: str | None = None,
+        *,
+        mode: str | None = None,
+        labels: str | None = None,
+        policy: str | None = None,
+        threshold: float | None = None,
+        key: str | bytes | None = None,
+    ) -> Redaction:
         """De-identify one note.
 
         Args:
             doc: a :class:`Document` or a plain string.
             patient_id: groups documents of one patient for consistent surrogates and date shifts;
                 defaults to ``doc.metadata["patient_id"]``.
+            mode, labels, policy, threshold: this call's choices (None: the configured ones); the
+                detectors, model and lists are the same whatever they are.
+            key: this call's surrogate secret (None: the de-identifier's).
 
         Returns:
-            A new Document with the rewritten text; its spans point at the replacements.
+            The :class:`Redaction`: ``.text`` is the rewritten text, ``.spans`` the PHI spans of the
+            input, ``.result`` the rewritten Document (its spans point at the replacements).
+
+        Raises:
+            ConfigError: an invalid choice, or surrogate mode without a secret.
         """
-        return self.redact_one(_as_doc(doc), patient_id).result
+        return self._redact_batch(
+            [_as_doc(doc)], patient_id, self._choices(mode, labels, policy, threshold), key
+        )[0]
 
-    def redact_many(self, docs: Iterable[Document], batch_size: int = 16) -> Iterator[Redaction]:
-        """Redact documents lazily in batches, preserving order; yields :class:`Redaction` records."""
+    def redact_text(self, text: str, **choices: Any) -> str:
+        """The redacted text of ``text`` (:meth:`redact`'s ``.text``; the same keyword choices)."""
+        return self.redact(text, **choices).text
+
+    def redact_one(self, doc: Document, patient_id: str | None = None, **choices: Any) -> Redaction:
+        """The same as :meth:`redact` (kept for older callers)."""
+        return self.redact(doc, patient_id, **choices)
+
+    def redact_many(
+        self,
+        docs: Iterable[Document],
+        batch_size: int = 16,
+        *,
+        mode: str | None = None,
+        labels: str | None = None,
+        policy: str | None = None,
+        threshold: float | None = None,
+        key: str | bytes | None = None,
+    ) -> Iterator[Redaction]:
+        """Redact documents lazily in batches, preserving order; yields :class:`Redaction` records
+        (the choices as in :meth:`redact`)."""
+        cfg = self._choices(mode, labels, policy, threshold)
         for batch in batched(docs, batch_size):
-            yield from self._redact_batch(batch)
+            yield from self._redact_batch(batch, None, cfg, key)
 
-    def redact_one(self, doc: Document, patient_id: str | None = None) -> Redaction:
-        """Redact one document and return the full :class:`Redaction` record."""
-        return self._apply(doc, self.detect(doc), patient_id)
+    def finish(
+        self,
+        doc: Document,
+        proposals: Sequence[Span],
+        *,
+        mode: str | None = None,
+        labels: str | None = None,
+        policy: str | None = None,
+        threshold: float | None = None,
+        key: str | bytes | None = None,
+    ) -> Redaction:
+        """:meth:`redact` from the note's proposals (:meth:`propose_many`), detected beforehand
+        (the service detects the notes of concurrent requests together)."""
+        cfg = self._choices(mode, labels, policy, threshold)
+        spans = self.select(doc, proposals, cfg.threshold, policy=cfg.policy)
+        return self._apply(doc, spans, None, cfg, self._secret_for(key))
 
-    def _redact_batch(self, batch: list[Document]) -> Iterator[Redaction]:
-        for d, spans in zip(batch, self.detect_many(batch)):
-            yield self._apply(d, spans, None)
+    def _choices(
+        self, mode: str | None, labels: str | None, policy: str | None, threshold: float | None
+    ) -> DeidConfig:
+        """The config of one call: :attr:`config` with the choices given (checked)."""
+        return self._config.with_choices(mode=mode, labels=labels, policy=policy, threshold=threshold)
 
-    def _apply(self, doc: Document, spans: Sequence[Span], patient_id: str | None) -> Redaction:
+    def _secret_for(self, key: str | bytes | None) -> bytes | None:
+        return self._secret if key is None else resolve_key(key)
+
+    def _redact_batch(
+        self, batch: list[Document], patient_id: str | None, cfg: DeidConfig, key: str | bytes | None
+    ) -> list[Redaction]:
+        secret = self._secret_for(key)
+        check_secret(secret, cfg.mode)  # before any detection
+        found = self.detect_many(batch, policy=cfg.policy, threshold=cfg.threshold)
+        return [self._apply(d, spans, patient_id, cfg, secret) for d, spans in zip(batch, found)]
+
+    def _apply(
+        self,
+        doc: Document,
+        spans: Sequence[Span],
+        patient_id: str | None,
+        cfg: DeidConfig,
+        secret: bytes | None,
+    ) -> Redaction:
         tagged = self.tagged(doc)  # the guess of detect_many, remembered (phiscrub.language)
         pid = patient_id if patient_id is not None else doc.metadata.get("patient_id")
-        kept = []
-        for s in spans:
-            lab = fold(s.label, self.labels)
-            if lab is not None:
-                kept.append(s.with_label(lab) if self.labels != "fine" else s)
         # The transformer reads the note's decided language (surrogate names, date order); the
         # output keeps the metadata the note came with.
-        result = self.transformer.apply(tagged, spans, patient_id=None if pid is None else str(pid))
+        transformer = self.transformer_for(cfg.mode, cfg.labels, secret)
+        result = transformer.apply(tagged, spans, patient_id=None if pid is None else str(pid))
         if result.metadata.get("lang") != doc.metadata.get("lang"):
             meta = {k: v for k, v in result.metadata.items() if k != "lang"}
             if "lang" in doc.metadata:
                 meta["lang"] = doc.metadata["lang"]
             result = Document(result.id, result.text, result.spans, meta)
-        lang = str(tagged.metadata["lang"])
-        skipped = self._model_skipped(doc, tagged)
         return Redaction(
-            original=doc, spans=tuple(sorted(kept)), result=result, lang=lang, model_skipped=skipped
+            original=doc,
+            spans=self.labelled(spans, cfg.labels),
+            result=result,
+            lang=str(tagged.metadata["lang"]),
+            model_skipped=self._model_skipped(doc, tagged),
+            policy=self.policy_for(tagged, cfg.policy),
         )
 
     def _model_skipped(self, doc: Document, tagged: Document) -> bool:
@@ -469,6 +552,21 @@ class Deidentifier:
         from phiscrub.language import given_language
 
         return given_language(doc.metadata) is None and english_plausible(doc.text)
+
+
+def _option_view(name: str) -> property:
+    """A read-only attribute of a :class:`Deidentifier` that reads its config's field ``name``."""
+
+    def get(self: Deidentifier) -> Any:
+        return self._site_option(name)
+
+    return property(get, doc=f"The configured ``{name}`` (read-only: ``config.{name}``).")
+
+
+# ``deid.lang``, ``deid.threshold`` ...: the options read back by name, as before issue 26 (read-only;
+# the library's own code reads ``deid.config``).
+for _field in fields(DeidConfig):
+    setattr(Deidentifier, _field.name, _option_view(_field.name))
 
 
 def batched(docs: Iterable[Document], size: int) -> Iterator[list[Document]]:

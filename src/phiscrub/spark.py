@@ -24,14 +24,14 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from phiscrub.deid import DEFAULT_THRESHOLD, Deidentifier
+from phiscrub.deid import Deidentifier
 from phiscrub.document import Document
+from phiscrub.engine_config import DeidConfig, from_options
 from phiscrub.errors import ConfigError
-from phiscrub.runs.settings import DetectorSettings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,31 +52,27 @@ _LOADS: Counter[SparkSettings] = Counter()
 
 
 @dataclass(frozen=True)
-class SparkSettings(DetectorSettings):
-    """What each executor needs to build the same :class:`~phiscrub.deid.Deidentifier` (picklable):
-    the detector settings plus the run options.
+class SparkSettings:
+    """What each executor needs to build the same :class:`~phiscrub.deid.Deidentifier` (picklable,
+    hashable): one engine config plus the Spark run's own fields.
 
-    ``model`` is ``"default"``, None (rules only) or a folder path valid on the executors;
+    ``engine.model`` is ``"default"``, None (rules only) or a folder path valid on the executors;
     ``shipped_model`` names a folder sent with ``SparkContext.addFile`` (looked up with
     ``SparkFiles.get``) instead.
     """
 
-    mode: str = "placeholder"
-    labels: str = "coarse"
+    engine: DeidConfig = field(default_factory=DeidConfig)
     key: str | bytes | None = field(default=None, repr=False)
     shipped_model: str | None = None
-    policy: str | None = None
     batch_size: int = 16
 
     def build(self, model: str | None) -> Deidentifier:
         """An unloaded :class:`~phiscrub.deid.Deidentifier` with these settings and ``model``.
 
         Raises:
-            ConfigError: an invalid option (mode, labels, key, policy, threshold).
+            ConfigError: a key that is blank, or missing in surrogate mode.
         """
-        return self.deidentifier(
-            mode=self.mode, labels=self.labels, key=self.key, policy=self.policy, model=model
-        )
+        return Deidentifier.from_config(replace(self.engine, model=model), key=self.key)
 
 
 def redact(
@@ -85,26 +81,14 @@ def redact(
     text_col: str = "text",
     id_col: str | None = None,
     patient_col: str | None = None,
-    mode: str = "placeholder",
+    config: DeidConfig | None = None,
     key: str | bytes | None = None,
-    policy: str | None = None,
-    labels: str = "coarse",
-    model: str | Path | None = "default",
     ship_model: bool = False,
-    lexicon: bool = False,
-    propagate: bool = True,
-    resolve: str = "merge",
-    keep_ages: bool = False,
-    lang: str = "default",
-    threshold: float = DEFAULT_THRESHOLD,
-    guard: bool = True,
-    site_lists: str | Path | None = None,
-    registry: str | Path | None = None,
-    allow_list: str | Path | None = None,
     batch_size: int = 16,
     output_col: str | None = None,
     spans_col: str = "phi_spans",
     error_col: str = "phi_error",
+    **options: Any,
 ) -> DataFrame:
     """De-identify ``text_col`` of ``df`` on the executors; lazy, like any transformation.
 
@@ -119,25 +103,24 @@ def redact(
             ``<partition>-<row>`` and depend on the partitioning.
         patient_col: column grouping notes of one patient (cast to string): consistent surrogate
             names and date shifts across them.
-        mode: ``placeholder``, ``mask`` or ``surrogate``.
+        config: the engine options (:class:`~phiscrub.engine_config.DeidConfig`); keywords in
+            ``options`` override it.
         key: surrogate secret; None reads ``$PHISCRUB_KEY`` **on the executors**
             (``spark.executorEnv.PHISCRUB_KEY``). A key given here travels inside the task closure.
-        policy: ``safe-harbor``, ``i2b2`` or ``strict`` (default: by language).
-        labels: label granularity (``coarse``, ``fine``, ``phicon5``, ``native:<corpus>``).
-        model: ``"default"`` (the model bundled with phiscrub, installed on every executor), None
-            (rules only), or a model folder readable at this path on every executor (shared
-            storage such as ``/dbfs/...``), or on the driver with ``ship_model=True``.
         ship_model: send the driver's ``model`` folder to every executor (``SparkContext.addFile``).
-        lexicon, propagate, resolve, lang, threshold, guard: as in ``phiscrub redact``.
-        keep_ages: keep ages over 89 (default: ``90+``).
-        site_lists, registry, allow_list: the site's lists (a folder of ``.txt`` or a ``.json``
-            file), patient registry CSV and allow list, as in ``phiscrub redact``
-            (``docs/site-lists.md``): paths readable on every executor (shared storage). Notes find
-            their registry patient through ``patient_col``.
         batch_size: notes per model batch inside an Arrow batch.
         output_col: put the redacted text there and keep ``text_col``; default: replace ``text_col``.
         spans_col: name of the spans column (:data:`SPANS_TYPE`).
         error_col: name of the column with the exception type of a note that failed, else null.
+        options: engine options by their :class:`~phiscrub.engine_config.DeidConfig` names, as in
+            ``phiscrub redact`` (``mode``, ``labels``, ``policy``, ``model``, ``lexicon``,
+            ``propagate``, ``resolve``, ``age_over_89``, ``lang``, ``threshold``, ``guard``,
+            ``locale``, ...), and ``keep_ages`` (as ``--keep-ages``). ``model``: ``"default"`` (the
+            model bundled with phiscrub, installed on every executor), None (rules only), or a
+            model folder readable at this path on every executor (shared storage such as
+            ``/dbfs/...``), or on the driver with ``ship_model=True``. ``site_lists``,
+            ``registry``, ``allow_list``: paths readable on every executor (shared storage);
+            notes find their registry patient through ``patient_col`` (``docs/site-lists.md``).
 
     Returns:
         ``df`` with the redacted text and the two new columns.
@@ -151,24 +134,7 @@ def redact(
 
     if batch_size < 1:
         raise ConfigError("batch_size must be at least 1")
-    age_over_89 = "keep" if keep_ages else "bucket"
-    model_name = None if model is None else str(model)
-    detectors = DetectorSettings(
-        model_name,
-        lexicon,
-        propagate,
-        resolve,
-        age_over_89,
-        lang,
-        threshold,
-        guard,
-        site_lists=None if site_lists is None else str(site_lists),
-        registry=None if registry is None else str(registry),
-        allow_list=None if allow_list is None else str(allow_list),
-    )
-    settings = SparkSettings(
-        **asdict(detectors), mode=mode, labels=labels, key=key, policy=policy, batch_size=batch_size
-    )
+    settings = SparkSettings(from_options(options, config), key=key, batch_size=batch_size)
     settings.build(None)  # validates the options on the driver, loads nothing
     _check_columns(df, text_col, id_col, patient_col, output_col, spans_col, error_col)
     if not isinstance(df.schema[text_col].dataType, StringType):
@@ -211,9 +177,7 @@ def _check_columns(
 
 def _place_model(df: DataFrame, settings: SparkSettings, ship: bool) -> SparkSettings:
     """Check the model option on the driver; ship a local folder to the executors if asked."""
-    from dataclasses import replace
-
-    model = settings.model
+    model = settings.engine.model
     if model is None or model == "default":
         if ship:
             raise ConfigError("ship_model=True needs a model folder, not 'default' or None")
@@ -223,7 +187,9 @@ def _place_model(df: DataFrame, settings: SparkSettings, ship: bool) -> SparkSet
         if not folder.is_dir():
             raise ConfigError(f"model folder {folder} does not exist on the driver")
         df.sparkSession.sparkContext.addFile(str(folder.resolve()), recursive=True)
-        return replace(settings, model=None, shipped_model=folder.resolve().name)
+        return replace(
+            settings, engine=replace(settings.engine, model=None), shipped_model=folder.resolve().name
+        )
     return settings
 
 
@@ -250,7 +216,7 @@ def deidentifier_for(settings: SparkSettings) -> Deidentifier:
     if deid is None:
         if not os.environ.get("PHISCRUB_THREADS"):
             os.environ["PHISCRUB_THREADS"] = str(_task_cpus())
-        model = settings.model
+        model = settings.engine.model
         if settings.shipped_model is not None:
             from pyspark import SparkFiles
 
@@ -336,7 +302,7 @@ def _redact_into(deid: Deidentifier, chunk: list[tuple[_Frame, int, Document]]) 
         if red is None:  # never the original text: written empty, with the exception type
             out.text[i], out.spans[i], out.error[i] = "", None, error or "Exception"
             continue
-        out.text[i] = None if i in out.nulls and red.result.text == "" else red.result.text
+        out.text[i] = None if i in out.nulls and red.text == "" else red.text
         out.spans[i] = [
             {
                 "start": s.start,

@@ -368,11 +368,11 @@ def test_redaction_failure_is_counted_listed_and_exits_1(
 
     real_apply = deid_module.Deidentifier._apply
 
-    def failing_apply(self: Deidentifier, doc, spans, patient_id):  # type: ignore[no-untyped-def]
+    def failing_apply(self: Deidentifier, doc, *args):  # type: ignore[no-untyped-def]
         if doc.id == "boom":
             # A third-party error whose message holds note text: it must not reach any output.
             raise RuntimeError(f"tokenizer choked on {doc.text!r}")
-        return real_apply(self, doc, spans, patient_id)
+        return real_apply(self, doc, *args)
 
     monkeypatch.setattr(deid_module.Deidentifier, "_apply", failing_apply)
     src = tmp_path / "in"

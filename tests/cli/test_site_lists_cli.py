@@ -12,8 +12,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from phiscrub.cli.app import cli
+from phiscrub.engine_config import DeidConfig
 from phiscrub.runs.redact import InputOptions, RedactJob
-from phiscrub.runs.settings import DetectorSettings
 
 NOTES = [
     {
@@ -106,7 +106,7 @@ def test_unknown_list_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_fingerprint_holds_digests_that_follow_the_content(tmp_path: Path) -> None:
     f = _files(tmp_path)
-    settings = DetectorSettings(
+    settings = DeidConfig(
         model=None, site_lists=str(f["lists"]), registry=str(f["registry"]), allow_list=str(f["allow"])
     )
     job = RedactJob(f["notes"], tmp_path / "out", InputOptions(patient_field="patient_id"), settings)
@@ -117,7 +117,7 @@ def test_fingerprint_holds_digests_that_follow_the_content(tmp_path: Path) -> No
     after = job.settings()
     assert after["site_lists"] != before["site_lists"]
     assert after["registry"] == before["registry"]
-    plain = RedactJob(f["notes"], tmp_path / "out", InputOptions(), DetectorSettings(model=None)).settings()
+    plain = RedactJob(f["notes"], tmp_path / "out", InputOptions(), DeidConfig(model=None)).settings()
     assert "site_lists" not in plain  # runs without lists keep their fingerprint
 
 

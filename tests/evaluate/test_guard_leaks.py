@@ -44,7 +44,7 @@ def test_guard_leaks_counts_gold_tokens_found_without_the_guard_and_lost_with_it
     gold = _gold()
     deid = _deid()
     guarded, unguarded = predict_with_and_without_guard(deid, gold, batch_size=1)
-    assert deid.guard is True  # restored after the unguarded selection
+    assert deid.config.guard is True  # unchanged by the unguarded selection
     assert deid.guard_counts == Counter({"care-unit": 1, "decade": 2})  # counted once, guard on only
     assert [d.id for d in guarded] == ["n1", "n2"]
     assert [_TEXT[s.start : s.end] for s in guarded[0].spans] == ["Foley"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import ConfigError
 from phiscrub.service.config import CONFIG_ENV_VAR, TOKEN_ENV_VAR, ServiceConfig
 
@@ -19,7 +20,7 @@ def test_json_for_workers_round_trips_and_holds_no_secret(
     key_file = tmp_path / "key"
     key_file.write_text("s3cret-key\n", encoding="utf-8")
     config = ServiceConfig(
-        model=None, default_policy="i2b2", token_file=str(token_file), key_file=str(key_file)
+        engine=DeidConfig(model=None, policy="i2b2"), token_file=str(token_file), key_file=str(key_file)
     )
     text = config.to_json()
     assert "s3cret" not in text
@@ -27,7 +28,7 @@ def test_json_for_workers_round_trips_and_holds_no_secret(
     again = ServiceConfig.from_env()
     assert again == config
     assert (again.token(), again.key()) == ("s3cret-token", "s3cret-key")
-    assert again.default_policy == "i2b2"
+    assert again.engine.policy == "i2b2"
 
 
 def test_token_from_the_environment_or_refused(monkeypatch: pytest.MonkeyPatch) -> None:

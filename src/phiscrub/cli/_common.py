@@ -7,7 +7,6 @@ click, so each option is exactly what the plain ``click.option`` it replaces gav
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,7 +18,6 @@ from tqdm import tqdm
 from phiscrub.document import Document
 from phiscrub.io.base import Problem
 from phiscrub.labels import GRANULARITIES
-from phiscrub.modes import MODES
 
 __all__ = [
     "CORPUS_HELP",
@@ -31,7 +29,6 @@ __all__ = [
     "choice_option",
     "corpus_option",
     "corpus_out_format_option",
-    "detector_options",
     "draws_option",
     "existing_path_option",
     "guard_option",
@@ -39,7 +36,6 @@ __all__ = [
     "input_format_option",
     "labels_option",
     "lexicon_option",
-    "mode_option",
     "model_option",
     "output_option",
     "policy_option",
@@ -340,94 +336,6 @@ def threshold_option() -> Callable[[F], F]:
 def batch_size_option() -> Callable[[F], F]:
     """``--batch-size``: documents per detection batch (default 16)."""
     return click.option("--batch-size", default=16, show_default=True, type=int)
-
-
-def mode_option(help: str | None = None) -> Callable[[F], F]:
-    """``--mode``: ``placeholder`` (default), ``mask`` or ``surrogate``.
-
-    Args:
-        help: Help text (``None``: none).
-    """
-    return _option(
-        "--mode",
-        type=click.Choice(MODES),
-        default="placeholder",
-        show_default=True,
-        help=help,
-    )
-
-
-#: The parameters :func:`detector_options` declares, gathered into one ``detectors`` argument.
-_DETECTOR_PARAMS = (
-    "locale",
-    "fictional_contacts",
-    "model",
-    "rules_only",
-    "lexicon",
-    "propagate",
-    "resolve_strategy",
-    "keep_ages",
-    "lang",
-    "threshold",
-    "guard",
-)
-
-
-def detector_options(lang_help: str) -> Callable[[F], F]:
-    """The detector options of ``redact`` and ``serve``, passed to the command as one argument,
-    ``detectors`` (a :class:`~phiscrub.runs.settings.DetectorSettings`).
-
-    Declares ``--model``, ``--rules-only``, ``--lexicon/--no-lexicon``, ``--propagate/--no-propagate``,
-    ``--resolve``, ``--keep-ages``, ``--lang``, ``--threshold`` and ``--guard/--no-guard``.
-
-    Args:
-        lang_help: Help text of ``--lang`` (the rule languages the command offers).
-    """
-    options = [
-        model_option(
-            "Tagger model folder, 'default' (the bundled English model; rules alone for another --lang) "
-            "or 'bundled' (that model on every language)."
-        ),
-        click.option(
-            "--rules-only", is_flag=True, help="Use the rule detectors only (no model, no lexicon)."
-        ),
-        lexicon_option("Add the lexicon detector (bundled name and city lists)."),
-        propagate_option(),
-        click.option(
-            "--resolve", "resolve_strategy", default="merge", show_default=True, help="Overlap strategy."
-        ),
-        click.option("--keep-ages", is_flag=True, help="Keep ages over 89 (default: bucket them as 90+)."),
-        rules_lang_option(lang_help),
-        threshold_option(),
-        guard_option(),
-        click.option(
-            "--locale",
-            default=None,
-            help="Surrogate locale (en_US, es_ES, ca_ES, de_DE, fr_FR, nl_NL, zh_CN): where surrogate names, "
-            "towns, streets and phones come from. Default: each note's language (English: en_US).",
-        ),
-        click.option(
-            "--fictional-contacts",
-            is_flag=True,
-            help="Surrogate phone and fax numbers in the reserved fictional range 555-0100..0199 "
-            "(default: valid numbers with an area code of the note's state).",
-        ),
-    ]
-
-    def decorate(command: F) -> F:
-        @functools.wraps(command)
-        def gathered(*args: Any, **kwargs: Any) -> Any:
-            from phiscrub.runs.settings import DetectorSettings
-
-            given = {name: kwargs.pop(name) for name in _DETECTOR_PARAMS}
-            return command(*args, detectors=DetectorSettings.from_options(given), **kwargs)
-
-        out: Any = gathered
-        for option in reversed(options):
-            out = option(out)
-        return out  # type: ignore[no-any-return]
-
-    return decorate
 
 
 def read_with_problems(

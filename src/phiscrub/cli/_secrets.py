@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from phiscrub.deid import KEY_ENV_VAR
+from phiscrub.errors import ConfigError
+from phiscrub.keys import KEY_ENV_VAR, read_key_file
 
 __all__ = ["KEY_ON_COMMAND_LINE_WARNING", "key_file_option", "key_option", "read_secret"]
 
@@ -33,12 +34,12 @@ def key_option(help: str = f"Secret (or ${KEY_ENV_VAR}; --key-file is safer).") 
 
 
 def key_file_option() -> Callable[[F], F]:
-    """``--key-file``: a file holding the secret (one trailing line break is dropped)."""
+    """``--key-file``: a file holding the secret (one trailing line break is dropped, :mod:`phiscrub.keys`)."""
     return click.option(
         "--key-file",
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         default=None,
-        help="File holding the secret (its first line); not shown in the process list.",
+        help="File holding the secret (less one trailing line break); not shown in the process list.",
     )
 
 
@@ -46,8 +47,8 @@ def read_secret(key: str | None, key_file: Path | None) -> str | None:
     """The secret from ``--key`` / ``$PHISCRUB_KEY`` or ``--key-file``; warns when ``--key`` was typed.
 
     Raises:
-        click.UsageError: both ``--key`` (typed) and ``--key-file``; an unreadable or non-UTF-8 key
-            file (the message names the file, never its content).
+        click.UsageError: both ``--key`` (typed) and ``--key-file``; an unreadable, non-UTF-8 or blank
+            key file (the message names the file, never its content).
     """
     ctx = click.get_current_context(silent=True)
     typed = ctx is not None and ctx.get_parameter_source("key") == ParameterSource.COMMANDLINE
@@ -58,8 +59,6 @@ def read_secret(key: str | None, key_file: Path | None) -> str | None:
     if typed:
         raise click.UsageError("give the secret once: --key or --key-file, not both")
     try:
-        content = key_file.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.UsageError(f"cannot read the key file {key_file} ({type(exc).__name__})") from None
-    lines = content.splitlines()
-    return lines[0] if lines else ""
+        return read_key_file(key_file)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None

@@ -8,25 +8,17 @@ see that module), then maps the outcome to an exit status and prints the summary
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 
-from phiscrub.cli._common import (
-    batch_size_option,
-    choice_option,
-    detector_options,
-    input_argument,
-    labels_option,
-    mode_option,
-    output_option,
-    policy_option,
-)
-from phiscrub.cli._options import site_options
+from phiscrub.cli._common import batch_size_option, choice_option, input_argument, output_option
+from phiscrub.cli._engine import engine_options
 from phiscrub.cli._secrets import key_file_option, key_option, read_secret
-from phiscrub.deid import KEY_ENV_VAR
+from phiscrub.engine_config import DeidConfig
 from phiscrub.io.decoding import ENCODING_ERRORS
+from phiscrub.keys import KEY_ENV_VAR
 from phiscrub.runs.batches import ERRORS_NAME, STANDOFF_NAME, WARNINGS_NAME
 from phiscrub.runs.manifest import WORK_DIR_NAME
 from phiscrub.runs.redact import (
@@ -37,7 +29,6 @@ from phiscrub.runs.redact import (
     RunStoppedError,
     run_redact,
 )
-from phiscrub.runs.settings import DetectorSettings
 
 __all__ = [
     "ERRORS_NAME",
@@ -75,6 +66,16 @@ Exit status:
 """
 
 
+def _native_labels(given: dict[str, Any]) -> dict[str, Any]:
+    """``--labels native``: the corpus-native scheme the ``--model`` was trained on."""
+    if given.get("labels") == "native":
+        from phiscrub.cli.train import native_scheme_of_model
+
+        model = None if given.get("rules_only") else given.get("model")
+        given = {**given, "labels": native_scheme_of_model(model)}
+    return given
+
+
 class _StartupError(click.ClickException):
     """A problem found before anything is written (exit :data:`EXIT_USAGE`)."""
 
@@ -90,12 +91,6 @@ class _FatalRunError(click.ClickException):
 @click.command(epilog=_EXIT_HELP)
 @input_argument()
 @output_option("out_dir", "Output folder (created if needed; must not be or hold the input).", folder=True)
-@mode_option()
-@labels_option(
-    "Label granularity of placeholders and of the standoff output; native: the corpus labels a "
-    "--labels native model was trained on (docs/model.md).",
-    native=True,
-)
 @key_option(
     f"Surrogate and vault secret (or ${KEY_ENV_VAR}; --key-file is safer: a typed --key shows in ps)."
 )
@@ -134,13 +129,18 @@ class _FatalRunError(click.ClickException):
     help="A document with bytes that are not text in its encoding: fail it (errors.jsonl), or redact it "
     f"with each bad byte as U+FFFD (replace) or its bytes read as Latin-1 (latin-1), listed in OUTDIR/{WARNINGS_NAME}.",
 )
-@detector_options(
-    "Language of the notes: en, es, ca, de, fr, nl, nb, nn, da, sv, zh (other codes get the "
-    "language-neutral rules only), auto (per document: its lang metadata, else detected) or default "
-    "(per document: English unless clearly another language, then as auto; the bundled English model "
-    "runs on English notes only unless --model bundled)."
+@engine_options(
+    helps={
+        "labels": "Label granularity of placeholders and of the standoff output; native: the corpus "
+        "labels a --labels native model was trained on (docs/model.md).",
+        "lang": "Language of the notes: en, es, ca, de, fr, nl, nb, nn, da, sv, zh (other codes get the "
+        "language-neutral rules only), auto (per document: its lang metadata, else detected) or default "
+        "(per document: English unless clearly another language, then as auto; the bundled English "
+        "model runs on English notes only unless --model bundled).",
+    },
+    choices={"labels": [*(DeidConfig.flags()["labels"].choices or ()), "native"]},
+    resolve=_native_labels,
 )
-@site_options()
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
 @batch_size_option()
 @click.option(
@@ -150,7 +150,6 @@ class _FatalRunError(click.ClickException):
     type=int,
     help="Worker processes for big inputs (each loads the model once); output identical to 1 worker.",
 )
-@policy_option()
 @click.option(
     "--rename-outputs",
     type=click.Choice(["positional", "hash"]),
@@ -174,8 +173,6 @@ class _FatalRunError(click.ClickException):
 def redact(
     input_path: Path,
     out_dir: Path,
-    mode: str,
-    labels: str,
     key: str | None,
     text_field: str,
     text_column: str,
@@ -184,17 +181,13 @@ def redact(
     keep_columns: tuple[str, ...],
     encoding: str,
     encoding_errors: str,
-    detectors: DetectorSettings,
+    config: DeidConfig,
     audit_text: bool,
     batch_size: int,
     workers: int,
-    policy: str | None,
     resume: bool,
     key_file: Path | None = None,
     vault: Path | None = None,
-    site_lists: str | None = None,
-    registry: str | None = None,
-    allow_list: str | None = None,
     rename_outputs: str | None = None,
     rename_map: Path | None = None,
 ) -> None:
@@ -204,19 +197,17 @@ def redact(
     offsets into the original text, label, source) without the PHI strings unless --audit-text.
     OUTDIR/errors.jsonl lists the documents that failed (id, stage, error code; no text).
     """
-    if labels == "native":
-        from phiscrub.cli.train import native_scheme_of_model
-
-        labels = native_scheme_of_model(detectors.model)
-    detectors = replace(detectors, site_lists=site_lists, registry=registry, allow_list=allow_list)
-    if registry is not None and patient_field is None:
+    if config.registry is not None and patient_field is None:
         click.echo("warning: --registry without --patient-field finds registry full names only", err=True)
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
     inputs = InputOptions(text_field, text_column, id_field, patient_field, keep, encoding, encoding_errors)
     secret = read_secret(key, key_file)
-    job = RedactJob(input_path, out_dir, inputs, detectors, mode, labels, secret, policy)
-    job = replace(
-        job,
+    job = RedactJob(
+        input_path,
+        out_dir,
+        inputs,
+        config,
+        secret,
         audit_text=audit_text,
         batch_size=batch_size,
         workers=workers,

@@ -7,15 +7,13 @@ The model is loaded once before the server listens (a broken model or option fai
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, replace
 
 import click
 
-from phiscrub.cli._common import detector_options, mode_option, policy_option
-from phiscrub.cli._options import site_options
-from phiscrub.deid import KEY_ENV_VAR
+from phiscrub.cli._engine import engine_options
+from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import ModelError, PhiscrubError
-from phiscrub.runs.settings import DetectorSettings
+from phiscrub.keys import KEY_ENV_VAR
 
 __all__ = ["serve"]
 
@@ -57,10 +55,14 @@ class _StartupError(click.ClickException):
     default=None,
     help=f"File holding the surrogate secret (default: ${KEY_ENV_VAR}); without one, surrogate mode is refused.",
 )
-@mode_option("Mode of requests that name none.")
-@policy_option("Policy of requests that name none (default: the language's default).")
-@detector_options("Language of the rules: en, es, ca, de, fr, nl, zh, or auto (per note).")
-@site_options()
+@engine_options(
+    helps={
+        "mode": "Mode of requests that name none.",
+        "policy": "Policy of requests that name none (default: the language's default).",
+        "lang": "Language of the rules: en, es, ca, de, fr, nl, zh, or auto (per note).",
+    },
+    skip=("labels",),  # each request names its own (default coarse)
+)
 @click.option(
     "--max-body-bytes", default=1 << 20, show_default=True, type=int, help="Larger request bodies get 413."
 )
@@ -103,18 +105,13 @@ def serve(
     token_file: str | None,
     insecure_no_auth: bool,
     key_file: str | None,
-    mode: str,
-    policy: str | None,
-    detectors: DetectorSettings,
+    config: DeidConfig,
     max_body_bytes: int,
     max_batch: int,
     rate_limit: int,
     deadline_s: float,
     long_note_chars: int,
     log_level: str,
-    site_lists: str | None = None,
-    registry: str | None = None,
-    allow_list: str | None = None,
 ) -> None:
     """Serve POST /v1/redact, POST /v1/detect, GET /healthz, the OpenAPI docs (/docs) and the review page (/).
 
@@ -136,12 +133,9 @@ def serve(
         raise _StartupError(
             f"phiscrub serve needs the service extra: pip install 'phiscrub[service]' ({exc.name})"
         ) from None
-    detectors = replace(detectors, site_lists=site_lists, registry=registry, allow_list=allow_list)
     try:
-        config = ServiceConfig(
-            **asdict(detectors),
-            default_mode=mode,
-            default_policy=policy,
+        service = ServiceConfig(
+            engine=config,
             max_body_bytes=max_body_bytes,
             max_batch=max_batch,
             rate_limit=rate_limit,
@@ -151,7 +145,7 @@ def serve(
             token_file=token_file,
             key_file=key_file,
         )
-        engine = load_engine(config)
+        engine = load_engine(service)
     except ModelError as exc:
         raise _StartupError(f"cannot load the model: {exc}") from None
     except PhiscrubError as exc:
@@ -164,4 +158,4 @@ def serve(
         f"auth {'off' if insecure_no_auth else 'on'}, surrogates {'on' if engine.surrogates else 'off'})",
         err=True,
     )
-    run_server(config, engine, host, port, workers, log_level)
+    run_server(service, engine, host, port, workers, log_level)

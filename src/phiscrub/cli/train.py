@@ -324,12 +324,13 @@ def predict(
     """
     from tqdm import tqdm
 
+    from phiscrub.deid import Deidentifier
     from phiscrub.detect.base import Detector
     from phiscrub.detect.lexicon import LexiconDetector
     from phiscrub.detect.rules import default_detectors
+    from phiscrub.engine_config import DeidConfig
     from phiscrub.io import get_writer
     from phiscrub.labels import to_native
-    from phiscrub.runs.settings import DetectorSettings
 
     native_corpus = _native_corpus(labels if labels == "native" else None, corpus)
     docs = read_inputs((input_path,), fmt, "native" if native_corpus else corpus, 0, 1)
@@ -344,7 +345,9 @@ def predict(
     dets: list[Detector] = list(default_detectors(lang=lang)) if rules else []
     if lexicon:
         dets.append(LexiconDetector(lang=lang))
-    settings = DetectorSettings(
+    config = DeidConfig(
+        labels="fine",
+        policy=policy,
         model=None if model == "none" else model,
         propagate=propagate,
         lang=lang,
@@ -354,7 +357,7 @@ def predict(
         registry=registry,
         allow_list=allow_list,
     )
-    deid = settings.deidentifier(labels="fine", policy=policy, detectors=dets)
+    deid = Deidentifier.from_config(config, detectors=dets)
     predicted: list[Document] = []
     bar = tqdm(total=len(docs), desc="predict", unit="doc", file=sys.stderr, delay=1.0)
     for i in range(0, len(docs), batch_size):

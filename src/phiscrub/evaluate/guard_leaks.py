@@ -165,14 +165,9 @@ def predict_with_and_without_guard(
     """
     guarded: list[Document] = []
     unguarded: list[Document] = []
-    configured = deid.guard
     for i in range(0, len(docs), batch_size):
         chunk = list(docs[i : i + batch_size])
         for doc, proposals in zip(chunk, deid.propose_many(chunk)):
             guarded.append(Document(doc.id, doc.text, tuple(deid.select(doc, proposals))))
-            deid.guard = False
-            try:
-                unguarded.append(Document(doc.id, doc.text, tuple(deid.select(doc, proposals))))
-            finally:
-                deid.guard = configured
+            unguarded.append(Document(doc.id, doc.text, tuple(deid.select(doc, proposals, guard=False))))
     return guarded, unguarded

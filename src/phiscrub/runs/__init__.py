@@ -1,8 +1,8 @@
 """Batch runs of the de-identifier over files: the library behind ``phiscrub redact``.
 
-- :mod:`phiscrub.runs.settings`: :class:`~phiscrub.runs.settings.DetectorSettings`, the detector
-  options shared by ``redact``, ``serve`` and :mod:`phiscrub.spark`, and their one mapping to a
-  :class:`~phiscrub.deid.Deidentifier`;
+A run holds one engine config (:class:`~phiscrub.engine_config.DeidConfig`) plus its own fields
+(:class:`~phiscrub.runs.redact.RedactJob`); its manifest fingerprint is derived from that config.
+
 - :mod:`phiscrub.runs.batches`: redact a batch (retried one note at a time on failure), the run-log
   lines (``phi_spans.jsonl``, ``errors.jsonl``, ``warnings.jsonl``) and counts of a batch;
 - :mod:`phiscrub.runs.parallel`: batches in worker processes, results in input order;

@@ -16,7 +16,6 @@ raised as :class:`WorkerDiedError`; the batches already yielded stay done (the r
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -59,7 +58,7 @@ def _call(batch: list[Document]) -> Any:
 
 def _fresh(deid: Deidentifier) -> Deidentifier:
     """An unloaded copy of ``deid`` with the same settings (what a worker loads for itself)."""
-    return dataclasses.replace(deid)
+    return deid.derive()
 
 
 def map_batches(

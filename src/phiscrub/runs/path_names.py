@@ -15,7 +15,6 @@ Summary`` or ``History And Physical`` are not names.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from phiscrub.deid import Deidentifier
 from phiscrub.detect.english_words import lowercase_blocked
@@ -54,12 +53,13 @@ def phi_path_components(deid: Deidentifier, components: list[str]) -> int:
     words = [_SEPARATORS.sub(" ", c).strip() for c in checked]
     # A name's language cannot be guessed: the run's language, English under auto/default (one
     # detection call for both readings; no language guess per component).
-    meta = {"lang": "en" if deid.lang in ("auto", "default") else deid.lang}
+    lang = deid.config.lang
+    meta = {"lang": "en" if lang in ("auto", "default") else lang}
     docs = [Document(f"path-{i}", w, (), meta) for i, w in enumerate(words)]
     docs += [Document(f"cued-{i}", _CUE + w + ".", (), meta) for i, w in enumerate(words)]
     # The rules alone (names after the cue, IDs, dates): a model pass over every name of a big
     # folder would cost seconds before the first note.
-    rules = replace(deid, model=None, extra_detectors=(), site_lists=None, registry=None, allow_list=None)
+    rules = deid.derive(model=None, extra_detectors=(), site_lists=None, registry=None, allow_list=None)
     found_spans = rules.detect_many(docs)
     bare, cued = found_spans[: len(words)], found_spans[len(words) :]
     blocked = lowercase_blocked()

@@ -31,12 +31,14 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from phiscrub.deid import KEY_ENV_VAR, Deidentifier, batched, resolve_key
+from phiscrub.deid import Deidentifier, batched
 from phiscrub.document import Document
+from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 from phiscrub.io.private import make_private_dir, open_private
 from phiscrub.io.rename import OutputNamer, RenamedSource, write_rename_map
 from phiscrub.io.source import Source
+from phiscrub.keys import KEY_ENV_VAR, check_secret, resolve_key
 from phiscrub.runs.batches import (
     ERRORS_NAME,
     STANDOFF_NAME,
@@ -48,7 +50,6 @@ from phiscrub.runs.batches import (
 )
 from phiscrub.runs.manifest import WORK_DIR_NAME, Manifest, Part, RunLock, new_key_fields
 from phiscrub.runs.placing import PLACING_DIR, PlacingError, place_output
-from phiscrub.runs.settings import DetectorSettings
 
 __all__ = [
     "STAGING_NAME",
@@ -99,11 +100,8 @@ class RedactJob:
         input_path: a ``.txt`` file, a folder of ``.txt``, a JSONL, CSV/TSV or Parquet file.
         out_dir: the output folder (created; must not be or hold the input).
         inputs: how the input is read.
-        detectors: the detector settings.
-        mode: ``placeholder``, ``mask`` or ``surrogate``.
-        labels: label granularity of placeholders and of the standoff output.
+        config: the engine options (:class:`~phiscrub.engine_config.DeidConfig`).
         key: surrogate and vault secret (None: ``$PHISCRUB_KEY``).
-        policy: what counts as PHI (None: the language's default).
         audit_text: write the original PHI strings into ``phi_spans.jsonl``.
         batch_size: documents per detection batch.
         workers: worker processes.
@@ -118,11 +116,8 @@ class RedactJob:
     input_path: Path
     out_dir: Path
     inputs: InputOptions = field(default_factory=InputOptions)
-    detectors: DetectorSettings = field(default_factory=DetectorSettings)
-    mode: str = "placeholder"
-    labels: str = "coarse"
+    config: DeidConfig = field(default_factory=DeidConfig)
     key: str | None = field(default=None, repr=False)
-    policy: str | None = None
     audit_text: bool = False
     batch_size: int = 16
     workers: int = 1
@@ -141,8 +136,10 @@ class RedactJob:
             raise RunStartupError(
                 f"--vault needs a secret to encrypt it: set ${KEY_ENV_VAR} or use --key-file"
             )
-        if self.key is not None and not self.key.strip():
-            raise RunStartupError(f"--key (or ${KEY_ENV_VAR}) is empty or blank; give a non-empty secret")
+        try:
+            check_secret(resolve_key(self.key), self.config.mode)
+        except ConfigError as exc:
+            raise RunStartupError(str(exc)) from None
         if self.batch_size < 1:
             raise RunStartupError("--batch-size must be at least 1")
         if self.workers < 1:
@@ -157,39 +154,20 @@ class RedactJob:
             RunStartupError: an invalid option, or a model that does not load.
         """
         try:
-            return self.detectors.deidentifier(
-                mode=self.mode, labels=self.labels, key=self.key, policy=self.policy
-            ).load()
+            return Deidentifier.from_config(self.config, key=self.key).load()
         except ModelError as exc:
             raise RunStartupError(f"cannot load the model: {exc}") from None
         except PhiscrubError as exc:
             raise RunStartupError(str(exc)) from None
 
     def settings(self) -> dict[str, Any]:
-        """The options a ``resume`` must find unchanged (the manifest's fingerprint)."""
-        d, i = self.detectors, self.inputs
+        """The options a ``resume`` must find unchanged (the manifest's fingerprint): the input
+        options, every field of :attr:`config` (the model as its files, the site files as digests
+        of their content, the plugins as their names) and the run's own output options."""
         return {
-            "mode": self.mode,
-            "labels": self.labels,
-            "text_field": i.text_field,
-            "text_column": i.text_column,
-            "id_field": i.id_field,
-            "patient_field": i.patient_field,
-            "keep_columns": list(i.keep_columns),
-            "encoding": i.encoding,
-            "encoding_errors": i.encoding_errors,
-            "model": None if d.model is None else _model_fingerprint(d.model),
-            "lexicon": d.lexicon,
-            "propagate": d.propagate,
-            "resolve": d.resolve,
-            "keep_ages": d.age_over_89 == "keep",
-            "lang": d.lang,
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self.inputs).items()},
+            **_engine_fingerprint(self.config),
             "audit_text": self.audit_text,
-            "policy": self.policy,
-            "threshold": d.threshold,
-            "guard": d.guard,
-            # Digests of the files' content (never the content): a changed list is another run.
-            **_site_fingerprint(d),
             # Only when given, so that the manifests of runs without it are unchanged.
             **({"rename_outputs": self.rename_outputs} if self.rename_outputs else {}),
         }
@@ -367,15 +345,22 @@ def _model_fingerprint(model: str) -> dict[str, Any]:
     }
 
 
-def _site_fingerprint(d: DetectorSettings) -> dict[str, Any]:
-    """The site lists, registry and allow list as a resume must find them: SHA-256 of their content.
-
-    Only present when given, so that the manifests of runs without them are unchanged.
-    """
+def _engine_fingerprint(config: DeidConfig) -> dict[str, Any]:
+    """``config`` as a run depends on it: every field, with the model as its files
+    (:func:`_model_fingerprint`), the site lists, registry and allow list as SHA-256 of their
+    content (never the content) and ``plugins`` as the names of the installed plugin detectors."""
     from phiscrub.detect.site import content_digest
+    from phiscrub.engine_config import RESOURCE_FIELDS
+    from phiscrub.registry import DETECTORS
 
-    given = {"site_lists": d.site_lists, "registry": d.registry, "allow_list": d.allow_list}
-    return {name: content_digest(path) for name, path in given.items() if path is not None}
+    out = asdict(config)
+    out["model"] = None if config.model is None else _model_fingerprint(config.model)
+    for name in RESOURCE_FIELDS:  # only when given, as before issue 26
+        path = out.pop(name)
+        if path is not None:
+            out[name] = content_digest(path)
+    out["plugins"] = sorted(DETECTORS.plugins()) if config.plugins else False
+    return out
 
 
 def _input_fingerprint(source: Source) -> dict[str, Any]:
@@ -410,17 +395,8 @@ def _header(source: Source, settings: dict[str, Any], batch_size: int) -> dict[s
     return {
         "phiscrub": __version__,
         "batch_size": batch_size,
-        "fingerprint": {"input": _input_fingerprint(source), **settings, **_plugins()},
+        "fingerprint": {"input": _input_fingerprint(source), **settings},
     }
-
-
-def _plugins() -> dict[str, Any]:
-    """The installed plugin detectors (``phiscrub.detectors`` entry points), when there are any: a
-    resumed run must find the same ones."""
-    from phiscrub.registry import DETECTORS
-
-    names = sorted(DETECTORS.plugins())
-    return {"plugins": names} if names else {}
 
 
 def _open_manifest(work: Path, header: dict[str, Any], key: bytes | None, resume: bool) -> Manifest:

@@ -231,7 +231,7 @@ def _redact_finish(engine: Engine, opts: Options, tenant: str) -> Finish:
     """A note's redact answer from its proposals: (JSON of its :class:`RedactResult`, spans)."""
 
     def finish(doc: Document, proposals: list[Any]) -> tuple[bytes, int]:
-        red, policy = engine.redact_one(doc, proposals, opts, tenant)
+        red = engine.redact_one(doc, proposals, opts, tenant)
         if len(red.spans) != len(red.result.spans):  # each listed span has its replacement
             raise RuntimeError("spans and replacements differ in number")
         spans = [
@@ -239,7 +239,7 @@ def _redact_finish(engine: Engine, opts: Options, tenant: str) -> Finish:
             for s, o in zip(red.spans, red.result.spans)
         ]
         result = RedactResult(
-            id=doc.id, mode=opts.mode, policy=policy, labels=opts.labels, text=red.result.text, spans=spans
+            id=doc.id, mode=opts.mode, policy=str(red.policy), labels=opts.labels, text=red.text, spans=spans
         )
         return result.model_dump_json().encode("utf-8"), len(spans)
 

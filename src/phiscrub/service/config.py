@@ -1,21 +1,21 @@
-"""Configuration of ``phiscrub serve``: detector options, limits, and where the secrets come from.
+"""Configuration of ``phiscrub serve``: the engine options, limits, and where the secrets come from.
 
 The configuration travels to uvicorn worker processes as JSON in :data:`CONFIG_ENV_VAR`; that JSON
 holds no secret. The bearer token and the surrogate key are read by each worker from where the
-operator put them: :data:`TOKEN_ENV_VAR` or a token file, :data:`~phiscrub.deid.KEY_ENV_VAR` or a
-key file.
+operator put them: :data:`TOKEN_ENV_VAR` or a token file, :data:`~phiscrub.keys.KEY_ENV_VAR` or a
+key file (:func:`phiscrub.keys.read_key_file`).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
-from pathlib import Path
+from dataclasses import asdict, dataclass, field
 
-from phiscrub.deid import KEY_ENV_VAR
+from phiscrub.config import load_config
+from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import ConfigError
-from phiscrub.runs.settings import DetectorSettings
+from phiscrub.keys import KEY_ENV_VAR, read_key_file, read_secret_text
 
 __all__ = [
     "CONFIG_ENV_VAR",
@@ -26,7 +26,7 @@ __all__ = [
     "DEFAULT_RATE_LIMIT",
     "TOKEN_ENV_VAR",
     "ServiceConfig",
-    "read_secret_file",
+    "read_token_file",
 ]
 
 #: Environment variable holding the bearer token clients must send.
@@ -46,17 +46,18 @@ DEFAULT_LONG_NOTE_CHARS = 10_000
 
 
 @dataclass(frozen=True)
-class ServiceConfig(DetectorSettings):
-    """What the service runs with. Per-request options (mode, policy, labels) are in the requests.
+class ServiceConfig:
+    """What the service runs with: one engine config plus the service's own fields.
 
-    The detector options are those of :class:`~phiscrub.runs.settings.DetectorSettings`, the site
-    knowledge included: ``site_lists``, ``registry`` and ``allow_list`` are paths on the server,
-    read once per worker process (never per request, never sent by clients, never logged); a
-    request's note finds its registry patient through its ``patient_id`` (docs/site-lists.md).
+    Per-request choices (mode, policy, labels) are in the requests; ``engine.mode`` and
+    ``engine.policy`` are those of requests that name none (the labels of such requests are
+    ``coarse``). The site knowledge of ``engine`` (``site_lists``, ``registry``, ``allow_list``)
+    is paths on the server, read once per worker process (never per request, never sent by
+    clients, never logged); a request's note finds its registry patient through its
+    ``patient_id`` (docs/site-lists.md).
 
     Args:
-        default_mode: mode of requests that name none.
-        default_policy: policy of requests that name none (None: the language's default).
+        engine: the engine options (:class:`~phiscrub.engine_config.DeidConfig`).
         max_body_bytes: larger request bodies are refused with 413.
         max_batch: most notes in one batch request.
         auth: whether requests to ``/v1/`` need the bearer token.
@@ -70,8 +71,7 @@ class ServiceConfig(DetectorSettings):
             (:mod:`phiscrub.service.batcher`), which yields to the small notes.
     """
 
-    default_mode: str = "placeholder"
-    default_policy: str | None = None
+    engine: DeidConfig = field(default_factory=DeidConfig)
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_batch: int = DEFAULT_MAX_BATCH
     auth: bool = True
@@ -109,10 +109,12 @@ class ServiceConfig(DetectorSettings):
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ConfigError(f"${CONFIG_ENV_VAR} is not valid JSON ({exc.msg})") from None
-        known = {f.name for f in fields(cls)}
-        if not isinstance(data, dict) or set(data) - known:
-            raise ConfigError(f"${CONFIG_ENV_VAR} holds unknown fields: {sorted(set(data) - known)}")
-        return cls(**data)
+        if not isinstance(data, dict):
+            raise ConfigError(f"${CONFIG_ENV_VAR} must hold a JSON object")
+        try:
+            return load_config(data, cls)
+        except ConfigError as exc:
+            raise ConfigError(f"${CONFIG_ENV_VAR}: {exc}") from None
 
     @classmethod
     def from_env(cls) -> ServiceConfig:
@@ -134,7 +136,7 @@ class ServiceConfig(DetectorSettings):
         if not self.auth:
             return ()
         if self.token_file is not None:
-            text = read_secret_file(self.token_file, "--token-file")
+            text = read_token_file(self.token_file)
         else:
             text = os.environ.get(TOKEN_ENV_VAR, "")
         tokens = [
@@ -157,22 +159,20 @@ class ServiceConfig(DetectorSettings):
         return tokens[0] if tokens else None
 
     def key(self) -> str | None:
-        """The surrogate key: from :attr:`key_file`, else ``$PHISCRUB_KEY``, else None."""
+        """The surrogate key: from :attr:`key_file` (less one trailing line break,
+        :func:`phiscrub.keys.read_key_file`), else ``$PHISCRUB_KEY``, else None."""
         if self.key_file is not None:
-            return read_secret_file(self.key_file, "--key-file")
+            return read_key_file(self.key_file, "--key-file")
         return os.environ.get(KEY_ENV_VAR) or None
 
 
-def read_secret_file(path: str, option: str) -> str:
-    """The stripped content of a secret file.
+def read_token_file(path: str) -> str:
+    """The text of a bearer-token file (tokens are split and stripped by :meth:`ServiceConfig.tokens`).
 
     Raises:
         ConfigError: the file cannot be read or is blank (the message names the path, not content).
     """
-    try:
-        secret = Path(path).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{option} {path} cannot be read: {type(exc).__name__}") from None
-    if not secret:
-        raise ConfigError(f"{option} {path} is empty")
-    return secret
+    text = read_secret_text(path, "--token-file")
+    if not text.strip():
+        raise ConfigError(f"--token-file {path} is empty")
+    return text

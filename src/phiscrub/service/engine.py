@@ -1,30 +1,29 @@
-"""The de-identification work behind the service: one model, many per-request option sets.
+"""The de-identification work behind the service: one de-identifier, per-request choices on the call.
 
-The detectors (rules and the model) are built once, at start-up. Detection (:meth:`Engine.propose`)
-does not depend on the request options, so the notes of concurrent requests are detected together
-(:mod:`phiscrub.service.batcher`); each note is then finished with its request's options (mode,
-label granularity, policy) by a :class:`~phiscrub.deid.Deidentifier` that shares those detectors,
-built on first use and kept.
+The detectors (rules and the model) are built once, at start-up, by the service's one
+:class:`~phiscrub.deid.Deidentifier`. Detection (:meth:`Engine.propose`) does not depend on the
+request's choices, so the notes of concurrent requests are detected together
+(:mod:`phiscrub.service.batcher`); each note is then finished with its request's choices (mode,
+label granularity, policy) passed to :meth:`Deidentifier.finish <phiscrub.deid.Deidentifier.finish>`.
 
 Surrogates: the service never uses the secret (``$PHISCRUB_KEY``) as it is. Its surrogate key is
 ``HMAC-SHA256(secret, "phiscrub-service-v1")``, and each client (bearer token) gets its own key
-derived from that one and the token's digest (:meth:`Engine.tenant_key`). So the service cannot
-reproduce the surrogates of a batch run (``phiscrub redact``) with the same secret, and two token
-holders never share surrogates or date shifts, whatever patient ids they send (docs/surrogates.md).
+derived from that one and the token's digest (:meth:`Engine.tenant_key`), passed on the call. So
+the service cannot reproduce the surrogates of a batch run (``phiscrub redact``) with the same
+secret, and two token holders never share surrogates or date shifts, whatever patient ids they send
+(docs/surrogates.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from phiscrub.deid import Deidentifier, Redaction
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
-from phiscrub.labels import fold
 from phiscrub.service.config import ServiceConfig
 
 __all__ = ["SERVICE_KEY_LABEL", "Engine", "Options", "service_key"]
@@ -48,7 +47,7 @@ def service_key(secret: str, tenant: str) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    """The options of one request, defaults already applied."""
+    """The choices of one request, the server's defaults applied (as the answer reports them)."""
 
     mode: str
     labels: str
@@ -56,10 +55,11 @@ class Options:
 
 
 class Engine:
-    """Detect notes with the service's detectors and finish them with each request's options.
+    """Detect notes with the service's detectors and finish them with each request's choices.
 
     :meth:`propose` and the finishing methods may run in several threads at once (the batcher's
-    two lanes): the detectors and de-identifiers hold no per-call state.
+    two lanes): the de-identifier holds no per-call state (its transformers, one per mode, label
+    granularity and key, are built once and kept).
 
     Args:
         config: the service configuration.
@@ -70,9 +70,10 @@ class Engine:
     def __init__(self, config: ServiceConfig, key: str | None) -> None:
         self.config = config
         self._key = key
-        self._lock = threading.Lock()
-        self._base = self._build("placeholder", "coarse", None, None, detectors=None)
-        self._cache: dict[tuple[Options, str], Deidentifier] = {}
+        #: The one de-identifier: every request's choices, and its client's key, are passed to its
+        #: calls. It holds no key itself, so it is built in placeholder mode; the server's default
+        #: mode is applied per request (:meth:`options`).
+        self.deid = Deidentifier.from_config(replace(config.engine, mode="placeholder"))
 
     def load(self) -> Engine:
         """Load the detectors (the model) and run them once on a fixed sentence.
@@ -80,14 +81,14 @@ class Engine:
         A broken model or an invalid option (e.g. the resolve strategy) fails here, at start-up,
         and the first request does not pay for the first model run.
         """
-        self._base.load()
-        self._base.detect_many([Document("warm-up", _WARM_UP)])
+        self.deid.load()
+        self.deid.detect_many([Document("warm-up", _WARM_UP)])
         return self
 
     @property
     def has_model(self) -> bool:
         """Whether a tagger model is among the detectors."""
-        return any(getattr(d, "name", "") == "model" for d in self._base.active_detectors)
+        return any(getattr(d, "name", "") == "model" for d in self.deid.active_detectors)
 
     @property
     def surrogates(self) -> bool:
@@ -98,73 +99,32 @@ class Engine:
         """The surrogate key of requests made with the token whose digest is ``tenant``."""
         return None if self._key is None else service_key(self._key, tenant)
 
-    def _build(
-        self, mode: str, labels: str, policy: str | None, key: str | None, detectors: Sequence[object] | None
-    ) -> Deidentifier:
-        # The model is loaded once, by the base de-identifier; the others share its detectors.
-        return self.config.deidentifier(
-            mode=mode,
-            labels=labels,
-            key=key,
-            policy=policy,
-            model=True if detectors is None else None,
-            detectors=detectors,
-        )
-
     def options(self, mode: str | None, labels: str | None, policy: str | None) -> Options:
-        """Request options with the server defaults applied.
+        """A request's choices with the server's defaults (:attr:`ServiceConfig.engine`) applied.
 
         Raises:
-            ConfigError: surrogate mode without a configured key.
+            ConfigError: an invalid choice, or surrogate mode without a configured key.
         """
-        opts = Options(
-            mode=mode or self.config.default_mode,
-            labels=labels or "coarse",
-            policy=policy or self.config.default_policy,
+        cfg = self.config.engine.with_choices(
+            mode=mode or None, labels=labels or "coarse", policy=policy or None
         )
-        if opts.mode == "surrogate" and self._key is None:
+        if cfg.mode == "surrogate" and self._key is None:
             raise ConfigError("surrogate mode is not enabled on this server (it has no surrogate key)")
-        return opts
-
-    def _deid(self, opts: Options, tenant: str) -> Deidentifier:
-        # Only surrogates depend on the client: other modes share one de-identifier per options.
-        who = tenant if opts.mode == "surrogate" else ""
-        with self._lock:
-            deid = self._cache.get((opts, who))
-            if deid is None:
-                key = self.tenant_key(who) if opts.mode == "surrogate" else None
-                deid = self._build(opts.mode, opts.labels, opts.policy, key, self._base.active_detectors)
-                self._cache[(opts, who)] = deid.load()
-            return deid
+        return Options(mode=cfg.mode, labels=cfg.labels, policy=cfg.policy)
 
     def propose(self, docs: Sequence[Document]) -> list[list[Span]]:
-        """Every detector's proposals for a batch of notes (one model run); options do not matter."""
-        return self._base.propose_many(docs)
+        """Every detector's proposals for a batch of notes (one model run); choices do not matter."""
+        return self.deid.propose_many(docs)
 
-    def redact_one(
-        self, doc: Document, proposals: Sequence[Span], opts: Options, tenant: str
-    ) -> tuple[Redaction, str]:
-        """One note redacted from its proposals with ``opts``, and the policy applied to it.
-
-        The same as :meth:`Deidentifier.redact_one` with the client's key (``tenant``).
-        """
-        deid = self._deid(opts, tenant)
-        spans = deid.select(doc, proposals)
-        kept = []
-        for s in spans:
-            lab = fold(s.label, opts.labels)  # type: ignore[arg-type]
-            if lab is not None:
-                kept.append(s if opts.labels == "fine" else s.with_label(lab))
-        pid = doc.metadata.get("patient_id")
-        result = deid.transformer.apply(doc, spans, patient_id=None if pid is None else str(pid))
-        return Redaction(original=doc, spans=tuple(sorted(kept)), result=result), deid.policy_for(doc)
+    def redact_one(self, doc: Document, proposals: Sequence[Span], opts: Options, tenant: str) -> Redaction:
+        """One note redacted from its proposals with ``opts`` and the client's key (``tenant``); the
+        policy applied is the Redaction's ``policy``."""
+        key = self.tenant_key(tenant) if opts.mode == "surrogate" else None
+        return self.deid.finish(
+            doc, proposals, mode=opts.mode, labels=opts.labels, policy=opts.policy, key=key
+        )
 
     def detect_one(self, doc: Document, proposals: Sequence[Span], opts: Options) -> tuple[list[Span], str]:
         """PHI spans of one note from its proposals (labels at ``opts.labels``), and its policy."""
-        deid = self._deid(opts, "")
-        kept = []
-        for s in deid.select(doc, proposals):
-            lab = fold(s.label, opts.labels)  # type: ignore[arg-type]
-            if lab is not None:
-                kept.append(s if opts.labels == "fine" else s.with_label(lab))
-        return sorted(kept), deid.policy_for(doc)
+        spans = self.deid.select(doc, proposals, policy=opts.policy)
+        return list(self.deid.labelled(spans, opts.labels)), self.deid.policy_for(doc, opts.policy)

@@ -50,7 +50,7 @@ def load_engine(config: ServiceConfig) -> Engine:
     """
     config.token()  # no token, no server
     key = config.key()
-    if config.default_mode == "surrogate" and key is None:
+    if config.engine.mode == "surrogate" and key is None:
         raise ConfigError(f"--mode surrogate needs a key: set ${KEY_ENV_VAR} or pass --key-file")
     return Engine(config, key).load()
 

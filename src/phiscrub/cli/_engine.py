@@ -1,0 +1,100 @@
+"""The engine flags of ``phiscrub redact`` and ``phiscrub serve``, declared from :class:`DeidConfig`.
+
+Each field of :class:`~phiscrub.engine_config.DeidConfig` carries its :class:`~phiscrub.engine_config.Flag`
+(flag, help, choices, path, bounds); :func:`engine_options` turns them into click options and
+hands the command one ``config`` argument. The older flags (``--rules-only``, ``--keep-ages``:
+:data:`~phiscrub.engine_config.LEGACY_FLAGS`) are declared here too and mapped by
+:func:`~phiscrub.engine_config.from_options`. A new engine option therefore needs no change here.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, fields
+from typing import Any, TypeVar
+
+import click
+
+from phiscrub.engine_config import LEGACY_FLAGS, DeidConfig, Flag, from_options
+
+__all__ = ["engine_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _click_option(name: str, flag: Flag, default: Any, help: str, choices: Sequence[str] | None) -> Any:
+    """The ``click.option`` of one field (its parameter name is the field's name)."""
+    attrs: dict[str, Any] = {"help": help}
+    if "/" in flag.decls:  # --x/--no-x
+        return click.option(flag.decls, name, default=default, show_default=True, **attrs)
+    if isinstance(default, bool):  # a lone switch, off by default
+        return click.option(flag.decls, name, is_flag=True, **attrs)
+    if choices is not None:
+        attrs["type"] = click.Choice(list(choices))
+    elif flag.path is not None:
+        attrs["type"] = click.Path(exists=True, dir_okay=flag.path == "any")
+    elif flag.bounds is not None:
+        attrs["type"] = click.FloatRange(*flag.bounds)
+    if default is not None:
+        attrs["show_default"] = True
+    return click.option(flag.decls, name, default=default, **attrs)
+
+
+def engine_options(
+    *,
+    helps: Mapping[str, str] | None = None,
+    choices: Mapping[str, Sequence[str]] | None = None,
+    skip: Sequence[str] = (),
+    resolve: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> Callable[[F], F]:
+    """Every engine flag (one per :class:`DeidConfig` field, plus the older ones), passed to the
+    command as one argument, ``config`` (a :class:`DeidConfig`).
+
+    Args:
+        helps: a command's own help text of some fields (e.g. ``lang``: the languages it offers).
+        choices: a command's own choices of some fields (e.g. ``labels`` with ``native``).
+        skip: fields the command does not offer (they keep their defaults).
+        resolve: a hook that rewrites the gathered values before the config is built (e.g.
+            ``labels="native"`` read from the model).
+
+    Raises:
+        click.UsageError: the values do not make a valid config (the message names the option).
+    """
+    helps = helps or {}
+    chosen = choices or {}
+    decorators = []
+    for f in fields(DeidConfig):
+        flag = f.metadata.get("flag")
+        if flag is None or f.name in skip:
+            continue
+        default = f.default if f.default is not MISSING else None
+        decorators.append(
+            _click_option(
+                f.name, flag, default, helps.get(f.name, flag.help), chosen.get(f.name, flag.choices)
+            )
+        )
+    for name, (decl, help) in LEGACY_FLAGS.items():
+        decorators.append(click.option(decl, name, is_flag=True, help=help))
+    names = [f.name for f in fields(DeidConfig) if "flag" in f.metadata and f.name not in skip]
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def gathered(*args: Any, **kwargs: Any) -> Any:
+            from phiscrub.errors import ConfigError
+
+            given = {name: kwargs.pop(name) for name in [*names, *LEGACY_FLAGS]}
+            if resolve is not None:
+                given = resolve(given)
+            try:
+                config = from_options(given)
+            except ConfigError as exc:
+                raise click.UsageError(str(exc)) from None
+            return command(*args, config=config, **kwargs)
+
+        out: Any = gathered
+        for option in reversed(decorators):
+            out = option(out)
+        return out  # type: ignore[no-any-return]
+
+    return decorate
