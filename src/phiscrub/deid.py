@@ -10,7 +10,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from phiscrub.detect.base import Detector, detect_batch
+from phiscrub.detect.base import Detector, detect_all, detect_batch
 from phiscrub.document import Document, Span
 from phiscrub.engine_config import DEFAULT_THRESHOLD, RESOURCE_FIELDS, DeidConfig
 from phiscrub.keys import KEY_ENV_VAR, check_secret, resolve_key
@@ -347,11 +347,15 @@ class Deidentifier:
         detectors = self.active_detectors
         # Long notes: one progress report per detector (counts only, see phiscrub.progress).
         loud = wants_progress(max((len(d.text) for d in docs), default=0))
+        if not loud:  # short notes: the model's forward pass beside the rules (detect_all)
+            for per_doc in detect_all(detectors, docs):
+                for acc, spans in zip(proposals, per_doc):
+                    acc.extend(spans)
+            return proposals
         for k, det in enumerate(detectors):
             for acc, spans in zip(proposals, detect_batch(det, docs)):
                 acc.extend(spans)
-            if loud:
-                report("detectors", k + 1, len(detectors))
+            report("detectors", k + 1, len(detectors))
         return proposals
 
     def select(
