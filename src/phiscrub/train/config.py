@@ -29,23 +29,11 @@ from phiscrub.tagger.config import (
     TrainConfig,
 )
 
+#: Defined here: INIT_SOURCES, DistillConfig, distill_configs; the rest is phiscrub.tagger.config's.
 __all__ = [
-    "ARCHITECTURE_KEYS",
-    "BACKBONES",
-    "BILSTM_ENCODER",
-    "GEMMA_ENCODER",
-    "GGUF_BACKBONE",
-    "GGUF_POOLINGS",
-    "INIT_HEADS",
-    "INIT_SOURCES",
-    "RECIPES",
-    "SAVE_DTYPES",
-    "SUBWORD_STRATEGIES",
-    "BiLstmConfig",
-    "DistillConfig",
-    "GgufConfig",
-    "TrainConfig",
-    "distill_configs",
+    "ARCHITECTURE_KEYS", "BACKBONES", "BILSTM_ENCODER", "GEMMA_ENCODER", "GGUF_BACKBONE", "GGUF_POOLINGS",
+    "INIT_HEADS", "INIT_SOURCES", "RECIPES", "SAVE_DTYPES", "SUBWORD_STRATEGIES",
+    "BiLstmConfig", "DistillConfig", "GgufConfig", "TrainConfig", "distill_configs",
 ]
 
 InitSource = Literal["teacher", "encoder"]
