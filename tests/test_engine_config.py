@@ -4,6 +4,8 @@ per-call choices of Deidentifier.redact."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -188,3 +190,14 @@ def test_a_blank_key_file_is_refused_without_its_content(tmp_path: Path, content
     path.write_text(content, encoding="utf-8")
     with pytest.raises(ConfigError, match="empty or blank"):
         read_key_file(path)
+
+
+def test_the_python_api_example_of_the_readme_runs() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Python API:\n\n```python\n", 1)[1].split("```", 1)[0]
+    run = subprocess.run(
+        [sys.executable, "-c", block], capture_output=True, text=True, timeout=300, check=True
+    )
+    lines = run.stdout.splitlines()
+    assert lines[1:] == ["Seen by Dr. [NAME] on [DATE].", "Seen by Dr. *** on ***."]
+    assert "Alan Grant" not in lines[0] and "0048-2231" not in lines[0]
