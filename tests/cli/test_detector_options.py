@@ -18,17 +18,21 @@ from phiscrub.service.engine import Engine
 from phiscrub.spark import SparkSettings
 
 
-def _config(args: list[str]) -> DeidConfig:
-    seen: list[DeidConfig] = []
-
+def _command(seen: list[DeidConfig] | None = None) -> click.Command:
     @click.command()
     @engine_options(helps={"lang": "Rule language."})
     @click.option("--other", default="x")
     def command(config: DeidConfig, other: str) -> None:
         assert other == "x"
-        seen.append(config)
+        if seen is not None:
+            seen.append(config)
 
-    result = CliRunner().invoke(command, args)
+    return command
+
+
+def _config(args: list[str]) -> DeidConfig:
+    seen: list[DeidConfig] = []
+    result = CliRunner().invoke(_command(seen), args)
     assert result.exit_code == 0, result.output
     return seen[0]
 
@@ -116,3 +120,18 @@ def test_service_spark_and_the_api_build_the_same_deidentifier() -> None:
 
 def _as_dict(config: DeidConfig) -> dict[str, Any]:
     return {f.name: getattr(config, f.name) for f in fields(config)}
+
+
+def test_an_engine_config_file_with_flags_over_it(tmp_path: Any) -> None:
+    path = tmp_path / "engine.toml"
+    path.write_text('mode = "mask"\nthreshold = 0.4\nlang = "es"\nguard = false\n', encoding="utf-8")
+    assert _config(["--engine-config", str(path)]) == DeidConfig(
+        mode="mask", threshold=0.4, lang="es", guard=False
+    )
+    assert _config(["--engine-config", str(path), "--threshold", "0.2", "--rules-only"]) == DeidConfig(
+        mode="mask", threshold=0.2, lang="es", guard=False, model=None
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"keep_ages": true}', encoding="utf-8")
+    result = CliRunner().invoke(_command(), ["--engine-config", str(bad)])
+    assert result.exit_code == 2 and "keep_ages" in result.output

@@ -15,6 +15,7 @@ from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from phiscrub.engine_config import LEGACY_FLAGS, DeidConfig, Flag, from_options
 
@@ -41,6 +42,18 @@ def _click_option(name: str, flag: Flag, default: Any, help: str, choices: Seque
     return click.option(flag.decls, name, default=default, **attrs)
 
 
+def _typed(name: str) -> bool:
+    """Whether the parameter ``name`` of the current command was given on the command line (or by
+    an environment variable), not left at its default."""
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
+def _as_options(config: DeidConfig) -> dict[str, Any]:
+    return {f.name: getattr(config, f.name) for f in fields(config)}
+
+
 def engine_options(
     *,
     helps: Mapping[str, str] | None = None,
@@ -48,8 +61,11 @@ def engine_options(
     skip: Sequence[str] = (),
     resolve: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> Callable[[F], F]:
-    """Every engine flag (one per :class:`DeidConfig` field, plus the older ones), passed to the
-    command as one argument, ``config`` (a :class:`DeidConfig`).
+    """Every engine flag (one per :class:`DeidConfig` field, plus the older ones) and
+    ``--engine-config FILE``, passed to the command as one argument, ``config`` (a :class:`DeidConfig`).
+
+    ``--engine-config`` reads a TOML or JSON file of field names (:func:`phiscrub.config.load_config`);
+    the flags given on the command line override its values.
 
     Args:
         helps: a command's own help text of some fields (e.g. ``lang``: the languages it offers).
@@ -76,6 +92,16 @@ def engine_options(
         )
     for name, (decl, help) in LEGACY_FLAGS.items():
         decorators.append(click.option(decl, name, is_flag=True, help=help))
+    decorators.append(
+        click.option(
+            "--engine-config",
+            "engine_config",
+            type=click.Path(exists=True, dir_okay=False),
+            default=None,
+            help="TOML or JSON file of engine options (the fields of phiscrub.engine_config.DeidConfig); "
+            "flags given here override it.",
+        )
+    )
     names = [f.name for f in fields(DeidConfig) if "flag" in f.metadata and f.name not in skip]
 
     def decorate(command: F) -> F:
@@ -84,10 +110,17 @@ def engine_options(
             from phiscrub.errors import ConfigError
 
             given = {name: kwargs.pop(name) for name in [*names, *LEGACY_FLAGS]}
-            if resolve is not None:
-                given = resolve(given)
+            path = kwargs.pop("engine_config")
             try:
-                config = from_options(given)
+                base = None
+                if path is not None:
+                    from phiscrub.config import load_config
+
+                    base = load_config(path, DeidConfig)
+                    given = {k: v for k, v in given.items() if _typed(k)}
+                if resolve is not None:
+                    given = resolve({**({} if base is None else _as_options(base)), **given})
+                config = from_options(given, base)
             except ConfigError as exc:
                 raise click.UsageError(str(exc)) from None
             return command(*args, config=config, **kwargs)
