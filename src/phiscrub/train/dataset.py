@@ -93,7 +93,7 @@ def build_examples(
 
 
 def tag_indices(tags: Sequence[str]) -> tuple[dict[str, int], dict[int, int]]:
-    """Index of each tag, and the ``B-X`` index of each ``I-X`` index (see :func:`window_labels`)."""
+    """Index of each tag, and the ``B-X`` index of each ``I-X`` index (see :func:`~phiscrub.tagger.windows.window_labels`)."""
     tag_index = {t: i for i, t in enumerate(tags)}
     begin_of = {tag_index[t]: tag_index["B-" + t[2:]] for t in tags if t.startswith("I-")}
     return tag_index, begin_of
