@@ -126,18 +126,23 @@ class RedactJob:
     rename_outputs: str | None = None
     rename_map: Path | None = None
 
+    @property
+    def secret(self) -> bytes | None:
+        """The run's secret (:attr:`key`, else ``$PHISCRUB_KEY``; :func:`phiscrub.keys.resolve_key`)."""
+        return resolve_key(self.key)
+
     def check(self) -> None:
         """Refuse options that cannot run.
 
         Raises:
             RunStartupError: a vault without a secret, a blank key, a batch size or worker count under 1.
         """
-        if self.vault is not None and resolve_key(self.key) is None:
+        if self.vault is not None and self.secret is None:
             raise RunStartupError(
                 f"--vault needs a secret to encrypt it: set ${KEY_ENV_VAR} or use --key-file"
             )
         try:
-            check_secret(resolve_key(self.key), self.config.mode)
+            check_secret(self.secret, self.config.mode)
         except ConfigError as exc:
             raise RunStartupError(str(exc)) from None
         if self.batch_size < 1:
@@ -194,7 +199,7 @@ def run_redact(job: RedactJob) -> RunStats:
     work = job.out_dir / WORK_DIR_NAME
     lock = _lock_output(job.out_dir, work, private=job.audit_text)
     try:
-        secret = resolve_key(job.key)
+        secret = job.secret
         manifest = _open_manifest(work, _header(source, job.settings(), job.batch_size), secret, job.resume)
         stats = RunStats()
         try:
@@ -263,7 +268,7 @@ def _rename(source: Source, job: RedactJob) -> Source:
     if job.rename_outputs is None:
         return source
     try:
-        return RenamedSource(source, OutputNamer(job.rename_outputs, resolve_key(job.key)))
+        return RenamedSource(source, OutputNamer(job.rename_outputs, job.secret))
     except ConfigError as exc:
         raise RunStartupError(str(exc)) from None
 
