@@ -90,6 +90,12 @@ def _path_or_none(value: Any, where: str) -> str | None:
     raise ConfigError(f"config key {where!r} expects a path, got {type(value).__name__}")
 
 
+def _model(value: Any, where: str) -> str | None:
+    """The model option: a path, ``"default"``, ``"bundled"``, or None (also written ``"none"``:
+    TOML has no null, and ``predict --model none`` spells it so)."""
+    return None if value == "none" else _path_or_none(value, where)
+
+
 def _labels(value: Any, where: str) -> str:
     if not isinstance(value, str) or (value not in GRANULARITIES and not is_native(value)):
         raise ConfigError(
@@ -129,7 +135,7 @@ class DeidConfig:
             ``phicon5``, or a corpus-native scheme ``native:<corpus>``
             (:func:`phiscrub.labels.native_granularity`).
         model: a tagger model folder, ``"default"`` for the model bundled with the package, or None
-            for no model. ``"default"`` without a bundled model logs a warning and runs without one.
+            for no model (``"none"`` in a TOML file or on the command line). ``"default"`` without a bundled model logs a warning and runs without one.
             ``"default"`` runs the bundled model (English) only on English notes: for another
             ``lang`` the rules run alone, and with ``lang="auto"`` it is skipped per non-English
             document (:mod:`phiscrub.detect.language_gate`). ``"bundled"`` (the same model) and a
@@ -189,9 +195,10 @@ class DeidConfig:
             Flag(
                 "--model",
                 "Tagger model folder, 'default' (the bundled English model; rules alone for another --lang) "
-                "or 'bundled' (that model on every language).",
+                "or 'bundled' (that model on every language); 'none': rules only (as --rules-only, "
+                "which also drops the lexicon).",
             ),
-            _path_or_none,
+            _model,
         ),
     )
     lexicon: bool = field(

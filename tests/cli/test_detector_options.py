@@ -84,6 +84,7 @@ def test_every_field_round_trips_through_its_flag(name: str, tmp_path: Any) -> N
     [
         (["--rules-only", "--lexicon"], DeidConfig(model=None, lexicon=False)),
         (["--rules-only", "--model", "m"], DeidConfig(model=None)),
+        (["--model", "none", "--lexicon"], DeidConfig(model=None, lexicon=True)),
         (["--keep-ages"], DeidConfig(age_over_89="keep")),
         (["--keep-ages", "--age-over-89", "bucket"], DeidConfig(age_over_89="keep")),
     ],
