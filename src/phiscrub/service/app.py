@@ -12,7 +12,8 @@ Every error body is ``{"error": ..., "detail": ...}`` and never holds the text s
 errors (422) keep the error type, message and location but not the input FastAPI would echo.
 
 The notes of concurrent requests are detected together and long notes in a lane of their own
-(:mod:`phiscrub.service.batcher`); a request not done by its deadline is answered 503.
+(:mod:`phiscrub.service.batcher`, :mod:`phiscrub.service.long_lane`); a request not done by its
+deadline is answered 503.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from phiscrub.errors import PhiscrubError
 from phiscrub.service.batcher import Batcher, DeadlineExceeded, Finish
 from phiscrub.service.config import ServiceConfig
 from phiscrub.service.engine import Engine, Options
+from phiscrub.service.long_lane import Bound, ProcessLane, Recipe
 from phiscrub.service.middleware import AccessLog, BearerAuth, BodyLimit, RateLimit, tenant_of
 from phiscrub.service.schemas import (
     BatchDetectResponse,
@@ -136,7 +138,8 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
     tokens = config.tokens()
     if engine is None:
         engine = Engine(config, config.key()).load()
-    batcher = Batcher(engine.propose, long_chars=config.long_note_chars)
+    # Long notes are detected in a process of their own (no GIL shared with the short notes).
+    batcher = Batcher(engine.propose, long_chars=config.long_note_chars, long_lane=ProcessLane(config))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -191,13 +194,14 @@ def create_app(config: ServiceConfig, engine: Engine | None = None) -> FastAPI:
     async def redact(req: RedactRequest, request: Request) -> Response:
         """Replace the PHI of ``text`` (answer: one result) or of each of ``notes`` (answer: ``results``)."""
         docs, batch, opts = notes(req, req.mode)
-        return await answer(request, docs, batch, _redact_finish(engine, opts, tenant_of(request.scope)))
+        recipe = Recipe(_redact_finish, (opts, tenant_of(request.scope)))
+        return await answer(request, docs, batch, Bound(recipe, engine))
 
     @api_route("/v1/detect", DetectResult | BatchDetectResponse, "Find the PHI spans of one note or a batch")
     async def detect(req: DetectRequest, request: Request) -> Response:
         """Spans (offsets into the text sent, label, source, score) of ``text`` or of each of ``notes``."""
         docs, batch, opts = notes(req, "placeholder")
-        return await answer(request, docs, batch, _detect_finish(engine, opts))
+        return await answer(request, docs, batch, Bound(Recipe(_detect_finish, (opts,)), engine))
 
     @app.get("/healthz", response_model=Health, summary="Liveness and what the server offers")
     def healthz() -> Health:

@@ -6,7 +6,11 @@ The notes of all requests in flight in one worker process go through two lanes:
   gathered for a few milliseconds (or until :data:`MAX_DOCS` notes or :data:`MAX_CHARS` characters)
   and detected with one ``propose`` call, so many small notes share one model run; each note is
   then finished (policy, replacement) by its own request's function. One worker thread.
-- **long lane** (longer notes): one note at a time, detected whole, in a second thread. It never
+- **long lane** (longer notes): one note at a time, detected whole. The service runs this lane in a
+  process of its own at low CPU priority (``long_lane``, :mod:`phiscrub.service.long_lane`): in a
+  thread of the server, the long note's pure-Python stages (rules over the whole note, the model's
+  tokenization, decoding), which report no progress, held the GIL and slowed the small batches
+  down several times over. Without ``long_lane`` it runs in a second thread, as follows. It never
   holds up the small lane: the small lane never waits for it, and the pipeline reports progress at
   every model batch and every detector (:mod:`phiscrub.progress`), where the long lane yields. At
   each report, unless the small lane has been idle for :data:`IDLE_S`, it pauses until it has
@@ -41,6 +45,7 @@ __all__ = [
     "Batcher",
     "DeadlineExceeded",
     "Finish",
+    "LongLane",
     "Propose",
 ]
 
@@ -48,6 +53,9 @@ __all__ = [
 Propose = Callable[[Sequence[Document]], list[list[Span]]]
 #: ``finish(doc, proposals)``: a note's answer (runs in a lane's thread).
 Finish = Callable[[Document, list[Span]], Any]
+#: ``long_lane(doc, finish, dropped)``: a long note's answer, made elsewhere (e.g. in a process of its
+#: own, :mod:`phiscrub.service.long_lane`); gives up when ``dropped()`` turns true. Has ``close()``.
+LongLane = Callable[[Document, Finish, Callable[[], bool]], Any]
 
 #: How long the first note of a batch waits for others to join it (seconds).
 WINDOW_S = 0.004
@@ -156,6 +164,9 @@ class Batcher:
         window_s: how long a batch waits for more notes.
         max_docs: most notes in one small batch.
         max_chars: a small batch takes no more notes past this many characters.
+        long_lane: runs the long notes instead of a thread of this process (the service runs them
+            in a process of its own, :class:`~phiscrub.service.long_lane.ProcessLane`); None: the
+            long lane is a thread here that yields to the small lane at every progress report.
     """
 
     def __init__(
@@ -165,8 +176,10 @@ class Batcher:
         window_s: float = WINDOW_S,
         max_docs: int = MAX_DOCS,
         max_chars: int = MAX_CHARS,
+        long_lane: LongLane | None = None,
     ) -> None:
         self._propose = propose
+        self._long_lane = long_lane
         self.long_chars = long_chars
         self.window_s = window_s
         self.max_docs = max_docs
@@ -255,8 +268,15 @@ class Batcher:
             self._gate.small_done(len(batch))
 
     def _run_long(self, job: _Job) -> None:
-        """One long note, whole, yielding to the small lane at every progress report."""
+        """One long note, whole: in :attr:`_long_lane`, or here yielding to the small lane at every
+        progress report."""
         if job.dropped():
+            return
+        if self._long_lane is not None:
+            try:
+                job.settle(self._long_lane(job.doc, job.finish, job.dropped))
+            except Exception as exc:  # noqa: BLE001 - handed to the note's own request
+                job.settle(error=exc)
             return
 
         def yield_to_small(stage: str, done: int, total: int) -> None:
@@ -280,3 +300,6 @@ class Batcher:
             self._task.cancel()
         self._small.shutdown(wait=False, cancel_futures=True)
         self._long.shutdown(wait=False, cancel_futures=True)
+        close = getattr(self._long_lane, "close", None)
+        if close is not None:
+            close()
