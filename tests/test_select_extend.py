@@ -29,6 +29,13 @@ def _grow(text: str, found: str, label: str = "HOSPITAL") -> str:
         ("DME from Apex Medical Supply Inc. today", "Apex Medical Supply", "Apex Medical Supply Inc."),
         ("FROM: HARMONY EMERGENCY DEPT", "HARMONY", "HARMONY"),  # a department, no name word
         ("AT RED OAK PULMONARY SPECIALISTS FOR PFTS", "RED OAK", "RED OAK PULMONARY SPECIALISTS"),
+        ("poss d/c to cedar bend family practice tomorrow", "cedar bend", "cedar bend family practice"),
+        (
+            "closer to Evergreen Creek Health Partners.",
+            "Evergreen Creek Health",
+            "Evergreen Creek Health Partners",
+        ),
+        ("transport via Birch Summit Counseling dial-a-ride", "Birch Summit", "Birch Summit Counseling"),
     ],
 )
 def test_a_name_grows_over_its_head_words(text: str, found: str, whole: str) -> None:
@@ -41,6 +48,9 @@ def test_a_name_grows_over_its_head_words(text: str, found: str, whole: str) -> 
         ("Seen at Red Oak Pulmonary clinic today", "Red Oak"),  # lower-case "clinic": a service
         ("Seen at Red Oak. Pulmonary Specialists agree", "Red Oak"),  # another sentence
         ("Seen at Red Oak Pulmonary for PFTs", "Red Oak"),  # no head word ends the run
+        ("Seen at Red Oak Family Practice", "Red"),  # "Oak" is no head or service word
+        ("seen at red oak Family Practice", "red oak"),  # another case
+        ("pt will f/u at scott and sons clinic. bus tokens", "scott and sons"),  # lower case: describes
         ("at Red Oak\nClinic notes reviewed", "Red Oak"),  # another line
         ("Red Oak Pulmonary Specialists", "Red Oak Pulmonary Specialists"),  # already whole
         ("Stout Medical Center Emergency Department", "Stout Medical Center"),  # ends on its head

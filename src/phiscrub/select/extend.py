@@ -6,9 +6,10 @@ make it a practice: ``[Red Oak] Pulmonary Specialists``, ``[Harbor View] Skilled
 place. This step extends a HOSPITAL, ORGANIZATION, DEPARTMENT or generic LOCATION span to the right
 over a run of words that continues the name: every word a service, head or company word
 (``Pulmonary``, ``Skilled``, ``Nursing``, ``Associates``, ``PC``), the run ending on a head or
-company word, on the same line, capitalised as the name is. A span that already ends on a head
-word is whole ("Stout Medical Center Emergency Department": the department is no part of the name).
-A span only grows; nothing is removed, so the step can only raise recall.
+company word, on the same line, written in the name's case (Title, ALL CAPS or all lower case:
+``d/c to [cedar bend] family practice``). A span that already ends on a hospital, centre,
+institute or clinic word is whole (``Stout Medical Center Emergency Department``: the department
+is no part of the name). A span only grows; nothing is removed, so the step can only raise recall.
 """
 
 from __future__ import annotations
@@ -38,8 +39,13 @@ _HEADS = word_set(
     group services pharmacy therapy imaging radiology laboratory labs lab medicine practice surgery
     surgeons orthopedics orthopaedics cardiology neurology urology oncology dermatology pediatrics
     gastroenterology pulmonology nephrology dialysis network system systems living residence home
+    counseling insurance transit foods logistics pharmacy church ministries academy bank shelter
+    agency recovery wellness plan
     """
 )
+#: Heads after which the name is whole: what follows is a department of the place ("Stout Medical
+#: Center Emergency Department", "Valley Rehabilitation Institute Primary Care").
+_CLOSING = word_set("hospital hosp hosp. center centre institute infirmary manor hospice clinic")
 #: Words that may stand inside the rest of the name before its head ("Skilled", "Women's", "Family").
 _INNER = word_set(
     """
@@ -50,6 +56,8 @@ _INNER = word_set(
     dental vision hearing infusion diagnostic diagnostics medical rehab nursing and & of
     """
 )
+#: In an all-lower-case note, a lone one of these after a name describes the place, no part of its name.
+_GENERIC_TAIL = word_set("clinic clinics shelter center centre home office services care health")
 _WORD_RE = re.compile(r"[ \t]+([A-Za-z][A-Za-z'’.&]*|&)")
 
 
@@ -61,22 +69,32 @@ def _all_heads() -> frozenset[str]:
     return _HEADS | _COMPANY | frozenset(last)
 
 
-def _cased_like(word: str, upper: bool) -> bool:
+def _cased_like(word: str, case: str) -> bool:
+    """The word is written as the span is: ALL CAPS, Title Case or all lower case."""
     if word in ("&", "and", "of"):
         return True
-    return word.isupper() if upper else word[0].isupper()
+    if case == "upper":
+        return word.isupper()
+    return word.islower() if case == "lower" else word[0].isupper()
 
 
 def _tail(text: str, span: Span) -> int:
     """The end of the name words that continue ``span``, or ``span.end`` when none do."""
     surface = text[span.start : span.end]
     letters = [c for c in surface if c.isalpha()]
-    if not letters or not surface[:1].isalpha() or not surface[0].isupper():
+    if not letters or not surface[:1].isalpha():
         return span.end
-    upper = all(c.isupper() for c in letters)
+    if all(c.isupper() for c in letters):
+        case = "upper"
+    elif all(c.islower() for c in letters):
+        case = "lower"  # an all-lower-case note ("d/c to cedar bend family practice")
+    elif surface[0].isupper():
+        case = "title"
+    else:
+        return span.end
     heads = _all_heads()
-    if surface.split()[-1].lower().rstrip(".") in heads:
-        return span.end  # already ends on its head: what follows is a department ("... Center Emergency")
+    if surface.split()[-1].lower().rstrip(".") in _CLOSING:
+        return span.end  # already whole: what follows is a department ("... Center Emergency")
     end = pos = span.end
     for _ in range(4):
         m = _WORD_RE.match(text, pos)
@@ -84,11 +102,14 @@ def _tail(text: str, span: Span) -> int:
             break
         word = m.group(1)
         low = word.lower().rstrip(".") if word.lower() not in _COMPANY else word.lower()
-        if not _cased_like(word, upper) or (low not in heads and low not in _INNER):
+        if not _cased_like(word, case) or (low not in heads and low not in _INNER):
             break
         pos = m.end()
         if low in heads or word.lower() in _COMPANY:
             end = pos
+    tail = text[span.end : end].split()
+    if case == "lower" and len(tail) == 1 and tail[0].rstrip(".") in _GENERIC_TAIL:
+        return span.end  # "f/u at scott and sons clinic": in lower case a lone "clinic" describes
     if end > span.end and text[end - 1] == "." and text[span.end : end].split()[-1].lower() not in _COMPANY:
         end -= 1  # a sentence's full stop, not the company's "Inc."
     return end

@@ -112,6 +112,9 @@ PLACES_FOUND = [
     ("sent to NMC for cath", "NMC", "HOSPITAL"),
     ("Records faxed from RVMC.", "RVMC", "HOSPITAL"),
     ("PER RVMC RECORDS PT HAD CABG", "RVMC", "HOSPITAL"),
+    ("poss d/c to heritage home health tomorrow", "heritage home health", "HOSPITAL"),
+    ("admitted from pine springs dialysis w sob", "pine springs dialysis", "HOSPITAL"),
+    ("discharged to sunrise assisted living", "sunrise assisted living", "HOSPITAL"),
     ("outside CT received from BRMC today", "BRMC", "HOSPITAL"),
     ("discharged to HRC for rehab", "HRC", "HOSPITAL"),
     ("ICU TRANSFER NOTE (Corrigan ICU -> floor)", "Corrigan ICU", "DEPARTMENT"),
@@ -158,6 +161,12 @@ PLACES_NOT_FOUND = [
     "received from OR intubated",
     "admitted to MICU overnight",
     "per ICU records and CT chart",
+    "d/c to home with home health",
+    "plan d/c to acute rehab when bed",
+    "transfer to sub acute rehab",
+    "d/c to the nursing home",
+    "pt went to urgent care yesterday",
+    "back to outpatient dialysis tues",
 ]
 
 

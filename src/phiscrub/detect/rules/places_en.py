@@ -125,6 +125,26 @@ _WARD_ANYCASE_RE = re.compile(
 )
 
 
+# "d/c to heritage home health", "admitted from pine springs dialysis": in lower case, a place after a
+# move cue and before a facility head; the words before the head must hold a name (see _lower_ok).
+_LOWER_HEADS = (
+    "home health", "home care", "urgent care", "family practice", "family medicine", "skilled nursing",
+    "nursing home", "nursing and rehab", "nursing & rehab", "rehab", "rehab center", "dialysis",
+    "cardiology associates", "medical associates", "medical group", "health partners", "health center",
+    "medical center", "hospital", "hosp", "clinic", "hospice", "assisted living", "senior living",
+    "care center", "behavioral health", "orthopedics", "imaging", "counseling",
+)  # fmt: skip
+_LOWER_FACILITY_RE = re.compile(
+    r"\b(?:d/c|dc|discharged?|transfer(?:red)?|tx|xfer|sent|admitted|readmitted|go(?:es|ing)?|went"
+    r"|return(?:s|ed|ing)?|back|referred|referral)[ \t]+(?:to|from|at)[ \t]+"
+    r"(?P<low>[a-z][a-z'’-]+(?:[ \t][a-z][a-z'’-]+){0,2}?[ \t]"
+    + "(?:"
+    + "|".join(re.escape(h).replace(r"\ ", "[ \\t]") for h in sorted(_LOWER_HEADS, key=len, reverse=True))
+    + ")"
+    + r")(?![\w'’-])"
+)
+
+
 _GENERIC_ORG = word_set(
     """
     homeless local retail specialty mail order community public city county state federal national
@@ -321,6 +341,31 @@ def _abbr_ok(m: re.Match[str]) -> bool:
     return len(abbr) >= 4 and not (forms & vocab.wordnet) and not any(is_clinical_word(f) for f in forms)
 
 
+def _lower_ok(m: re.Match[str]) -> bool:
+    span = m.group("low")
+    heads = {w for h in _LOWER_HEADS for w in h.split()}
+    words = span.split()
+    while words and words[-1] in heads:
+        words.pop()  # the head phrase
+    if not words:
+        return False
+    return all(
+        w not in PLACE_STOP and w not in _GENERIC_ORG and w not in _SERVICE_WORDS and not _service(w)
+        for w in words
+    ) and any(not plain_word(w) or w in _NATURE_WORDS for w in words)
+
+
+#: Everyday words that name places in lower-case notes ("pine springs", "cedar bend", "heritage").
+_NATURE_WORDS = word_set(
+    """
+    pine pines oak oaks cedar maple birch willow aspen elm spruce river lake creek brook springs spring
+    valley ridge hill hills meadow meadows grove harbor harbour bay bend falls summit crest haven park
+    heritage liberty pioneer evergreen sunrise sunset golden silver crystal stone rock canyon prairie
+    eagle falcon mesa point view glen field fields woods forest
+    """
+)
+
+
 def _ward_ok(m: re.Match[str]) -> bool:
     ward = m.group("w1") or m.group("w2")
     return not plain_word(ward.split()[0]) and not upper_line(m.string, m.start(), m.end())
@@ -355,6 +400,7 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     _TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok),
     _TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok),
     _TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok),
+    PatternRule("HOSPITAL", _LOWER_FACILITY_RE, name="facility_lower", score=0.5, group="low", validator=_lower_ok),
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
