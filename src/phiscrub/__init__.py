@@ -13,6 +13,7 @@ import phiscrub.tagger.ort  # noqa: F401  # isort: skip
 import phiscrub.io as _io
 from phiscrub.deid import Deidentifier, Redaction
 from phiscrub.document import Document, Span
+from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import (
     ConfigError,
     InputFormatError,
@@ -28,6 +29,7 @@ from phiscrub.text import tokenize
 
 __all__ = [
     "ConfigError",
+    "DeidConfig",
     "Deidentifier",
     "Document",
     "InputFormatError",
