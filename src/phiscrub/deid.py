@@ -8,11 +8,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from phiscrub.detect.base import Detector, detect_all, detect_batch
 from phiscrub.document import Document, Span
-from phiscrub.engine_config import DEFAULT_THRESHOLD, RESOURCE_FIELDS, DeidConfig
+from phiscrub.engine_config import DEFAULT_THRESHOLD, RESOURCE_FIELDS, Choices, DeidConfig
 from phiscrub.keys import KEY_ENV_VAR, check_secret, resolve_key
 from phiscrub.labels import fold
 from phiscrub.modes import Mode as RedactMode
@@ -429,15 +429,7 @@ class Deidentifier:
         return tuple(sorted(kept))
 
     def redact(
-        self,
-        doc: Document | str,
-        patient_id: str | None = None,
-        *,
-        mode: str | None = None,
-        labels: str | None = None,
-        policy: str | None = None,
-        threshold: float | None = None,
-        key: str | bytes | None = None,
+        self, doc: Document | str, patient_id: str | None = None, **choices: Unpack[Choices]
     ) -> Redaction:
         """De-identify one note.
 
@@ -445,9 +437,10 @@ class Deidentifier:
             doc: a :class:`Document` or a plain string.
             patient_id: groups documents of one patient for consistent surrogates and date shifts;
                 defaults to ``doc.metadata["patient_id"]``.
-            mode, labels, policy, threshold: this call's choices (None: the configured ones); the
-                detectors, model and lists are the same whatever they are.
-            key: this call's surrogate secret (None: the de-identifier's).
+            choices: this call's ``mode``, ``labels``, ``policy``, ``threshold`` (None: the
+                configured ones; the detectors, model and lists are the same whatever they are) and
+                ``key`` (None: the de-identifier's secret); see
+                :class:`~phiscrub.engine_config.Choices`.
 
         Returns:
             The :class:`Redaction`: ``.text`` is the rewritten text, ``.spans`` the PHI spans of the
@@ -456,66 +449,46 @@ class Deidentifier:
         Raises:
             ConfigError: an invalid choice, or surrogate mode without a secret.
         """
-        return self._redact_batch(
-            [_as_doc(doc)], patient_id, self._choices(mode, labels, policy, threshold), key
-        )[0]
+        cfg, secret = self._call(choices)
+        return self._redact_batch([_as_doc(doc)], patient_id, cfg, secret)[0]
 
-    def redact_text(self, text: str, **choices: Any) -> str:
+    def redact_text(self, text: str, **choices: Unpack[Choices]) -> str:
         """The redacted text of ``text`` (:meth:`redact`'s ``.text``; the same keyword choices)."""
         return self.redact(text, **choices).text
 
-    def redact_one(self, doc: Document, patient_id: str | None = None, **choices: Any) -> Redaction:
+    def redact_one(
+        self, doc: Document, patient_id: str | None = None, **choices: Unpack[Choices]
+    ) -> Redaction:
         """The same as :meth:`redact` (kept for older callers)."""
         return self.redact(doc, patient_id, **choices)
 
     def redact_many(
-        self,
-        docs: Iterable[Document],
-        batch_size: int = 16,
-        *,
-        mode: str | None = None,
-        labels: str | None = None,
-        policy: str | None = None,
-        threshold: float | None = None,
-        key: str | bytes | None = None,
+        self, docs: Iterable[Document], batch_size: int = 16, **choices: Unpack[Choices]
     ) -> Iterator[Redaction]:
         """Redact documents lazily in batches, preserving order; yields :class:`Redaction` records
         (the choices as in :meth:`redact`)."""
-        cfg = self._choices(mode, labels, policy, threshold)
+        cfg, secret = self._call(choices)
         for batch in batched(docs, batch_size):
-            yield from self._redact_batch(batch, None, cfg, key)
+            yield from self._redact_batch(batch, None, cfg, secret)
 
-    def finish(
-        self,
-        doc: Document,
-        proposals: Sequence[Span],
-        *,
-        mode: str | None = None,
-        labels: str | None = None,
-        policy: str | None = None,
-        threshold: float | None = None,
-        key: str | bytes | None = None,
-    ) -> Redaction:
+    def finish(self, doc: Document, proposals: Sequence[Span], **choices: Unpack[Choices]) -> Redaction:
         """:meth:`redact` from the note's proposals (:meth:`propose_many`), detected beforehand
         (the service detects the notes of concurrent requests together)."""
-        cfg = self._choices(mode, labels, policy, threshold)
+        cfg, secret = self._call(choices)
         spans = self.select(doc, proposals, cfg.threshold, policy=cfg.policy)
-        return self._apply(doc, spans, None, cfg, self._secret_for(key))
+        return self._apply(doc, spans, None, cfg, secret)
 
-    def _choices(
-        self, mode: str | None, labels: str | None, policy: str | None, threshold: float | None
-    ) -> DeidConfig:
-        """The config of one call: :attr:`config` with the choices given (checked)."""
-        return self._config.with_choices(mode=mode, labels=labels, policy=policy, threshold=threshold)
-
-    def _secret_for(self, key: str | bytes | None) -> bytes | None:
-        return self._secret if key is None else resolve_key(key)
+    def _call(self, choices: Choices) -> tuple[DeidConfig, bytes | None]:
+        """The config and the secret of one call: :attr:`config` with the choices given, checked."""
+        key = choices.get("key")
+        cfg = self._config.with_choices(**{k: v for k, v in choices.items() if k != "key"})
+        secret = self._secret if key is None else resolve_key(key)
+        check_secret(secret, cfg.mode)  # before any detection
+        return cfg, secret
 
     def _redact_batch(
-        self, batch: list[Document], patient_id: str | None, cfg: DeidConfig, key: str | bytes | None
+        self, batch: list[Document], patient_id: str | None, cfg: DeidConfig, secret: bytes | None
     ) -> list[Redaction]:
-        secret = self._secret_for(key)
-        check_secret(secret, cfg.mode)  # before any detection
         found = self.detect_many(batch, policy=cfg.policy, threshold=cfg.threshold)
         return [self._apply(d, spans, patient_id, cfg, secret) for d, spans in zip(batch, found)]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from phiscrub.config import check_fields
 from phiscrub.errors import ConfigError
@@ -38,6 +38,7 @@ __all__ = [
     "LEGACY_FLAGS",
     "PER_CALL",
     "RESOURCE_FIELDS",
+    "Choices",
     "DeidConfig",
     "Flag",
     "from_options",
@@ -49,6 +50,19 @@ DEFAULT_THRESHOLD = 0.1
 
 #: The options a call may override (:meth:`phiscrub.deid.Deidentifier.redact`).
 PER_CALL = ("mode", "labels", "policy", "threshold")
+
+
+class Choices(TypedDict, total=False):
+    """The keyword choices of one call of :meth:`phiscrub.deid.Deidentifier.redact` (and
+    ``redact_many``, ``redact_text``, ``finish``): the :data:`PER_CALL` options, and the call's
+    surrogate secret. None (or left out): the configured value."""
+
+    mode: str | None
+    labels: str | None
+    policy: str | None
+    threshold: float | None
+    key: str | bytes | None
+
 
 #: The options that may also be given as a loaded object to ``Deidentifier`` (a
 #: :class:`~phiscrub.detect.site.SiteLists`, a :class:`~phiscrub.detect.site_registry.Registry`,
