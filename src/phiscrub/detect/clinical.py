@@ -60,6 +60,7 @@ from phiscrub.detect.clinical_cues import (
     line_bounds,
     measurement_before,
     text_before,
+    trim_name,
 )
 from phiscrub.detect.clinical_dates import COUNT_RE
 from phiscrub.detect.clinical_numbers import number_reason
@@ -72,7 +73,6 @@ from phiscrub.detect.clinical_vocab import (
     clinical_vocabulary,
     is_clinical_word,
     is_common_word,
-    stopwords,
 )
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
@@ -470,43 +470,6 @@ _WS_TOKEN_RE = re.compile(r"\S+")
 _CONNECTIVE_RE = re.compile(r"(?:from|to|and|or|then|now|->|-|→|,|;)", re.IGNORECASE)
 
 
-_NAME_FIELD_BEFORE_RE = re.compile(r"\b(?:name|patient|pt|client|resident)[ \t]*:[ \t]*\Z", re.IGNORECASE)
-
-
-def _trim_name(text: str, span: Span) -> Span:
-    """A name span without function words at its edges ("its Herzog" -> "Herzog")."""
-    if _NAME_FIELD_BEFORE_RE.search(text_before(text, span.start, 20)):
-        return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
-    stop = stopwords()
-    toks = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
-    core = [m for m in toks if _keep_edge(m.group(), stop)]
-    if not core or len(core) == len(toks):
-        return span
-    if core[-1] is toks[-2] and _surname_after_first_name(toks[-2].group(), toks[-1].group()):
-        core.append(toks[-1])  # "Dr. Ronald Young": a capitalised word after a first name
-    start, end = core[0].start(), core[-1].end()
-    while end > start and text[end - 1] in ",;:":
-        end -= 1
-    if start == span.start and end == span.end:
-        return span
-    return Span(start, end, span.label, span.score, span.source)
-
-
-def _surname_after_first_name(first: str, last: str) -> bool:
-    word = last.strip(",;:()'’")
-    title = word[:1].isupper() and not word.isupper()
-    return title and first[:1].isupper() and first.strip(",;:").lower() in clinical_vocabulary().first_names
-
-
-def _keep_edge(tok: str, stop: frozenset[str]) -> bool:
-    word = tok.strip(",;:()'’")
-    # initials ("I. Rodenas", "A. Cudic") are name parts, not the words "I" and "a"
-    if len(word.rstrip(".")) < 2 or word.endswith(".") or word.lower() not in stop:
-        return True
-    # "Will Hart", "Don Ruiz": a capitalised first name that is also a function word
-    return word[:1].isupper() and not word.isupper() and word.lower() in clinical_vocabulary().first_names
-
-
 def _reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> str | None:
     surface = text[span.start : span.end]
     if any(c.isdigit() for c in surface):
@@ -565,7 +528,7 @@ def decide(doc: Document, spans: Sequence[Span], *, keep_generic: bool = False) 
         except LabelError:  # a corpus's own type (--labels native): no guard rule applies
             coarse = span.label
         if coarse == "NAME":
-            trimmed = _trim_name(text, span)
+            trimmed = trim_name(text, span)
             if trimmed is not span:
                 reason = _reason(text, trimmed, coarse, keep_generic)
                 out.append(GuardDecision(trimmed, reason is None, reason or "edge-word"))

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from phiscrub.detect.clinical_vocab import clinical_vocabulary, words_pattern
+from phiscrub.detect.clinical_vocab import clinical_vocabulary, stopwords, words_pattern
+from phiscrub.document import Span
 
 # Vital signs, labs, I/O, vent settings, scores: a number right after one of these is a measurement.
 MEASURE_WORDS = words_pattern(
@@ -364,3 +365,44 @@ def drug_before(text: str, start: int) -> bool:
         if m.group().lower() in v.drugs and m.group().lower() not in v.common:
             return True
     return False
+
+
+# --- name edges ------------------------------------------------------------------------------------------
+_WS_TOKEN_RE = re.compile(r"\S+")
+_NAME_FIELD_BEFORE_RE = re.compile(r"\b(?:name|patient|pt|client|resident)[ \t]*:[ \t]*\Z", re.IGNORECASE)
+
+
+def trim_name(text: str, span: Span) -> Span:
+    """A name span without function words at its edges ("its Herzog" -> "Herzog")."""
+    if _NAME_FIELD_BEFORE_RE.search(text_before(text, span.start, 20)):
+        return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
+    if CREDENTIAL_AFTER_RE.match(text, span.end):
+        return span  # "Will Swan, MD": a name before its credential is a name from its first word
+    stop = stopwords()
+    toks = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
+    core = [m for m in toks if _keep_edge(m.group(), stop)]
+    if not core or len(core) == len(toks):
+        return span
+    if core[-1] is toks[-2] and _surname_after_first_name(toks[-2].group(), toks[-1].group()):
+        core.append(toks[-1])  # "Dr. Ronald Young": a capitalised word after a first name
+    start, end = core[0].start(), core[-1].end()
+    while end > start and text[end - 1] in ",;:":
+        end -= 1
+    if start == span.start and end == span.end:
+        return span
+    return Span(start, end, span.label, span.score, span.source)
+
+
+def _surname_after_first_name(first: str, last: str) -> bool:
+    word = last.strip(",;:()'’")
+    title = word[:1].isupper() and not word.isupper()
+    return title and first[:1].isupper() and first.strip(",;:").lower() in clinical_vocabulary().first_names
+
+
+def _keep_edge(tok: str, stop: frozenset[str]) -> bool:
+    word = tok.strip(",;:()'’")
+    # initials ("I. Rodenas", "A. Cudic") are name parts, not the words "I" and "a"
+    if len(word.rstrip(".")) < 2 or word.endswith(".") or word.lower() not in stop:
+        return True
+    # "Will Hart", "Don Ruiz": a capitalised first name that is also a function word
+    return word[:1].isupper() and not word.isupper() and word.lower() in clinical_vocabulary().first_names

@@ -12,7 +12,7 @@ import pytest
 
 from phiscrub.detect.rules.dates import date_detector
 from phiscrub.detect.rules.locations import location_detector
-from phiscrub.document import Document
+from phiscrub.document import Document, Span
 
 DATES_FOUND = [
     ("family visit over thanksgiving was hard", "thanksgiving"),
@@ -237,3 +237,44 @@ def test_named_facilities_units_and_towns_in_any_form(text: str, surface: str, l
 )
 def test_services_and_drug_shorthand_are_not_places(text: str) -> None:
     assert _found(text, "location") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "label"),
+    [
+        ("Asked to see Mr. Day for junctional bradycardia.", "Day", "PATIENT"),
+        ("Spoke with Ms. Church re: plan.", "Church", "PATIENT"),
+        ("Mrs. Young is a 93 yo woman.", "Young", "PATIENT"),
+        ("Their son May lives in Phoenix.", "May", "RELATIVE"),
+        ("Pt T. denies pain.", "T.", "PATIENT"),
+        ("Patient R. is a 45 yo male.", "R.", "PATIENT"),
+    ],
+)
+def test_stop_words_that_are_names_after_a_title_or_kin_word(text: str, surface: str, label: str) -> None:
+    from phiscrub.detect.rules.names import name_detector
+
+    found = [(text[s.start : s.end], s.label) for s in name_detector().detect(Document("t", text))]
+    assert (surface, label) in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seen on Day 3 of abx.",  # no title before the word
+        "son will call back tomorrow",  # lower case after a kinship word
+        "Pt A&O x3.",  # no initial and full stop
+        "PT T. to follow.",  # physical therapy in capitals
+    ],
+)
+def test_stop_words_without_a_title_stay_words(text: str) -> None:
+    from phiscrub.detect.rules.names import name_detector
+
+    assert name_detector().detect(Document("t", text)) == []
+
+
+def test_a_name_before_its_credential_keeps_its_first_word() -> None:
+    from phiscrub.detect.clinical import guard
+
+    text = "Will Swan, MD\nPager 4411"
+    kept = guard(Document("t", text), [Span(0, 9, "DOCTOR", 0.9, "model")])
+    assert [(text[s.start : s.end]) for s in kept] == ["Will Swan"]

@@ -68,11 +68,19 @@ def _style(tok: str) -> str:
 
 
 def _scan_after(
-    text: str, pos: int, *, lower_ok: bool, upper_ok: bool = True, comma_ok: bool = False, max_tokens: int = 4
+    text: str,
+    pos: int,
+    *,
+    lower_ok: bool,
+    upper_ok: bool = True,
+    comma_ok: bool = False,
+    max_tokens: int = 4,
+    first_ok: frozenset[str] = frozenset(),
 ) -> tuple[int, int] | None:
     """Collect name tokens from ``pos`` onward; return the span of the accepted tokens or None.
 
-    With ``comma_ok`` a surname may be followed by ", Given" ("Kiuru, Varvara").
+    With ``comma_ok`` a surname may be followed by ", Given" ("Kiuru, Varvara"); a first token in
+    ``first_ok`` is taken although it is a stop word ("Mr. Day", "son May").
     """
     start = end = -1
     style = ""
@@ -87,7 +95,8 @@ def _scan_after(
         if count and text[m.start() : m.start("tok")] != " ":
             break  # name parts are separated by exactly one space; wider gaps are table columns
         st = _style(tok)
-        if st != "initial" and tok.lower() in NAME_STOPWORDS:
+        taken = count == 0 and st in ("title", "upper") and tok.lower() in first_ok
+        if st != "initial" and tok.lower() in NAME_STOPWORDS and not taken:
             break
         if (st == "lower" and not lower_ok) or (st == "upper" and not upper_ok):
             break
@@ -202,9 +211,29 @@ class NameRule(PatternRule):
                     lower_ok=lower_ok,
                     upper_ok=upper_ok,
                     comma_ok=comma_ok and label == "PATIENT",
+                    first_ok=_SURNAME_STOPWORDS if _honorific_or_kin(m) else frozenset(),
                 )
             if span is not None:
                 yield span[0], span[1], label
+
+
+#: Stop words that are also surnames or given names: right after an honorific or a kinship word
+#: ("Mr. Day", "Ms. Church", "Mrs. Young", "son May", "son Will") they are the name.
+_SURNAME_STOPWORDS = frozenset(
+    {"day", "may", "march", "april", "june", "july", "august", "will", "young", "church"}
+    | {"ward", "rich", "hope"}
+)
+
+
+def _honorific_or_kin(m: re.Match[str]) -> bool:
+    """The trigger is a title ("Mr.", "Dr") or a kinship word ("son"), with no separator after it."""
+    word = m.groupdict().get("w")
+    if word is None or (m.groupdict().get("sep") or "").strip() or m.groupdict().get("title"):
+        return False
+    kinds = _TRIGGER_KINDS.get(_norm(word), set())
+    if "title" in kinds:
+        return (word + (m.groupdict().get("dot") or "")) in DOCTOR_TITLES | PATIENT_TITLES
+    return "kin" in kinds
 
 
 def _norm(word: str) -> str:
