@@ -376,8 +376,13 @@ def trim_name(text: str, span: Span) -> Span:
     """A name span without function words at its edges ("its Herzog" -> "Herzog")."""
     if _NAME_FIELD_BEFORE_RE.search(text_before(text, span.start, 20)):
         return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
-    if CREDENTIAL_AFTER_RE.match(text, span.end):
-        return span  # "Will Swan, MD": a name before its credential is a name from its first word
+    before = text_before(text, span.start, 20)
+    if (
+        CREDENTIAL_AFTER_RE.match(text, span.end)
+        or TITLE_BEFORE_RE.search(before)
+        or KIN_BEFORE_RE.search(before)
+    ):
+        return span  # "Will Swan, MD", "Dr. Will Miller", "son Rich March": a name from its first word
     stop = stopwords()
     toks = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
     core = [m for m in toks if _keep_edge(m.group(), stop)]

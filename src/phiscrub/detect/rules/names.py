@@ -95,7 +95,13 @@ def _scan_after(
         if count and text[m.start() : m.start("tok")] != " ":
             break  # name parts are separated by exactly one space; wider gaps are table columns
         st = _style(tok)
-        taken = count == 0 and st in ("title", "upper") and tok.lower() in first_ok
+        # "Mr. Day", "son Rich March", "Pt: Autumn May": a word that is also a name, not before a day
+        taken = (
+            st in ("title", "upper")
+            and tok.lower() in first_ok
+            and count < 2
+            and not re.match(r"[ \t]+\d", text[m.end() : m.end() + 3])
+        )
         if st != "initial" and tok.lower() in NAME_STOPWORDS and not taken:
             break
         if (st == "lower" and not lower_ok) or (st == "upper" and not upper_ok):
@@ -211,7 +217,9 @@ class NameRule(PatternRule):
                     lower_ok=lower_ok,
                     upper_ok=upper_ok,
                     comma_ok=comma_ok and label == "PATIENT",
-                    first_ok=_SURNAME_STOPWORDS if _honorific_or_kin(m) else frozenset(),
+                    first_ok=_SURNAME_STOPWORDS
+                    if _honorific_or_kin(m) or label == "PATIENT"
+                    else frozenset(),
                 )
             if span is not None:
                 yield span[0], span[1], label

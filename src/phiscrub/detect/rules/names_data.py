@@ -294,6 +294,11 @@ KIN_WORDS = (
     "father-in-law",
     "son-in-law",
     "daughter-in-law",
+    "sister-in-law",
+    "brother-in-law",
+    "dtr-in-law",
+    "married to",
+    "engaged to",
     # shorthand of nursing and social work notes ("dtr renata", "bro Kieran")
     "dtr",
     "dau",
