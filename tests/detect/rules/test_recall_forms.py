@@ -246,6 +246,10 @@ def test_services_and_drug_shorthand_are_not_places(text: str) -> None:
         ("Spoke with Ms. Church re: plan.", "Church", "PATIENT"),
         ("Mrs. Young is a 93 yo woman.", "Young", "PATIENT"),
         ("Their son May lives in Phoenix.", "May", "RELATIVE"),
+        ("son Rich March (HCP) at bedside", "Rich March", "RELATIVE"),
+        ("dtr-in-law Little, grandson Price by phone", "Little", "RELATIVE"),
+        ("SH: Married to Banks, 2 children.", "Banks", "RELATIVE"),
+        ("Pt: Autumn May (pt spells his name)", "Autumn May", "PATIENT"),
         ("Pt T. denies pain.", "T.", "PATIENT"),
         ("Patient R. is a 45 yo male.", "R.", "PATIENT"),
     ],
@@ -261,6 +265,7 @@ def test_stop_words_that_are_names_after_a_title_or_kin_word(text: str, surface:
     "text",
     [
         "Seen on Day 3 of abx.",  # no title before the word
+        "married to the idea of surgery",  # no capitalised name
         "son will call back tomorrow",  # lower case after a kinship word
         "Pt A&O x3.",  # no initial and full stop
         "PT T. to follow.",  # physical therapy in capitals
@@ -272,9 +277,13 @@ def test_stop_words_without_a_title_stay_words(text: str) -> None:
     assert name_detector().detect(Document("t", text)) == []
 
 
-def test_a_name_before_its_credential_keeps_its_first_word() -> None:
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("Will Swan, MD\nPager 4411", "Will Swan"), ("(Dr. Will Miller, neurology)", "Will Miller")],
+)
+def test_a_name_after_a_title_or_before_a_credential_keeps_its_first_word(text: str, name: str) -> None:
     from phiscrub.detect.clinical import guard
 
-    text = "Will Swan, MD\nPager 4411"
-    kept = guard(Document("t", text), [Span(0, 9, "DOCTOR", 0.9, "model")])
-    assert [(text[s.start : s.end]) for s in kept] == ["Will Swan"]
+    start = text.index(name)
+    kept = guard(Document("t", text), [Span(start, start + len(name), "DOCTOR", 0.9, "model")])
+    assert [(text[s.start : s.end]) for s in kept] == [name]
