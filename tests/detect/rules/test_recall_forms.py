@@ -34,6 +34,9 @@ DATES_FOUND = [
     ("ran out of her furosemide on the 2nd. No CP", "2nd"),
     ("LMP ~mid-Jan. bhCG 2840", "mid-Jan"),
     ("symptoms since early March", "early March"),
+    ("pt was well until late sept. Then SOB", "late sept"),
+    ("CT in mid-oct showed mass", "mid-oct"),
+    ("seen mid-may by pcp", "mid-may"),
     ("MI in '98, CABG '04.", "'98"),
 ]
 
@@ -58,6 +61,7 @@ DATES_NOT_FOUND = [
     "fatigue 5/10, cold-induced paresthesias",
     "w/ relief to 2/10.",
     "A&O 3/3",
+    "walking early may help recovery",
     "naming 3/6, repetition impaired",
     "crackles bilat bases 1/3 up",
     "tof 4/4 no fade",
