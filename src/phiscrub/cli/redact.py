@@ -15,6 +15,7 @@ import click
 
 from phiscrub.cli._common import batch_size_option, choice_option, input_argument, output_option
 from phiscrub.cli._engine import engine_options
+from phiscrub.cli._options import Opt, options
 from phiscrub.cli._secrets import key_file_option, key_option, read_secret
 from phiscrub.engine_config import DeidConfig
 from phiscrub.io.decoding import ENCODING_ERRORS
@@ -64,6 +65,31 @@ Exit status:
      in OUTDIR; completed batches are kept in OUTDIR/{WORK_DIR_NAME} for --resume
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C); as for {EXIT_FATAL}
 """
+
+
+#: --workers, --rename-outputs and --rename-map (fields of RedactJob of the same names).
+_RUN_OPTIONS = (
+    Opt(
+        "--workers",
+        int,
+        1,
+        "Worker processes for big inputs (each loads the model once); output identical to 1 worker.",
+    ),
+    Opt(
+        "--rename-outputs",
+        click.Choice(["positional", "hash"]),
+        None,
+        "Name outputs and document ids without the input's file and folder names (which may hold "
+        "PHI): positional (000001.txt, ...) or hash (keyed HMAC of the input path; needs a secret).",
+    ),
+    Opt(
+        "--rename-map",
+        click.Path(dir_okay=False, path_type=Path),
+        None,
+        "With --rename-outputs: also write the new name -> input name map here (mode 0600; it "
+        "links the output to the input's names). Written only when asked.",
+    ),
+)
 
 
 def _native_labels(given: dict[str, Any]) -> dict[str, Any]:
@@ -143,27 +169,7 @@ class _FatalRunError(click.ClickException):
 )
 @click.option("--audit-text", is_flag=True, help="Write the original PHI strings into the standoff file.")
 @batch_size_option()
-@click.option(
-    "--workers",
-    default=1,
-    show_default=True,
-    type=int,
-    help="Worker processes for big inputs (each loads the model once); output identical to 1 worker.",
-)
-@click.option(
-    "--rename-outputs",
-    type=click.Choice(["positional", "hash"]),
-    default=None,
-    help="Name outputs and document ids without the input's file and folder names (which may hold "
-    "PHI): positional (000001.txt, ...) or hash (keyed HMAC of the input path; needs a secret).",
-)
-@click.option(
-    "--rename-map",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="With --rename-outputs: also write the new name -> input name map here (mode 0600; it "
-    "links the output to the input's names). Written only when asked.",
-)
+@options(*_RUN_OPTIONS)
 @click.option(
     "--resume",
     is_flag=True,
@@ -182,14 +188,8 @@ def redact(
     encoding: str,
     encoding_errors: str,
     config: DeidConfig,
-    audit_text: bool,
-    batch_size: int,
-    workers: int,
-    resume: bool,
     key_file: Path | None = None,
-    vault: Path | None = None,
-    rename_outputs: str | None = None,
-    rename_map: Path | None = None,
+    **run: Any,
 ) -> None:
     """De-identify INPUT (a .txt file, a folder of .txt, a JSONL, CSV or Parquet file) into OUTDIR.
 
@@ -197,25 +197,14 @@ def redact(
     offsets into the original text, label, source) without the PHI strings unless --audit-text.
     OUTDIR/errors.jsonl lists the documents that failed (id, stage, error code; no text).
     """
+    # run: --audit-text, --batch-size, --workers, --resume, --vault, --rename-outputs, --rename-map,
+    # passed to RedactJob under their names
     if config.registry is not None and patient_field is None:
         click.echo("warning: --registry without --patient-field finds registry full names only", err=True)
     keep = tuple(c for value in keep_columns for c in (s.strip() for s in value.split(",")) if c)
     inputs = InputOptions(text_field, text_column, id_field, patient_field, keep, encoding, encoding_errors)
     secret = read_secret(key, key_file)
-    job = RedactJob(
-        input_path,
-        out_dir,
-        inputs,
-        config,
-        secret,
-        audit_text=audit_text,
-        batch_size=batch_size,
-        workers=workers,
-        resume=resume,
-        vault=vault,
-        rename_outputs=rename_outputs,
-        rename_map=rename_map,
-    )
+    job = RedactJob(input_path, out_dir, inputs, config, secret, **run)
     try:
         stats = run_redact(job)
     except RunStartupError as exc:
@@ -225,6 +214,6 @@ def redact(
     except RunInterrupted as exc:
         click.echo(str(exc), err=True)
         sys.exit(EXIT_INTERRUPTED)
-    click.echo(stats.summary(out_dir, vault), err=True)
+    click.echo(stats.summary(out_dir, job.vault), err=True)
     if stats.failed:
         sys.exit(EXIT_DOC_ERRORS)

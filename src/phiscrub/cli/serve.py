@@ -7,10 +7,12 @@ The model is loaded once before the server listens (a broken model or option fai
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import click
 
 from phiscrub.cli._engine import engine_options
+from phiscrub.cli._options import Opt, options
 from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import ModelError, PhiscrubError
 from phiscrub.keys import KEY_ENV_VAR
@@ -20,6 +22,30 @@ __all__ = ["serve"]
 log = logging.getLogger(__name__)
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+#: The request limits, passed to :class:`~phiscrub.service.config.ServiceConfig` under their names.
+_LIMITS = (
+    Opt("--max-body-bytes", int, 1 << 20, "Larger request bodies get 413."),
+    Opt("--max-batch", int, 128, "Most notes in one batch request."),
+    Opt(
+        "--rate-limit",
+        click.IntRange(0),
+        600,
+        "Most requests per minute per token and worker process (0: no limit); more get 429.",
+    ),
+    Opt(
+        "--deadline deadline_s",
+        click.FloatRange(0, min_open=True),
+        300.0,
+        "Seconds a request may take; one not done by then gets 503 with Retry-After.",
+    ),
+    Opt(
+        "--long-note-chars",
+        click.IntRange(1),
+        10_000,
+        "Notes longer than this run in the long-note lane, which yields to shorter notes.",
+    ),
+)
 
 
 class _StartupError(click.ClickException):
@@ -63,34 +89,7 @@ class _StartupError(click.ClickException):
     },
     skip=("labels",),  # each request names its own (default coarse)
 )
-@click.option(
-    "--max-body-bytes", default=1 << 20, show_default=True, type=int, help="Larger request bodies get 413."
-)
-@click.option(
-    "--max-batch", default=128, show_default=True, type=int, help="Most notes in one batch request."
-)
-@click.option(
-    "--rate-limit",
-    default=600,
-    show_default=True,
-    type=click.IntRange(0),
-    help="Most requests per minute per token and worker process (0: no limit); more get 429.",
-)
-@click.option(
-    "--deadline",
-    "deadline_s",
-    default=300.0,
-    show_default=True,
-    type=click.FloatRange(0, min_open=True),
-    help="Seconds a request may take; one not done by then gets 503 with Retry-After.",
-)
-@click.option(
-    "--long-note-chars",
-    default=10_000,
-    show_default=True,
-    type=click.IntRange(1),
-    help="Notes longer than this run in the long-note lane, which yields to shorter notes.",
-)
+@options(*_LIMITS)
 @click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),
@@ -106,12 +105,8 @@ def serve(
     insecure_no_auth: bool,
     key_file: str | None,
     config: DeidConfig,
-    max_body_bytes: int,
-    max_batch: int,
-    rate_limit: int,
-    deadline_s: float,
-    long_note_chars: int,
     log_level: str,
+    **limits: Any,
 ) -> None:
     """Serve POST /v1/redact, POST /v1/detect, GET /healthz, the OpenAPI docs (/docs) and the review page (/).
 
@@ -136,11 +131,7 @@ def serve(
     try:
         service = ServiceConfig(
             engine=config,
-            max_body_bytes=max_body_bytes,
-            max_batch=max_batch,
-            rate_limit=rate_limit,
-            deadline_s=deadline_s,
-            long_note_chars=long_note_chars,
+            **limits,
             auth=not insecure_no_auth,
             token_file=token_file,
             key_file=key_file,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -310,18 +311,16 @@ def predict(
     lang: str,
     batch_size: int,
     policy: str | None,
-    threshold: float,
-    guard: bool,
-    site_lists: str | None = None,
-    registry: str | None = None,
-    allow_list: str | None = None,
     patient_field: str | None = None,
+    **engine: Any,
 ) -> None:
     """Detect PHI in a corpus and write the predicted spans (the input text is unchanged).
 
     Each span keeps its score (calibrated when the model folder holds a calibration); with
     --threshold 0 the output can be swept over thresholds afterwards (phiscrub.evaluate.curve).
     """
+    # engine: --threshold, --guard, --site-lists, --registry, --allow-list: DeidConfig fields of
+    # the same names
     from tqdm import tqdm
 
     from phiscrub.deid import Deidentifier
@@ -345,17 +344,9 @@ def predict(
     dets: list[Detector] = list(default_detectors(lang=lang)) if rules else []
     if lexicon:
         dets.append(LexiconDetector(lang=lang))
+    model_dir = None if model == "none" else model
     config = DeidConfig(
-        labels="fine",
-        policy=policy,
-        model=None if model == "none" else model,
-        propagate=propagate,
-        lang=lang,
-        threshold=threshold,
-        guard=guard,
-        site_lists=site_lists,
-        registry=registry,
-        allow_list=allow_list,
+        labels="fine", policy=policy, model=model_dir, propagate=propagate, lang=lang, **engine
     )
     deid = Deidentifier.from_config(config, detectors=dets)
     predicted: list[Document] = []
