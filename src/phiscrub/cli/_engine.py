@@ -17,11 +17,20 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from phiscrub.cli._options import Opt
 from phiscrub.engine_config import LEGACY_FLAGS, DeidConfig, Flag, from_options
 
 __all__ = ["engine_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_ENGINE_CONFIG = Opt(
+    "--engine-config engine_config",
+    click.Path(exists=True, dir_okay=False),
+    None,
+    "TOML or JSON file of engine options (the fields of phiscrub.engine_config.DeidConfig); "
+    "flags given here override it.",
+)
 
 
 def _click_option(name: str, flag: Flag, default: Any, help: str, choices: Sequence[str] | None) -> Any:
@@ -92,16 +101,7 @@ def engine_options(
         )
     for name, (decl, help) in LEGACY_FLAGS.items():
         decorators.append(click.option(decl, name, is_flag=True, help=help))
-    decorators.append(
-        click.option(
-            "--engine-config",
-            "engine_config",
-            type=click.Path(exists=True, dir_okay=False),
-            default=None,
-            help="TOML or JSON file of engine options (the fields of phiscrub.engine_config.DeidConfig); "
-            "flags given here override it.",
-        )
-    )
+    decorators.append(_ENGINE_CONFIG.decorator())
     names = [f.name for f in fields(DeidConfig) if "flag" in f.metadata and f.name not in skip]
 
     def decorate(command: F) -> F:

@@ -34,6 +34,7 @@ __all__ = [
     "Labeler",
     "PatternRule",
     "RuleDetector",
+    "TrimmedRule",
     "Validator",
     "trie_pattern",
     "words_regex",
@@ -269,6 +270,23 @@ class PatternRule:
         for m, label in self.matches(text):
             for start, end in self._parts(m):
                 yield start, end, label
+
+
+@dataclass(frozen=True)
+class TrimmedRule(PatternRule):
+    """A :class:`PatternRule` whose spans lose leading cue words ("admitted to", "Pt attends").
+
+    Args:
+        trim: ``(text, start, end) -> new start``; a span trimmed to nothing is dropped.
+    """
+
+    trim: Callable[[str, int, int], int] = field(kw_only=True)
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        for start, end, label in super().find(text):
+            cut = self.trim(text, start, end)
+            if cut < end:
+                yield cut, end, label
 
 
 def _drop_nested(spans: list[Span]) -> list[Span]:

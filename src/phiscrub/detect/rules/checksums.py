@@ -86,16 +86,21 @@ def _stdnum_ok(check: Callable[[str], bool], value: str) -> bool:
         return False
 
 
+def _compact_stdnum_ok(value: str, shape: str, check: Callable[[str], bool]) -> bool:
+    """The :func:`compact` ``value`` has the ``shape`` (a regex it must match whole) and passes the
+    stdnum ``check``."""
+    v = compact(value)
+    return re.fullmatch(shape, v) is not None and _stdnum_ok(check, v)
+
+
 def dni_ok(value: str) -> bool:
     """Spanish DNI: ``12345678Z``, ``12.345.678-Z``."""
-    v = compact(value)
-    return re.fullmatch(r"\d{8}[A-Z]", v) is not None and _stdnum_ok(_dni.is_valid, v)
+    return _compact_stdnum_ok(value, r"\d{8}[A-Z]", _dni.is_valid)
 
 
 def nie_ok(value: str) -> bool:
     """Spanish NIE (foreigners' number): ``X1234567L``."""
-    v = compact(value)
-    return re.fullmatch(r"[XYZ]\d{7}[A-Z]", v) is not None and _stdnum_ok(_nie.is_valid, v)
+    return _compact_stdnum_ok(value, r"[XYZ]\d{7}[A-Z]", _nie.is_valid)
 
 
 def nass_ok(value: str) -> bool:
@@ -131,8 +136,7 @@ def bsn_ok(value: str) -> bool:
 
 def fodselsnummer_ok(value: str) -> bool:
     """Norwegian fødselsnummer (also D- and H-numbers): ``010190 12345``, ``01019012345``."""
-    v = compact(value)
-    return re.fullmatch(r"\d{11}", v) is not None and _stdnum_ok(_fnr.is_valid, v)
+    return _compact_stdnum_ok(value, r"\d{11}", _fnr.is_valid)
 
 
 def personnummer_ok(value: str) -> bool:
@@ -147,8 +151,7 @@ def personnummer_ok(value: str) -> bool:
 
 def cpr_ok(value: str) -> bool:
     """Danish CPR number: ``010190-1234`` (a valid birth date; no check digit since 2007)."""
-    v = compact(value)
-    return re.fullmatch(r"\d{10}", v) is not None and _stdnum_ok(_cpr.is_valid, v)
+    return _compact_stdnum_ok(value, r"\d{10}", _cpr.is_valid)
 
 
 def hetu_ok(value: str) -> bool:
@@ -165,14 +168,12 @@ def codice_fiscale_ok(value: str) -> bool:
 
 def nhs_ok(value: str) -> bool:
     """UK NHS number: ``943 476 5919`` (10 digits, mod 11)."""
-    v = compact(value)
-    return re.fullmatch(r"\d{10}", v) is not None and _stdnum_ok(_nhs.is_valid, v)
+    return _compact_stdnum_ok(value, r"\d{10}", _nhs.is_valid)
 
 
 def iban_ok(value: str) -> bool:
     """IBAN: ``NO93 8601 1117 947``, ``DE89370400440532013000`` (country length and mod 97)."""
-    v = compact(value)
-    return re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", v) is not None and _stdnum_ok(_iban.is_valid, v)
+    return _compact_stdnum_ok(value, r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", _iban.is_valid)
 
 
 def _cross_sum(n: int) -> int:

@@ -9,10 +9,9 @@ outside the STREET span (as in the zero-shot notes: ``[STREET], Apt 3B``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from phiscrub.detect.rules._common import case_variants, followed_by_unit, long_runs
-from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.detect.rules.base import PatternRule, RuleDetector, TrimmedRule, trie_pattern
 from phiscrub.detect.rules.facility_data import (
     FACILITY_NAME_WORDS,
     FACILITY_SUFFIXES,
@@ -201,16 +200,6 @@ def _trim_facility(text: str, start: int, end: int) -> int:
     return cut
 
 
-class _FacilityRule(PatternRule):
-    """The facility pattern, with leading cue words cut from the span."""
-
-    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
-        for start, end, label in super().find(text):
-            cut = _trim_facility(text, start, end)
-            if cut < end:
-                yield cut, end, label
-
-
 # "transferred from BMC", "f/u at UVM": a short capitalised name after a place cue; clinical
 # abbreviations, care units and states are not hospitals ("transferred to MICU", "seen in ED").
 _HOSP_ABBR_RE = re.compile(
@@ -263,9 +252,10 @@ def _ward_ok(m: re.Match[str]) -> bool:
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("ZIP",        _ZIP_RE,       name="zip",           score=0.9,  group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR, reach=(40, 12)),
     PatternRule("STREET",     _STREET_RE,    name="street",        score=0.85, group=("street", "box", "bare"), validator=_street_ok, anchor=_STREET_ANCHOR_RE, reach=(80, 12)),
-    _FacilityRule(
+    TrimmedRule(
         "HOSPITAL",
         _FACILITY_RE,
+        trim=_trim_facility,
         group=("fac", "saint"),
         validator=_facility_ok,
         anchor=_FACILITY_ANCHOR_RE,

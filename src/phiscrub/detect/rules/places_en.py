@@ -23,10 +23,9 @@ shapes pass, so a shouted sentence is not read as a name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from phiscrub.detect.clinical_vocab import word_set
-from phiscrub.detect.rules.base import PatternRule
+from phiscrub.detect.rules.base import PatternRule, TrimmedRule
 from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS
 from phiscrub.detect.rules.places_en_cities import (
     CITY_RULES_EN,
@@ -169,16 +168,6 @@ def _trim_left(text: str, start: int, end: int) -> int:
 def _named(words: list[str], generic: frozenset[str]) -> bool:
     """One word that can name something: not generic, not a stop or cue word."""
     return any(w.lower() not in generic and w.lower() not in PLACE_STOP and not w.isdigit() for w in words)
-
-
-class _TrimmedRule(PatternRule):
-    """A rule whose spans lose leading cue words ("Pt attends", "The")."""
-
-    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
-        for start, end, label in super().find(text):
-            cut = _trim_left(text, start, end)
-            if cut < end:
-                yield cut, end, label
 
 
 def _org_ok(m: re.Match[str]) -> bool:
@@ -397,9 +386,9 @@ _WARD_WORD_STOP = word_set(
 
 
 PLACE_RULES_EN: tuple[PatternRule, ...] = (
-    _TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok),
-    _TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok),
-    _TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok),
+    TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok, trim=_trim_left),
+    TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok, trim=_trim_left),
+    TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok, trim=_trim_left),
     PatternRule("HOSPITAL", _LOWER_FACILITY_RE, name="facility_lower", score=0.5, group="low", validator=_lower_ok),
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
