@@ -104,6 +104,11 @@ def _path_or_none(value: Any, where: str) -> str | None:
     raise ConfigError(f"config key {where!r} expects a path, got {type(value).__name__}")
 
 
+def _path_field(decls: str, help: str, path: Literal["file", "any"]) -> Any:
+    """The field of an optional path option (default None)."""
+    return field(default=None, metadata=_meta(Flag(decls, help, path=path), _path_or_none))
+
+
 def _model(value: Any, where: str) -> str | None:
     """The model option: a path, ``"default"``, ``"bundled"``, or None (also written ``"none"``:
     TOML has no null, and ``predict --model none`` spells it so)."""
@@ -272,40 +277,22 @@ class DeidConfig:
             )
         ),
     )
-    site_lists: str | None = field(
-        default=None,
-        metadata=_meta(
-            Flag(
-                "--site-lists",
-                "The site's own lists: a folder of facilities.txt, units.txt, staff.txt, places.txt (or "
-                "LABEL.txt) or one .json {list: [entries]}; every match is PHI (docs/site-lists.md).",
-                path="any",
-            ),
-            _path_or_none,
-        ),
+    site_lists: str | None = _path_field(
+        "--site-lists",
+        "The site's own lists: a folder of facilities.txt, units.txt, staff.txt, places.txt (or "
+        "LABEL.txt) or one .json {list: [entries]}; every match is PHI (docs/site-lists.md).",
+        path="any",
     )
-    registry: str | None = field(
-        default=None,
-        metadata=_meta(
-            Flag(
-                "--registry",
-                "Patient registry CSV (patient_id,first,last,mrn,dob,...): each note's patient (--patient-field) "
-                "is found by name, MRN and date of birth. It is PHI: keep it protected.",
-                path="file",
-            ),
-            _path_or_none,
-        ),
+    registry: str | None = _path_field(
+        "--registry",
+        "Patient registry CSV (patient_id,first,last,mrn,dob,...): each note's patient (--patient-field) "
+        "is found by name, MRN and date of birth. It is PHI: keep it protected.",
+        path="file",
     )
-    allow_list: str | None = field(
-        default=None,
-        metadata=_meta(
-            Flag(
-                "--allow-list",
-                "File of terms (one per line) never redacted: a span whose text is one of them is dropped.",
-                path="file",
-            ),
-            _path_or_none,
-        ),
+    allow_list: str | None = _path_field(
+        "--allow-list",
+        "File of terms (one per line) never redacted: a span whose text is one of them is dropped.",
+        path="file",
     )
     locale: str | None = field(
         default=None,

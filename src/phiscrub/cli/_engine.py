@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from phiscrub.cli._options import Opt
-from phiscrub.engine_config import LEGACY_FLAGS, DeidConfig, Flag, from_options
+from phiscrub.cli._options import Opt, stack
+from phiscrub.engine_config import LEGACY_FLAGS, RESOURCE_FIELDS, DeidConfig, Flag, from_options
 
-__all__ = ["engine_options"]
+__all__ = ["engine_options", "site_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,6 +49,14 @@ def _click_option(name: str, flag: Flag, default: Any, help: str, choices: Seque
     if default is not None:
         attrs["show_default"] = True
     return click.option(flag.decls, name, default=default, **attrs)
+
+
+def site_options() -> Callable[[F], F]:
+    """``--site-lists``, ``--registry`` and ``--allow-list`` as :func:`engine_options` declares them
+    (parameters ``site_lists``, ``registry``, ``allow_list``: str or None), for a command that builds
+    its :class:`DeidConfig` itself (``predict``; docs/site-lists.md)."""
+    flags = DeidConfig.flags()
+    return stack([_click_option(name, flags[name], None, flags[name].help, None) for name in RESOURCE_FIELDS])
 
 
 def _typed(name: str) -> bool:
@@ -126,8 +134,6 @@ def engine_options(
             return command(*args, config=config, **kwargs)
 
         out: Any = gathered
-        for option in reversed(decorators):
-            out = option(out)
-        return out  # type: ignore[no-any-return]
+        return stack(decorators)(out)  # type: ignore[no-any-return]
 
     return decorate

@@ -7,14 +7,13 @@ their values. The options appear in ``--help`` in row order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
-from click import Path as _Path
 
-__all__ = ["SITE_OPTIONS", "Opt", "options", "site_options"]
+__all__ = ["Opt", "options", "stack"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,42 +47,17 @@ class Opt:
         )
 
 
-def options(*rows: Opt) -> Callable[[F], F]:
-    """One decorator that adds the options of ``rows`` to a command, in row order."""
+def stack(decorators: Sequence[Callable[[F], F]]) -> Callable[[F], F]:
+    """One decorator that applies ``decorators`` as if written one above the other, in order."""
 
     def apply(func: F) -> F:
-        for row in reversed(rows):
-            func = row.decorator()(func)
+        for decorator in reversed(decorators):
+            func = decorator(func)
         return func
 
     return apply
 
 
-#: ``--site-lists``, ``--registry`` and ``--allow-list`` (``redact``, ``predict``; docs/site-lists.md).
-SITE_OPTIONS = (
-    Opt(
-        "--site-lists site_lists",
-        _Path(exists=True),
-        None,
-        "The site's own lists: a folder of facilities.txt, units.txt, staff.txt, places.txt (or "
-        "LABEL.txt) or one .json {list: [entries]}; every match is PHI (docs/site-lists.md).",
-    ),
-    Opt(
-        "--registry",
-        _Path(exists=True, dir_okay=False),
-        None,
-        "Patient registry CSV (patient_id,first,last,mrn,dob,...): each note's patient (--patient-field) "
-        "is found by name, MRN and date of birth. It is PHI: keep it protected.",
-    ),
-    Opt(
-        "--allow-list allow_list",
-        _Path(exists=True, dir_okay=False),
-        None,
-        "File of terms (one per line) never redacted: a span whose text is one of them is dropped.",
-    ),
-)
-
-
-def site_options() -> Callable[[F], F]:
-    """The :data:`SITE_OPTIONS` (parameters ``site_lists``, ``registry``, ``allow_list``: str or None)."""
-    return options(*SITE_OPTIONS)
+def options(*rows: Opt) -> Callable[[F], F]:
+    """One decorator that adds the options of ``rows`` to a command, in row order."""
+    return stack([row.decorator() for row in rows])

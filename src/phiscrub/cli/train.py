@@ -28,7 +28,7 @@ from phiscrub.cli._common import (
     seed_option,
     threshold_option,
 )
-from phiscrub.cli._options import site_options
+from phiscrub.cli._engine import site_options
 from phiscrub.document import Document
 from phiscrub.train.config import INIT_HEADS, RECIPES, SAVE_DTYPES
 
