@@ -35,6 +35,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from phiscrub.calendar import MONTH_NAMES
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 from phiscrub.detect.rules.checksums import (
     bsn_ok,
@@ -86,14 +87,15 @@ _CHECKS: tuple[Callable[[str], bool], ...] = (
 )  # fmt: skip
 _CUE_VALUE = r"[A-Z0-9](?:[A-Z0-9]|[ \-./+](?=[A-Z0-9])){6,22}"
 
+
+def _calendar_months(*langs: str) -> dict[str, tuple[str, ...]]:
+    """The month names of :data:`phiscrub.calendar.MONTH_NAMES` (first spelling, lower case)."""
+    return {lang: tuple(spellings[0].lower() for spellings in MONTH_NAMES[lang]) for lang in langs}
+
+
 #: Month names (lower case, January first) of languages whose packs, if any, lack them.
 NET_MONTHS: dict[str, tuple[str, ...]] = {
-    "nb": ("januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober",
-           "november", "desember"),
-    "da": ("januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober",
-           "november", "december"),
-    "sv": ("januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober",
-           "november", "december"),
+    **_calendar_months("nb", "da", "sv"),
     "fi": ("tammikuuta", "helmikuuta", "maaliskuuta", "huhtikuuta", "toukokuuta", "kesäkuuta", "heinäkuuta",
            "elokuuta", "syyskuuta", "lokakuuta", "marraskuuta", "joulukuuta"),
     "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
@@ -102,14 +104,7 @@ NET_MONTHS: dict[str, tuple[str, ...]] = {
            "outubro", "novembro", "dezembro"),
     "pl": ("stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
            "października", "listopada", "grudnia"),
-    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
-           "noviembre", "diciembre"),
-    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-           "novembre", "décembre"),
-    "de": ("januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober",
-           "november", "dezember"),
-    "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
-           "oktober", "november", "december"),
+    **_calendar_months("es", "fr", "de", "nl"),
 }  # fmt: skip
 _MONTH = trie_pattern({m for ms in NET_MONTHS.values() for m in ms})
 _MONTH_SHORT = trie_pattern(
