@@ -138,3 +138,17 @@ def test_a_long_note_process_that_dies_fails_only_its_own_request(tmp_path: Path
         assert "failed: LongLaneError" in srv.log()  # the type only, as for any error
     finally:
         srv.stop()
+
+
+def test_each_of_two_workers_answers_long_notes_through_a_process_of_its_own(tmp_path: Path) -> None:
+    args = ["--workers", "2", "--rules-only", "--long-note-chars", "2000"]
+    srv = start_server(tmp_path / "two.log", args)
+    text = long_note(8_000)
+    want = Deidentifier(model=None).redact_one(Document("text", text)).result.text
+    try:
+        for _ in range(4):  # new connections: both workers get some
+            with srv.client() as c:
+                r = c.post("/v1/redact", json={"text": text})
+                assert r.status_code == 200 and r.json()["text"] == want
+    finally:
+        srv.stop()
