@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -62,21 +62,18 @@ def read_config_file(path: str | Path, what: str = "config") -> dict[str, Any]:
         text = p.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.__class__.__name__}") from exc
-    data: Any
-    if suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:  # its message holds a line and column, not the text
-            raise ConfigError(f"{what} {p} is not valid JSON: {exc}") from exc
-    else:
+    loads: Callable[[str], Any] = json.loads
+    error: type[ValueError] = json.JSONDecodeError
+    if suffix == ".toml":
         try:
             import tomllib
         except ImportError:  # Python 3.10
             raise ConfigError(f"TOML files need Python 3.11 or later; write {p} as JSON") from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{what} {p} is not valid TOML: {exc}") from exc
+        loads, error = tomllib.loads, tomllib.TOMLDecodeError
+    try:
+        data = loads(text)
+    except error as exc:  # its message holds a line and column, not the text
+        raise ConfigError(f"{what} {p} is not valid {suffix[1:].upper()}: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{what} {p} must hold a table (a JSON object)")
     return data
