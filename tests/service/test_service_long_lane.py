@@ -95,8 +95,10 @@ def test_the_process_of_a_long_note_past_its_deadline_is_stopped(tmp_path: Path)
         with srv.client() as c:
             # The first long notes may pass the deadline while the process loads; that leaves it
             # loading (it is not stopped), so a later one is answered.
-            codes = []
-            while len(codes) < 60 and 200 not in codes:
+            # The process runs at niceness 19: on a busy machine its loading may take a while.
+            codes: list[int] = []
+            give_up = time.monotonic() + 240
+            while time.monotonic() < give_up and 200 not in codes:
                 codes.append(c.post("/v1/redact", json={"text": long_note(5_000)}).status_code)
             assert codes[-1] == 200 and set(codes) <= {200, 503}, codes
             (first,) = children(srv.proc.pid)

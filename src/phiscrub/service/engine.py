@@ -21,12 +21,12 @@ import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from phiscrub.deid import Deidentifier, Redaction
+from phiscrub.deid import KEY_ENV_VAR, Deidentifier, Redaction
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.service.config import ServiceConfig
 
-__all__ = ["SERVICE_KEY_LABEL", "Engine", "Options", "service_key"]
+__all__ = ["SERVICE_KEY_LABEL", "Engine", "Options", "load_engine", "service_key"]
 
 #: Run through the detectors at start-up (no PHI).
 _WARM_UP = "Seen in clinic on 01/02/2020 for a follow-up visit."
@@ -128,3 +128,17 @@ class Engine:
         """PHI spans of one note from its proposals (labels at ``opts.labels``), and its policy."""
         spans = self.deid.select(doc, proposals, policy=opts.policy)
         return list(self.deid.labelled(spans, opts.labels)), self.deid.policy_for(doc, opts.policy)
+
+
+def load_engine(config: ServiceConfig) -> Engine:
+    """Check the secrets and load the engine (the model) before anything listens.
+
+    Raises:
+        ConfigError: auth is on without a token, or surrogate mode by default without a key.
+        ModelError: the model does not load.
+    """
+    config.token()  # no token, no server
+    key = config.key()
+    if config.engine.mode == "surrogate" and key is None:
+        raise ConfigError(f"--mode surrogate needs a key: set ${KEY_ENV_VAR} or pass --key-file")
+    return Engine(config, key).load()

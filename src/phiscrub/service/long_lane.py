@@ -9,7 +9,7 @@ finishes its long notes in a child process instead:
 
 - the process is started (``spawn``) on the first long note (which waits for it to load; a request
   that gives up meanwhile leaves it loading for the next), loads its own engine from the same
-  configuration as the server (:func:`~phiscrub.service.server.load_engine`), and then serves one
+  configuration as the server (:func:`~phiscrub.service.engine.load_engine`), and then serves one
   note at a time: it gets the note and a picklable :class:`Recipe` of how the request's answer is
   made, and sends back the answer. The note is detected whole, exactly as in the server process,
   so the answer is that of the unsplit note (the same as ``phiscrub redact``).
@@ -87,7 +87,7 @@ def _serve(conn: Any, config_json: str, niceness: int) -> None:
         os.nice(niceness)  # before ONNX Runtime starts its threads: they inherit it
     except OSError:
         pass
-    from phiscrub.service.server import load_engine
+    from phiscrub.service.engine import load_engine
 
     engine = load_engine(ServiceConfig.from_json(config_json))
     conn.send(("ready", None))

@@ -11,10 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from phiscrub.deid import KEY_ENV_VAR
-from phiscrub.errors import ConfigError
 from phiscrub.service.config import CONFIG_ENV_VAR, ServiceConfig
-from phiscrub.service.engine import Engine
+from phiscrub.service.engine import Engine, load_engine
 
 __all__ = ["load_engine", "log_config", "run_server"]
 
@@ -39,20 +37,6 @@ def log_config(level: str) -> dict[str, Any]:
             "phiscrub": {"handlers": ["stderr"], "level": upper, "propagate": False},
         },
     }
-
-
-def load_engine(config: ServiceConfig) -> Engine:
-    """Check the secrets and load the engine (the model) before anything listens.
-
-    Raises:
-        ConfigError: auth is on without a token, or surrogate mode by default without a key.
-        ModelError: the model does not load.
-    """
-    config.token()  # no token, no server
-    key = config.key()
-    if config.engine.mode == "surrogate" and key is None:
-        raise ConfigError(f"--mode surrogate needs a key: set ${KEY_ENV_VAR} or pass --key-file")
-    return Engine(config, key).load()
 
 
 def run_server(
