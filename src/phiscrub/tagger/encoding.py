@@ -160,8 +160,9 @@ def encode_documents(docs: Sequence[Document], tokenizer: Any) -> list[EncodedDo
             truncation=False,
             verbose=False,
         )
+        all_ids = enc["input_ids"]  # once: a Rust encoding rebuilds its id lists on every read
         for k, (_, _, words) in enumerate(chunks):
-            ids, wids = list(enc["input_ids"][k]), enc.word_ids(k)
+            ids, wids = list(all_ids[k]), enc.word_ids(k)
             if len({w for w in wids if w is not None}) < len(words):
                 ids, wids = _retokenize_with_unk(tokenizer, words, set(wids))
             chunk_ids.append(ids)
