@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from phiscrub.runs.manifest import MANIFEST_NAME, WORK_DIR_NAME, Manifest
+from procs import spawned_children
 
 # Made-up people only.
 NAMES = ("Zoltan Quenwick", "Alma Quill", "Boris Sovik", "Celia Tamber")
@@ -64,19 +65,7 @@ def _batches_done(out: Path) -> int:
 
 def _workers(pid: int) -> list[int]:
     """The ``multiprocessing`` spawn workers among the children of ``pid`` (not its resource tracker)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid and b"spawn_main" in cmdline:
-            found.append(int(entry.name))
-    return sorted(found)
+    return sorted(spawned_children(pid))
 
 
 def _wait_for(check: object, proc: subprocess.Popen[str], seconds: float = 120) -> None:

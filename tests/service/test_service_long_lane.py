@@ -22,25 +22,14 @@ from test_service_batching import long_note
 
 from phiscrub.deid import Deidentifier
 from phiscrub.document import Document
+from procs import spawned_children
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 
 
 def children(pid: int) -> dict[int, int]:
     """The long-note processes (``multiprocessing`` spawned children) of ``pid``: niceness by id."""
-    out = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) ": state, ppid, ...
-        if int(fields[1]) == pid and fields[0] != "Z" and b"spawn_main" in cmdline:
-            out[int(entry.name)] = int(fields[16])  # the 19th field of stat: nice
-    return out
+    return spawned_children(pid, zombies=False)
 
 
 def alive(pid: int) -> bool:

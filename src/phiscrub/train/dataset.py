@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from phiscrub.document import Document
 from phiscrub.labels import Granularity, fold
-from phiscrub.tagger.bilstm import BiLstmTagger, WordWindow, windows_of
 from phiscrub.tagger.encoding import encode_documents, special_affixes
 from phiscrub.tagger.windows import WindowExample, encoder_windows
 from phiscrub.text import Token, tokenize
 
+if TYPE_CHECKING:  # torch: imported only by the BiLSTM path (bio_tags serves the augmenters without it)
+    from phiscrub.tagger.bilstm import BiLstmTagger, WordWindow
+
 __all__ = ["bio_tags", "build_examples", "build_word_examples", "tag_indices"]
+
 
 def bio_tags(doc: Document, granularity: Granularity) -> tuple[list[Token], list[str]]:
     """Word tokens of ``doc`` and their BIO tags from its (folded) spans.
@@ -107,5 +110,6 @@ def build_word_examples(docs: Sequence[Document], model: BiLstmTagger) -> list[W
     """
     tag_index, begin_of = tag_indices(model.tags)
     tag_ids = [[tag_index[t] for t in bio_tags(doc, model.config.granularity)[1]] for doc in docs]
-    return windows_of(model, model.encode(docs), tag_ids, begin_of)[0]
+    from phiscrub.tagger.bilstm import windows_of
 
+    return windows_of(model, model.encode(docs), tag_ids, begin_of)[0]
