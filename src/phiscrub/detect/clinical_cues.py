@@ -374,9 +374,9 @@ _NAME_FIELD_BEFORE_RE = re.compile(r"\b(?:name|patient|pt|client|resident)[ \t]*
 
 def trim_name(text: str, span: Span) -> Span:
     """A name span without function words at its edges ("its Herzog" -> "Herzog")."""
-    if _NAME_FIELD_BEFORE_RE.search(text_before(text, span.start, 20)):
-        return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
     before = text_before(text, span.start, 20)
+    if _NAME_FIELD_BEFORE_RE.search(before):
+        return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
     if (
         CREDENTIAL_AFTER_RE.match(text, span.end)
         or TITLE_BEFORE_RE.search(before)

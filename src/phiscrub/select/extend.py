@@ -39,7 +39,7 @@ _HEADS = word_set(
     group services pharmacy therapy imaging radiology laboratory labs lab medicine practice surgery
     surgeons orthopedics orthopaedics cardiology neurology urology oncology dermatology pediatrics
     gastroenterology pulmonology nephrology dialysis network system systems living residence home
-    counseling insurance transit foods logistics pharmacy church ministries academy bank shelter
+    counseling insurance transit foods logistics church ministries academy bank shelter
     agency recovery wellness plan
     """
 )
@@ -105,12 +105,12 @@ def _tail(text: str, span: Span) -> int:
         if not _cased_like(word, case) or (low not in heads and low not in _INNER):
             break
         pos = m.end()
-        if low in heads or word.lower() in _COMPANY:
+        if low in heads:  # the company forms are heads too
             end = pos
     tail = text[span.end : end].split()
     if case == "lower" and len(tail) == 1 and tail[0].rstrip(".") in _GENERIC_TAIL:
         return span.end  # "f/u at scott and sons clinic": in lower case a lone "clinic" describes
-    if end > span.end and text[end - 1] == "." and text[span.end : end].split()[-1].lower() not in _COMPANY:
+    if tail and text[end - 1] == "." and tail[-1].lower() not in _COMPANY:
         end -= 1  # a sentence's full stop, not the company's "Inc."
     return end
 

@@ -499,7 +499,7 @@ def _ordinal_day_ok(m: re.Match[str]) -> bool:
 # "mid-Jan", "early March", "late Sept": part of a month.
 # In lower case the abbreviations too ("late sept", "mid-oct"); "may" only after a hyphen ("early may
 # help" is the verb).
-_LOWER_ABBRS = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+_LOWER_ABBRS = "|".join(a.lower() for a in _MONTH_ABBRS)
 _PART_MONTH_RE = re.compile(
     rf"(?<![\w-])(?P<pm>(?i:early|mid|late)(?:-|[ \t]+|(?=[A-Z])){_MONTH}"
     rf"|(?:early|mid|late)(?:-|[ \t]+)(?:{_LOWER_ABBRS})(?![\w])|(?:early|mid|late)-may)(?![\w])"

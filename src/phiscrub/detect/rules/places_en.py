@@ -330,11 +330,12 @@ def _abbr_ok(m: re.Match[str]) -> bool:
     return len(abbr) >= 4 and not (forms & vocab.wordnet) and not any(is_clinical_word(f) for f in forms)
 
 
+_LOWER_HEAD_WORDS = frozenset(w for h in _LOWER_HEADS for w in h.split())
+
+
 def _lower_ok(m: re.Match[str]) -> bool:
-    span = m.group("low")
-    heads = {w for h in _LOWER_HEADS for w in h.split()}
-    words = span.split()
-    while words and words[-1] in heads:
+    words = m.group("low").split()
+    while words and words[-1] in _LOWER_HEAD_WORDS:
         words.pop()  # the head phrase
     if not words:
         return False
