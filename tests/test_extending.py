@@ -66,6 +66,13 @@ def _env(site: Path | None) -> dict[str, str]:
     return env
 
 
+def _python(code: str, site: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter that sees the plugin package of ``site``."""
+    return subprocess.run(
+        [sys.executable, "-c", code], env=_env(site), capture_output=True, text=True, timeout=300, check=True
+    )
+
+
 def _redact(notes: Path, out: Path, site: Path | None) -> str:
     run = subprocess.run(
         [sys.executable, "-m", "phiscrub.cli", "redact", str(notes), "-o", str(out), "--rules-only"],
@@ -98,9 +105,7 @@ def test_plugin_operators_by_name_and_plugins_can_be_left_out(tmp_path: Path) ->
         "print(Deidentifier(model=None, operators={'NAME': 'redacted'}).redact(text).text)\n"
         "print(Deidentifier(model=None, plugins=False).redact(text).text)\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code], env=_env(site), capture_output=True, text=True, timeout=300, check=True
-    )
+    run = _python(code, site)
     assert run.stdout.splitlines() == [
         "True True",
         "Badge [ID], Dr. [REDACTED], [DATE].",
@@ -118,9 +123,7 @@ def test_a_broken_plugin_is_skipped_with_a_warning_that_names_it(tmp_path: Path)
         "from phiscrub import Deidentifier\n"
         "print(Deidentifier(model=None).redact('Seen on 03/12/2019.').text)\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code], env=_env(site), capture_output=True, text=True, timeout=300, check=True
-    )
+    run = _python(code, site)
     assert run.stdout.strip() == "Seen on [DATE]."
     assert "detector plugin badges (ng_plugin:BadgeDetector) cannot be loaded: ImportError" in run.stderr
 
@@ -135,9 +138,7 @@ def test_the_run_manifest_records_the_plugins(tmp_path: Path) -> None:
         "from phiscrub.runs.redact import _engine_fingerprint\n"
         "print(json.dumps([_engine_fingerprint(DeidConfig(model=None, plugins=p))['plugins'] for p in (True, False)]))\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code], env=_env(site), capture_output=True, text=True, timeout=300, check=True
-    )
+    run = _python(code, site)
     assert json.loads(run.stdout) == [["badges"], False]
 
 
