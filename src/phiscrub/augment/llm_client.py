@@ -20,11 +20,10 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field, fields
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from phiscrub.augment.base import PretrainedAugmenter, ResultLines
-from phiscrub.augment.chat import ChatClient, LLMSettings, ordered_map
+from phiscrub.augment.chat import ChatClient, ordered_map
 from phiscrub.augment.llm import (
     PLACEHOLDERS,
     PromptKind,
@@ -39,6 +38,9 @@ from phiscrub.augment.llm import (
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, LeakGuardError
 from phiscrub.labels import Granularity
+
+if TYPE_CHECKING:
+    from phiscrub.augment.registry import LLMOptions
 
 __all__ = ["LLMAugmenter", "LLMResult", "LLMStats", "OnLeak", "llm_augment"]
 
@@ -334,27 +336,18 @@ class LLMAugmenter(PretrainedAugmenter):
 
     Args:
         kind: ``one-shot`` or ``zero-shot``.
-        settings: the endpoint.
+        llm: the endpoint and the loop's options (:class:`~phiscrub.augment.registry.LLMOptions`:
+            settings, attempts per note, reply cache, usage log, ``on_leak``, sentence split).
         lang: surrogate language of the fill.
-        attempts: tries per note (see :func:`llm_augment`).
-        cache_dir: reply cache folder (None: no cache).
-        log_path: usage log (None: none).
-        on_leak: see :data:`OnLeak`.
-        split_sentences: one document per sentence.
 
     Raises:
         ConfigError: unknown kind.
     """
 
     kind: PromptKind
-    settings: LLMSettings
+    llm: LLMOptions
     _: KW_ONLY
     lang: str = "en"
-    attempts: int = 3
-    cache_dir: str | Path | None = None
-    log_path: str | Path | None = None
-    on_leak: OnLeak = "scrub"
-    split_sentences: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in ("zero-shot", "one-shot"):
@@ -372,7 +365,8 @@ class LLMAugmenter(PretrainedAugmenter):
         """
         from tqdm import tqdm
 
-        client = ChatClient(self.settings, cache_dir=self.cache_dir, log_path=self.log_path)
+        llm = self.llm
+        client = ChatClient(llm.settings, cache_dir=llm.cache_dir, log_path=llm.log_path)
         stats = LLMStats()
         with tqdm(
             total=len(docs), desc=f"augment {self.name}", unit="note", file=sys.stderr, delay=1.0,
@@ -381,7 +375,7 @@ class LLMAugmenter(PretrainedAugmenter):
             generated = list(
                 llm_augment(
                     docs, self.kind, client, seed=seed, lang=self.lang, notes_per_source=alpha,
-                    max_attempts=self.attempts, on_leak=self.on_leak, split_sentences=self.split_sentences,
+                    max_attempts=llm.attempts, on_leak=llm.on_leak, split_sentences=llm.split_sentences,
                     stats=stats, progress=bar.update,
                 )
             )  # fmt: skip

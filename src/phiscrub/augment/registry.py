@@ -153,16 +153,7 @@ def _llm(kind: PromptKind) -> Callable[[AugmentOptions], CorpusAugmenter]:
         llm = options.llm
         if llm is None:
             raise ConfigError("--llm-url is required for the llm methods (phiscrub never picks an endpoint)")
-        return LLMAugmenter(
-            kind,
-            llm.settings,
-            lang=options.lang,
-            attempts=llm.attempts,
-            cache_dir=llm.cache_dir,
-            log_path=llm.log_path,
-            on_leak=llm.on_leak,
-            split_sentences=llm.split_sentences,
-        )
+        return LLMAugmenter(kind, llm, lang=options.lang)
 
     return build
 
