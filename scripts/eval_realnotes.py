@@ -130,8 +130,13 @@ def view_of(docs: Sequence[Document], view: str) -> list[Document]:
 
 
 def supports(option: str) -> bool:
-    """Whether the installed Deidentifier has the constructor option ``option``."""
-    return option in {f.name for f in dataclasses.fields(Deidentifier) if f.init}
+    """Whether the installed Deidentifier has the constructor option ``option`` (an engine-config field
+    since issue 26; a dataclass field of the Deidentifier in older checkouts this script is run on)."""
+    try:
+        from phiscrub.engine_config import DeidConfig
+    except ImportError:
+        return option in {f.name for f in dataclasses.fields(Deidentifier) if f.init}
+    return option in {f.name for f in dataclasses.fields(DeidConfig)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -84,3 +84,57 @@ def test_spans_only_grow(text: str, start: int, length: int) -> None:
     span = Span(start, start + length, "ORGANIZATION")
     (out,) = extend_names(text, [span])
     assert out.start == span.start and out.end >= span.end and out.label == span.label
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "label", "whole"),
+    [
+        # company forms of practices and groups
+        ("referral to Lowry Flats Counseling Collaborative.", "Lowry Flats Counseling", "ORGANIZATION",
+         "Lowry Flats Counseling Collaborative"),
+        # a person's span that ran into a practice's name grows over the rest of that name
+        ("urology (Dr. Hargreave, Wickham Urology Associates) 4-6 wks", "Hargreave, Wickham Urology", "DOCTOR",
+         "Hargreave, Wickham Urology Associates"),
+        # a floor number after a building or unit
+        ("TO: DFRC  FROM: NMC WHITCOMBE 3\nDX: AF", "WHITCOMBE", "HOSPITAL", "WHITCOMBE 3"),
+        ("likely to Hadley 2 acute rehab vs SNF", "Hadley", "DEPARTMENT", "Hadley 2"),
+    ],
+)  # fmt: skip
+def test_names_grow_over_company_words_and_floor_numbers(
+    text: str, found: str, label: str, whole: str
+) -> None:
+    assert _grow(text, found, label) == whole
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "label"),
+    [
+        ("transferred from Mercy 2 days ago", "Mercy", "HOSPITAL"),  # a duration, no floor
+        ("seen by Dr. Hargreave, Wickham today", "Hargreave, Wickham", "DOCTOR"),  # no practice word
+        ("Dr. Oak Pulmonary Specialists", "Oak", "DOCTOR"),
+    ],
+)
+def test_no_floor_or_practice_growth_without_its_form(text: str, found: str, label: str) -> None:
+    assert _grow(text, found, label) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "facility", "place"),
+    [
+        ("77M, transferred from St. Columba's (Ostrander) 11/6 w/ PNA", "St. Columba's", "Ostrander"),
+        ("Mercy Hospital (Grand Rapids, 2.5 h) and Lakeshore (1 h)", "Mercy Hospital", "Grand Rapids"),
+    ],
+)
+def test_a_town_in_brackets_after_a_facility_is_a_place(text: str, facility: str, place: str) -> None:
+    start = text.index(facility)
+    out = extend_names(text, [Span(start, start + len(facility), "HOSPITAL", 0.9, "model")])
+    assert [(text[s.start : s.end], s.label) for s in out] == [(facility, "HOSPITAL"), (place, "LOCATION")]
+
+
+@pytest.mark.parametrize("text", ["seen at Harbor Clinic (Primary Care) today", "Mercy Hospital (ED) triage"])
+def test_a_kind_of_care_in_brackets_is_no_place(text: str) -> None:
+    start = text.index("Harbor Clinic" if "Harbor" in text else "Mercy Hospital")
+    end = start + (13 if "Harbor" in text else 14)
+    assert extend_names(text, [Span(start, end, "HOSPITAL", 0.9, "model")]) == [
+        Span(start, end, "HOSPITAL", 0.9, "model")
+    ]

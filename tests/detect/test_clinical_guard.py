@@ -188,6 +188,11 @@ KEPT = [
 # (the model or the date rule); score, count and ratio look-alikes are still dropped, even with a date
 # cue or a date-rule proposal, on positive evidence of the score.
 DATES_KEPT = [
+    # one specimen's culture is dated, not counted in bottles (only blood cultures are)
+    "IR drain; drain cx [[3/3]] E. coli + B. fragilis. Failed to improve",
+    "Micro: sputum 1/4 MSSA; BCx [[1/12]] x2 NGTD; UCx 1/12 neg",
+    "Micro: sputum 1/4 MSSA; BCx 1/12 x2 NGTD; UCx [[1/12]] neg",
+    "wound cx [[2/2]] MRSA, on vanc",
     "ALSO GOT IV CONTRAST FOR CTA PREOP [[11-26]]. HOME MEDS",  # a month-day hyphen with no range word
     "echo done [[3-14]], EF 35%",
     "WBC 13.1 (down from 16.0 [[10/1]]). On zosyn day 4.",

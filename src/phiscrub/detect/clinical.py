@@ -340,8 +340,12 @@ def _ethnicity(text: str, span: Span, coarse: str, before: str, caseless: bool, 
     words = [w for w in lows if w not in _POPULATION_WORDS]
     if not words or not all(w in ETHNICITY_WORDS or w in LANGUAGE_WORDS for w in words):
         return False
-    if _title_weight(before, caseless) or _credential_evidence(text, span, caseless):
-        return False
+    if (
+        _title_weight(before, caseless)
+        or _credential_evidence(text, span, caseless)
+        or KIN_BEFORE_RE.search(before)
+    ):
+        return False  # "Dr. White", "Black, RN", "married to White"
     if coarse != "NAME" or re.search(r"[ \t][MF]\.?\Z", text[span.start : span.end]):
         return True  # "Afro-Caribbean M 30 yo": the sex letter and age describe the patient too
     return _name_evidence(text, span, before, caseless, lows) < 2

@@ -14,6 +14,17 @@ from functools import lru_cache
 from phiscrub.detect.clinical_vocab import clinical_vocabulary, stopwords, words_pattern
 from phiscrub.document import Span
 
+# A culture of one specimen that is not blood, right before an x/y ("drain cx 3/3 E. coli", "UCx 1/12
+# neg", "sputum cx 4/2"): such a culture is one sample, not a count of bottles, so the x/y is the day it
+# was sent (blood cultures are the ones counted in bottles: "BCx 2/2").
+SPECIMEN_CULTURE_BEFORE_RE = re.compile(
+    r"(?:\bucx|\b(?:urine|ur|u|sputum|spt|drain|wound|stool|csf|fluid|tip|resp|bal|tissue|abscess|pleural"
+    r"|peritoneal|joint|bone|throat|nasal|swab|jp|trach|catheter|cath|line|bile|body\s+fluid)[ \t]*"
+    r"(?:cx|cxs|cultures?|cult)|\bcultured)\b[ \t:#]*(?:(?:on|from|of|sent|drawn|collected)[ \t]+)?\Z",
+    re.IGNORECASE,
+)
+
+
 # Vital signs, labs, I/O, vent settings, scores: a number right after one of these is a measurement.
 MEASURE_WORDS = words_pattern(
     """
@@ -227,7 +238,10 @@ _HANDOFF_VERBS = words_pattern(
     "discussed spoke spoken reviewed met talked signed_out handed_off endorsed report reported seen evaluated "
     "examined covered"
 )
-KIN_BEFORE_RE = re.compile(rf"(?<![\w-])(?:{KIN_WORDS})(?:'s)?[ \t:,]*(?:\([ \t]*)?\Z", re.IGNORECASE)
+KIN_BEFORE_RE = re.compile(
+    rf"(?<![\w-])(?:(?:{KIN_WORDS})(?:'s)?|married[ \t]+to|engaged[ \t]+to|widow(?:er)?[ \t]+of)[ \t:,]*(?:\([ \t]*)?\Z",
+    re.IGNORECASE,
+)
 ROLE_BEFORE_RE = re.compile(
     rf"(?:(?<![\w-])(?:{ROLE_WORDS})(?:[ \t]*,)?|\b(?:{_HANDOFF_VERBS})[ \t]+(?:with|to|by|w/))[ \t:,]*\Z",
     re.IGNORECASE,

@@ -34,6 +34,7 @@ from phiscrub.detect.clinical_cues import (
     CLOCK_RE,
     DATE_CUE_RE,
     EVENT_BEFORE_RE,
+    SPECIMEN_CULTURE_BEFORE_RE,
     STRONG_DATE_CUE_RE,
     chunk_bounds,
     text_after,
@@ -314,6 +315,8 @@ def date_verdict(text: str, span: Span) -> str | None:
         return KEEP if _calendar(a, b) else None  # a date range: 1/3-1/8, 1/6-
     if not (_calendar(a, b) or _day_month(a, b)):
         return "ratio"  # 118/72, 1450/2100, 0/10: no date
+    if _calendar(a, b) and SPECIMEN_CULTURE_BEFORE_RE.search(c.before):
+        return KEEP  # one specimen's culture, dated: "drain cx 3/3 E. coli", "UCx 1/12 neg"
     if _strong_score(c, a, b, md.group("g") is not None):
         return "ratio"
     if _date_cue(c):

@@ -46,6 +46,7 @@ from phiscrub.detect.clinical_cues import (
     ROOM_CUE_RE,
     SCORE_AFTER_RE,
     SHIFT_RE,
+    SPECIMEN_CULTURE_BEFORE_RE,
     STRONG_DATE_CUE_RE,
     TIME_CUE_RE,
     TIME_CUE_STRONG_RE,
@@ -207,8 +208,8 @@ def _ratio_trend_or_bottles(n: _Number) -> bool:
     """A ratio in a trend of scores ("4/5 -> 5/5") or a count of culture bottles ("2/2 MSSA"): a date
     cue before does not make it a date."""
     ratio = RATIO_RE.match(n.chunk)
-    if ratio is None:
-        return False
+    if ratio is None or SPECIMEN_CULTURE_BEFORE_RE.search(n.before):
+        return False  # "drain cx 3/3 E. coli": one specimen's culture, dated
     if _TREND_AFTER_RE.match(n.after) or _TREND_BEFORE_RE.search(n.before):
         return True
     return (

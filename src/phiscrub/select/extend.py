@@ -30,6 +30,7 @@ EXTENDABLE_LABELS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT", "LOCATI
 #: Company forms that end a name ("Valley Ortho PC", "Apex Medical Supply LLC").
 _COMPANY = word_set(
     "pc p.c. pllc llc l.l.c. inc inc. corp corp. ltd ltd. llp pa p.a. co co. group associates partners"
+    " collaborative cooperative co-op alliance consortium"
 )
 #: Words that end a practice's or facility's name.
 _HEADS = word_set(
@@ -78,20 +79,30 @@ def _cased_like(word: str, case: str) -> bool:
     return word.islower() if case == "lower" else word[0].isupper()
 
 
-def _tail(text: str, span: Span) -> int:
-    """The end of the name words that continue ``span``, or ``span.end`` when none do."""
-    surface = text[span.start : span.end]
+def _case(surface: str) -> str | None:
+    """How a name is written: ``upper``, ``lower`` (an all-lower-case note: "d/c to cedar bend family
+    practice"), ``title``, or None (no letters, or not starting with one)."""
     letters = [c for c in surface if c.isalpha()]
     if not letters or not surface[:1].isalpha():
-        return span.end
+        return None
     if all(c.isupper() for c in letters):
-        case = "upper"
-    elif all(c.islower() for c in letters):
-        case = "lower"  # an all-lower-case note ("d/c to cedar bend family practice")
-    elif surface[0].isupper():
-        case = "title"
-    else:
+        return "upper"
+    if all(c.islower() for c in letters):
+        return "lower"
+    return "title" if surface[0].isupper() else None
+
+
+def _tail(text: str, span: Span, *, person: bool = False) -> int:
+    """The end of the name words that continue ``span``, or ``span.end`` when none do (a person's span
+    only when its own last word is a head or service word)."""
+    surface = text[span.start : span.end]
+    case = _case(surface)
+    if case is None:
         return span.end
+    if person:
+        last = surface.split()[-1].lower().rstrip(".,")
+        if last not in _all_heads() and last not in _INNER or last in ("and", "of", "&"):
+            return span.end
     heads = _all_heads()
     if surface.split()[-1].lower().rstrip(".") in _CLOSING:
         return span.end  # already whole: what follows is a department ("... Center Emergency")
@@ -115,15 +126,55 @@ def _tail(text: str, span: Span) -> int:
     return end
 
 
+# A floor or wing number after a building or unit ("FROM: NMC WHITCOMBE 3", "to Tallis 6 acute rehab"):
+# one or two digits that end the line or a field, or come before a unit word (not "Mercy 2 days ago").
+_FLOOR_RE = re.compile(
+    r"[ \t]+\d{1,2}[A-Za-z]?(?=[ \t]*(?:\n|\Z|[,;)]|[ \t]{2}|[ \t]+(?i:acute|rehab|north|south|east|west"
+    r"|icu|step-?down|unit|floor|tele|telemetry|med|surg|ortho|neuro|cardiac|oncology|vs|or|and)\b))"
+)
+# A place in brackets right after a facility: "St. Columba's (Ostrander)", "Mercy (Grand Rapids, 2 h)".
+_PAREN_PLACE_RE = re.compile(r"[ \t]*\((?P<place>[A-Z][a-z'’]+(?:[ \t][A-Z][a-z'’]+){0,2})(?=[),])")
+#: Labels of a person whose span may have run into the name of a practice ("Hargreave, Wickham Urology").
+_PERSON_LABELS = frozenset({"DOCTOR", "PATIENT", "RELATIVE", "NAME", "PERSON", "USERNAME"})
+
+
+def _floor_end(text: str, span: Span) -> int:
+    """The end of a floor number right after a building or unit span, or ``span.end``."""
+    if span.label.upper() not in ("HOSPITAL", "DEPARTMENT", "LOCATION"):
+        return span.end
+    m = _FLOOR_RE.match(text, span.end)
+    return span.end if m is None else m.end()
+
+
+def _paren_place(text: str, span: Span) -> Span | None:
+    """A town or area in brackets right after a facility span, as a LOCATION span."""
+    if span.label.upper() not in ("HOSPITAL", "ORGANIZATION", "DEPARTMENT"):
+        return None
+    m = _PAREN_PLACE_RE.match(text, span.end)
+    if m is None:
+        return None
+    from phiscrub.detect.rules.places_en_cities import plain_word
+
+    words = m.group("place").split()
+    if all(plain_word(w) for w in words) and not (len(words) >= 2 and words[-1].lower() not in _INNER):
+        return None  # "(Primary Care)", "(Rehab)": a kind of place, not where it is
+    return Span(m.start("place"), m.end("place"), "LOCATION", span.score, source="extend")
+
+
 def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
-    """``spans`` with every facility or organisation span widened over the rest of its name."""
+    """``spans`` with every facility or organisation span widened over the rest of its name (and its
+    floor number), and a town in brackets after a facility added."""
     ordered = sorted(spans, key=lambda s: (s.start, s.end))
     out: list[Span] = []
     for i, span in enumerate(ordered):
-        if span.label.upper() in EXTENDABLE_LABELS:
-            end = _tail(text, span)
-            nxt = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
+        nxt = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
+        if span.label.upper() in EXTENDABLE_LABELS | _PERSON_LABELS:
+            end = _tail(text, span, person=span.label.upper() not in EXTENDABLE_LABELS)
+            end = _floor_end(text, replace(span, end=end))
             if end > span.end and end <= nxt:
                 span = replace(span, end=end)
         out.append(span)
+        place = _paren_place(text, span)
+        if place is not None and place.end <= nxt:
+            out.append(place)
     return out

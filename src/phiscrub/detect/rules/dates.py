@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_ABBRS, WEEKDAY_NAMES
+from phiscrub.detect.clinical_cues import SPECIMEN_CULTURE_BEFORE_RE
 from phiscrub.detect.rules._common import (
     any_of,
     followed_by_unit,
@@ -165,6 +166,7 @@ _COUNT_ADJACENT_RE = re.compile(
     r"|race|fast|side|sides)|#)[ \t:=#]*\Z",
     re.IGNORECASE,
 )
+_TIMES_AFTER_RE = re.compile(r"[ \t]?[x×][ \t]?\d")
 _CULTURE_NEAR_RE = re.compile(r"\b(?:cultures?|cx|bcx|ucx|bottles?|sets?)\b[^\n.;]{0,20}\Z", re.IGNORECASE)
 # The pain-scale shape x/10 is a score only with a symptom or rating word near it.
 _PAIN_NEAR_RE = re.compile(
@@ -211,7 +213,11 @@ def _month_day_ok(m: re.Match[str]) -> bool:
     text = m.string
     before = text_before(m, 40)
     after = text_after(m, 30)
-    if followed_by_unit(text, m.end()) or _SCORE_AFTER_RE.match(after) or _FRACTION_AFTER_RE.match(after):
+    if SPECIMEN_CULTURE_BEFORE_RE.search(before):
+        return True  # a dated culture of one specimen: "drain cx 3/3 E. coli", "UCx 1/12 neg"
+    # A count after ("BCx 1/12 x2": drawn twice on 1/12) is no unit of the x/y.
+    unit = followed_by_unit(text, m.end()) and _TIMES_AFTER_RE.match(after) is None
+    if unit or _SCORE_AFTER_RE.match(after) or _FRACTION_AFTER_RE.match(after):
         return False
     if _SCORE_ADJACENT_RE.search(before):
         return False

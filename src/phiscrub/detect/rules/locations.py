@@ -77,8 +77,16 @@ _STREET_RE = re.compile(
     rf"(?:{_NAME_WORD}[ \t]+){{0,3}}?{_NAME_WORD}[ \t]+{_SUFFIX}(?:[ \t]+{_DIRECTION}(?![\w]))?))(?![\w])"
     # PO Box 123.
     r"|(?<![\w])(?P<box>(?i:P\.?\s?O\.?\s*Box)\s+\d{1,6})(?![\w])"
-    # "lives on Elm Street" (street names without a number need a full suffix and a cue).
-    rf"|\b(?:on|at|off|near)[ \t]+(?P<bare>(?:[A-Z][a-z'\-]+[ \t]+){{1,3}}{_FULL_SUFFIX})\b"
+    # "lives on Elm Street", "the diner on Main St until April" (street names without a number need a
+    # cue, and a short suffix must not run into a name: "on Elm Dr Smith" is no street).
+    rf"|\b(?:on|at|off|near)[ \t]+(?P<bare>(?:[A-Z][a-z'\-]+[ \t]+){{1,3}}(?:{_FULL_SUFFIX}\b"
+    r"|(?:St|Ave|Rd|Blvd|Ln|Ct|Hwy|Pkwy)(?:\.(?=\s)|(?![\w.])(?![ \t]+[A-Z][a-z]))))"
+)
+# Numbered roads: "County Rd 14", "State Route 9", "Hwy 31", "US-23", "I-94" (not I-131, the isotope).
+_ROAD_RE = re.compile(
+    r"(?<![\w-])(?P<road>(?:(?:County|State|US|U\.S\.|Old|Co\.?|COUNTY|STATE)[ \t]+)?"
+    r"(?:Rd|Road|Route|Rte|Hwy|Highway|RD|ROAD|ROUTE|RTE|HWY|HIGHWAY)[ \t]+\d{1,4}[A-Z]?"
+    r"|(?:US|SR)-\d{1,3}|I-\d{1,2})(?![\w-])"
 )
 
 
@@ -93,6 +101,38 @@ def _street_ok(m: re.Match[str]) -> bool:
         return False
     words = re.findall(r"[A-Za-z]+", m.group("name"))
     return bool(words) and not any(w.lower() in STREET_STOPWORDS for w in words)
+
+
+# The town of an address line, between its last comma and the ZIP: "Suite 210, Kestrel Point 49840",
+# "12 Elm St, Saddle Creek, MI 49801".
+_TOWN_BEFORE_ZIP_RE = re.compile(
+    r"(?<=,)[ \t]*(?P<town>[A-Z][a-z'’]+(?:[ \t][A-Z][a-z'’]+){0,2}|[A-Z]{3,}(?:[ \t][A-Z]{3,}){0,2}),?"
+    rf"[ \t]+(?:{_STATE},?[ \t]+)?\d{{5}}(?:-\d{{4}})?(?![\w\-])"
+)
+
+
+def _town_ok(m: re.Match[str]) -> bool:
+    """An address line: a state before the ZIP, or a street or suite word earlier on the line."""
+    town = m.group("town")
+    if followed_by_unit(m.string, m.end()) or town.lower() in _NOT_TOWN or town.lower() in _STATES_LOWER:
+        return False  # "Getafe, New Mexico 23971": the state is the policy's business
+    text = m.string
+    line = text[text.rfind("\n", max(0, m.start() - 200), m.start()) + 1 : m.start()]
+    state = re.search(rf"{_STATE},?[ \t]+\d", text[m.end("town") : m.end()]) is not None
+    return (
+        state
+        or _STREET_ANCHOR_RE.search(line) is not None
+        or re.search(r"(?i)\b(?:suite|ste|apt)\b", line) is not None
+    )
+
+
+_STATES_LOWER = frozenset(s.lower() for s in STATE_NAMES) | frozenset(a.lower() for a in STATE_ABBREVIATIONS)
+#: Words of an address line that are no town ("Suite 210, Box 49840").
+_NOT_TOWN = frozenset({"suite", "ste", "apt", "unit", "box", "floor", "room", "bldg", "building"})
+
+
+def _road_ok(m: re.Match[str]) -> bool:
+    return not followed_by_unit(m.string, m.end())
 
 
 # Every ZIP match holds five digits; every street match holds a suffix word or "Box".
@@ -252,6 +292,8 @@ def _ward_ok(m: re.Match[str]) -> bool:
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("ZIP",        _ZIP_RE,       name="zip",           score=0.9,  group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR, reach=(40, 12)),
     PatternRule("STREET",     _STREET_RE,    name="street",        score=0.85, group=("street", "box", "bare"), validator=_street_ok, anchor=_STREET_ANCHOR_RE, reach=(80, 12)),
+    PatternRule("CITY",       _TOWN_BEFORE_ZIP_RE, name="town_before_zip", score=0.8, group="town", validator=_town_ok, anchor=_ZIP_ANCHOR, reach=(60, 12)),
+    PatternRule("STREET",     _ROAD_RE,      name="road",          score=0.7,  group="road", validator=_road_ok),
     TrimmedRule(
         "HOSPITAL",
         _FACILITY_RE,

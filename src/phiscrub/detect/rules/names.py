@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from phiscrub.detect.clinical_vocab import clinical_vocabulary, word_set
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 from phiscrub.detect.rules.intl_names import pack_name_rules
 from phiscrub.detect.rules.names_data import (
@@ -453,6 +454,54 @@ class CueNameRule(PatternRule):
 # specimen letter has no "Pt" before it; "PT" in capitals is physical therapy, so not that form).
 _PT_INITIAL_RE = re.compile(r"(?<![\w.])(?:Pt|pt|Patient|patient)\.?[ \t]+(?P<i>[A-Z]\.)(?=[ \t]+[a-z])")
 
+# "Mr. B ambulating", "Mrs. V clear that she wants surgery", "Dr. K aware": a person named by one
+# initial after a title (a title is never followed by a lone capital for any other reason).
+_TITLE_INITIAL_RE = re.compile(
+    r"(?<![\w.])(?:(?P<pt>Mr|Mrs|Ms|Miss|Mx|MRS)|(?P<dr>Dr|DR))\.?[ \t]+(?P<i>[A-Z])\.?"
+    r"(?=[ \t]+[a-z]|[ \t]*[,;:)]|[ \t]*\n|[ \t]*\Z)"
+)
+
+
+# "Procedure by Love (PGY2)", "Marsh (intern) paged": a trainee named before the training year.
+_TRAINEE_RE = re.compile(
+    r"(?<![\w'’.-])(?P<n>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+)?)[ \t]*\((?i:pgy-?\d|ms-?\d|r\d|intern|resident"
+    r"|fellow|sub-?i|med[ \t]+student)\)"
+)
+# "Bird returns for GCA f/u", "Hill presents with ...": a surname opening a note's line before a visit verb.
+_VISIT_SUBJECT_RE = re.compile(
+    r"(?m:^)[ \t]*(?P<n>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+)?)[ \t]+(?:returns|returned|presents|presented"
+    r"|is[ \t]+seen|was[ \t]+seen|is[ \t]+here|comes[ \t]+in|follows[ \t]+up)[ \t]+(?:for|with|to|today|in|after)\b"
+)
+#: Words that open such a line and name no one.
+_SUBJECT_STOP = word_set(
+    """
+    pt patient he she they it this today tonight family wife husband mother father son daughter dtr
+    sister brother child baby infant mom dad resident fellow intern nurse doctor team everyone
+    pain swelling bleeding symptoms symptom weakness numbness tingling itching redness drainage discomfort
+    anxiety depression confusion dizziness vomiting diarrhea cramping soreness stiffness tremor fatigue
+    """
+)
+
+
+def _person_words_ok(m: re.Match[str]) -> bool:
+    """No word of the name is a pronoun, a kin or role word, clinical vocabulary or a date word."""
+    from phiscrub.detect.rules.places_en_cities import clinical_or_calendar
+
+    clinical = clinical_vocabulary().clinical
+    words = m.group("n").split()
+    return not any(
+        w.lower() in _SUBJECT_STOP or w.lower() in clinical or clinical_or_calendar(w) for w in words
+    )
+
+
+def _patient_title(m: re.Match[str]) -> bool:
+    return m.group("pt") is not None
+
+
+def _doctor_title(m: re.Match[str]) -> bool:
+    return m.group("dr") is not None
+
+
 NAME_RULES_EN: tuple[PatternRule, ...] = (
     # Titles, field labels, signature phrases, role words, "Pt", kinship words: one pass.
     NameRule("DOCTOR",   _TRIGGER_RE,    name="trigger",    score=0.85, mode=_trigger_mode, extra_labels=("PATIENT", "RELATIVE")),
@@ -461,6 +510,10 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
     CueNameRule("DOCTOR",   _CUE_RE,        name="verb_cue",   score=0.7),
     CueNameRule("RELATIVE", _KIN_RE,        name="kin_lower",  score=0.7,  kinship=True),
     PatternRule("PATIENT",  _PT_INITIAL_RE, name="pt_initial", score=0.7,  group="i"),
+    PatternRule("PATIENT",  _TITLE_INITIAL_RE, name="title_initial", score=0.7, group="i", validator=_patient_title),
+    PatternRule("DOCTOR",   _TITLE_INITIAL_RE, name="title_initial_dr", score=0.7, group="i", validator=_doctor_title),
+    PatternRule("DOCTOR",   _TRAINEE_RE, name="trainee", score=0.7, group="n", validator=_person_words_ok),
+    PatternRule("PATIENT",  _VISIT_SUBJECT_RE, name="visit_subject", score=0.6, group="n", validator=_person_words_ok),
 )  # fmt: skip
 
 

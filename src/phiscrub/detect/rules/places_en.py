@@ -31,6 +31,7 @@ from phiscrub.detect.rules.places_en_cities import (
     CITY_RULES_EN,
     MONTHS_DAYS,
     PLACE_STOP,
+    clinical_or_calendar,
     plain_word,
     upper_line,
 )
@@ -93,7 +94,7 @@ _ABBR_RE = re.compile(
     r"\b(?P<cue>(?i:at|near|(?:closer|nearer|go|goes|going|went|drive|driven|drove|presented|presents|presenting"
     r"|transported|taken|brought)\s+to|called|call|records\s+from|referring|referred\s+by|outside\s+hospital"
     r"|(?:faxed|sent|received|obtained|requested|transferred|transfer|xfer|discharged|admitted|readmitted)"
-    r"\s+(?:from|to)))"
+    r"\s+(?:from|to)|(?:to|from|facility|receiving\s+facility|sending\s+facility)(?=[ \t]*:)))"
     r"[ \t]*:?[ \t]+(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
     r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus|LTC|SNF|main|Main|MAIN"
     r"|records|Records|RECORDS|chart|CHART)\b"
@@ -386,6 +387,24 @@ _WARD_WORD_STOP = word_set(
 )
 
 
+# "worked as a line cook at the Copper Kettle", "employed by Brennock Foods", "retired from Meijer":
+# the employer named after a work cue, whatever its words.
+_WORKPLACE_RE = re.compile(
+    r"\b(?i:works|worked|working|work|employed|employer|employment|job|jobs|hired|retired|volunteers"
+    r"|volunteered|volunteering)\b[^\n.;:()]{0,30}?\b(?i:at|for|by|from|with)[ \t]+(?:the[ \t]+)?"
+    r"(?P<work>[A-Z][a-z'’]+(?:(?:[ \t](?:of|and|&|the)[ \t]|[ \t])[A-Z][a-z'’]+){0,3})(?![\w'’-])"
+)
+
+
+def _workplace_ok(m: re.Match[str]) -> bool:
+    words = [w for w in m.group("work").split() if w[0].isupper()]
+    if upper_line(m.string, m.start(), m.end()) or any(w.lower() in PLACE_STOP for w in words):
+        return False
+    if any(clinical_or_calendar(w) for w in words):
+        return False  # "works at Memory Care", "retired in March"
+    return len(words) >= 2 or not plain_word(words[0])
+
+
 PLACE_RULES_EN: tuple[PatternRule, ...] = (
     TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok, trim=_trim_left),
     TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok, trim=_trim_left),
@@ -394,5 +413,6 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
+    PatternRule("ORGANIZATION", _WORKPLACE_RE, name="workplace", score=0.5, group="work", validator=_workplace_ok),
     *CITY_RULES_EN,
 )  # fmt: skip

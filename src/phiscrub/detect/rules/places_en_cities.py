@@ -24,12 +24,21 @@ from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
 from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS, STATE_NAMES
 
-__all__ = ["CITY_RULES_EN", "MONTHS_DAYS", "PLACE_STOP", "major_cities", "plain_word", "upper_line"]
+__all__ = [
+    "CITY_RULES_EN",
+    "MONTHS_DAYS",
+    "PLACE_STOP",
+    "clinical_or_calendar",
+    "major_cities",
+    "plain_word",
+    "upper_line",
+]
 
 _STRONG_CUE = (
     r"(?i:lives|living|lived|resides|residing|moved|relocated|visiting|visited|flew|flying|driving|drove"
     r"|travel(?:l?ed)?|traveling|born|raised|grew\s+up|stays?|staying|family|daughter|son|sister|brother"
-    r"|wife|husband|mother|father|parents|dtr|niece|nephew|cousin|aunt|uncle|friend|works|worked|home)"
+    r"|wife|husband|mother|father|parents|dtr|niece|nephew|cousin|aunt|uncle|friend|works|worked|home"
+    r"|house|apartment|condo|trailer|farm)"
 )
 _CITY_RE = re.compile(
     rf"\b(?P<cue>{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|at|outside(?:\s+of)?)"
@@ -115,7 +124,18 @@ def _city_ok(m: re.Match[str]) -> bool:
         return not upper_line(m.string, m.start(), m.end()) or low in major_cities()
     if not strong or upper_line(m.string, m.start(), m.end()):
         return False
-    return all(not plain_word(w) for w in words[:1]) and not any(w.lower() in PLACE_STOP for w in words)
+    if any(w.lower() in PLACE_STOP for w in words):
+        return False
+    # After a strong cue, a name of two or more capitalised words, even common ones ("pt's house in
+    # Old Quarry", "family in Cedar Bend"), unless a word is clinical, a care unit, a month or a day.
+    return not plain_word(words[0]) or (len(words) >= 2 and not any(clinical_or_calendar(w) for w in words))
+
+
+def clinical_or_calendar(word: str) -> bool:
+    from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
+
+    low = word.lower()
+    return is_clinical_word(word) or low in clinical_vocabulary().care_units or low in MONTHS_DAYS
 
 
 STATE_NAMES_LOWER = frozenset(s.lower() for s in STATE_NAMES)
