@@ -50,6 +50,14 @@ FOUND = [
         "ORGANIZATION",
     ),
     ("location", "employed by Brennock Foods since 2010.", "Brennock Foods", "ORGANIZATION"),
+    # a compass word or an English word in Title Case before an organisation or practice head
+    (
+        "location",
+        "HF clinic appt scheduled, and South Credit Union accepted referral.",
+        "South Credit Union",
+        "ORGANIZATION",
+    ),
+    ("location", "Outpt f/u at Birch Family Practice in 2 wks.", "Birch Family Practice", "HOSPITAL"),
     # a facility abbreviation in a transfer form's field
     ("location", "INTER-FACILITY TRANSFER FORM\nTO: DFRC (ACUTE REHAB)", "DFRC", "HOSPITAL"),
 ]
@@ -70,6 +78,9 @@ NOT_FOUND = [
     ("location", "work up for Fever of unknown origin"),
     ("location", "worked with Physical Therapy today"),
     ("location", "To: ICU\nFrom: PACU"),
+    ("location", "Referral source: Dr. Whalen, Child Abuse Pediatrics"),  # a kind of practice
+    ("location", "seen at Pediatric Urgent Care"),
+    ("location", "SOUTH CREDIT UNION"),  # a shouted line: only the listed shapes
 ]
 
 _DETECTORS = {"date": date_detector, "name": name_detector, "location": location_detector}

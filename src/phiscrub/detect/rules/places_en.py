@@ -155,6 +155,10 @@ _GENERIC_ORG = word_set(
 )
 
 
+#: Compass words: generic in capitals or lower case, a name in Title Case before a head.
+_DIRECTIONS = frozenset({"north", "south", "east", "west", "central"})
+
+
 def _trim_left(text: str, start: int, end: int) -> int:
     """Move ``start`` past leading cue words and articles ("Pt attends First ..." keeps "First")."""
     cut = start
@@ -185,7 +189,9 @@ def _org_ok(m: re.Match[str]) -> bool:
         return False
     if group == "church":
         return True
-    return _named(names, _GENERIC_ORG) and not all(plain_word(w) and w.lower() in _GENERIC_ORG for w in names)
+    # A compass word in Title Case before an organisation head is its name ("South Credit Union").
+    generic = _GENERIC_ORG if upper_line(text, m.start(), m.end()) else _GENERIC_ORG - _DIRECTIONS
+    return _named(names, generic) and not all(plain_word(w) and w.lower() in generic for w in names)
 
 
 def _weak_ok(m: re.Match[str]) -> bool:
@@ -207,10 +213,15 @@ def _hosp_ok(m: re.Match[str]) -> bool:
     words = re.findall(r"[A-Za-z][A-Za-z'’\.]*", text[start : m.end("hosp")])
     heads = {w.lower() for h in _HOSP_HEADS for w in h.split()}
     names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "&")]
-    if not names or not _named(names, _GENERIC_ORG):
+    mixed = not upper_line(text, m.start(), m.end())
+    if not names or not _named(names, _GENERIC_ORG - (_DIRECTIONS if mixed else frozenset())):
         return False
-    if words[-1].lower().rstrip(".") == "hosp" and not upper_line(text, m.start(), m.end()):
+    if words[-1].lower().rstrip(".") == "hosp" and mixed:
         return True  # "Lakeside Hosp": a common word names a hospital too
+    # In a mixed-case line a capitalised word before a practice head names it, even an English one
+    # ("Silver Urgent Care", "West Family Practice"), unless it says what kind of practice it is.
+    if mixed and all(w[0].isupper() for w in names):
+        return all(_namelike_common(w) or w.lower() in _DIRECTIONS for w in names)
     return any(_name_like(w) for w in names)
 
 
@@ -296,7 +307,7 @@ _SERVICE_WORDS = word_set(
     county state city private psychiatric acute subacute sub-acute short-term long-term physical
     occupational speech vocational inpatient outpatient home day night weekend primary specialty
     resident residents faculty continuity charity cardiac cardio pulmonary neuro ortho geri psych
-    peds
+    peds child abuse adolescent neonatal developmental sports addiction
     """
 )
 
