@@ -338,6 +338,22 @@ class Deidentifier:
 
         return propose_on_views([self.tagged(d) for d in docs], self._propose_plain)
 
+    def prefetch(self, docs: Sequence[Document]) -> None:
+        """Start the model's forward passes of a batch that a later call will detect or redact, in a
+        thread of their own (``phiscrub redact`` reads one batch ahead, so the model works on the
+        next batch while this one is selected, replaced and written). What is found is unchanged; a
+        model that cannot start early, or a failure here, only loses the head start."""
+        from phiscrub.text_view import seen_documents
+
+        try:
+            seen = [self.tagged(d) for d in seen_documents([self.tagged(d) for d in docs])]
+            for det in self.active_detectors:
+                start = getattr(det, "prefetch", None)
+                if start is not None:
+                    start(seen)
+        except Exception as exc:  # noqa: BLE001 - an optimisation only: the batch is detected as usual
+            log.debug("prefetch skipped (%s)", type(exc).__name__)
+
     def _propose_plain(self, docs: Sequence[Document]) -> list[list[Span]]:
         """:meth:`propose_many` on the text as given."""
         from phiscrub.progress import report, wants_progress

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from phiscrub.document import Document, Span
 
-__all__ = ["TextView", "make_view", "propose_on_views"]
+__all__ = ["TextView", "make_view", "propose_on_views", "seen_documents"]
 
 #: Unicode format characters (general category Cf, Unicode 14), listed so a note is scanned by one
 #: regex instead of a Python loop: ``tests/test_text_view.py`` checks the list against unicodedata.
@@ -136,18 +136,30 @@ def _replace_characters(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), origin
 
 
+def _views(docs: Sequence[Document]) -> list[TextView | None]:
+    # Line breaks are joined in English notes only (and notes of no decided language): whether a
+    # word is a name is read from the English lexicon.
+    return [make_view(d.text, d.metadata.get("lang") in (None, "en")) for d in docs]
+
+
+def _seen(docs: Sequence[Document], views: Sequence[TextView | None]) -> list[Document]:
+    return [d if v is None else Document(d.id, v.text, (), d.metadata) for d, v in zip(docs, views)]
+
+
+def seen_documents(docs: Sequence[Document]) -> list[Document]:
+    """The documents as :func:`propose_on_views` hands them to the detectors (views where needed)."""
+    return _seen(docs, _views(docs))
+
+
 def propose_on_views(
     docs: Sequence[Document], propose: Callable[[Sequence[Document]], list[list[Span]]]
 ) -> list[list[Span]]:
     """``propose(docs)``, with each note that needs one read through its view (see the module
     docstring) and its spans mapped back to the note's offsets."""
-    # Line breaks are joined in English notes only (and notes of no decided language): whether a
-    # word is a name is read from the English lexicon.
-    views = [make_view(d.text, d.metadata.get("lang") in (None, "en")) for d in docs]
+    views = _views(docs)
     if not any(views):
         return propose(docs)
-    seen = [d if v is None else Document(d.id, v.text, (), d.metadata) for d, v in zip(docs, views)]
-    found = propose(seen)
+    found = propose(_seen(docs, views))
     out: list[list[Span]] = []
     for view, spans in zip(views, found):
         if view is None:

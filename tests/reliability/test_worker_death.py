@@ -162,3 +162,35 @@ def test_ctrl_c_counts_records_in_both_numbers(tmp_path: Path) -> None:
     assert proc.returncode == 130, stderr[-2000:]
     seen, kept = _counts(stderr)
     assert seen == kept == _kept_records(out) > 0
+
+
+def test_workers_end_when_the_run_is_killed(tmp_path: Path) -> None:
+    """A run killed with SIGKILL (the OOM killer) leaves no worker behind: they used to wait forever,
+    orphaned, each holding its engine."""
+    src = _input(tmp_path)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        _cmd(src, out, "--workers", "2"),
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    workers: list[int] = []
+    try:
+        _wait_for(lambda: _batches_done(out) >= 3 and len(_workers(proc.pid)) == 2, proc)
+        workers = _workers(proc.pid)
+        assert proc.poll() is None and len(workers) == 2, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+        deadline = time.monotonic() + 20
+        while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        alive = [w for w in workers if Path(f"/proc/{w}").exists()]
+        assert not alive, f"{len(alive)} orphaned workers still running"
+    finally:
+        for w in workers:
+            try:
+                os.kill(w, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

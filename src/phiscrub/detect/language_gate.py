@@ -71,6 +71,12 @@ class LanguageGate:
         """The inner detector's spans for a document of its languages, else none."""
         return self.inner.detect(doc) if self.wanted(doc) else []
 
+    def prefetch(self, docs: Sequence[Document]) -> None:
+        """Let the inner detector start on the wanted documents of a batch it will see next."""
+        start = getattr(self.inner, "prefetch", None)
+        if start is not None:
+            start([d for d in docs if self.wanted(d)])
+
     def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
         """:meth:`detect` for a batch; the inner detector runs batched on the wanted documents."""
         keep = [i for i, d in enumerate(docs) if self.wanted(d)]

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from phiscrub.detect.tagger_base import BaseTaggerDetector
+from phiscrub.detect.tagger_base import SEGMENT_CHARS, BaseTaggerDetector
 from phiscrub.document import Document
 from phiscrub.errors import ConfigError, ModelError
 from phiscrub.labels import labels_of
@@ -199,7 +199,8 @@ class OnnxModel:
         if not tokenizer_file.is_file():
             raise ModelError(f"model folder {folder} has no {info.get('tokenizer', 'tokenizer.json')}")
         self.tokenizer = RustTokenizer(tokenizer_file, info.get("unk_token"), self.pad_id)
-        self.session = _session(folder / info.get("onnx", ONNX_FILE), threads)
+        self._path = folder / info.get("onnx", ONNX_FILE)
+        self.session = _session(self._path, threads)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -207,7 +208,60 @@ class OnnxModel:
         return labels_of(self.granularity)
 
     def run(self, chunk: Sequence[Any]) -> np.ndarray:
-        """Scores ``(len(chunk), slots, T)`` of a batch of windows, padded to the batch's longest."""
+        """Scores ``(len(chunk), slots, T)`` of a batch of windows, padded to the batch's longest (the
+        result of a :meth:`prefetch` of the same windows when one was started)."""
+        feeds = self._feeds(chunk)
+        ahead = getattr(self, "_ahead", None)
+        future = ahead.pop(_feeds_key(feeds), None) if ahead else None
+        if future is not None:
+            return np.asarray(future.result()[0], dtype=np.float64)
+        return np.asarray(self.session.run(["scores"], feeds)[0], dtype=np.float64)
+
+    def prefetch(self, docs: Sequence[Document], batch_size: int) -> None:
+        """Start the forward passes of ``docs`` (the batches :func:`predict_words_onnx` will run)
+        in a thread of their own, so they run while this thread finishes the previous batch.
+
+        :meth:`run` then takes each result instead of running the windows again: the same windows
+        give the same batches and the same scores. Results nobody took are dropped at the prefetch
+        after next, so at most two batches of documents are held.
+        """
+        from concurrent.futures import ThreadPoolExecutor
+
+        from phiscrub.tagger.decode import DOC_GROUP, chunk_order
+
+        if getattr(self, "_worker", None) is None:
+            # One single-threaded session run per core, side by side: the batches of a note group
+            # need no thread synchronisation inside a forward pass (7% less wall time on the long
+            # notes of benchmarks/vs_presidio.py than one two-threaded run at a time; same scores).
+            self._ahead_session = _session(self._path, 1) if self.num_threads > 1 else self.session
+            self._worker = ThreadPoolExecutor(self.num_threads, thread_name_prefix="phiscrub-ahead")
+            self._ahead: dict[bytes, Any] = {}
+            self._windowed: dict[tuple[str, ...], Any] = {}
+            self._generations: list[tuple[list[bytes], list[tuple[str, ...]]]] = []
+        keys: list[bytes] = []
+        parts: list[tuple[str, ...]] = []
+        for s in range(0, len(docs), DOC_GROUP):
+            part = docs[s : s + DOC_GROUP]
+            windows = _windows(self, part)
+            parts.append(_part_key(part))
+            self._windowed[parts[-1]] = windows  # the call for this batch reads them, not again
+            for rows in chunk_order(windows[0], _input_length, batch_size, _TOKEN_BUDGET):
+                feeds = self._feeds([windows[0][i] for i in rows])
+                key = _feeds_key(feeds)
+                self._ahead[key] = self._worker.submit(self._ahead_session.run, ["scores"], feeds)
+                keys.append(key)
+        self._generations.append((keys, parts))
+        while len(self._generations) > 2:  # a batch that was never run (it failed, or was skipped)
+            old_keys, old_parts = self._generations.pop(0)
+            for key in old_keys:
+                stale = self._ahead.pop(key, None)
+                if stale is not None:
+                    stale.cancel()
+            for part_key in old_parts:
+                self._windowed.pop(part_key, None)
+
+    def _feeds(self, chunk: Sequence[Any]) -> dict[str, np.ndarray]:
+        """The session inputs of a batch of windows, padded to its longest."""
         n_in = max(len(e.input_ids) for e in chunk)
         n_w = max(len(e.words) for e in chunk)
         b = len(chunk)
@@ -223,14 +277,48 @@ class OnnxModel:
             sub_slot[r, :k] = e.sub_slot
             shape_ids[r, :w] = e.shape_ids
             length_ids[r, :w] = e.length_ids
-        feeds = {
+        return {
             "input_ids": input_ids,
             "attention_mask": mask,
             "sub_slot": sub_slot,
             "shape_ids": shape_ids,
             "length_ids": length_ids,
         }
-        return np.asarray(self.session.run(["scores"], feeds)[0], dtype=np.float64)
+
+
+def _feeds_key(feeds: dict[str, np.ndarray]) -> bytes:
+    """A digest of a batch's inputs: equal inputs, equal key."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    for name in sorted(feeds):
+        arr = feeds[name]
+        h.update(name.encode())
+        h.update(repr(arr.shape).encode())
+        h.update(arr.tobytes())
+    return h.digest()
+
+
+def _part_key(part: Sequence[Document]) -> tuple[str, ...]:
+    return tuple(d.text for d in part)
+
+
+def _windows(model: OnnxModel, part: Sequence[Document]) -> tuple[list[Any], list[Any], list[Any]]:
+    """The encoder windows of ``part``, their owner tables and the encoded documents (those a
+    :meth:`OnnxModel.prefetch` of the same documents made, when it did)."""
+    from phiscrub.tagger.encoding import encode_documents
+    from phiscrub.tagger.windows import encoder_windows
+
+    made = getattr(model, "_windowed", None)
+    if made:
+        found = made.pop(_part_key(part), None)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+
+    encoded = encode_documents(part, model.tokenizer)
+    args = (model.max_length, model.overlap, model.sentence_aware, model.subword_strategy)
+    examples, owners = encoder_windows(encoded, model.affixes, *args)
+    return examples, owners, encoded
 
 
 def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: int = 16) -> list[Any]:
@@ -246,13 +334,9 @@ def predict_words_onnx(model: OnnxModel, docs: Sequence[Document], batch_size: i
     """
     from phiscrub.progress import wants_progress
     from phiscrub.tagger.decode import decode_in_groups, owned_scores
-    from phiscrub.tagger.encoding import encode_documents
-    from phiscrub.tagger.windows import encoder_windows
 
     def score(part: Sequence[Document]) -> list[tuple[list[Any], np.ndarray]]:
-        encoded = encode_documents(part, model.tokenizer)
-        args = (model.max_length, model.overlap, model.sentence_aware, model.subword_strategy)
-        examples, owners = encoder_windows(encoded, model.affixes, *args)
+        examples, owners, encoded = _windows(model, part)
         loud = wants_progress(max((len(d.text) for d in part), default=0))
         n_words = [len(enc.tokens) for enc in encoded]
         scores = owned_scores(
@@ -323,3 +407,10 @@ class OnnxTaggerDetector(BaseTaggerDetector):
         """Word-level predictions (tokens, BIO tags, probabilities) of many documents."""
         model: OnnxModel = self.model  # type: ignore[assignment]
         return predict_words_onnx(model, list(docs), batch_size=batch_size or self.batch_size)
+
+    def prefetch(self, docs: Sequence[Document]) -> None:
+        """Start the forward passes of a batch that :meth:`detect_many` will be asked for next
+        (:meth:`OnnxModel.prefetch`); notes long enough to be cut into segments are left out."""
+        if docs and all(len(d.text) <= SEGMENT_CHARS for d in docs):
+            model: OnnxModel = self.model  # type: ignore[assignment]
+            model.prefetch(list(docs), self.batch_size)

@@ -40,8 +40,29 @@ _DEID: Deidentifier | None = None
 _WORK: Callable[[Deidentifier, list[Document]], Any] | None = None
 
 
-def _init(deid: Deidentifier, work: Callable[[Deidentifier, list[Document]], Any], threads: int) -> None:
+def _exit_with_parent(parent: int, poll_s: float = 0.5) -> None:
+    """End this worker when the run that started it is gone.
+
+    A run killed with SIGKILL (or by the OOM killer) cannot stop its workers, and they do not notice
+    on their own: they waited forever, each holding its engine's memory. A thread checks every
+    ``poll_s`` seconds that the parent is still the same process and ends the worker otherwise.
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="phiscrub-parent-watch", daemon=True).start()
+
+
+def _init(
+    deid: Deidentifier, work: Callable[[Deidentifier, list[Document]], Any], threads: int, parent: int
+) -> None:
     global _DEID, _WORK
+    _exit_with_parent(parent)
     if not os.environ.get("PHISCRUB_THREADS"):
         os.environ["PHISCRUB_THREADS"] = str(threads)
     # torch reads OMP_NUM_THREADS when a torch model imports it; importing torch here would cost
@@ -61,6 +82,25 @@ def _fresh(deid: Deidentifier) -> Deidentifier:
     return deid.derive()
 
 
+def _one_ahead(
+    deid: Deidentifier,
+    work: Callable[[Deidentifier, list[Document]], T],
+    batches: Iterable[tuple[Any, list[Document]]],
+) -> Iterator[tuple[Any, T]]:
+    """``map_batches`` in this process, reading one batch ahead: the model starts on the next batch
+    (:meth:`~phiscrub.Deidentifier.prefetch`) while this one is selected, replaced and written."""
+    ahead = iter(batches)
+    current = next(ahead, None)
+    if current is not None:
+        deid.prefetch(current[1])
+    while current is not None:
+        following = next(ahead, None)
+        if following is not None:
+            deid.prefetch(following[1])
+        yield current[0], work(deid, current[1])
+        current = following
+
+
 def map_batches(
     deid: Deidentifier,
     work: Callable[[Deidentifier, list[Document]], T],
@@ -76,8 +116,7 @@ def map_batches(
         workers: processes; 1 runs everything here.
     """
     if workers <= 1:
-        for tag, docs in batches:
-            yield tag, work(deid, docs)
+        yield from _one_ahead(deid, work, batches)
         return
     import multiprocessing
 
@@ -86,7 +125,7 @@ def map_batches(
     threads = max(1, physical_cores() // workers)
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
-        workers, mp_context=ctx, initializer=_init, initargs=(_fresh(deid), work, threads)
+        workers, mp_context=ctx, initializer=_init, initargs=(_fresh(deid), work, threads, os.getpid())
     )
     # The processes, kept here: shutdown() forgets them, and a stopped run must not leave them behind.
     processes: dict[int, Any] = {}

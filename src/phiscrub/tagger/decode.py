@@ -22,6 +22,7 @@ from phiscrub.text import Token
 __all__ = [
     "WordPrediction",
     "bio_constraints",
+    "chunk_order",
     "constraint_scores",
     "decode_document",
     "decode_documents",
@@ -489,21 +490,34 @@ def owned_scores(
         One ``(n_words, n_tags)`` float64 array per document.
     """
     scores = [np.zeros((n, n_tags), dtype=np.float64) for n in n_words]
+    done = 0
+    for rows in chunk_order(examples, size, batch_size, token_budget):
+        chunk = [examples[i] for i in rows]
+        keep_owned(scores, owners, chunk, run(chunk))
+        done += len(rows)
+        if progress:
+            from phiscrub.progress import report
+
+            report("model windows", done, len(examples))
+    return scores
+
+
+def chunk_order(
+    examples: Sequence[_W], size: Callable[[_W], int], batch_size: int, token_budget: int | None = None
+) -> list[list[int]]:
+    """The batches :func:`owned_scores` runs, as window indices: shortest windows first, at most
+    ``batch_size`` windows per batch and, with ``token_budget``, windows x longest <= budget."""
     order = sorted(range(len(examples)), key=lambda i: size(examples[i]))
+    out: list[list[int]] = []
     b = 0
     while b < len(order):
         rows = batch_size
         if token_budget is not None:
             longest = size(examples[order[min(b + batch_size, len(order)) - 1]])
             rows = max(1, min(batch_size, token_budget // max(longest, 1)))
-        chunk = [examples[i] for i in order[b : b + rows]]
-        keep_owned(scores, owners, chunk, run(chunk))
+        out.append(order[b : b + rows])
         b += rows
-        if progress:
-            from phiscrub.progress import report
-
-            report("model windows", min(b, len(order)), len(order))
-    return scores
+    return out
 
 
 #: Documents encoded and scored at once by :func:`decode_in_groups`: bounds memory on large corpora.
