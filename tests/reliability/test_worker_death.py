@@ -94,6 +94,24 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+def _start_two_workers(src: Path, out: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        _cmd(src, out, "--workers", "2"),
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _running_workers(proc: subprocess.Popen[str], out: Path) -> list[int]:
+    """The two workers of ``proc``, once three batches are done (the run still going)."""
+    _wait_for(lambda: _batches_done(out) >= 3 and len(_workers(proc.pid)) == 2, proc)
+    workers = _workers(proc.pid)
+    assert proc.poll() is None and len(workers) == 2, "the run ended before its workers were seen"
+    return workers
+
+
 def test_a_killed_worker_stops_the_run_with_status_3_and_resume_finishes(tmp_path: Path) -> None:
     src = _input(tmp_path)
     base = tmp_path / "base"
@@ -102,17 +120,9 @@ def test_a_killed_worker_stops_the_run_with_status_3_and_resume_finishes(tmp_pat
     )
     assert done.returncode == 0, done.stderr[-2000:]
     out = tmp_path / "out"
-    proc = subprocess.Popen(
-        _cmd(src, out, "--workers", "2"),
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _start_two_workers(src, out)
     try:
-        _wait_for(lambda: _batches_done(out) >= 3 and len(_workers(proc.pid)) == 2, proc)
-        workers = _workers(proc.pid)
-        assert proc.poll() is None and len(workers) == 2, "the run ended before a worker could be killed"
+        workers = _running_workers(proc, out)
         os.kill(workers[0], signal.SIGKILL)
         _, stderr = proc.communicate(timeout=60)  # used to hang here forever
     finally:
@@ -169,18 +179,10 @@ def test_workers_end_when_the_run_is_killed(tmp_path: Path) -> None:
     orphaned, each holding its engine."""
     src = _input(tmp_path)
     out = tmp_path / "out"
-    proc = subprocess.Popen(
-        _cmd(src, out, "--workers", "2"),
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _start_two_workers(src, out)
     workers: list[int] = []
     try:
-        _wait_for(lambda: _batches_done(out) >= 3 and len(_workers(proc.pid)) == 2, proc)
-        workers = _workers(proc.pid)
-        assert proc.poll() is None and len(workers) == 2, "the run ended before it could be killed"
+        workers = _running_workers(proc, out)
         os.kill(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=60)
         deadline = time.monotonic() + 20
