@@ -58,6 +58,10 @@ FOUND = [
         "ORGANIZATION",
     ),
     ("location", "Outpt f/u at Birch Family Practice in 2 wks.", "Birch Family Practice", "HOSPITAL"),
+    # a word no dictionary has after a move cue, in any case: where the patient goes
+    ("location", "pt to go to Spaulding when bed available.", "Spaulding", "HOSPITAL"),
+    ("location", "plan transfer to spaulding tomorrow.", "spaulding", "HOSPITAL"),
+    ("location", "bed at youville on monday.", "youville", "HOSPITAL"),
     # a facility abbreviation in a transfer form's field
     ("location", "INTER-FACILITY TRANSFER FORM\nTO: DFRC (ACUTE REHAB)", "DFRC", "HOSPITAL"),
 ]
@@ -70,6 +74,11 @@ NOT_FOUND = [
     ("name", "Pain returns for several hours at night."),  # a symptom opening the line
     ("name", "Pt returns for f/u of her INR."),
     ("name", "Team (PGY2) paged about the K."),
+    ("location", "d/c to home with vna."),  # English, clinical and care-unit words
+    ("location", "go to or for washout."),
+    ("location", "sent to radiology for ct."),
+    ("location", "transfer to micu when bed avail."),
+    ("location", "Forms cannot be sent by email for privacy."),
     ("location", "I-131 uptake scan planned"),  # the isotope, no interstate
     ("location", "the route 2 of administration"),
     ("location", "lab, Result 12345 ok"),  # five digits after a comma, no address line

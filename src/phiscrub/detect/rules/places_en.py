@@ -416,6 +416,30 @@ def _workplace_ok(m: re.Match[str]) -> bool:
     return len(words) >= 2 or not plain_word(words[0])
 
 
+# "pt to go to Spaulding when bed available", "plan transfer to whittier tomorrow": after a move cue, a
+# word no dictionary has (any case) is the place the patient goes to.
+_DESTINATION_RE = re.compile(
+    r"\b(?i:transfer(?:red)?|tx|xfer|d/c|dc|discharged?|go(?:es|ing)?|went|sent|accepted|admit(?:ted)?"
+    r"|placement|placed|referred|bed)[ \t]+(?i:to|at)[ \t]+"
+    r"(?P<dest>[A-Za-z][a-z'’]{3,}(?:[ \t][A-Za-z][a-z'’]{3,})??)"
+    r"(?=[ \t]*(?:[.,;:)\n]|\Z|[ \t](?i:when|once|if|on|in|for|today|tomorrow|tonight|vs|or|and|at|after|once)\b))"
+)
+
+
+def _destination_ok(m: re.Match[str]) -> bool:
+    """Every word of the destination unknown to the dictionaries (English, clinical, care units,
+    names of months and days): "Spaulding", "whittier", not "home", "rehab", "radiology"."""
+    from phiscrub.detect.english_words import lowercase_ok
+
+    if upper_line(m.string, m.start(), m.end()):
+        return False
+    for word in m.group("dest").split():
+        low = word.lower().removesuffix("'s").removesuffix("’s")
+        if plain_word(word) or _service(word) or not lowercase_ok(low):
+            return False
+    return True
+
+
 PLACE_RULES_EN: tuple[PatternRule, ...] = (
     TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok, trim=_trim_left),
     TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok, trim=_trim_left),
@@ -424,6 +448,7 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
+    PatternRule("HOSPITAL", _DESTINATION_RE, name="destination", score=0.5, group="dest", validator=_destination_ok),
     PatternRule("ORGANIZATION", _WORKPLACE_RE, name="workplace", score=0.5, group="work", validator=_workplace_ok),
     *CITY_RULES_EN,
 )  # fmt: skip
