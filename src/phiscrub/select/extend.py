@@ -99,12 +99,11 @@ def _tail(text: str, span: Span, *, person: bool = False) -> int:
     case = _case(surface)
     if case is None:
         return span.end
-    if person:
-        last = surface.split()[-1].lower().rstrip(".,")
-        if last not in _all_heads() and last not in _INNER or last in ("and", "of", "&"):
-            return span.end
     heads = _all_heads()
-    if surface.split()[-1].lower().rstrip(".") in _CLOSING:
+    last = surface.split()[-1].lower().rstrip(".,")
+    if person and (last not in heads and last not in _INNER or last in ("and", "of", "&")):
+        return span.end
+    if last in _CLOSING:
         return span.end  # already whole: what follows is a department ("... Center Emergency")
     end = pos = span.end
     for _ in range(4):
@@ -138,12 +137,12 @@ _PAREN_PLACE_RE = re.compile(r"[ \t]*\((?P<place>[A-Z][a-z'’]+(?:[ \t][A-Z][a-
 _PERSON_LABELS = frozenset({"DOCTOR", "PATIENT", "RELATIVE", "NAME", "PERSON", "USERNAME"})
 
 
-def _floor_end(text: str, span: Span) -> int:
-    """The end of a floor number right after a building or unit span, or ``span.end``."""
-    if span.label.upper() not in ("HOSPITAL", "DEPARTMENT", "LOCATION"):
-        return span.end
-    m = _FLOOR_RE.match(text, span.end)
-    return span.end if m is None else m.end()
+def _floor_end(text: str, label: str, end: int) -> int:
+    """The end of a floor number right after a building or unit span ending at ``end``, or ``end``."""
+    if label.upper() not in ("HOSPITAL", "DEPARTMENT", "LOCATION"):
+        return end
+    m = _FLOOR_RE.match(text, end)
+    return end if m is None else m.end()
 
 
 def _paren_place(text: str, span: Span) -> Span | None:
@@ -156,7 +155,8 @@ def _paren_place(text: str, span: Span) -> Span | None:
     from phiscrub.detect.rules.places_en_cities import plain_word
 
     words = m.group("place").split()
-    if all(plain_word(w) for w in words) and not (len(words) >= 2 and words[-1].lower() not in _INNER):
+    kind = len(words) == 1 or words[-1].lower() in _INNER
+    if kind and all(plain_word(w) for w in words):
         return None  # "(Primary Care)", "(Rehab)": a kind of place, not where it is
     return Span(m.start("place"), m.end("place"), "LOCATION", span.score, source="extend")
 
@@ -170,7 +170,7 @@ def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
         nxt = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
         if span.label.upper() in EXTENDABLE_LABELS | _PERSON_LABELS:
             end = _tail(text, span, person=span.label.upper() not in EXTENDABLE_LABELS)
-            end = _floor_end(text, replace(span, end=end))
+            end = _floor_end(text, span.label, end)
             if end > span.end and end <= nxt:
                 span = replace(span, end=end)
         out.append(span)

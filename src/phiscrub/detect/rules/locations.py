@@ -27,6 +27,7 @@ from phiscrub.detect.rules.locations_data import (
     STREET_SUFFIXES,
 )
 from phiscrub.detect.rules.places_en import PLACE_RULES_EN
+from phiscrub.detect.rules.places_en_cities import STATE_NAMES_LOWER
 
 __all__ = [
     "LOCATION_RULES_EN",
@@ -107,7 +108,7 @@ def _street_ok(m: re.Match[str]) -> bool:
 # "12 Elm St, Saddle Creek, MI 49801".
 _TOWN_BEFORE_ZIP_RE = re.compile(
     r"(?<=,)[ \t]*(?P<town>[A-Z][a-z'’]+(?:[ \t][A-Z][a-z'’]+){0,2}|[A-Z]{3,}(?:[ \t][A-Z]{3,}){0,2}),?"
-    rf"[ \t]+(?:{_STATE},?[ \t]+)?\d{{5}}(?:-\d{{4}})?(?![\w\-])"
+    rf"[ \t]+(?:(?P<st>{_STATE}),?[ \t]+)?\d{{5}}(?:-\d{{4}})?(?![\w\-])"
 )
 
 
@@ -118,15 +119,14 @@ def _town_ok(m: re.Match[str]) -> bool:
         return False  # "Getafe, New Mexico 23971": the state is the policy's business
     text = m.string
     line = text[text.rfind("\n", max(0, m.start() - 200), m.start()) + 1 : m.start()]
-    state = re.search(rf"{_STATE},?[ \t]+\d", text[m.end("town") : m.end()]) is not None
     return (
-        state
+        m.group("st") is not None
         or _STREET_ANCHOR_RE.search(line) is not None
         or re.search(r"(?i)\b(?:suite|ste|apt)\b", line) is not None
     )
 
 
-_STATES_LOWER = frozenset(s.lower() for s in STATE_NAMES) | frozenset(a.lower() for a in STATE_ABBREVIATIONS)
+_STATES_LOWER = STATE_NAMES_LOWER | frozenset(a.lower() for a in STATE_ABBREVIATIONS)
 #: Words of an address line that are no town ("Suite 210, Box 49840").
 _NOT_TOWN = frozenset({"suite", "ste", "apt", "unit", "box", "floor", "room", "bldg", "building"})
 

@@ -159,6 +159,12 @@ _GENERIC_ORG = word_set(
 _DIRECTIONS = frozenset({"north", "south", "east", "west", "central"})
 
 
+def _generic_words(mixed: bool) -> frozenset[str]:
+    """The words that name no organisation: in a mixed-case line a compass word may ("South Credit
+    Union"), in capitals it may not."""
+    return _GENERIC_ORG - _DIRECTIONS if mixed else _GENERIC_ORG
+
+
 def _trim_left(text: str, start: int, end: int) -> int:
     """Move ``start`` past leading cue words and articles ("Pt attends First ..." keeps "First")."""
     cut = start
@@ -189,8 +195,7 @@ def _org_ok(m: re.Match[str]) -> bool:
         return False
     if group == "church":
         return True
-    # A compass word in Title Case before an organisation head is its name ("South Credit Union").
-    generic = _GENERIC_ORG if upper_line(text, m.start(), m.end()) else _GENERIC_ORG - _DIRECTIONS
+    generic = _generic_words(not upper_line(text, m.start(), m.end()))
     return _named(names, generic) and not all(plain_word(w) and w.lower() in generic for w in names)
 
 
@@ -214,7 +219,7 @@ def _hosp_ok(m: re.Match[str]) -> bool:
     heads = {w.lower() for h in _HOSP_HEADS for w in h.split()}
     names = [w for w in words if w.lower() not in heads and w.lower() not in ("of", "and", "the", "&")]
     mixed = not upper_line(text, m.start(), m.end())
-    if not names or not _named(names, _GENERIC_ORG - (_DIRECTIONS if mixed else frozenset())):
+    if not names or not _named(names, _generic_words(mixed)):
         return False
     if words[-1].lower().rstrip(".") == "hosp" and mixed:
         return True  # "Lakeside Hosp": a common word names a hospital too
@@ -422,7 +427,7 @@ _DESTINATION_RE = re.compile(
     r"\b(?i:transfer(?:red)?|tx|xfer|d/c|dc|discharged?|go(?:es|ing)?|went|sent|accepted|admit(?:ted)?"
     r"|placement|placed|referred|bed)[ \t]+(?i:to|at)[ \t]+"
     r"(?P<dest>[A-Za-z][a-z'’]{3,}(?:[ \t][A-Za-z][a-z'’]{3,})??)"
-    r"(?=[ \t]*(?:[.,;:)\n]|\Z|[ \t](?i:when|once|if|on|in|for|today|tomorrow|tonight|vs|or|and|at|after|once)\b))"
+    r"(?=[ \t]*(?:[.,;:)\n]|\Z|[ \t](?i:when|once|if|on|in|for|today|tomorrow|tonight|vs|or|and|at|after)\b))"
 )
 
 

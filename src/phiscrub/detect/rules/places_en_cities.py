@@ -28,6 +28,7 @@ __all__ = [
     "CITY_RULES_EN",
     "MONTHS_DAYS",
     "PLACE_STOP",
+    "STATE_NAMES_LOWER",
     "clinical_or_calendar",
     "major_cities",
     "plain_word",
@@ -132,6 +133,7 @@ def _city_ok(m: re.Match[str]) -> bool:
 
 
 def clinical_or_calendar(word: str) -> bool:
+    """A clinical word, a care unit, a month or a weekday: no word of a place's or person's name."""
     from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
 
     low = word.lower()
