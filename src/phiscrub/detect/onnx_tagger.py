@@ -201,6 +201,12 @@ class OnnxModel:
         self.tokenizer = RustTokenizer(tokenizer_file, info.get("unk_token"), self.pad_id)
         self._path = folder / info.get("onnx", ONNX_FILE)
         self.session = _session(self._path, threads)
+        # What :meth:`prefetch` started (its thread pool and session are made on its first call).
+        self._worker: Any = None
+        self._ahead_session: Any = None
+        self._ahead: dict[bytes, Any] = {}
+        self._windowed: dict[tuple[str, ...], Any] = {}
+        self._generations: list[tuple[list[bytes], list[tuple[str, ...]]]] = []
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -211,8 +217,7 @@ class OnnxModel:
         """Scores ``(len(chunk), slots, T)`` of a batch of windows, padded to the batch's longest (the
         result of a :meth:`prefetch` of the same windows when one was started)."""
         feeds = self._feeds(chunk)
-        ahead = getattr(self, "_ahead", None)
-        future = ahead.pop(_feeds_key(feeds), None) if ahead else None
+        future = self._ahead.pop(_feeds_key(feeds), None) if self._ahead else None
         if future is not None:
             return np.asarray(future.result()[0], dtype=np.float64)
         return np.asarray(self.session.run(["scores"], feeds)[0], dtype=np.float64)
@@ -229,15 +234,12 @@ class OnnxModel:
 
         from phiscrub.tagger.decode import DOC_GROUP, chunk_order
 
-        if getattr(self, "_worker", None) is None:
+        if self._worker is None:
             # One single-threaded session run per core, side by side: the batches of a note group
             # need no thread synchronisation inside a forward pass (7% less wall time on the long
             # notes of benchmarks/vs_presidio.py than one two-threaded run at a time; same scores).
             self._ahead_session = _session(self._path, 1) if self.num_threads > 1 else self.session
             self._worker = ThreadPoolExecutor(self.num_threads, thread_name_prefix="phiscrub-ahead")
-            self._ahead: dict[bytes, Any] = {}
-            self._windowed: dict[tuple[str, ...], Any] = {}
-            self._generations: list[tuple[list[bytes], list[tuple[str, ...]]]] = []
         keys: list[bytes] = []
         parts: list[tuple[str, ...]] = []
         for s in range(0, len(docs), DOC_GROUP):
@@ -309,11 +311,9 @@ def _windows(model: OnnxModel, part: Sequence[Document]) -> tuple[list[Any], lis
     from phiscrub.tagger.encoding import encode_documents
     from phiscrub.tagger.windows import encoder_windows
 
-    made = getattr(model, "_windowed", None)
-    if made:
-        found = made.pop(_part_key(part), None)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
+    found = model._windowed.pop(_part_key(part), None) if model._windowed else None
+    if found is not None:
+        return found  # type: ignore[no-any-return]
 
     encoded = encode_documents(part, model.tokenizer)
     args = (model.max_length, model.overlap, model.sentence_aware, model.subword_strategy)
