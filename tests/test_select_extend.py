@@ -68,8 +68,71 @@ def test_other_labels_are_left_alone() -> None:
 
 def test_a_span_never_runs_into_the_next_span() -> None:
     text = "at Red Oak Health Partners"
-    spans = [Span(3, 10, "HOSPITAL"), Span(11, 17, "CITY")]
+    spans = [Span(3, 10, "HOSPITAL"), Span(11, 17, "STREET")]
     assert extend_names(text, spans) == spans
+    # A town span read by the model as the first word of a facility names that facility.
+    town = [Span(3, 10, "HOSPITAL"), Span(11, 17, "CITY")]
+    assert extend_names(text, town)[0] == town[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "town", "whole", "label"),
+    [
+        ("93 yo f adm from Larkspur House s/p fall", "Larkspur", "Larkspur House", "HOSPITAL"),
+        ("has VNA from Riverbend VNA 2x/wk.", "Riverbend", "Riverbend VNA", "HOSPITAL"),
+        ("rx at Brazos Drug on Kemp", "Brazos", "Brazos Drug", "ORGANIZATION"),
+        (
+            "works for Wichita Roofing & Sheet Metal, since 2019",
+            "Wichita",
+            "Wichita Roofing & Sheet Metal",
+            "ORGANIZATION",
+        ),
+    ],
+)
+def test_a_town_before_a_facility_head_becomes_that_facility(
+    text: str, town: str, whole: str, label: str
+) -> None:
+    start = text.index(town)
+    (span,) = extend_names(text, [Span(start, start + len(town), "CITY", 0.9, "model")])
+    assert (text[span.start : span.end], span.label) == (whole, label)
+
+
+@pytest.mark.parametrize(
+    "text", ["lives in Brennock with wife", "from Brennock, MI", "Brennock Tallis 3", "in boston home by 5"]
+)
+def test_a_town_without_a_facility_head_stays_a_town(text: str) -> None:
+    start = text.lower().index("brennock") if "rennock" in text else text.index("boston")
+    end = start + (8 if "rennock" in text else 6)
+    assert extend_names(text, [Span(start, end, "CITY", 0.9, "model")]) == [
+        Span(start, end, "CITY", 0.9, "model")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "whole"),
+    [
+        ("PT NAME: HALL,LEROY D              UNIT#: M00073451", "HALL,LEROY", "HALL,LEROY D"),
+        ("ATT: ONEIL,SEAMUS P\n-----", "ONEIL,SEAMUS", "ONEIL,SEAMUS P"),
+        ("Pt: Hall, Leroy D.\n", "Hall, Leroy", "Hall, Leroy D."),
+        ("seen by Leroy Hall A lot", "Leroy Hall", "Leroy Hall"),  # Title case without a comma: no field
+        ("HALL,LEROY D AND WIFE", "HALL,LEROY", "HALL,LEROY"),  # a word follows: no initial
+    ],
+)
+def test_a_middle_initial_joins_a_name_in_a_header_field(text: str, name: str, whole: str) -> None:
+    assert _grow(text, name, "PATIENT") == whole
+
+
+@pytest.mark.parametrize(
+    ("text", "date", "whole"),
+    [
+        ("appt Mon 3/10 0940.", "3/10", "Mon 3/10"),
+        ("seen Tuesday, 3/4 by PT", "3/4", "Tuesday, 3/4"),
+        ("fri 3/13 repeat lytes", "3/13", "fri 3/13"),
+        ("Monitor 3/10", "3/10", "3/10"),  # a word ending in letters of a weekday is none
+    ],
+)
+def test_a_weekday_joins_the_date_after_it(text: str, date: str, whole: str) -> None:
+    assert _grow(text, date, "DATE") == whole
 
 
 def test_the_step_runs_after_the_guard_and_before_site_lists() -> None:

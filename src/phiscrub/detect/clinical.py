@@ -51,6 +51,7 @@ from phiscrub.detect.clinical_cues import (
     FIELD_BEFORE_RE,
     KIN_BEFORE_RE,
     NAME_AGE_AFTER_RE,
+    NICKNAME_BEFORE_RE,
     PLACE_BEFORE_RE,
     ROLE_BEFORE_RE,
     TITLE_BEFORE_RE,
@@ -264,6 +265,8 @@ def _name_evidence(text: str, span: Span, before: str, caseless: bool, lows: lis
         evidence = 1 if caseless else 3  # "AD, 48 F": initials before an age and sex
     if KIN_BEFORE_RE.search(before) and lows[0] in clinical_vocabulary().first_names:
         return 3  # "HUSBAND ALF", "daughter mary"
+    if NICKNAME_BEFORE_RE.search(before) and lows[0] in clinical_vocabulary().first_names:
+        return 3  # "(goes by frank)"
     if KIN_BEFORE_RE.search(before) or ROLE_BEFORE_RE.search(before):
         evidence = max(evidence, 2)
     return evidence
@@ -296,6 +299,8 @@ def _evidence(text: str, span: Span, coarse: str, before: str, caseless: bool, l
         evidence = max(evidence, 2)
     if span.label == "DEPARTMENT" and DEPT_FIELD_RE.search(before):
         evidence = max(evidence, 3)
+    if span.label == "DEPARTMENT" and _named_unit(surface):
+        evidence = max(evidence, 3)  # "Lantern Unit": a unit named by a word that says nothing of care
     if _alone_on_line(text, span):
         evidence = max(evidence, 2)  # a letterhead or signature line: "PMC", "GH"
     return evidence
@@ -400,6 +405,12 @@ def _month_name(text: str, span: Span) -> bool:
     if surface.lower() == "may" and _sentence_start(text, span.start):
         return re.match(r"[ \t]+[a-z]", text[span.end : span.end + 3]) is None
     return True
+
+
+def _named_unit(surface: str) -> bool:
+    from phiscrub.detect.rules.places_en import named_unit_word
+
+    return named_unit_word(surface)
 
 
 def _holiday(surface: str) -> bool:

@@ -242,6 +242,12 @@ KIN_BEFORE_RE = re.compile(
     rf"(?<![\w-])(?:(?:{KIN_WORDS})(?:'s)?|married[ \t]+to|engaged[ \t]+to|widow(?:er)?[ \t]+of)[ \t:,]*(?:\([ \t]*)?\Z",
     re.IGNORECASE,
 )
+# "(goes by frank)", 'prefers to be called "Bud"': the cue says a name follows, whatever the word.
+NICKNAME_BEFORE_RE = re.compile(
+    r"\b(?:goes|go|going)[ \t]+by[ \t]*:?[ \t]*[\"'“‘]?\Z|\b(?:prefers|likes)[ \t]+to[ \t]+be[ \t]+called[ \t]*:?[ \t]*[\"'“‘]?\Z"
+    r"|\b(?:known[ \t]+as|a\.?k\.?a\.?|nicknamed?)[ \t]*:?[ \t]*[\"'“‘]?\Z",
+    re.IGNORECASE,
+)
 ROLE_BEFORE_RE = re.compile(
     rf"(?:(?<![\w-])(?:{ROLE_WORDS})(?:[ \t]*,)?|\b(?:{_HANDOFF_VERBS})[ \t]+(?:with|to|by|w/))[ \t:,]*\Z",
     re.IGNORECASE,

@@ -26,6 +26,9 @@ __all__ = ["EXTENDABLE_LABELS", "extend_names"]
 
 #: The labels whose spans may grow over a trailing name word.
 EXTENDABLE_LABELS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT", "LOCATION"})
+#: Town labels whose span grows only over a facility's head, and then names that facility
+#: ("[Larkspur] House", "[Riverbend] VNA": the model read the distinctive word as a town).
+_TOWN_LABELS = frozenset({"CITY"})
 
 #: Company forms that end a name ("Valley Ortho PC", "Apex Medical Supply LLC").
 _COMPANY = word_set(
@@ -41,7 +44,15 @@ _HEADS = word_set(
     surgeons orthopedics orthopaedics cardiology neurology urology oncology dermatology pediatrics
     gastroenterology pulmonology nephrology dialysis network system systems living residence home
     counseling insurance transit foods logistics church ministries academy bank shelter
-    agency recovery wellness plan
+    agency recovery wellness plan house lodge vna drug drugs isd med roofing plumbing metal supply
+    electric construction welding trucking landscaping
+    """
+)
+#: Heads of a business or body rather than a place of care ("Brazos Drug", "Henrietta ISD").
+_ORG_HEADS = word_set(
+    """
+    drug drugs isd roofing plumbing metal supply electric construction welding trucking landscaping
+    insurance transit foods logistics church ministries academy bank agency plan
     """
 )
 #: Heads after which the name is whole: what follows is a department of the place ("Stout Medical
@@ -54,7 +65,8 @@ _INNER = word_set(
     behavioral mental women's womens children's childrens men's pediatric senior assisted memory
     heart lung kidney wound vein spine sleep eye pain cancer pulmonary cardiac cardiovascular
     vascular neuro ortho orthopedic orthopaedic sports home health care community regional
-    dental vision hearing infusion diagnostic diagnostics medical rehab nursing and & of
+    dental vision hearing infusion diagnostic diagnostics medical rehab nursing and & of sheet heating
+    cooling electrical auto body visiting nurse nurses
     """
 )
 #: In an all-lower-case note, a lone one of these after a name describes the place, no part of its name.
@@ -131,6 +143,14 @@ _FLOOR_RE = re.compile(
     r"[ \t]+\d{1,2}[A-Za-z]?(?=[ \t]*(?:\n|\Z|[,;)]|[ \t]{2}|[ \t]+(?i:acute|rehab|north|south|east|west"
     r"|icu|step-?down|unit|floor|tele|telemetry|med|surg|ortho|neuro|cardiac|oncology|vs|or|and)\b))"
 )
+# A weekday right before a date: "appt Mon 3/10 0940", "Tuesday, 3/4".
+_WEEKDAY_BEFORE_RE = re.compile(
+    r"(?<![\w/])(?:mon|monday|tue|tues|tuesday|wed|weds|wednesday|thu|thur|thurs|thursday|fri|friday|sat"
+    r"|saturday|sun|sunday)\.?,?[ \t]\Z",
+    re.IGNORECASE,
+)
+# A middle initial after a name in a header field: "PT NAME: HALL,LEROY D   UNIT#", "ATT: ONEIL,SEAMUS P".
+_MIDDLE_INITIAL_RE = re.compile(r"[ \t][A-Z]\.?(?=[ \t]{2,}|[ \t]*\n|[ \t]*\Z|[ \t]*[,;|])")
 # A place in brackets right after a facility: "St. Columba's (Ostrander)", "Mercy (Grand Rapids, 2 h)".
 _PAREN_PLACE_RE = re.compile(r"[ \t]*\((?P<place>[A-Z][a-z'’]+(?:[ \t][A-Z][a-z'’]+){0,2})(?=[),])")
 #: Labels of a person whose span may have run into the name of a practice ("Hargreave, Wickham Urology").
@@ -161,18 +181,51 @@ def _paren_place(text: str, span: Span) -> Span | None:
     return Span(m.start("place"), m.end("place"), "LOCATION", span.score, source="extend")
 
 
+def _town_facility(text: str, span: Span, nxt: int) -> Span:
+    """A town span followed by a facility's head, widened over it and relabelled as that facility."""
+    end = _tail(text, span)
+    if end <= span.end or end > nxt:
+        return span
+    last = text[span.end : end].split()[-1].lower().rstrip(".")
+    if last not in _HEADS and last not in _COMPANY:
+        return span
+    return replace(span, end=end, label="ORGANIZATION" if last in _COMPANY | _ORG_HEADS else "HOSPITAL")
+
+
+def _middle_initial(text: str, span: Span) -> int:
+    """The end of a middle initial right after a person's name written in capitals or with a comma
+    ("HALL,LEROY D"), or ``span.end``."""
+    surface = text[span.start : span.end]
+    if not (surface.isupper() or "," in surface):
+        return span.end
+    m = _MIDDLE_INITIAL_RE.match(text, span.end)
+    return span.end if m is None else m.end()
+
+
 def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with every facility or organisation span widened over the rest of its name (and its
-    floor number), and a town in brackets after a facility added."""
+    floor number), a town span read as a facility widened over the facility's head, a middle initial
+    added to a name in a header field, a weekday joined to the date after it, and a town in brackets
+    after a facility added."""
     ordered = sorted(spans, key=lambda s: (s.start, s.end))
     out: list[Span] = []
     for i, span in enumerate(ordered):
         nxt = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
-        if span.label.upper() in EXTENDABLE_LABELS | _PERSON_LABELS:
-            end = _tail(text, span, person=span.label.upper() not in EXTENDABLE_LABELS)
+        label = span.label.upper()
+        if label in EXTENDABLE_LABELS | _PERSON_LABELS:
+            end = _tail(text, span, person=label not in EXTENDABLE_LABELS)
             end = _floor_end(text, span.label, end)
+            if label in _PERSON_LABELS and end == span.end:
+                end = _middle_initial(text, span)
             if end > span.end and end <= nxt:
                 span = replace(span, end=end)
+        elif label in _TOWN_LABELS:
+            span = _town_facility(text, span, nxt)
+        elif label == "DATE":
+            weekday = _WEEKDAY_BEFORE_RE.search(text, max(0, span.start - 12), span.start)
+            prev = out[-1].end if out else 0
+            if weekday is not None and weekday.start() >= prev:
+                span = replace(span, start=weekday.start())
         out.append(span)
         place = _paren_place(text, span)
         if place is not None and place.end <= nxt:

@@ -45,6 +45,7 @@ from phiscrub.detect.rules.names_data import (
     ROLE_WORDS,
     SIGNATURE_WORDS,
 )
+from phiscrub.detect.rules.names_roles import ROLE_NAME_RULES_EN
 from phiscrub.errors import ConfigError
 
 __all__ = ["NAME_RULES_EN", "NAME_STOPWORDS", "NameRule", "name_detector", "name_rules"]
@@ -421,22 +422,34 @@ class CueNameRule(PatternRule):
         """Yield ``(start, end, label)`` of each name after a cue."""
         from phiscrub.detect.clinical import clinical_vocabulary
 
+        vocab = clinical_vocabulary()
+
+        def listed_lower(pos: int, *, upper_ok: bool) -> tuple[int, int] | None:
+            """One lower-case (or, with ``upper_ok``, ALL-CAPS) token from the first-name list."""
+            tm = _TOKEN_RE.match(text, pos)
+            if tm is None or text[pos : tm.start("tok")] not in (" ", "\t"):
+                return None
+            tok = tm.group("tok")
+            low = tok.lower()
+            if tok[:1].isupper() and not (upper_ok and tok.isupper()):
+                return None  # Title case is the trigger rule's job
+            if low in vocab.first_names and low not in vocab.common and low not in NAME_STOPWORDS:
+                return tm.start("tok"), tm.end("tok")
+            return None
+
         for m, label in self.matches(text):
             pos = m.end()
             if self.kinship:
-                tm = _TOKEN_RE.match(text, pos)
-                if tm is None or text[pos : tm.start("tok")] not in (" ", "\t"):
-                    continue
-                tok = tm.group("tok")
-                vocab = clinical_vocabulary()
-                low = tok.lower()
-                if tok[:1].isupper() and not tok.isupper():
-                    continue  # Title case is the trigger rule's job
-                if low in vocab.first_names and low not in vocab.common and low not in NAME_STOPWORDS:
-                    yield tm.start("tok"), tm.end("tok"), label
+                found = listed_lower(pos, upper_ok=True)
+                if found is not None:
+                    yield found[0], found[1], label
                 continue
             span = _scan_after(text, pos, lower_ok=False, upper_ok=True, max_tokens=3)
             if span is None:
+                # "d/w kate re: plan", "paged jen": a listed given name in lower case after a verb cue.
+                found = listed_lower(pos, upper_ok=False)
+                if found is not None:
+                    yield found[0], found[1], label
                 continue
             toks = [t.group("tok") for t in _TOKEN_RE.finditer(text, span[0], span[1])]
             if not toks or not all(_cue_token_ok(t) for t in toks):
@@ -514,6 +527,7 @@ NAME_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("DOCTOR",   _TITLE_INITIAL_RE, name="title_initial_dr", score=0.7, group="i", validator=_doctor_title),
     PatternRule("DOCTOR",   _TRAINEE_RE, name="trainee", score=0.7, group="n", validator=_person_words_ok),
     PatternRule("PATIENT",  _VISIT_SUBJECT_RE, name="visit_subject", score=0.6, group="n", validator=_person_words_ok),
+    *ROLE_NAME_RULES_EN,
 )  # fmt: skip
 
 

@@ -43,7 +43,7 @@ _STOPWORD_TEXT = """
     phone fax email mobile cell visit note signed routine admission assessment environmental acute request
     summary appeal certificate urgent expedited letter strain index consultant scribe access monitoring
     portal message financial healthy proband well active ill sick elderly young female male woman man boy
-    girl infant child baby previously otherwise currently
+    girl infant child baby previously otherwise currently proxy
 """
 
 #: Words never taken as (part of) a name after a trigger, compared lower-case.

@@ -36,7 +36,7 @@ from phiscrub.detect.rules.places_en_cities import (
     upper_line,
 )
 
-__all__ = ["PLACE_RULES_EN"]
+__all__ = ["PLACE_RULES_EN", "named_unit_word"]
 
 _WORD = r"(?:[A-Z][a-z]+(?:['’]s)?|[A-Z]{2,}(?:['’]S)?|St\.|Mt\.|[A-Z][a-z]*[A-Z][a-z]+)"
 _JOIN = r"(?:[ ](?:of|and|&|on|the|OF|AND|ON|THE)[ ]|[ ]|-)"
@@ -50,10 +50,11 @@ _ORG_HEADS = (
     "Textiles", "Foods", "Farms", "Inc", "Inc.", "LLC", "Corp", "Corp.", "Corporation",
     "Foundation", "Bank", "Credit Union", "Health Plan", "Trucking", "Motors", "Plant",
     "Factory", "Mill", "Industries", "Manufacturing", "Construction", "Dialysis", "Adult Day",
-    "Day Program", "Food Bank", "Pantry",
+    "Day Program", "Food Bank", "Pantry", "Drug", "Drugs", "ISD", "School District", "Public Schools",
+    "VNA", "Visiting Nurses", "Roofing", "Plumbing", "Sheet Metal",
 )  # fmt: skip
 _HOSP_HEADS = (
-    "Urgent Care", "Family Practice", "Family Medicine", "Primary Care", "Internal Medicine",
+    "Urgent Care", "Family Practice", "Family Medicine", "Family Med", "Fam Med", "Internal Med", "Primary Care", "Internal Medicine",
     "Pediatrics", "Medical Associates", "Physicians", "Health Clinic", "Hosp", "Hosp.", "Dialysis Center",
     "Cancer Center", "Nursing & Rehab", "Nursing and Rehab", "Rehab Center", "Care Center",
 )  # fmt: skip
@@ -445,6 +446,43 @@ def _destination_ok(m: re.Match[str]) -> bool:
     return True
 
 
+# "Step down - Lantern Unit", "L&D TRIAGE - Bluebonnet Unit": a unit named by one word that says
+# nothing about its care (a flower, a donor, a local name).
+_NAMED_UNIT_RE = re.compile(r"(?<![\w'’&/-])(?P<u>[A-Z][a-z]{3,}[ ]Unit)(?![\w'’-])")
+#: Words that name a unit by its care, and adjective endings that do ("Cardiac", "Progressive").
+_GENERIC_UNIT_WORDS = word_set(
+    """
+    memory detox isolation comfort bridge decision short stay step down heart labor newborn family care
+    chest maternity senior adolescent spine observation stroke burn trauma day night evaluation
+    assessment admission admissions holding recovery procedure procedures cath endoscopy dialysis hospice
+    mother baby women's children's eating sleep pain wound kidney liver lung brain cancer infant birthing
+    delivery triage emergency fast track express crisis addiction substance dependency inpatient
+    outpatient acute subacute skilled nursing rehabilitation treatment research bone marrow blood
+    plasma medicine surgery care clinical decision special intensive this that each every same
+    another other which whose your their
+    """
+)
+_GENERIC_UNIT_END_RE = re.compile(r"(?:al|ic|ac|ive|ory|ary|ed|ing|ics|ogy|ist|ists)\Z")
+
+
+def named_unit_word(surface: str) -> bool:
+    """``Lantern Unit``: one capitalised word that says nothing about care, then ``Unit`` (also the
+    clinical guard's evidence that such a span names a place)."""
+    m = _NAMED_UNIT_RE.fullmatch(surface)
+    if m is None:
+        return False
+    word = m.group("u").split()[0]
+    if word.lower() in _GENERIC_UNIT_WORDS or _GENERIC_UNIT_END_RE.search(word.lower()):
+        return False
+    from phiscrub.detect.clinical_vocab import clinical_vocabulary
+
+    return not clinical_or_calendar(word) and word.lower() not in clinical_vocabulary().care_units
+
+
+def _named_unit_ok(m: re.Match[str]) -> bool:
+    return named_unit_word(m.group("u")) and not upper_line(m.string, m.start(), m.end())
+
+
 PLACE_RULES_EN: tuple[PatternRule, ...] = (
     TrimmedRule("ORGANIZATION", _ORG_RE, name="organization", score=0.6, group=("org", "church"), validator=_org_ok, trim=_trim_left),
     TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok, trim=_trim_left),
@@ -453,6 +491,7 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
+    PatternRule("DEPARTMENT", _NAMED_UNIT_RE, name="named_unit_word", score=0.5, group="u", validator=_named_unit_ok),
     PatternRule("HOSPITAL", _DESTINATION_RE, name="destination", score=0.5, group="dest", validator=_destination_ok),
     PatternRule("ORGANIZATION", _WORKPLACE_RE, name="workplace", score=0.5, group="work", validator=_workplace_ok),
     *CITY_RULES_EN,

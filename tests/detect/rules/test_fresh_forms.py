@@ -1,0 +1,124 @@
+"""English forms found on fresh notes written by people who never saw the rules (``docs/model.md``,
+"Fresh notes"): names around staff roles, nicknames, spelled-out names, sign-off initials, units named
+by one word, pharmacies, school districts and trades. Made-up names and places only.
+
+Each table row is (text, expected surface or None). Positive rows must be found by the rule detector
+with the label given, and survive the whole rules-only pipeline (guard and extend included); negative
+rows are look-alikes these rules must not tag.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from phiscrub.deid import Deidentifier
+from phiscrub.detect.rules.locations import location_detector
+from phiscrub.detect.rules.names import name_detector
+from phiscrub.document import Document, Span
+
+from ._support import run_detector
+
+NAMES_FOUND = [
+    ("renal fellow (Bhatt) placed rt fem hd catheter", "Bhatt", "DOCTOR"),
+    ("d/w anjali (fellow) re: sedation - ok to wean", "anjali", "DOCTOR"),
+    ("charge rn (kelly) aware of plan", "kelly", "DOCTOR"),
+    ("Code status: DNR. CM Dana following.", "Dana", "DOCTOR"),
+    ("SW Maribel Ochoa met with family", "Maribel Ochoa", "DOCTOR"),
+    ("pt (goes by frank) remains intubated/sedated.", "frank", "PATIENT"),
+    ('Pt goes by "Chuy". PMH: DM2', "Chuy", "PATIENT"),
+    ("prefers to be called Bud, hard of hearing", "Bud", "PATIENT"),
+    ("Patient name is Opal, O-P-A-L, Stringor.", "O-P-A-L", "PATIENT"),
+    ("Patient name is Opal, O-P-A-L, Stringor, S-T-R-I-N-G-E-R period.", "S-T-R-I-N-G-E-R", "PATIENT"),
+    ("If she gets short of breath go to the ED.\n- TC\n", "TC", "DOCTOR"),
+    ("Keep logging weights.\n-JS", "JS", "DOCTOR"),
+    ("d/w kate re plan for am labs", "kate", "DOCTOR"),
+]
+
+NAMES_NOT_FOUND = [
+    "SW Florida trip planned",  # a region after "SW"
+    "RT Knee pain, worse with stairs",  # "right"
+    "3 CM Mass in the RUL",  # centimetres
+    "goes by ambulance to dialysis",
+    "known as a heavy drinker",
+    "d/w team (fellow on call)",
+    "seen with the resident (pgy2) today",
+    "plan:\n- PT\n- OT\n",  # services in a plan list
+    "labs pending\n- CBC\n\nnext",  # a clinical abbreviation on its own line
+    "hx of COPD, C-O-P-D, on home O2",  # letters spelling a clinical word
+    "heparin, H-E-P-A-R-I-N drip",
+    "per protocol, d/w pt",
+    "MyChart Message (From Patient Proxy)",
+]
+
+PLACES_FOUND = [
+    ("Step down - Lantern Unit\nNursing note 3p-11p", "Lantern Unit", "DEPARTMENT"),
+    ("L&D TRIAGE - Bluebonnet Unit\n35y G2P1001", "Bluebonnet Unit", "DEPARTMENT"),
+    ("dtr says pharmacy (Brazos Drug on Kemp) never got refill", "Brazos Drug", "ORGANIZATION"),
+    ("I'm at work at Henrietta ISD until 4.", "Henrietta ISD", "ORGANIZATION"),
+    ("has VNA from Riverbend VNA 2x/wk.", "Riverbend VNA", "ORGANIZATION"),
+    ("Hector Salinas, MD\nPecos Family Med\n1120 N Main St", "Pecos Family Med", "HOSPITAL"),
+]
+
+PLACES_NOT_FOUND = [
+    "admitted to the Stroke Unit for monitoring",
+    "Cardiac Unit bed 4",
+    "Observation Unit overnight",
+    "This Unit is short staffed",
+    "Attending: D. Rice  Unit: Tallis 4",  # two spaces: a field, not a unit's name
+    "Mother Baby Unit",
+    "Progressive Care Unit",
+]
+
+
+def _surfaces(detector_spans: list[Span], text: str) -> set[tuple[str, str]]:
+    return {(text[s.start : s.end], s.label) for s in detector_spans}
+
+
+@pytest.fixture(scope="module")
+def rules_only() -> Deidentifier:
+    return Deidentifier(model=None)
+
+
+def _kept(deid: Deidentifier, text: str) -> set[str]:
+    doc = Document("t", text)
+    spans = deid.select(doc, deid.propose_many([doc])[0])
+    return {text[s.start : s.end] for s in spans}
+
+
+@pytest.mark.parametrize(("text", "surface", "label"), NAMES_FOUND)
+def test_name_forms_are_found_and_kept(rules_only: Deidentifier, text: str, surface: str, label: str) -> None:
+    assert (surface, label) in _surfaces(run_detector(name_detector(), text), text)
+    assert surface in _kept(rules_only, text)
+
+
+@pytest.mark.parametrize("text", NAMES_NOT_FOUND)
+def test_name_look_alikes_are_not_tagged(text: str) -> None:
+    found = run_detector(name_detector(), text)
+    rules = {"role_paren", "role_abbr", "nickname", "spelled_name", "signoff"}
+    assert not [s for s in found if s.source == "rule:name" and _rule_of(text, s) & rules]
+
+
+def _rule_of(text: str, span: Span) -> set[str]:
+    """The names of the new rules that produce ``span`` on ``text``."""
+    from phiscrub.detect.rules.names_roles import ROLE_NAME_RULES_EN
+
+    out = set()
+    for rule in ROLE_NAME_RULES_EN:
+        for start, end, _ in rule.find(text):
+            if (start, end) == (span.start, span.end):
+                out.add(rule.name or "")
+    return out
+
+
+@pytest.mark.parametrize(("text", "surface", "label"), PLACES_FOUND)
+def test_place_forms_are_found_and_kept(
+    rules_only: Deidentifier, text: str, surface: str, label: str
+) -> None:
+    assert (surface, label) in _surfaces(run_detector(location_detector(), text), text)
+    assert surface in _kept(rules_only, text)
+
+
+@pytest.mark.parametrize("text", PLACES_NOT_FOUND)
+def test_place_look_alikes_are_not_tagged_as_named_units(text: str) -> None:
+    found = run_detector(location_detector(), text)
+    assert not [s for s in found if text[s.start : s.end].endswith("Unit")]
