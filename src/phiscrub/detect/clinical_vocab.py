@@ -85,8 +85,11 @@ def clinical_vocabulary() -> ClinicalVocabulary:
     from phiscrub.resources import load_lexicon
 
     extra = _read_sections("clinical_context.txt")
+    # The surrogate lists plus given names they leave out ("Anjali", "Oluwaseun"; detection only).
     first = frozenset(
-        w.lower() for stem in ("first_names_female", "first_names_male") for w in load_lexicon(stem)
+        w.lower()
+        for stem in ("first_names_female", "first_names_male", "given_names_world")
+        for w in load_lexicon(stem)
     )
     last = frozenset(w.lower() for w in load_lexicon("last_names"))
     names = first | last

@@ -44,6 +44,7 @@ _STOPWORD_TEXT = """
     summary appeal certificate urgent expedited letter strain index consultant scribe access monitoring
     portal message financial healthy proband well active ill sick elderly young female male woman man boy
     girl infant child baby previously otherwise currently proxy
+    thinks think says wants feels agrees agreed recommends recommend states stated believes prefers
 """
 
 #: Words never taken as (part of) a name after a trigger, compared lower-case.
