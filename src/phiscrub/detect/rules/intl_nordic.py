@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_nordic_dates import nordic_day_month_rules
 
 __all__ = ["NORDIC_AGE_RULES", "NORDIC_LANGUAGES", "nordic_date_rules", "nordic_place_rules"]
 
@@ -90,10 +91,15 @@ def _day_month_ok(m: re.Match[str]) -> bool:
 
 
 def nordic_date_rules(lang: str) -> tuple[PatternRule, ...]:
-    """The extra DATE rules of a Nordic language (none for other languages)."""
+    """The extra DATE rules of a Nordic language (none for other languages).
+
+    With the cue-free day-month and two-digit-year rules of :mod:`.intl_nordic_dates`
+    (``Innkomst 02.04.``, ``Ekko 15.3:``, ``søndag 10.3``, ``27/2``, ``okt -23``, ``(utslett -98)``).
+    """
     if lang not in NORDIC_LANGUAGES:
         return ()
     return (
         PatternRule("DATE", _SLASH_DATE_RE, score=0.9, validator=_day_month_ok, name=f"slash_date_{lang}"),
         PatternRule("DATE", _YYMMDD_RE, group="v", score=0.8, validator=_day_month_ok, name=f"yymmdd_{lang}"),
+        *nordic_day_month_rules(lang),
     )

@@ -1,0 +1,368 @@
+"""Nordic day-month dates written without a cue word (``nb``, ``nn``, ``da``, ``sv``).
+
+Norwegian, Danish and Swedish notes write most dates of the current year as bare day and month:
+``Innkomst 02.04. kl 16.10``, ``Ekko 15.3: EF 35 %``, ``gjenopptatt 20.03.``, ``Telefonnotat 27/2``,
+``Fra søndag 10.3``, Danish ``d. 12/3``, Swedish ``12/3``, and years as ``okt -23`` or ``(utslett -98)``.
+The shared pack rule (:mod:`.intl`) only takes a numeric day-month after a cue word of the pack, which
+misses most of them. The rules here *propose* these forms without a cue and *drop* a proposal on positive
+evidence that the number is something else (a clock time, a score, a fraction, a lab value, a dose).
+
+Proposed (:func:`_dm_re`, day 1-31, month 1-12, the day valid for the month):
+
+* ``D/M`` and ``DD/M(M)`` slash forms: always (``27/2``, ``t.o.m. 22/3``, ``MR columna 12/1:``);
+* ``DD.MM.``, ``D.M.`` with a closing period: always (``Innlagt 11.03.``, ``SIDEN 20.2.``, ``(44 4.12.)``);
+* ``DD.0M``, a two-digit day and a month with its leading zero: always (``avtalt 28.03 kl 13``); decimals
+  are not written ``20.03``;
+* every other dotted form (``15.3``, ``10.12``, ``3.04``): only with date evidence: ``:`` after
+  (``Ekko 15.3:``), ``kl`` after (``10.3 kl 14``), a weekday before (``søndag 10.3``) or a date, procedure
+  or event word right before (``operert 3.4``, :data:`_EVENT_WORDS`).
+
+A weekday right before joins the span (``søndag 10.3``, ``söndag den 10/3``, also with a year:
+``søndag 10.03.2024``). The closing period belongs to the date unless it also ends the sentence (end of
+line or text, or a capitalised word follows): ``Innlagt 11.03., ...`` keeps it, ``... SIDEN 20.2.\\n``
+does not.
+
+Dropped (:func:`_day_month_ok`, :func:`_other_number`), in this order:
+
+* an invalid day or month (``24/26``, ``130/80``, ``14/15``, ``24/30``, ``31.04``);
+* a dash right before, unless it closes a range of day-months (``12/3-15/3``);
+* a dotted number after a clock cue (``kl 22.30``, ``KL 21.05``, ``klokken 14.10``), after a date or a day
+  word (``14.03.2024 14.10``, ``i dag 13.05``: then it is the time), or at either end of a time range
+  (``14.10-15.30``: a dash joins it to a dotted number that is no day-month);
+* a count, symptom or section word right before (``dag 8/10``, ``kur 3/6``, ``x 1/2``, ``Kvalme 2/10``,
+  ``Punkt 3.2:``, :data:`_COUNT_WORDS`; ``i dag 12/3`` is today and a date);
+* a scale or score name, or a compound ending in ``score``/``skår``/``skala``, among the three words
+  before (``VAS ca 6/10``, ``Kraft UE 4/5``, ``Borg dyspné 5/10``, ``GCS 14/15``, ``MMSE 24/30``,
+  :data:`_SCALE_WORDS`), unless ``:`` follows (``Blodkultur 12/3: E. coli`` is a dated result);
+* a unit or count noun after it (``1/2 tablett``, ``24/26 mg``, ``2/2 flasker``, :data:`_COUNT_AFTER`), or
+  ``av``/``af`` after a slash form that can be a part of a whole (``2/3 av``; ``12/3 av fastlege`` stays);
+* a lab name right before a dotted number (``Hb 11.2.``, ``INR 1.05``, :data:`_LAB_WORDS`), unless ``:``
+  follows (``Hb 12.03: 11,2`` is a dated result), and a dotted number after a trend arrow (``-> 12.1.``);
+* without date evidence, a small fraction (``1/2``, ``1/3``, ``2/3``, ``1/4``, ``3/4``), ``24/7`` and
+  ``N/10`` (a 0-10 scale: ``Fallrisiko 5/10``; ``Kontroll 5/10`` is a date);
+* a numbered heading: ``D.M`` of single digits opening a line before a capitalised word (``2.1. Anamnese``).
+
+Two-digit years (:func:`_month_yy_re`, :data:`_PAREN_YY_RE`): a month name or abbreviation and ``-YY``
+(``fra okt -23``, ``mai-19``), and ``-YY`` after a word in an open parenthesis (``(utslett -98)``), unless
+that word is a measurement (``(BE -12)``, ``(vekt -10)``).
+"""
+
+from __future__ import annotations
+
+import calendar as _stdcal
+import re
+
+from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_NAMES
+from phiscrub.detect.rules._common import followed_by_unit, nfd_words
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+
+__all__ = ["nordic_day_month_rules"]
+
+# ------------------------------------------------------------------------------------------------
+# Word lists (one Nordic union: a Danish word in a Norwegian note does no harm).
+
+#: Date, procedure and event words after which a dotted day-month needs no other evidence.
+_EVENT_WORDS = (
+    # cue words and prepositions of time
+    "den", "d.", "dato", "datum", "fra", "frå", "från", "til", "till", "siden", "sidan", "sedan", "sist",
+    "senest", "senast", "per", "pr.", "t.o.m.", "tom", "f.o.m.", "fom", "fr.o.m.", "innen", "inden", "innan",
+    # admission, discharge, visits
+    "innlagt", "innlagd", "innkomst", "innleggelse", "innlegges", "utskrevet", "utskriven", "utskrives",
+    "utreise", "overflyttet", "indlagt", "indlæggelse", "udskrevet", "udskrives", "inlagd", "inskriven",
+    "inläggning", "utskrivning", "kontroll", "kontrol", "time", "timen", "samtale", "samtal", "telefon",
+    "telefonnotat", "notat", "møte", "møde", "möte", "avtalt", "aftalt", "besøk", "besøg", "besök",
+    "konsultasjon", "henvist", "henvisning", "remitterad", "sett", "vurdert", "undersøkt",
+    # procedures, investigations
+    "operert", "opr.", "op.", "operasjon", "opereret", "operation", "opererad", "ekko", "eko",
+    "ekkokardiografi", "ekokardiografi", "CT", "MR", "MRI", "rtg", "rtg.", "røntgen", "röntgen", "UL",
+    "ultralyd", "PET", "angio", "angiografi", "koronarangiografi", "PCI", "biopsi", "gastroskopi",
+    "koloskopi", "EKG", "lab", "prøver", "prøvesvar", "blodprøver", "prover", "blodprover",
+    # treatment events
+    "startet", "oppstart", "opstart", "startad", "seponert", "seponeret", "gjenopptatt", "genoptaget",
+    "stoppet", "avsluttet", "insatt", "utsatt", "sykmeldt", "sygemeldt", "sjukskriven", "vaksinert",
+    "død", "døde", "fall", "falt",
+)  # fmt: skip
+
+#: Scale and score names: a slash or dotted number among the three words after one is a score.
+_SCALE_WORDS = (
+    "VAS", "NRS", "GCS", "MMSE", "MoCA", "Borg", "kraft", "ECOG", "NEWS", "NEWS2", "MEWS", "score", "skår",
+    "poeng", "blodkultur", "blodkulturer", "blodkulturar", "bloddyrkning", "bk", "Apgar", "NIHSS", "ESAS",
+    "CFS", "4AT", "TUG", "Braden", "Norton", "BT", "blodtrykk", "blodtryk", "blodtryck", "Wells", "CURB-65",
+    "CRB-65", "CHADS", "CHADS2", "CHA2DS2-VASc", "HAS-BLED", "SOFA", "qSOFA", "fallrisiko", "MRC",
+)  # fmt: skip
+
+#: Count words: a slash or dotted number right after one is a count ("dag 8/10": day 8 of 10).
+_COUNT_WORDS = (
+    "dag", "døgn", "dygn", "kur", "kure", "syklus", "cyklus", "cykel", "serie", "x", "grad", "gr.", "dose",
+    "uke", "uge", "vecka", "nr", "nr.", "fraksjon", "fraktion", "para", "gravida",
+    # ESAS symptoms (0-10)
+    "smerte", "smerter", "smärta", "kvalme", "illamående", "slapphet", "tungpust", "angst", "depresjon",
+    "matlyst", "velvære", "munntørrhet", "døsighet",
+    # sections and versions: "Punkt 3.2:", "Kap. 4.2."
+    "punkt", "pkt", "kap", "kapittel", "kapitel", "avsnitt", "afsnit", "side", "sida", "versjon", "version",
+    "figur", "tabell", "tabel", "vedlegg", "bilag", "bilaga",
+)  # fmt: skip
+
+#: Units and count nouns after a number (besides the shared units of ``_common``).
+_COUNT_AFTER = (
+    "tablett", "tabletter", "tablet", "tabl", "tbl", "tab", "del", "deler", "dele", "delar", "dose", "doser",
+    "dosis", "flaske", "flasker", "flaskor", "prøver", "prøve", "kapsel", "kapsler", "stk", "st", "ganger",
+    "gang", "gånger", "poeng", "point", "dager", "dage", "dagar", "døgn", "dygn", "uker", "uger", "veckor",
+    "positive", "pos", "kriterier", "kriteria", "timer", "timar", "timmar", "t", "mnd", "måneder", "månader",
+    "år", "m", "meter",
+)  # fmt: skip
+
+#: Lab and measurement names: a dotted number right after one is a decimal value (lab printouts).
+_LAB_WORDS = (
+    "Hb", "Hgb", "LPK", "TPK", "CRP", "SR", "Na", "K", "Ca", "Mg", "P", "Cl", "Kreat", "kreatinin", "eGFR",
+    "INR", "APTT", "Alb", "albumin", "ALAT", "ASAT", "ALP", "GT", "GGT", "LD", "LDH", "CK", "TnT", "TnI",
+    "BNP", "proBNP", "NT-proBNP", "glukose", "glukos", "BS", "HbA1c", "pH", "pCO2", "pO2", "HCO3", "BE",
+    "laktat", "Temp", "T", "KMI", "BMI", "vekt", "vægt", "vikt", "ferritin", "TSH", "FT4", "T4", "Fe",
+    "EVF", "Hct", "MCV", "D-dimer", "PSA", "kalium", "natrium", "urea", "urat", "bilirubin", "bili",
+    "lipase", "amylase", "LDL", "HDL", "kolesterol", "TG", "FEV1", "FVC", "EF", "SpO2", "RF", "puls",
+    "nøytrofile", "neutrofile", "leukocytter", "trombocytter", "osmolalitet", "ionisert", "ratio", "indeks",
+    "index", "faktor",
+)  # fmt: skip
+
+#: Words before ``-YY`` that make it a signed measurement rather than a year.
+_SIGNED_WORDS = (*_LAB_WORDS, "BE", "score", "T-score", "Z-score", "SDS", "endring", "ned", "opp", "diff")
+
+#: Day words after which a dotted number is the time of day (``i dag 13.05``).
+_DAY_WORDS = ("i dag", "idag", "i går", "igår", "i morgen", "imorgen", "i morgon", "i förrgår")
+
+# ------------------------------------------------------------------------------------------------
+# Patterns
+
+_DM_CORE = r"(?P<d>\d{1,2})(?P<s>(?P<dot>\.)|/)(?P<m>\d{1,2})"
+# The closing period belongs to the date unless it also ends the sentence.
+_SENTENCE_END = r"(?:[ \t]*(?:\n|\Z)|[ \t]+[A-ZÆØÅÄÖ])"
+# After the date: no digit, letter or slash; no decimal part; a dash only before another day-month.
+_DM_END = r"(?![\w/]|[.,]\d|[-–](?!\d{1,2}[./]\d)\d)"
+_CLOCK_BEFORE_RE = re.compile(r"(?i)(?<![\w])(?:kl|klokka|klokken|klockan|kloka)\.?[ \t:]*(?:ca\.?[ \t]+)?\Z")
+_KL_AFTER_RE = re.compile(r"(?i)[ \t,]+(?:kl|klokka|klokken|klockan)(?![^\W\d_])")
+_COLON_AFTER_RE = re.compile(r"[ \t]*:")
+_WORD_BEFORE_RE = re.compile(r"(?P<w>[^\W\d_][\w\-]*\.?)[ \t]*[:=]?[ \t]*(?:ca\.?[ \t]+)?\Z")
+_ARROW_BEFORE_RE = re.compile(r"(?:->|→|>)[ \t]*\Z")
+_PART_OF_RE = re.compile(r"[ \t]+(?:av|af)(?![\w])")
+_DASH_DM_AFTER_RE = re.compile(r"[ \t]?[-–][ \t]?(?P<d>\d{1,2})[.:](?P<m>\d{2})(?!\d)")
+_DASH_DM_BEFORE_RE = re.compile(r"(?<![\d.])(?P<d>\d{1,2})[.:](?P<m>\d{2})[ \t]?[-–][ \t]?\Z")
+# "12/3-15/3", "10.03-12.03": the second day-month of a range may follow a dash.
+_RANGE_START_BEFORE_RE = re.compile(r"\d{1,2}[./]\d{1,2}\.?[ \t]?[-–][ \t]?\Z")
+_FRACTIONS = {(1, 2), (1, 3), (2, 3), (1, 4), (3, 4)}
+_CAPITAL_AFTER_RE = re.compile(r"[ \t]+[A-ZÆØÅÄÖ]")
+# Month names of every Nordic language, for "a date right before" (``15. mars 14.10``).
+_ANY_MONTH = (
+    r"(?i:"
+    + trie_pattern(sorted({w for code in ("nb", "da", "sv") for mo in MONTH_NAMES[code] for w in mo}))
+    + ")"
+)
+#: A date right before a dotted number (``14.03.2024 14.10``, ``10.3 14.10``, ``15. mars 14.10``, ``2024 14.10``).
+_DATE_BEFORE_RE = re.compile(
+    rf"(?:\d{{1,2}}[./]\d{{1,2}}(?:[./]\d{{2,4}})?\.?|\d{{4}}|{_ANY_MONTH})[ \t,]+\Z"
+)
+
+
+def _variants(words: tuple[str, ...] | list[str]) -> list[str]:
+    """Each word as written, lower-case, Title-case and UPPER-case."""
+    return sorted({f for w in words for f in (w, w.lower(), w[:1].upper() + w[1:].lower(), w.upper())})
+
+
+def _calendar_lang(lang: str) -> str:
+    return "nb" if lang == "nn" else lang
+
+
+def _word_set(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.lower().rstrip(".") for w in words)
+
+
+_EVENT_BEFORE_RE = re.compile(rf"(?<![\w.]){nfd_words(_EVENT_WORDS)}[ \t]*:?[ \t]*\Z")
+_SCALES = _word_set(_SCALE_WORDS)
+_SCALE_ENDINGS = ("score", "skår", "skala", "skåre")
+_COUNTS = _word_set(_COUNT_WORDS)
+_LABS = _word_set(_LAB_WORDS)
+_SIGNED = _word_set(_SIGNED_WORDS)
+_COUNT_AFTER_RE = re.compile(rf"[ \t]+{nfd_words(_COUNT_AFTER)}(?![\w])")
+_DAY_WORD_BEFORE_RE = re.compile(rf"(?<![\w]){nfd_words(_DAY_WORDS)}[ \t]*\Z")
+
+
+def _weekday_pattern(lang: str) -> str:
+    names = [w for day in WEEKDAY_NAMES[_calendar_lang(lang)] for w in day]
+    return trie_pattern(_variants(names), ignore_case=False)
+
+
+def _month_pattern(lang: str) -> str:
+    code = _calendar_lang(lang)
+    names = [w for month in (*MONTH_NAMES[code], *MONTH_ABBRS[code]) for w in month]
+    return trie_pattern(_variants(names), ignore_case=False)
+
+
+def _dm_re(lang: str) -> re.Pattern[str]:
+    """Weekday (optional), day, separator, month; a year only after a weekday; the closing period."""
+    wd = _weekday_pattern(lang)
+    return re.compile(
+        rf"(?P<v>(?:(?P<wd>{wd}),?[ \t]+(?:(?:den|d\.)[ \t]+)?)?{_DM_CORE}"
+        # "søndag 10.03.2024", "fredag 8/3-24": a year is taken only to join a weekday to a full date.
+        rf"(?:(?P<ys>[./\-])(?P<y>(?:19|20)\d{{2}}|\d{{2}})(?!\d))?"
+        rf"(?(dot)(?:(?P<cp>\.)(?!{_SENTENCE_END}))?))(?(dot)(?P<cpend>\.(?={_SENTENCE_END}))?){_DM_END}"
+    )
+
+
+def _before(m: re.Match[str], n: int = 40) -> str:
+    """The text of the same line before the date (at most ``n`` characters)."""
+    text, start = m.string, m.start("d")
+    before = text[max(0, start - n) : start]
+    return before[before.rfind("\n") + 1 :]
+
+
+def _opens_line(m: re.Match[str]) -> bool:
+    """Nothing but spaces before the match on its line."""
+    text, start = m.string, m.start()
+    return text[text.rfind("\n", 0, start) + 1 : start].strip() == ""
+
+
+def _valid(day: int, month: int) -> bool:
+    # 2024 is a leap year: 29/2 is a date whatever the year.
+    return 1 <= month <= 12 and 1 <= day <= _stdcal.monthrange(2024, month)[1]
+
+
+def _word_before(before: str) -> str:
+    wm = _WORD_BEFORE_RE.search(before)
+    return wm.group("w").lower().rstrip(".") if wm else ""
+
+
+def _clock_time(m: re.Match[str], before: str) -> bool:
+    """A dotted number that is a clock time: after ``kl``, a date or a day word, or in a time range."""
+    if _CLOCK_BEFORE_RE.search(before) or _DAY_WORD_BEFORE_RE.search(before):
+        return True
+    # "14.03.2024 14.10", "10.3 14.10", "15. mars 14.10": a date right before.
+    if _DATE_BEFORE_RE.search(before):
+        return True
+    after = _DASH_DM_AFTER_RE.match(m.string, m.end("m"))
+    if after and not _valid(int(after.group("d")), int(after.group("m"))):
+        return True
+    ahead = _DASH_DM_BEFORE_RE.search(before)
+    return bool(ahead and not _valid(int(ahead.group("d")), int(ahead.group("m"))))
+
+
+def _scale_before(before: str) -> bool:
+    """A scale or score name among the three words before (same sentence)."""
+    sentence = re.split(r"[.;!?][ \t]+(?=[A-ZÆØÅÄÖ])|;", before)[-1]
+    words = [w.strip("():,=").lower().rstrip(".") for w in sentence.split()][-3:]
+    # also compounds: "smertescore", "funksjonsskår", "NEWS-score"
+    return any(w in _SCALES or w.endswith(_SCALE_ENDINGS) for w in words)
+
+
+def _count_before(before: str) -> bool:
+    """A count word right before ("dag 8/10", "kur 3/6"); "i dag 12/3" is today and a date."""
+    word = _word_before(before)
+    if word == "dag" and re.search(r"(?i)(?<![\w])i[ \t]+dag[ \t]*\Z", before):
+        return False
+    return word in _COUNTS
+
+
+def _date_evidence(m: re.Match[str], before: str) -> bool:
+    """Date evidence for a form that is not a date by its shape alone."""
+    text, end = m.string, m.end("m")
+    return bool(
+        m.group("wd")
+        or _COLON_AFTER_RE.match(text, end)
+        or _KL_AFTER_RE.match(text, end)
+        or _EVENT_BEFORE_RE.search(before)
+    )
+
+
+def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
+    """Positive evidence that the number is no date: a time, count, score, dose, part or lab value."""
+    text, end = m.string, m.end()
+    day, month = int(m.group("d")), int(m.group("m"))
+    colon_after = _COLON_AFTER_RE.match(text, m.end("m")) is not None
+    if before.rstrip(" \t").endswith(("-", "–")) and not _RANGE_START_BEFORE_RE.search(before):
+        return True  # a minus sign or a "5-9/10" run; "12/3-15/3" is a range of dates
+    if dotted and _clock_time(m, before):
+        return True  # "kl 22.30", "14.03.2024 14.10", "14.10-15.30"
+    if _count_before(before):
+        return True  # "dag 8/10", "kur 3/6", "x 1/2", "Punkt 3.2:"
+    if _scale_before(before) and not colon_after:
+        return True  # "VAS ca 6/10", "Kraft UE 4/5"; "Blodkultur 12/3: E. coli" is a dated result
+    if followed_by_unit(text, end) or _COUNT_AFTER_RE.match(text, end):
+        return True  # "1/2 tablett", "24/26 mg", "2/2 flasker"
+    if not dotted and day <= month and _PART_OF_RE.match(text, end):
+        return True  # "2/3 av maten": two of three
+    lab_value = _word_before(before) in _LABS or _ARROW_BEFORE_RE.search(before) is not None
+    return dotted and lab_value and not colon_after  # "Hb 11.2.", "INR 1.05", "-> 12.1."
+
+
+def _day_month_ok(m: re.Match[str]) -> bool:
+    """Keep a proposed Nordic day-month unless something shows it is a time, score, fraction or value."""
+    day, month = int(m.group("d")), int(m.group("m"))
+    if not _valid(day, month):
+        return False
+    dotted = m.group("dot") is not None
+    if m.group("y") is not None:
+        # A full date is the shared rules' work; this rule only joins a weekday to it.
+        return m.group("wd") is not None and (m.group("ys") == m.group("s") or not dotted)
+    before = _before(m)
+    if _other_number(m, before, dotted):
+        return False
+    evidence = _date_evidence(m, before)
+    if not dotted:
+        # "1/2 brødskive", "2/3", "24/7", "5/10" (a 0-10 scale) need date evidence.
+        small = (day, month) in _FRACTIONS or (day, month) == (24, 7) or (month == 10 and day <= 10)
+        return evidence or not small
+    closing = m.group("cp") is not None or m.group("cpend") is not None
+    if closing:
+        # "2.1. Anamnese": single digits opening a line before a capitalised word are a numbered heading.
+        heading = day < 10 and month < 10 and _opens_line(m) and _CAPITAL_AFTER_RE.match(m.string, m.end())
+        return bool(m.group("wd")) or not heading
+    if len(m.group("d")) == 2 and len(m.group("m")) == 2 and m.group("m").startswith("0"):
+        return True  # DD.0M: "20.03", "28.03 kl 13"
+    return evidence
+
+
+def _month_yy_re(lang: str) -> re.Pattern[str]:
+    """A month name or abbreviation (optionally with its period) and a two-digit year: ``okt -23``."""
+    return re.compile(
+        rf"(?<![\w])(?:{_month_pattern(lang)})\.?(?:[ \t]?[-–]|[ \t]?['’])\d{{2}}(?![\w]|[.,]\d)"
+    )
+
+
+#: ``(utslett -98)``: ``-YY`` after a word inside an open parenthesis; group ``y`` is the year.
+_PAREN_YY_RE = re.compile(r"(?P<w>[^\W\d_][\w\-]*)[ \t]+(?P<y>[-–]\d{2})(?![\w]|[.,]\d)(?=[ \t]*[),;])")
+
+
+def _paren_yy_ok(m: re.Match[str]) -> bool:
+    word = m.group("w")
+    if len(word) < 3 or word.lower() in _SIGNED:
+        return False  # "(BE -12)", "(vekt -10)"
+    line = m.string[max(0, m.start() - 80) : m.start()]
+    line = line[line.rfind("\n") + 1 :]
+    return line.rfind("(") > line.rfind(")")
+
+
+def nordic_day_month_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The cue-free day-month and two-digit-year DATE rules of a Nordic language (see the module doc)."""
+    return (
+        PatternRule(
+            "DATE",
+            _dm_re(lang),
+            group="v",
+            validator=_day_month_ok,
+            not_after=r"[\w/.,+−]",
+            anchor=re.compile(r"\d[./]\d"),
+            reach=(30, 16),
+            score=0.75,
+            name=f"day_month_nordic_{lang}",
+        ),
+        PatternRule("DATE", _month_yy_re(lang), not_after=r"[\w]", score=0.8, name=f"month_yy_nordic_{lang}"),
+        PatternRule(
+            "DATE",
+            _PAREN_YY_RE,
+            group="y",
+            validator=_paren_yy_ok,
+            not_after=r"[\w\-]",
+            anchor=re.compile(r"[-–]\d\d"),
+            reach=(40, 4),
+            score=0.7,
+            name=f"paren_yy_nordic_{lang}",
+        ),
+    )
