@@ -119,7 +119,8 @@ _SCORE_NOUNS = words_pattern(
     set sets view views node nodes core cores ratio score scale power reflexes motor bilat b/l throughout
     criteria item items point points correct word words recall lobe lobes vessel vessels segment segments
     quadrant quadrants finger fingers digit digits dilated effaced rate sx symptoms signs doses precautions
-    questions goals meals steps attempts trials repetitions reps objects
+    questions goals meals steps attempts trials repetitions reps objects groups sessions classes meetings
+    visits appointments appts shifts tasks
     """
 )
 _SCORE_AFTER_RE = re.compile(rf"[ \t]*(?:{_SCORE_NOUNS})(?![\w/])", re.IGNORECASE)

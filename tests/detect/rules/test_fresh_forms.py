@@ -31,6 +31,7 @@ NAMES_FOUND = [
     ("Patient name is Opal, O-P-A-L, Stringor, S-T-R-I-N-G-E-R period.", "S-T-R-I-N-G-E-R", "PATIENT"),
     ("If she gets short of breath go to the ED.\n- TC\n", "TC", "DOCTOR"),
     ("Keep logging weights.\n-JS", "JS", "DOCTOR"),
+    ("If short of breath go to the ED. - TC\n", "TC", "DOCTOR"),
     ("d/w kate re plan for am labs", "kate", "DOCTOR"),
 ]
 
@@ -44,6 +45,7 @@ NAMES_NOT_FOUND = [
     "seen with the resident (pgy2) today",
     "plan:\n- PT\n- OT\n",  # services in a plan list
     "labs pending\n- CBC\n\nnext",  # a clinical abbreviation on its own line
+    "f/u in 2 wks. - PT\n",  # a service after a sentence
     "hx of COPD, C-O-P-D, on home O2",  # letters spelling a clinical word
     "heparin, H-E-P-A-R-I-N drip",
     "per protocol, d/w pt",

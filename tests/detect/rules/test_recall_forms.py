@@ -57,6 +57,7 @@ DATES_NOT_FOUND = [
     "Tender 2/28, swollen 1/28",
     "able to verbalize 2/3 precautions",
     "ate 1/2 tray",
+    "Attended 3/4 groups. Some irritability",
     "1/2 of meals",
     "fatigue 5/10, cold-induced paresthesias",
     "w/ relief to 2/10.",

@@ -184,7 +184,8 @@ _PAIN_AFTER_RE = re.compile(
 _PORTION_AFTER_RE = re.compile(
     r"[ \t]*(?:of\b|a[ \t]+(?:tab|tablet|cap|pill|dose)|tray|meal|meals|breakfast|lunch|dinner|glass|cup|cups"
     r"|can|cans|pack|packs|ppd|ppy|bag|bags|dose|doses|amp|amps|vial|vials|block|blocks|mile|miles|flight"
-    r"|flights|portion|portions|serving|servings|liter|liters|l\b|lb|lbs|up\b|way\b|full\b)",
+    r"|flights|portion|portions|serving|servings|liter|liters|l\b|lb|lbs|up\b|way\b|full\b|groups|sessions"
+    r"|classes|meetings|visits|appointments|appts|shifts|tasks)",
     re.IGNORECASE,
 )
 _PORTION_BEFORE_RE = re.compile(

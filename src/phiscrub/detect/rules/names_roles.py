@@ -12,7 +12,8 @@ Forms found on notes written by people who never saw the rules (``docs/model.md`
   listed given names or written with a capital;
 * a name spelled out letter by letter in dictation, right after the name: ``Opal, O-P-A-L`` (one
   misheard letter allowed from five letters: ``Stringor, S-T-R-I-N-G-E-R``);
-* initials signing a message on a line of their own at its end: ``- TC``.
+* initials signing a message at its end, on a line of their own or after its last sentence:
+  ``- TC``, ``go to the ED. - TC``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,10 @@ _NICKNAME_RE = re.compile(
 # "Opal, O-P-A-L": three or more capitals joined by hyphens.
 _SPELLED_RE = re.compile(r"(?<![\w-])(?P<s>[A-Z](?:-[A-Z]){2,})(?![\w-])")
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z'’]+)[ \t]*[,:]?[ \t]*(?:\(?[ \t]*)?\Z")
-# "- TC" (or "-TC", "~JS") on a line of its own that ends the note or comes before a blank line or rule.
+# "- TC" (or "-TC", "~JS") on a line of its own or after a sentence, ending the note or before a blank
+# line or a rule.
 _SIGNOFF_RE = re.compile(
-    r"(?m:^)[ \t]*[-–—~][ \t]?(?P<i>[A-Z]{2,3})(?=[ \t]*(?:\n[ \t]*)*\Z|[ \t]*\n[ \t]*(?:\n|[-=_*]{3}))"
+    r"(?:(?m:^)[ \t]*|(?<=[.!?])[ \t]+)[-–—~][ \t]?(?P<i>[A-Z]{2,3})(?=[ \t]*(?:\n[ \t]*)*\Z|[ \t]*\n[ \t]*(?:\n|[-=_*]{3}))"
 )
 #: Transport and everyday words after "goes by" that name no one ("goes by ambulance").
 _NOT_NICKNAMES = word_set(

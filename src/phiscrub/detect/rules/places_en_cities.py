@@ -53,7 +53,9 @@ _CITY_LOWER_RE = re.compile(
 _HOOD_RE = re.compile(
     r"\b(?:the[ \t]+)?(?P<hood>(?:[A-Z][a-z]+[ \t]){0,2}[A-Z][a-z]+)[ \t]+(?i:neighborhood|neighbourhood|area|district)\b"
 )
-PLACE_STOP = NAME_STOPWORDS_LOCATION | {"the", "a", "an", "his", "her", "their", "our", "my", "this", "that"}
+PLACE_STOP = NAME_STOPWORDS_LOCATION | {
+    "the", "a", "an", "his", "her", "their", "our", "my", "this", "that", "employer", "employed",
+}  # fmt: skip
 
 
 @lru_cache(maxsize=1)
