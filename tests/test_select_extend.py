@@ -201,3 +201,19 @@ def test_a_kind_of_care_in_brackets_is_no_place(text: str) -> None:
     assert extend_names(text, [Span(start, end, "HOSPITAL", 0.9, "model")]) == [
         Span(start, end, "HOSPITAL", 0.9, "model")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "doctor", "facility"),
+    [
+        ("PCP: Dr. Zamarripa (IPFC)\n", "Zamarripa", "IPFC"),
+        ("f/u Dr. Shah (GI) 2 wks", "Shah", None),  # a service
+        ("Dr. Shah (CHF) clinic", "Shah", None),  # a clinical abbreviation
+        ("seen by Dr. Lee (PCP)", "Lee", None),
+    ],
+)
+def test_a_facility_in_brackets_after_a_clinician(text: str, doctor: str, facility: str | None) -> None:
+    start = text.index(doctor)
+    out = extend_names(text, [Span(start, start + len(doctor), "DOCTOR", 0.9, "model")])
+    found = [(text[s.start : s.end], s.label) for s in out[1:]]
+    assert found == ([(facility, "HOSPITAL")] if facility else [])

@@ -97,7 +97,9 @@ __all__ = [
 PROTECTED_LABELS = frozenset({"PROFESSION"})
 _REGION_LABELS = frozenset({"STATE", "COUNTRY"})
 # A care unit right after a place abbreviation ("AMH ED", "NMC ICU"): a unit of that facility.
-_FACILITY_UNIT_AFTER_RE = re.compile(r"[ \t]+(?:ED|ER|ICU|MICU|SICU|CCU|CVICU|NICU|PICU|PACU|L&D|OR)\b")
+_FACILITY_UNIT_AFTER_RE = re.compile(
+    r"[ \t]+(?:ED|ER|ICU|MICU|SICU|CCU|CVICU|NICU|PICU|PACU|L&D|OR|EMERGENCY[ \t]+DEP(?:T|ARTMENT))\b"
+)
 _STRONG_PLACE_BEFORE_RE = re.compile(
     r"\b(?:at|near|clos(?:e|er)[ \t]+to|nearer[ \t]+to|(?:transferred|admitted|transfer)[ \t]+(?:to|from)"
     r"|discharged[ \t]+to)[ \t]+(?:the[ \t]+)?\Z",

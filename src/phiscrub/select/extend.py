@@ -165,6 +165,28 @@ def _floor_end(text: str, label: str, end: int) -> int:
     return end if m is None else m.end()
 
 
+# A facility's capitals in brackets right after a clinician: "PCP: Dr. Zamarripa (IPFC)".
+_PAREN_ABBR_RE = re.compile(r"[ \t]*\((?P<abbr>[A-Z]{3,5})\)")
+
+
+def _paren_facility(text: str, span: Span) -> Span | None:
+    """Three to five capitals in brackets after a clinician's name, not a service or clinical
+    abbreviation ("(IPFC)", not "(GI)", "(CHF)", "(PCP)"), as a HOSPITAL span."""
+    if span.label.upper() != "DOCTOR":
+        return None
+    m = _PAREN_ABBR_RE.match(text, span.end)
+    if m is None:
+        return None
+    from phiscrub.detect.clinical_vocab import clinical_vocabulary
+    from phiscrub.detect.rules.names_data import NAME_STOPWORDS
+
+    abbr = m.group("abbr")
+    vocab = clinical_vocabulary()
+    if abbr in vocab.abbreviations or abbr.lower() in vocab.clinical or abbr.lower() in NAME_STOPWORDS:
+        return None
+    return Span(m.start("abbr"), m.end("abbr"), "HOSPITAL", span.score, source="extend")
+
+
 def _paren_place(text: str, span: Span) -> Span | None:
     """A town or area in brackets right after a facility span, as a LOCATION span."""
     if span.label.upper() not in ("HOSPITAL", "ORGANIZATION", "DEPARTMENT"):
@@ -206,7 +228,7 @@ def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with every facility or organisation span widened over the rest of its name (and its
     floor number), a town span read as a facility widened over the facility's head, a middle initial
     added to a name in a header field, a weekday joined to the date after it, and a town in brackets
-    after a facility added."""
+    after a facility (or a facility's capitals in brackets after a clinician) added."""
     ordered = sorted(spans, key=lambda s: (s.start, s.end))
     out: list[Span] = []
     for i, span in enumerate(ordered):
@@ -227,7 +249,7 @@ def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
             if weekday is not None and weekday.start() >= prev:
                 span = replace(span, start=weekday.start())
         out.append(span)
-        place = _paren_place(text, span)
+        place = _paren_place(text, span) or _paren_facility(text, span)
         if place is not None and place.end <= nxt:
             out.append(place)
     return out

@@ -59,6 +59,7 @@ PLACES_FOUND = [
     ("I'm at work at Henrietta ISD until 4.", "Henrietta ISD", "ORGANIZATION"),
     ("has VNA from Riverbend VNA 2x/wk.", "Riverbend VNA", "ORGANIZATION"),
     ("Hector Salinas, MD\nPecos Family Med\n1120 N Main St", "Pecos Family Med", "HOSPITAL"),
+    ("CCH EMERGENCY DEPT - PHYSICIAN NOTE", "CCH", "HOSPITAL"),
 ]
 
 PLACES_NOT_FOUND = [

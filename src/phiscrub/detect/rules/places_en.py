@@ -97,7 +97,7 @@ _ABBR_RE = re.compile(
     r"|(?:faxed|sent|received|obtained|requested|transferred|transfer|xfer|discharged|admitted|readmitted)"
     r"\s+(?:from|to)|(?:to|from|facility|receiving\s+facility|sending\s+facility)(?=[ \t]*:)))"
     r"[ \t]*:?[ \t]+(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
-    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|campus|Campus|LTC|SNF|main|Main|MAIN"
+    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|EMERGENCY|campus|Campus|LTC|SNF|main|Main|MAIN"
     r"|records|Records|RECORDS|chart|CHART)\b"
 )
 #: Services and people written in capitals after the same cues ("called PT", "at HS" is bedtime).
