@@ -9,6 +9,14 @@ from phiscrub.document import Document
 
 from ._langpack import overlaps, pack_coarse, pack_found
 
+#: A nursing note written all in lower case (German capitalises every noun; here nothing is).
+_LOWER_NOTE = (
+    "pflege spätdienst rosenthal zi. 12\n\nfr. vogl heute nachmittag deutlich wacher, isst 1/2 portion, "
+    "trinkmenge ca 900 ml\nmobi mit physio + rollator bis zur tür, danach erschöpft. sturzrisiko hoch\n"
+    "ab 18 uhr wieder zunehmend unruhig, sucht ihre katze. reorientiert, tochter renate telefonisch dazugeholt "
+    "-> beruhigt sich\nhaut: hämatom li hüfte unverändert, sakral intakt\n21:15 schläft\n\nsr. birgit\n"
+)
+
 POSITIVE = [
     # Titled and role names (the title stays outside the span).
     ("Sehr geehrter Herr Kollege Meier,", "Meier", "NAME"),
@@ -129,6 +137,47 @@ POSITIVE = [
     ("Befundet: 03.05.23 14:10, Lea Uhlenbrock-Schröder", "Lea Uhlenbrock-Schröder", "NAME"),
     ("Befund durch Dres. Müller und Schmidt, Köln", "Müller", "NAME"),
     ("Befund durch Dres. Müller und Schmidt, Köln", "Schmidt", "NAME"),
+    # Forms of independently written ward notes: day-months with a closing period (one-digit month too),
+    # after "ab"/"einschl." or before a clock time.
+    ("Sturz im häuslichen Umfeld am 10.3., Prellung li. Hüfte", "10.3.", "DATE"),
+    ("CRP am 15.03. 96 mg/l, am 19.3. 31 mg/l", "19.3.", "DATE"),
+    ("Cefpodoxim 200 mg 1-0-1 bis einschl. 22.03.. Krea 1,4 mg/dl", "22.03.", "DATE"),
+    ("Umstellung auf Amoxicillin p.o. ab 23.01.. Darunter Besserung", "23.01.", "DATE"),
+    ("Telefonnotiz  08.05.  16:20 Uhr\n\nAnruf der Tochter", "08.05.", "DATE"),
+    ("ob die Entlassung am Fr (10.5.) stattfindet", "10.5.", "DATE"),
+    # Buildings, named wards, a hospital abbreviation after a unit word.
+    ("Chefärztin Dr. Albrecht\nHaus C, Station Rosenthal\n", "Haus C", "LOCATION"),
+    ("Chefärztin Dr. Albrecht\nHaus C, Station Rosenthal\n", "Station Rosenthal", "LOCATION"),
+    ("OP-Datum: 16.04.2024     Saal 3, Zentral-OP Haus A\n", "Haus A", "LOCATION"),
+    ("Thrombektomie, Angio-Suite Hebelbau UG", "Hebelbau", "LOCATION"),
+    ("Aufnahme Pränatalstation (Station Eichhorn)", "Station Eichhorn", "LOCATION"),
+    ("Anforderung: Unfallchirurgie, Station Sonnenblick\n", "Station Sonnenblick", "LOCATION"),
+    ("pflege spätdienst rosenthal zi. 12\n", "rosenthal", "LOCATION"),
+    ("pflege spätdienst rosenthal zi. 12\n", "12", "LOCATION"),
+    ("Aufnahme Kreißsaal KTM – 14.02.2024, 23:15 Uhr", "KTM", "LOCATION"),
+    # Care homes, stations and a practice named by a place keep their word; towns without a list.
+    ("Kurzzeitpflege im Seniorenzentrum Lindenhof, Denzlingen.", "Seniorenzentrum Lindenhof", "LOCATION"),
+    ("Kurzzeitpflege im Seniorenzentrum Lindenhof, Denzlingen.", "Denzlingen", "LOCATION"),
+    ("Pflegedienst (Diakoniestation Elztal) 2x tägl.", "Diakoniestation Elztal", "LOCATION"),
+    (
+        "Dr. med. Reinhard Schuler\nGemeinschaftspraxis am Markt\nMarktplatz 7",
+        "Gemeinschaftspraxis am Markt",
+        "LOCATION",
+    ),
+    ("Zuweisung: NEF, Notarzt Dr. Kessler (RD Waldkirch)", "Waldkirch", "LOCATION"),
+    ("Zuweisung durch Fr. Dr. Baumgärtner, Kirchzarten, wg. RR-Werten", "Kirchzarten", "LOCATION"),
+    ("Polytrauma nach Motorradunfall bei Gutach (ISS 22)", "Gutach", "LOCATION"),
+    ("1. SS 2019 Sectio bei BEL in Hochried, komplikationslos.", "Hochried", "LOCATION"),
+    ("Rentner, ehem. Schlosser bei Hoffmann Fördertechnik. Raucher.", "Hoffmann Fördertechnik", "LOCATION"),
+    ("Baslerstr. 48\n79540 Lörrach\nDeutschland\n\nLiestal, 29. Januar 2024", "Deutschland", "LOCATION"),
+    # A given name in brackets, a care role before a name, a ward signature, a nickname, lower-case notes.
+    ("Anruf von Tochter Fr. Maurer (Ingrid), Tel. 0160 9182 447", "Ingrid", "NAME"),
+    ("Ehemann anwesend, aufgeklärt\n\nDr. Ostertag / Hebamme Lene\n", "Lene", "NAME"),
+    ("Hörgerät li. fehlt seit Verlegung.\n\nWendt, Stat. 4B\n", "Wendt", "NAME"),
+    ('Pat. ("Heiner", möchte so angesprochen werden) nachts 2x Atemnot', "Heiner", "NAME"),
+    (_LOWER_NOTE, "vogl", "NAME"),
+    (_LOWER_NOTE, "renate", "NAME"),
+    (_LOWER_NOTE, "birgit", "NAME"),
 ]
 
 NEGATIVE = [
@@ -178,6 +227,26 @@ NEGATIVE = [
     "Als Folge bei Sturz eine Prellung.",
     "Versorgung mit Max Dosis.",
     "AOK-Versicherte werden gesondert erfasst.",
+    # Near misses of the fresh ward-note forms: decimals, scores, fractions, clock times, number wards,
+    # "Haus" without a letter, nouns after "bei"/"in", departments named by their field.
+    "Hb 10.3",
+    "Hb stabil bei 10.3 g/dl",
+    "Hb von 9.8 - 10.3.",
+    "Kraft re. Arm 3/5, re. Bein 4/5",
+    "NRS 5/10 (gestern 7/10)",
+    "Tag 4/7 Ampicillin/Sulbactam",
+    "Anruf um 16:20 Uhr",
+    "Rückverlegung auf Station 4B",
+    "Verlegung auf Station Nord",
+    "Pat. möchte nach Hause, Haus mit Treppe.",
+    "Haus- und Familienarzt informiert",
+    "Metamizol bei Bedarf",
+    "Operation in Vollnarkose, Lagerung in Rückenlage",
+    "Exanthem bei Säuglingen und bei Scharlach",
+    "Verlegung in Pflegeheim geplant",
+    "Medizinische Klinik II (Geriatrie)",
+    "RD informiert, Polizei vor Ort",
+    "Hebamme informiert",
 ]
 
 
@@ -246,3 +315,18 @@ def test_german_lone_surname_repeats_a_titled_name() -> None:
     deid = Deidentifier(model=None, lang="de")
     found = [(text[s.start : s.end], s.start) for s in deid.detect(Document("de-prop", text))]
     assert ("Tiedemann", text.rindex("Tiedemann")) in found
+
+
+def test_german_shortened_compound_is_no_name() -> None:
+    """ "OA Allgemein- und Viszeralchirurgie": the first part of a shortened compound after a title."""
+    found = pack_coarse("de", "Dr. Emre Yilmaz, OA Allgemein- und Viszeralchirurgie")
+    assert ("Emre Yilmaz", "NAME") in found
+    assert not {surface for surface, _ in found} & {"Allgemein", "Allgemein-"}
+
+
+def test_german_lower_case_names_need_a_lower_case_note() -> None:
+    """Lower-case names are read only in a note written in lower case, and not after "fr." as Freitag."""
+    assert not {label for _, label in pack_coarse("de", "Visite fr. früh, danach Tochter renate angerufen.")}
+    found = pack_coarse("de", _LOWER_NOTE.replace("fr. vogl", "fr. früh"))
+    assert ("früh", "NAME") not in found
+    assert ("renate", "NAME") in found

@@ -9,7 +9,9 @@ DATE (Latin-script packs): day-month-year with month names or abbreviations (``3
 ``3 d'abril``, ``12. März 2019``, ``le 1er janvier 2019``, ``3 januari 2019``, ``12-mar-19``), an
 optional weekday before (``dilluns, 3 de març``), month and year (``marzo de 2019``), day and
 month without year (full month names only), a bare month name or year after a cue word
-(``desde marzo``, ``l'any 2019``), year ranges, and numeric day/month after a cue (``el 3/12``).
+(``desde marzo``, ``l'any 2019``), year ranges, and numeric day/month after a cue (``el 3/12``,
+``am 10.3.``: a one-digit month after a dot only with the closing period a decimal never has) or
+before a clock time (``08.05.  16:20 Uhr``).
 Chinese: ``2019年3月12日``, ``2019年3月``, ``2019年``, ``3月12日``, and the same with Chinese numerals.
 
 CONTACT: national phone shapes (German ``030 1234567``, French ``01 23 45 67 89``, Dutch
@@ -110,9 +112,10 @@ def _month_date_ok(m: re.Match[str]) -> bool:
 
 def _numeric_day_month_re() -> re.Pattern[str]:
     # 3/12, 03/12, 13.01 (day first, as in every pack language); the year-less numeric date.
-    # "am 03.05." keeps its closing period (German day-month), "el 3/12" has none.
+    # "am 03.05." and "am 10.3." keep their closing period (German day-month), "el 3/12" has none.
     return re.compile(
-        r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])(?:(?<=\.\d\d)\.(?!\w|\.[\w.]))?(?![\d/]|[.,]\d)"
+        r"(?P<d>0?[1-9]|[12]\d|3[01])(?P<s>[/.])(?P<m>0?[1-9]|1[0-2])"
+        r"(?:(?:(?<=\.\d\d)|(?<=\.\d))\.(?!\w|\.[\w.]))?(?![\d/]|[.,]\d)"
     )
 
 
@@ -123,10 +126,22 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
         labelled = _LABEL_COLON_RE.search(text, max(0, start - 30), start) is not None and bool(
             re.fullmatch(r"\d\d\.\d\d\.", m.group())
         )
-        if not labelled and cue_re.search(text, max(0, start - 30), start) is None:
+        # "Telefonnotiz  08.05.  16:20 Uhr": a day-month with its closing period before a clock time.
+        clocked = _CLOCK_AFTER_RE.match(text, m.end()) is not None and bool(
+            re.fullmatch(r"\d\d\.\d\d\.", m.group())
+        )
+        if not (labelled or clocked) and cue_re.search(text, max(0, start - 30), start) is None:
             return False
-        # "13.1" is a decimal: a dotted day/month writes the month with two digits.
-        if m.group("s") == "." and len(m.group("m")) != 2:
+        # "13.1" is a decimal: a dotted day/month writes the month with two digits, unless the closing
+        # period of a day-month follows ("am 10.3.,"; a decimal has none), and not as the end of a
+        # range of numbers ("Hb 9.8 - 10.3.").
+        if (
+            m.group("s") == "."
+            and len(m.group("m")) != 2
+            and (
+                not m.group().endswith(".") or _NUMBER_RANGE_BEFORE_RE.search(text, max(0, start - 20), start)
+            )
+        ):
             return False
         return not followed_by_unit(text, m.end())
 
@@ -134,6 +149,8 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
 
 
 _LABEL_COLON_RE = re.compile(r"[^\W\d_]{3,}\.?:[ \t]*\Z")
+_CLOCK_AFTER_RE = re.compile(r"[ \t]+(?:[01]?\d|2[0-3])[:.][0-5]\d(?![\d.,:])")
+_NUMBER_RANGE_BEFORE_RE = re.compile(r"\d[ \t]*(?:[-–]|bis|to|a|al|hasta|à|au|tot|til|till)[ \t]*\Z")
 
 
 def _year_re(range_words: str) -> re.Pattern[str]:

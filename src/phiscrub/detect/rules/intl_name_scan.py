@@ -171,7 +171,11 @@ class NameScanner:
                     start = m.start("tok")
                 pos = tok_end + 1
                 continue
-            if self._ends_name(st, core, upper_ok=upper_ok) or _street_abbreviation(st, text, tok_end):
+            if (
+                self._ends_name(st, core, upper_ok=upper_ok)
+                or _street_abbreviation(st, text, tok_end)
+                or _SUSPENDED_RE.match(text, tok_end) is not None
+            ):
                 break
             if st != "initial":
                 if style and st != style:
@@ -217,6 +221,11 @@ class NameScanner:
         if span is None or span[1] != end:
             return None
         return span
+
+
+#: A hyphen and a space after a word: the first part of a shortened compound ("OA Allgemein- und
+#: Viszeralchirurgie"), never a name.
+_SUSPENDED_RE = re.compile(r"-[ ]")
 
 
 def _street_abbreviation(style: str, text: str, tok_end: int) -> bool:

@@ -35,6 +35,7 @@ from functools import cache
 
 from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_german import german_name_rules
 from phiscrub.detect.rules.intl_name_scan import (
     LETTER,
     NameLexicon,
@@ -536,4 +537,4 @@ def _name_rules(code: str, words: NameWords) -> tuple[PatternRule, ...]:
         PackNameRule("PATIENT",    _trigger_re(words),                             name=f"names_{code}",        score=0.85, extra_labels=("DOCTOR", "RELATIVE", "USERNAME"), lang=code),
         PackNameRule("PATIENT",    re.compile(rf"(?P<bare>{_bare_re().pattern})"), name=f"names_listed_{code}", score=0.7,  lang=code),
         PatternRule("PROFESSION", PROFESSION_RES[code],                           name=f"profession_{code}",   score=0.75, group="p", validator=_job_ok),
-    )  # fmt: skip
+    ) + german_name_rules(code)  # fmt: skip

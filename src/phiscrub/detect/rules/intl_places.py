@@ -33,6 +33,7 @@ from importlib import resources
 
 from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_german import german_place_rules
 from phiscrub.detect.rules.intl_nordic import NORDIC_LANGUAGES, nordic_place_rules
 from phiscrub.detect.rules.intl_places_data import (
     CAP,
@@ -183,7 +184,7 @@ class PackPlaceRule(PatternRule):
         span = self._facility(text, inner, words) if inner is not None else None
         if span is not None and span[1] > m.end("fac_after"):
             yield span[0], span[1], "HOSPITAL"
-        else:
+        elif self.lang != "de" or not _DEPARTMENT_ADJECTIVE_RE.match(m.group("fac_after")):
             yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
 
     def _company(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
@@ -272,7 +273,11 @@ class PackPlaceRule(PatternRule):
         name = text[name_pos:end]
         if name.lower() in NOT_NAMES:
             return None
-        return (name_pos if generic else start), end
+        # "Gemeinschaftspraxis am Markt": a German name that is a place keeps the facility word.
+        placed = (
+            self.lang == "de" and conn is not None and conn.group().strip() in ("am", "an der", "im", "in")
+        )
+        return (name_pos if generic and not placed else start), end
 
     def _town(
         self, text: str, m: re.Match[str], words: PlaceWords, towns: frozenset[str]
@@ -301,6 +306,9 @@ _PLACE_HANDLERS: dict[str, _PlaceHandler] = {
 }
 
 _PARTICIPLE_RE = re.compile(r"\w+nde[nrms]?[ ]")
+#: "Medizinische Klinik", "Chirurgische Klinik II", "Innere Klinik": a German department named by its
+#: field, not a hospital's name.
+_DEPARTMENT_ADJECTIVE_RE = re.compile(r"(?:[A-ZÄÖÜ][a-zäöüß\-]*ische|Innere|Allgemeine)[ ]\w+\Z")
 #: "Hospital Universitario La Paz", "Hospital El Bierzo": a capitalised article opening a Spanish name.
 _ES_ARTICLE_NAME_RE = re.compile(r"(?:La|El|Los|Las)[ ][A-ZÁÉÍÓÚÑ][a-záéíóúñ]")
 
@@ -462,7 +470,7 @@ def _location_rules(code: str, words: PlaceWords) -> tuple[PatternRule, ...]:
     return (
         PackStreetRule("STREET", re.compile(rf"(?<![\w\-]){words.street_re}"), name=f"street_{code}", score=0.8, not_after=r"[\w\-]", lang=code),
         PackPlaceRule("CITY",   _trigger_re(code, words),                     name=f"places_{code}", score=0.8, extra_labels=("ZIP", "HOSPITAL", "ORGANIZATION", "ROOM", "COUNTRY"), lang=code),
-    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ()) + ((_PAYER_RULE_DE, _EMPLOYER_RULE_DE) if code == "de" else ()) + nordic_place_rules(code)  # fmt: skip
+    ) + ((_ADDRESS_FIELD_RULE, _POSTCODE_FIELD_RULE) if code in ("es", "ca") else ()) + ((_PAYER_RULE_DE, _EMPLOYER_RULE_DE) if code == "de" else ()) + nordic_place_rules(code) + german_place_rules(code)  # fmt: skip
 
 
 #: The employer after a German job phrase: "arbeitet als Busfahrer bei den Stadtwerken Ulm", "arbeitet seit

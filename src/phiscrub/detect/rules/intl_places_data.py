@@ -268,9 +268,12 @@ COMPANY_LEAD = frozenset(
     ]
 )
 
+#: Service words that are no part of the name after them ("Pflegedienst Sonnenschein"). German care homes and
+#: stations are named with their word ("Seniorenzentrum Lindenhof", "Diakoniestation Elztal"), and so is a
+#: practice named by a place ("Gemeinschaftspraxis am Markt", see ``intl_places._facility``).
 GENERIC_FACILITY = re.compile(
-    r"Seniorenzentrum|Seniorenresidenz|Pflegeheim|Altenheim|Seniorenheim|Gemeinschaftspraxis|"
-    r"Radiologische Gemeinschaftspraxis|Pathologie|Labor|Pflegedienst|Diakoniestation|Sozialstation|Dialysezentrum|"
+    r"Gemeinschaftspraxis|"
+    r"Radiologische Gemeinschaftspraxis|Pathologie|Labor|Pflegedienst|Dialysezentrum|"
     r"Laboratoire|Cabinet de radiologie|Cabinet d'imagerie|Centre d'imagerie|Centre de radiologie|"
     r"Centre médico-psychologique|Centre de dialyse|EHPAD|Ehpad|Résidence|Association|association|"
     r"Huisartsenpraktijk|Huisartsenpost|Thuiszorg|Kraamzorg|Zorggroep|Verpleeghuis|verpleeghuis|Zorgcentrum|"

@@ -1,0 +1,364 @@
+"""Rules of the German pack that the shared pack engine has no data slot for (fresh German notes).
+
+The German pack is mostly data (``resources/langpacks/{packs,names,places}.json``, section ``de``)
+read by the shared engine (:mod:`.intl`, :mod:`.intl_names`, :mod:`.intl_places`). This module adds
+the forms of German ward and nursing notes that need more than a word list, wired in the way
+:mod:`.intl_nordic` is (``german_place_rules``/``german_name_rules`` return nothing for other
+languages):
+
+* **places**: a hospital building (``Haus C``, ``Zentral-OP Haus A``, ``Angio-Suite Hebelbau UG``), a
+  named ward (``Station Rosenthal``; ``Station 4B`` is a number, not a name), the ward of a lower-case
+  nursing header (``pflege spätdienst rosenthal zi. 12``), a hospital abbreviation after a unit word
+  (``Kreißsaal KTM –``), a town after a rescue service (``RD Waldkirch``), after a doctor's or a
+  facility's name and a comma (``Dr. Baumgärtner, Kirchzarten,``, ``Seniorenzentrum Lindenhof,
+  Denzlingen.``), an unlisted town whose ending marks it as one after ``in``/``bei``/``aus``/``nach``
+  (``Motorradunfall bei Gutach``, ``Sectio in Hochried``), the employer after a former job
+  (``ehem. Schlosser bei Hoffmann Fördertechnik``) and a country closing an address block
+  (``79540 Lörrach`` / ``Deutschland``);
+* **names**: a given name in brackets after a titled name (``Tochter Fr. Maurer (Ingrid)``), a staff
+  member named after a care role (``Dr. Ostertag / Hebamme Lene``, ``Sr. Birgit``), the signature of a
+  ward note (``Wendt, Stat. 4B`` on the last line), a nickname (``Pat. ("Heiner", möchte so
+  angesprochen werden)``) and names in notes written all in lower case (``fr. vogl``, ``tochter
+  renate``, ``sr. birgit``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_name_scan import name_lexicon
+from phiscrub.detect.rules.intl_names_data import NAME_WORDS
+from phiscrub.detect.rules.intl_places_data import WORDS
+
+__all__ = ["german_name_rules", "german_place_rules"]
+
+_CAPW = r"[A-ZÄÖÜ][a-zäöüß]+"
+#: A capitalised name word, hyphenated parts allowed ("Lang-Hofer").
+_NAME = rf"{_CAPW}(?:-{_CAPW})?"
+
+#: Endings of German common nouns and specialties, never of a ward, town or person name here.
+_NOUN_END_RE = re.compile(
+    r"(?:ung|heit|keit|schaft|ion|tät|ie|ik|enz|anz|nis|tum|ment|age|ose|itis|ismus|ur|eur|ist|istin|loge|"
+    r"login|arzt|ärztin|eut|eutin|kraft|dienst|station|stelle|zentrum|klinik|praxis|medizin)\Z"
+)
+#: Words after "Station" that name a kind of ward, not a ward ("Station Nord", "Station Intensiv").
+_GENERIC_WARD = frozenset(
+    (
+        "nord", "süd", "ost", "west", "mitte", "intensiv", "normal", "privat", "wahlleistung", "komfort",
+        "palliativ", "allgemein", "innere", "chirurgie", "kinder", "frauen", "männer", "eltern", "mutter",
+        "wöchnerinnen", "neugeborene", "säuglinge", "jugend", "aufnahme", "übergabe", "visite", "eins", "zwei",
+        "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "links", "rechts", "oben", "unten",
+        "alt", "neu",
+    )
+)  # fmt: skip
+
+
+def _stop(word: str) -> bool:
+    """A common word of the notes: a stop word, title, role or kinship word of the German name words, or
+    a word with the ending of a common noun."""
+    low = word.lower()
+    return low in _stopwords() or _NOUN_END_RE.search(low) is not None
+
+
+def _name_word(word: str) -> bool:
+    """A word that may be a name: a listed given name or surname, or no common word ("Marie", "Wendt")."""
+    low = word.lower()
+    lex = name_lexicon("de")
+    return low not in _stopwords() and (low in lex.first or low in lex.last or not _stop(low))
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> frozenset[str]:
+    words = NAME_WORDS["de"]
+    return frozenset(
+        {w.lower() for w in words.stopwords}
+        | {t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles)}
+        | {w.lower() for role in words.roles for w in role.split()}
+        | {w.lower() for w in words.kin}
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Places
+#: "Haus C", "Haus A2": a hospital building; "Hebelbau UG", "Kopfklinikbau 2. OG": a building named
+#: in one word before its floor.
+_BUILDING_RE = re.compile(
+    r"(?<![\w\-])(?P<h>Haus[ ][A-Z]\d?)(?![\w\-])"
+    rf"|(?<![\w\-])(?P<b>{_CAPW}(?:bau|trakt|flügel|gebäude))[ ]+"
+    r"(?=(?:UG|EG|OG|KG|DG|\d{1,2}\.[ ]?(?:OG|UG|Etage|Stock|Obergeschoss|Untergeschoss))(?![\w]))"
+)
+_GENERIC_BUILDING_RE = re.compile(
+    r"(?:Neu|Alt|Haupt|An|Um|Aus|Auf|Rück|Zwischen|Nord|Süd|Ost|West|Mittel|Zentral|Betten|Funktions|Hoch|Quer|"
+    r"Verbindungs|Kopf|Seiten|Behandlungs|Pflege|Personal|Wirtschafts|Verwaltungs|Hinter|Vorder)"
+    r"(?:bau|trakt|flügel|gebäude)\Z"
+)
+
+
+def _building_ok(m: re.Match[str]) -> bool:
+    return m.group("b") is None or _GENERIC_BUILDING_RE.match(m.group("b")) is None
+
+
+#: "Station Rosenthal", "(Station Eichhorn)": a ward named after a person or place.
+_WARD_RE = re.compile(rf"(?<![\w\-])(?:Station|Stat\.)[ ](?P<w>{_CAPW}(?:-{_CAPW})?)(?![\w\-]|[ ]?\d)")
+
+
+def _ward_ok(m: re.Match[str]) -> bool:
+    w = m.group("w")
+    return len(w) > 3 and w.lower() not in _GENERIC_WARD and not _stop(w)
+
+
+#: "pflege spätdienst rosenthal zi. 12": the ward between the shift and the room of a nursing header.
+_SHIFT_WARD_RE = re.compile(
+    r"(?im)^[ \t]*(?:pflege(?:bericht)?[ ]+)?(?:früh|spät|nacht|tag)dienst[ ]+(?P<w>[^\W\d_]{4,})[ ]+"
+    r"(?:zi\.?|zimmer)[ ]*\d"
+)
+
+
+def _shift_ward_ok(m: re.Match[str]) -> bool:
+    return not _stop(m.group("w"))
+
+
+#: A hospital abbreviation after a unit word: "Aufnahme Kreißsaal KTM – 14.02.2024".
+_UNIT_ABBR_RE = re.compile(
+    r"(?<![\w\-])(?:Kreißsaal|Kreisssaal|Kreissaal|ZNA|Notaufnahme|Notfallaufnahme|Ambulanz|Zentral-OP|"
+    r"Intensivstation|Schockraum|Aufwachraum|Stroke[ ]Unit)[ ](?P<a>[A-ZÄÖÜ]{2,5})(?=[ ]+[–\-][ ]|[ \t]*(?:\n|\Z))"
+)
+#: Clinical abbreviations that follow a unit word ("ZNA ITS", "Schockraum CT").
+_CLINICAL_ABBR = frozenset(
+    (
+        "ITS", "IMC", "ICU", "IPS", "OP", "CT", "MRT", "MR", "EKG", "ZNA", "RTW", "NEF", "NAW", "KTW", "HNO",
+        "MKG", "ZVK", "DK", "BGA", "BZ", "RR", "HF", "GCS", "NIHSS", "EEG", "EMG", "TTE", "TEE", "US", "KH",
+        "UKH", "PJ", "OA", "CA", "FA", "AA", "NA", "LNA", "TIA", "STEMI", "NSTEMI", "ACS", "CPR", "ROSC", "AZ",
+        "EZ",
+    )
+)  # fmt: skip
+
+
+def _unit_abbr_ok(m: re.Match[str]) -> bool:
+    return m.group("a") not in _CLINICAL_ABBR
+
+
+#: A town after a rescue service, fire brigade or police: "Notarzt Dr. Kessler (RD Waldkirch)".
+_RESCUE_TOWN_RE = re.compile(
+    r"(?<![\w\-])(?:RD|Rettungsdienst|Rettungswache|RW|DRK|BRK|ASB|Feuerwehr|FFW|Polizei|Polizeirevier|"
+    rf"Polizeiposten|Leitstelle|ILS)[ ](?P<t>{_NAME})(?![\w\-])"
+)
+
+
+def _town_word_ok(m: re.Match[str]) -> bool:
+    t = m.group("t")
+    return not _stop(t) and not t.endswith(("verband", "verein", "wache", "einsatz", "kliniken", "team"))
+
+
+#: A town after a doctor's or a facility's name and a comma, closing its part of the sentence:
+#: "Fr. Dr. Baumgärtner, Kirchzarten, wg.", "im Seniorenzentrum Lindenhof, Denzlingen."
+_TOWN_AFTER_NAME = (
+    r"(?:(?<![\w\-])(?:Dr\.|Prof\.|Dres\.)(?:[ ](?:med\.|Dr\.|dent\.))*[ ](?:[A-ZÄÖÜ]\.[ ])?{name}(?:[ ]{name})?"
+    r"|(?<![\w\-])(?:{facility})[ ](?:(?:am|an[ ]der|im|in[ ]der)[ ])?{name}(?:[ ]{name}){{0,2}})"
+    r",[ ](?P<t>{name})(?=[ \t]*(?:[,;)\n]|\.(?:\s|\Z)|\Z|[ ][–\-][ ]))"
+)
+
+
+def _town_after_name_ok(m: re.Match[str]) -> bool:
+    t = m.group("t").lower()
+    lex = name_lexicon("de")
+    # "Dr. Müller, Hans", "Gemeinschaftspraxis Weber, Schulz": a given name or a second doctor.
+    return t not in lex.first and t not in lex.last and not _stop(t)
+
+
+#: German place-name endings ("Gutach", "Denzlingen", "Hochried", "Kirchzarten"): an unlisted word with
+#: one is a town after "in", "bei", "aus", "nach".
+_TOPONYM_END = (
+    r"(?:ach|bach|ingen|heim|hausen|dorf|burg|berg|furt|hofen|kirch|kirchen|weiler|ried|reuth|brück|brücken|"
+    r"bruck|münster|stedt|stadt|zarten|zell|hagen|rode|wangen|beuren|stetten|weier|wil|ikon|itz|au|tal)"
+)
+_TOPONYM_RE = re.compile(
+    rf"(?<![\w\-])(?:in|bei|aus|nach|nahe|Raum|wohnhaft[ ]in|Umgebung[ ]von)[ ](?P<t>[A-ZÄÖÜ][a-zäöüß]{{2,}}{_TOPONYM_END}"
+    rf"(?:-{_CAPW})?)(?![\w\-])"
+)
+#: Common nouns with a place ending (checked against a German word list): facilities and kinds of town
+#: ("Pflegeheim", "Hafenstadt"), roofs and compartments ("Flachdach", "Nebenfach"), plurals of "-ling" and
+#: "-ring" nouns ("bei Säuglingen", "Zwillingen", "Ohrringen"), French "-eau" words ("Niveau") and others.
+_NOT_TOPONYM_RE = re.compile(
+    r"(?:Pflege|Alten|Alters|Senioren|Kinder|Wohn|Behinderten|Erholungs|Kur|Obdachlosen|Entbindungs|Genesungs|"
+    r"Säuglings|Jugend|Freizeit|Erziehungs|Schul|Studenten|Wöchnerinnen|Fremden|Frauen|Mütter|Flüchtlings|"
+    r"Übergangs)heim\Z"
+    r"|(?:Eis|Schulden|Arbeits|Heimat|Geburts|Innen|Alt|Vor|Groß|Klein|Haupt|Kreis|Nachbar|Partner|Land|Hafen|"
+    r"Grenz|Industrie|Millionen|Mittel)(?:berg|burg|dorf|stadt)\Z"
+    r"|(?:dach|fach|krach|gemach|schach|anach|allach|bau|frau|schau|stau|eau|tau|sau|hau|pital|ortal|ontal|ittal|"
+    r"ektal|otal|ital|atal|artal|antal|metal|sitz|blitz|witz|spitz|kitz|tlitz|ebitz|chlitz|fried|lexikon)\Z"
+    r"|(?i:säug|zwil|dril|vier|flücht|häft|lehr|prüf|impf|neu|lieb|schütz|spröss|fremd|kömm|früh|schmetter|"
+    r"feig|sträf|zög|wüst|schwäch|günst|erst|säm|stich|söld|schöss|eindring|pfleg|keim|misch|jüng|schäd|find|"
+    r"fäust|setz|roh|häupt|enger|wild|sonder|weich|spät)lingen\Z"
+    r"|(?i:ohr|ehe|trau|schlag|siegel|verlobungs|rettungs|schlüssel|servietten|spreng|beiß|brillant|agenten|"
+    r"freistil|kolben|dichtungs|finger|nasen)ringen\Z"
+    r"|(?:klingen|springen|schwingen|dingen|gelingen|Misslingen|Silikon|Werkstatt|Dental|Mental)\Z"
+    r"|\A(?:Gelingen|Einbruch|Ausbruch|Umbruch|Aufbruch|Zusammenbruch|Abbruch|Durchbruch|Wallach|Scharlach|"
+    r"Schmach|Radau|Eigenheim|Mumpitz|Reibach|Inverkehrbringen)\Z"
+)
+
+
+def _toponym_ok(m: re.Match[str]) -> bool:
+    t = m.group("t")
+    return not _stop(t) and _NOT_TOPONYM_RE.search(t) is None
+
+
+#: The employer after a former or learnt job: "ehem. Schlosser bei Hoffmann Fördertechnik".
+_EMPLOYER_RE = re.compile(
+    r"(?<![\w\-])(?:ehem\.|ehemals|ehemalige[rn]?|früher|frühere[rn]?|zuletzt|gelernte[rn]?|pensionierte[rn]?|"
+    r"pens\.|Beruf:|von[ ]Beruf)[ \t]+(?:als[ \t]+)?[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜa-zäöüß][a-zäöüß]+)*[ \t]+"
+    r"bei[ \t]+(?:der[ \t]+|dem[ \t]+|den[ \t]+|einer[ \t]+|einem[ \t]+)?"
+    r"(?!(?:Firma|Dr|Prof|Herrn?|Frau|uns|Bedarf|Aufnahme|Belastung|Entlassung)\b)"
+    r"(?P<o>[A-ZÄÖÜ][\w\-]*(?:[ ](?:[A-ZÄÖÜ][\w\-]*|&)){0,3})(?![\w\-])"
+)
+
+_COUNTRIES = (
+    "Deutschland", "Österreich", "Schweiz", "Frankreich", "Italien", "Niederlande", "Belgien", "Luxemburg",
+    "Liechtenstein", "Polen", "Tschechien", "Dänemark", "Spanien", "Türkei", "Ungarn", "Kroatien", "Slowenien",
+)  # fmt: skip
+#: A country closing an address block, on its own line under "ZIP Town" or after it and a comma.
+_COUNTRY_LINE_RE = re.compile(
+    r"(?m)^[ \t]*(?:[A-Z]{1,2}-)?\d{4,5}[ ][^\n,]{2,40}(?:\n[ \t]*|,[ ])"
+    rf"(?P<c>{trie_pattern(_COUNTRIES, ignore_case=False)})[ \t]*$"
+)
+
+
+def german_place_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The extra LOCATION rules of German (none for other languages)."""
+    if lang != "de":
+        return ()
+    town_after = re.compile(_TOWN_AFTER_NAME.format(name=_NAME, facility=WORDS["de"].facility_re))
+    return (
+        PatternRule("HOSPITAL",     _BUILDING_RE,      group=("h", "b"), validator=_building_ok,        score=0.8,  name="building_de"),
+        PatternRule("DEPARTMENT",   _WARD_RE,                            validator=_ward_ok,            score=0.75, name="named_ward_de"),
+        PatternRule("DEPARTMENT",   _SHIFT_WARD_RE,    group="w",        validator=_shift_ward_ok,      score=0.7,  name="shift_ward_de"),
+        PatternRule("HOSPITAL",     _UNIT_ABBR_RE,     group="a",        validator=_unit_abbr_ok,       score=0.7,  name="unit_abbreviation_de"),
+        PatternRule("CITY",         _RESCUE_TOWN_RE,   group="t",        validator=_town_word_ok,       score=0.75, name="rescue_town_de"),
+        PatternRule("CITY",         town_after,        group="t",        validator=_town_after_name_ok, score=0.75, name="town_after_name_de"),
+        PatternRule("CITY",         _TOPONYM_RE,       group="t",        validator=_toponym_ok,         score=0.7,  name="toponym_de"),
+        PatternRule("ORGANIZATION", _EMPLOYER_RE,      group="o",                                       score=0.75, name="former_employer_de"),
+        PatternRule("COUNTRY",      _COUNTRY_LINE_RE,  group="c",                                       score=0.8,  name="country_line_de"),
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------
+# Names
+#: "Tochter Fr. Maurer (Ingrid)": a given name in brackets after a titled name.
+_BRACKET_GIVEN_RE = re.compile(
+    rf"(?<![\w.\-])(?:Fr\.|Frau|Hr\.|Herr|Herrn)[ ](?:Dr\.[ ])?{_NAME}[ ]\([ ]?(?P<g>{_NAME})[ ]?\)"
+)
+_KIN_BEFORE_RE = re.compile(
+    rf"(?i)(?<![\w\-])(?:{trie_pattern(NAME_WORDS['de'].kin, ignore_case=True)})[ \t]*[,:]?[ \t]*\Z"
+)
+
+
+def _bracket_given_ok(m: re.Match[str]) -> bool:
+    return m.group("g").lower() in name_lexicon("de").first
+
+
+def _bracket_given_label(m: re.Match[str]) -> str:
+    kin = _KIN_BEFORE_RE.search(m.string, max(0, m.start() - 30), m.start()) is not None
+    return "RELATIVE" if kin else "PATIENT"
+
+
+_CARE_ROLES = (
+    "Hebamme", "Entbindungspfleger", "Pfleger", "Pflegerin", "Krankenpfleger", "Krankenschwester",
+    "Pflegefachkraft", "Physiotherapeutin", "Physiotherapeut", "Ergotherapeutin", "Ergotherapeut", "Logopädin",
+    "Logopäde", "Sozialarbeiterin", "Sozialarbeiter", "Stationsleitung", "MFA", "PJlerin", "PJler", "Famulantin",
+    "Famulant", "Praktikantin", "Praktikant", "Sr.",
+)  # fmt: skip
+#: A staff member named after a care role, ending the line or a cell: "Dr. Ostertag / Hebamme Lene",
+#: "Übergabe an Sr. Birgit"; "Schwester" (also a sister) only opening a line or after a slash.
+_CARE_ROLE_RE = re.compile(
+    rf"(?:(?<![\w\-.])(?:{trie_pattern(_CARE_ROLES, ignore_case=False)})|(?:^|(?<=/[ ])|(?<=/))Schwester)"
+    rf"[ ](?P<n>{_NAME})(?=[ \t]*(?:\n|\Z|[,;)/]|[ ]{{2}}|\.(?:\s|\Z)))",
+    re.MULTILINE,
+)
+
+
+def _care_role_ok(m: re.Match[str]) -> bool:
+    return _name_word(m.group("n"))
+
+
+#: The signature closing a ward note: "Wendt, Stat. 4B" (a name, a comma, a ward or care word).
+_WARD_SIGNATURE_RE = re.compile(
+    rf"(?m)^[ \t]*(?P<n>{_NAME})(?:,[ ](?P<g>{_NAME}))?,[ \t]*(?:Stat\.|Station|Pflege|Pflegedienst|Sr\.|"
+    r"Stationsleitung|Nachtdienst|Frühdienst|Spätdienst)(?:[ ][^\n]{1,20})?[ \t]*$(?=\s*\Z)"
+)
+
+
+def _ward_signature_ok(m: re.Match[str]) -> bool:
+    return _name_word(m.group("n"))
+
+
+#: A nickname: 'Pat. ("Heiner", möchte so angesprochen werden)', 'genannt „Heiner“'.
+_NICKNAME_RE = re.compile(
+    rf"(?:(?<![\w\-])(?:Pat\.|Patient|Patientin|Hr\.|Herr|Fr\.|Frau)[ ]?\([ ]?|(?<![\w\-])(?:genannt|Rufname:?|"
+    rf"Spitzname:?)[ ])[\"„“»‚'](?P<n>{_NAME})[\"“”«‘']"
+)
+
+
+def _nickname_ok(m: re.Match[str]) -> bool:
+    return _name_word(m.group("n"))
+
+
+#: Names in a note written all in lower case: "fr. vogl heute", "tochter renate telefonisch", "sr. birgit".
+_LOWER_NAME_RE = re.compile(
+    r"(?<![\w.\-])(?:(?P<t>fr|hr|sr)\.[ ]|(?P<k>tochter|sohn|ehefrau|ehemann|ehepartner|ehepartnerin|mutter|"
+    r"vater|enkelin|enkel|schwiegertochter|schwiegersohn|nichte|neffe|lebensgefährtin|lebensgefährte|frau|herr|"
+    r"herrn|schwester|bruder)[ ])(?P<n>[a-zäöüß][a-zäöüß\-]{2,})(?![\w\-])"
+)
+
+
+@lru_cache(maxsize=8)
+def _lower_case_note(text: str) -> bool:
+    """A note written in lower case: almost no capitalised word (German capitalises every noun)."""
+    words = re.findall(r"(?<![\w\-])[^\W\d_]{4,}", text)
+    if len(words) < 20:
+        return False
+    titled = sum(1 for w in words if w[0].isupper() and not w.isupper())
+    return titled / len(words) < 0.05
+
+
+#: Time words after "fr." (Freitag) in a lower-case note: "fr. früh".
+_LOWER_TIME_WORDS = frozenset(
+    (
+        "früh", "spät", "abend", "abends", "nacht", "nachts", "mittag", "mittags", "morgens", "vormittag",
+        "vormittags", "nachmittag", "nachmittags",
+    )
+)  # fmt: skip
+
+
+def _lower_name_ok(m: re.Match[str]) -> bool:
+    n = m.group("n")
+    if not _lower_case_note(m.string) or not _name_word(n) or n in _LOWER_TIME_WORDS:
+        return False
+    lex = name_lexicon("de")
+    if m.group("t") is not None:
+        return True  # "fr. vogl": after an abbreviated title any word that is not a common one
+    return n in lex.first or (m.group("k") in ("frau", "herr", "herrn") and n in lex.last)
+
+
+def _lower_name_label(m: re.Match[str]) -> str:
+    if m.group("t") == "sr" or (m.group("k") == "schwester" and _line_start(m)):
+        return "DOCTOR"  # ward staff
+    return "RELATIVE" if m.group("k") not in (None, "frau", "herr", "herrn") else "PATIENT"
+
+
+def _line_start(m: re.Match[str]) -> bool:
+    return m.string[: m.start()].rstrip(" \t").endswith("\n") or not m.string[: m.start()].strip()
+
+
+def german_name_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The extra NAME rules of German (none for other languages)."""
+    if lang != "de":
+        return ()
+    return (
+        PatternRule("PATIENT", _BRACKET_GIVEN_RE,  group="g", validator=_bracket_given_ok,  labeler=_bracket_given_label, extra_labels=("RELATIVE",),           score=0.8,  name="bracket_given_de"),
+        PatternRule("DOCTOR",  _CARE_ROLE_RE,      group="n", validator=_care_role_ok,                                                                         score=0.75, name="care_role_name_de"),
+        PatternRule("DOCTOR",  _WARD_SIGNATURE_RE, group="n", validator=_ward_signature_ok,                                                                    score=0.75, name="ward_signature_de"),
+        PatternRule("PATIENT", _NICKNAME_RE,       group="n", validator=_nickname_ok,                                                                          score=0.75, name="nickname_de"),
+        PatternRule("PATIENT", _LOWER_NAME_RE,     group="n", validator=_lower_name_ok,     labeler=_lower_name_label,    extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name="lower_case_names_de"),
+    )  # fmt: skip
