@@ -54,6 +54,7 @@ from phiscrub.detect.rules.intl_names_data import (
     NameWords,
 )
 from phiscrub.detect.rules.intl_nordic import NORDIC_LANGUAGES
+from phiscrub.detect.rules.intl_nordic_names import cut_at_preposition, name_before_role, nordic_name_rules
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
 
@@ -119,6 +120,10 @@ class PackNameRule(PatternRule):
         """``Patient: Müller, Hans``: the name after a patient, doctor or relative field label."""
         kind = m.lastgroup
         start_pos = m.end()
+        nordic = self.lang in NORDIC_LANGUAGES
+        if nordic and kind == "rfield":  # "Pårørende: Sønn Terje Bakke": the kin word is no part of the name
+            kin = _kin_word(self.lang).match(text, start_pos)
+            start_pos = kin.end() if kin is not None else start_pos
         pos, doctor = sc.skip_titles(text, start_pos)
         titled = pos != start_pos
         span = sc.forward(text, pos, comma_ok=True, upper_ok=titled or self._upper_line(text, pos))
@@ -127,7 +132,8 @@ class PackNameRule(PatternRule):
             loose = re.match(r"[ \t]*(?:$|\n|,|\(|\*|geb|né|nac)", text[span[1] :]) is not None
             # Spanish forms: a wide gap ends the field too ("Paciente: García López, Abundio   Edad: 45").
             loose = loose or (
-                self.lang in ("es", "ca") and re.match(r"[ ]{2,}|\t", text[span[1] :]) is not None
+                self.lang in ("es", "ca", *NORDIC_LANGUAGES)
+                and re.match(r"[ ]{2,}|\t", text[span[1] :]) is not None
             )
             span = self._given_after_comma(text, span, lex, strict=not loose)
         if span is None:
@@ -145,7 +151,11 @@ class PackNameRule(PatternRule):
         pos, _doctor = sc.skip_titles(text, start_pos)
         titled = pos != start_pos
         nordic = self.lang in NORDIC_LANGUAGES
-        span = sc.forward(text, pos, upper_ok=titled, comma_ok=nordic)
+        # "BOR MED KONA BJØRG I HELLA": a Nordic capital line names in capitals; "I" is the preposition.
+        upper_ok = titled or (nordic and self._upper_line(text, pos))
+        span = sc.forward(text, pos, upper_ok=upper_ok, comma_ok=nordic)
+        if nordic:
+            span = cut_at_preposition(text, span)
         if span is None:
             return
         if nordic:  # "Hustrun Lindström, Maria": a listed given name after the comma
@@ -181,6 +191,9 @@ class PackNameRule(PatternRule):
         # "Overgaard, Birthe, overlæge": the Nordic signature form, when the part after the comma is a
         # listed given name.
         span = sc.backward(text, m.start(), comma_ok=nordic)
+        if nordic:
+            # "Hilsen Emil, sykepleier", "Godkjent 14.03.2024 I. Solberg, overlege"
+            span = name_before_role(text, m.start(), sc, span)
         if span is not None and nordic:
             span = self._given_after_comma(text, span, lex, strict=True)
         if span is not None and self._signature_ok(text, span, lex):
@@ -450,6 +463,12 @@ def _role_cell(lang: str) -> re.Pattern[str]:
 
 
 @cache
+def _kin_word(lang: str) -> re.Pattern[str]:
+    """A kinship word and the space after it (``Sønn `` after ``Pårørende:``)."""
+    return re.compile(rf"(?:{_words_re(NAME_WORDS[lang].kin)})[ \t]+(?=[^\W\d_])", re.IGNORECASE)
+
+
+@cache
 def _kin_before(lang: str) -> re.Pattern[str]:
     words = NAME_WORDS[lang]
     return re.compile(rf"(?<!\w)(?:{_words_re(words.kin)})(?:[ \t]*[,(:])?[ \t]*\Z", re.IGNORECASE)
@@ -533,7 +552,8 @@ def pack_name_rules(lang: str) -> tuple[PatternRule, ...]:
 
 
 def _name_rules(code: str, words: NameWords) -> tuple[PatternRule, ...]:
-    return (
+    nordic = nordic_name_rules(code) if code in NORDIC_LANGUAGES else ()
+    return nordic + (
         PackNameRule("PATIENT",    _trigger_re(words),                             name=f"names_{code}",        score=0.85, extra_labels=("DOCTOR", "RELATIVE", "USERNAME"), lang=code),
         PackNameRule("PATIENT",    re.compile(rf"(?P<bare>{_bare_re().pattern})"), name=f"names_listed_{code}", score=0.7,  lang=code),
         PatternRule("PROFESSION", PROFESSION_RES[code],                           name=f"profession_{code}",   score=0.75, group="p", validator=_job_ok),

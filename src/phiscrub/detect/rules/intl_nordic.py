@@ -13,7 +13,9 @@ This module adds:
   field (``Datum: 490311``);
 * **a facility word, "i" and a town** (``Sjukhuset i Norrköping``, ``Sykehuset i Vestfold``);
 * **well-known hospitals named in one word** or without a facility word of their own
-  (``Rikshospitalet``, ``Rigshospitalet``, ``Karolinska``, ``Haukeland``, ``Sahlgrenska``).
+  (``Rikshospitalet``, ``Rigshospitalet``, ``Karolinska``, ``Haukeland``, ``Sahlgrenska``);
+* the ward, hospital, town, organisation and country rules of :mod:`.intl_nordic_places`
+  (``Post 3B``, ``SFV akuttmottak``, ``i Nordbø kommune``, ``Skoleveien 7, 6812 Straumsnes``, ``X Buss AS``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import re
 
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_nordic_dates import nordic_day_month_rules
+from phiscrub.detect.rules.intl_nordic_places import nordic_extra_place_rules
 
 __all__ = ["NORDIC_AGE_RULES", "NORDIC_LANGUAGES", "nordic_date_rules", "nordic_place_rules"]
 
@@ -74,6 +77,7 @@ def nordic_place_rules(lang: str) -> tuple[PatternRule, ...]:
     return (
         PatternRule("HOSPITAL", _HOSPITAL_RE, score=0.85, name=f"hospital_names_{lang}"),
         PatternRule("HOSPITAL", _FACILITY_IN_RE, score=0.85, name=f"facility_in_town_{lang}"),
+        *nordic_extra_place_rules(lang),
     )
 
 

@@ -35,6 +35,7 @@ from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_german import german_place_rules
 from phiscrub.detect.rules.intl_nordic import NORDIC_LANGUAGES, nordic_place_rules
+from phiscrub.detect.rules.intl_nordic_places import common_word
 from phiscrub.detect.rules.intl_places_data import (
     CAP,
     COMPANY_LEAD,
@@ -180,6 +181,8 @@ class PackPlaceRule(PatternRule):
         proper, which goes on after the run."""
         if _PARTICIPLE_RE.match(m.group("fac_after")):
             return  # "Zuweisendes Krankenhaus", "Weiterbehandelnde Klinik": a role, not a name
+        if self.lang in NORDIC_LANGUAGES and common_word(m.group("fac_after").split(" ", 1)[0]):
+            return  # "Kontakt legevakt", "Medisinsk klinikk": a sentence word or a specialty, not a name
         inner = _facility_word(self.lang).search(text, m.start("fac_after") + 1, m.end("fac_after"))
         span = self._facility(text, inner, words) if inner is not None else None
         if span is not None and span[1] > m.end("fac_after"):
