@@ -53,6 +53,7 @@ from phiscrub.detect.clinical_cues import (
     NAME_AGE_AFTER_RE,
     NICKNAME_BEFORE_RE,
     PLACE_BEFORE_RE,
+    QUOTED_AFTER_WORD_RE,
     ROLE_BEFORE_RE,
     TITLE_BEFORE_RE,
     TOKEN_RE,
@@ -75,6 +76,7 @@ from phiscrub.detect.clinical_vocab import (
     is_clinical_word,
     is_common_word,
 )
+from phiscrub.detect.unit_names import named_unit_word
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
 from phiscrub.labels import fold
@@ -100,6 +102,7 @@ _REGION_LABELS = frozenset({"STATE", "COUNTRY"})
 _FACILITY_UNIT_AFTER_RE = re.compile(
     r"[ \t]+(?:ED|ER|ICU|MICU|SICU|CCU|CVICU|NICU|PICU|PACU|L&D|OR|EMERGENCY[ \t]+DEP(?:T|ARTMENT))\b"
 )
+_OSH_BEFORE_RE = re.compile(r"\b(?:OSH|osh)\b[^()\n]{0,20}\((?:[^()\n]{1,30}[-–,])?[ \t]*\Z")
 _STRONG_PLACE_BEFORE_RE = re.compile(
     r"\b(?:at|near|clos(?:e|er)[ \t]+to|nearer[ \t]+to|(?:transferred|admitted|transfer)[ \t]+(?:to|from)"
     r"|discharged[ \t]+to)[ \t]+(?:the[ \t]+)?\Z",
@@ -267,17 +270,36 @@ def _name_evidence(text: str, span: Span, before: str, caseless: bool, lows: lis
         evidence = 1 if caseless else 3  # "AD, 48 F": initials before an age and sex
     if KIN_BEFORE_RE.search(before) and lows[0] in clinical_vocabulary().first_names:
         return 3  # "HUSBAND ALF", "daughter mary"
-    if NICKNAME_BEFORE_RE.search(before) and lows[0] in clinical_vocabulary().first_names:
-        return 3  # "(goes by frank)"
+    first_names = clinical_vocabulary().first_names
+    if NICKNAME_BEFORE_RE.search(before) and (lows[0] in first_names or _quoted(text, span)):
+        return 3  # "(goes by frank)", 'prefers "bud"'
+    quoted = QUOTED_AFTER_WORD_RE.search(before)
+    if (
+        quoted
+        and _quoted(text, span)
+        and (quoted.group("w")[0].isupper() or quoted.group("w").lower() in first_names)
+    ):
+        return 3  # 'Harold Rice ("Bud")', 'eugene ("gene")', not 'confusion ("sundowning")'
     if KIN_BEFORE_RE.search(before) or ROLE_BEFORE_RE.search(before):
         evidence = max(evidence, 2)
     return evidence
+
+
+def _quoted(text: str, span: Span) -> bool:
+    """The span stands in quotes ('"bud"'): a nickname after a nickname cue."""
+    return (
+        text[span.start - 1 : span.start] in "\"“'‘"
+        and text[span.end : span.end + 1] in "\"”'’"
+        and span.start > 0
+    )
 
 
 def _place_evidence(text: str, span: Span, before: str, caseless: bool) -> int:
     """Evidence that a LOCATION span is a place: a place cue before; a care unit after a facility's
     abbreviation ("Called AMH ED"), or a strong place cue before it ("closer to AMH", "seen at NMC")."""
     evidence = 1 if PLACE_BEFORE_RE.search(before) else 0
+    if _OSH_BEFORE_RE.search(before):
+        return 3  # "OSH (mercy)", "OSH records (Mercy - Defiance)": the outside hospital and its town
     if _FACILITY_UNIT_AFTER_RE.match(text, span.end):
         return 2
     abbreviation = not caseless and re.fullmatch(r"[A-Z]{2,6}", text[span.start : span.end]) is not None
@@ -301,7 +323,7 @@ def _evidence(text: str, span: Span, coarse: str, before: str, caseless: bool, l
         evidence = max(evidence, 2)
     if span.label == "DEPARTMENT" and DEPT_FIELD_RE.search(before):
         evidence = max(evidence, 3)
-    if span.label == "DEPARTMENT" and _named_unit(surface):
+    if span.label == "DEPARTMENT" and named_unit_word(surface):
         evidence = max(evidence, 3)  # "Lantern Unit": a unit named by a word that says nothing of care
     if _alone_on_line(text, span):
         evidence = max(evidence, 2)  # a letterhead or signature line: "PMC", "GH"
@@ -407,12 +429,6 @@ def _month_name(text: str, span: Span) -> bool:
     if surface.lower() == "may" and _sentence_start(text, span.start):
         return re.match(r"[ \t]+[a-z]", text[span.end : span.end + 3]) is None
     return True
-
-
-def _named_unit(surface: str) -> bool:
-    from phiscrub.detect.rules.places_en import named_unit_word
-
-    return named_unit_word(surface)
 
 
 def _holiday(surface: str) -> bool:

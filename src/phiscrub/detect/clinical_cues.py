@@ -245,9 +245,13 @@ KIN_BEFORE_RE = re.compile(
 # "(goes by frank)", 'prefers to be called "Bud"': the cue says a name follows, whatever the word.
 NICKNAME_BEFORE_RE = re.compile(
     r"\b(?:goes|go|going)[ \t]+by[ \t]*:?[ \t]*[\"'“‘]?\Z|\b(?:prefers|likes)[ \t]+to[ \t]+be[ \t]+called[ \t]*:?[ \t]*[\"'“‘]?\Z"
-    r"|\b(?:known[ \t]+as|a\.?k\.?a\.?|nicknamed?)[ \t]*:?[ \t]*[\"'“‘]?\Z",
+    r"|\b(?:known[ \t]+as|a\.?k\.?a\.?|nicknamed?)[ \t]*:?[ \t]*[\"'“‘]?\Z"
+    r"|\bprefers?[ \t]*[\"“'‘]\Z",
     re.IGNORECASE,
 )
+# 'Harold Rice ("Bud")', 'eugene ("gene")': a quoted word in brackets after a word (a name when that
+# word is one: see the guard).
+QUOTED_AFTER_WORD_RE = re.compile(r"(?P<w>[A-Za-z][a-z'’-]+)[ \t]*\([ \t]*[\"“'‘]\Z")
 ROLE_BEFORE_RE = re.compile(
     rf"(?:(?<![\w-])(?:{ROLE_WORDS})(?:[ \t]*,)?|\b(?:{_HANDOFF_VERBS})[ \t]+(?:with|to|by|w/))[ \t:,]*\Z",
     re.IGNORECASE,

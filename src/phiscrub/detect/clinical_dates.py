@@ -162,7 +162,7 @@ _SCALES: tuple[tuple[re.Pattern[str], int], ...] = tuple(
     (re.compile(rf"\b(?:{words})\b[^\n.;]{{0,60}}\Z", re.IGNORECASE), scale)
     for words, scale in (
         ("pain|nrs|vas|discomfort|ha|headache|cramping|cramps|relief|fatigue|nausea|anxiety|dyspnea|sob", 10),
-        ("strength|motor|power|mrc|flexion|extension|abduction|adduction|grip|dorsiflexion", 5),
+        ("strength|motor|power|mrc|flexion|extension|abduction|adduction|grip|dorsiflexion|mae", 5),
         ("gcs", 15),
         ("moca|mmse|slums", 30),
     )

@@ -9,7 +9,9 @@ over a run of words that continues the name: every word a service, head or compa
 company word, on the same line, written in the name's case (Title, ALL CAPS or all lower case:
 ``d/c to [cedar bend] family practice``). A span that already ends on a hospital, centre,
 institute or clinic word is whole (``Stout Medical Center Emergency Department``: the department
-is no part of the name). A span only grows; nothing is removed, so the step can only raise recall.
+is no part of the name). A span only grows, but for an unpaired bracket at its edge or inside it
+(``(419-555-0147``, ``cedar glen (celina``), which is dropped or split at; no word is removed, so
+the step can only raise recall.
 """
 
 from __future__ import annotations
@@ -143,6 +145,10 @@ _FLOOR_RE = re.compile(
     r"[ \t]+\d{1,2}[A-Za-z]?(?=[ \t]*(?:\n|\Z|[,;)]|[ \t]{2}|[ \t]+(?i:acute|rehab|north|south|east|west"
     r"|icu|step-?down|unit|floor|tele|telemetry|med|surg|ortho|neuro|cardiac|oncology|vs|or|and)\b))"
 )
+# A suite, apartment or unit after a street address: "2250 Commerce Blvd, Suite 300", "412 Pine Ln Apt B".
+_SUITE_RE = re.compile(
+    r",?[ \t]*(?:Suite|Ste\.?|STE\.?|SUITE|Apt\.?|APT\.?|Unit|UNIT|#)[ \t]*#?[A-Za-z0-9-]{1,5}(?![\w-])"
+)
 # A weekday right before a date: "appt Mon 3/10 0940", "Tuesday, 3/4".
 _WEEKDAY_BEFORE_RE = re.compile(
     r"(?<![\w/])(?:mon|monday|tue|tues|tuesday|wed|weds|wednesday|thu|thur|thurs|thursday|fri|friday|sat"
@@ -204,7 +210,11 @@ def _paren_place(text: str, span: Span) -> Span | None:
 
 
 def _town_facility(text: str, span: Span, nxt: int) -> Span:
-    """A town span followed by a facility's head, widened over it and relabelled as that facility."""
+    """A town span followed by a facility's head, widened over it and relabelled as that facility; one
+    followed by a floor number is a unit ("Ashby 3 neuro icu", "Greer 4  |")."""
+    floor = _FLOOR_RE.match(text, span.end)
+    if floor is not None and floor.end() <= nxt and not text[span.start : span.end].isdigit():
+        return replace(span, end=floor.end(), label="DEPARTMENT")
     end = _tail(text, span)
     if end <= span.end or end > nxt:
         return span
@@ -224,12 +234,33 @@ def _middle_initial(text: str, span: Span) -> int:
     return span.end if m is None else m.end()
 
 
+def _balanced(text: str, spans: list[Span]) -> list[Span]:
+    """Spans without an unpaired bracket: a leading "(" is dropped ("(419-555-0147" ->
+    "419-555-0147"), a span holding an unclosed "(" is split at it ("cedar glen (celina" -> "cedar
+    glen", "celina")."""
+    out: list[Span] = []
+    for span in spans:
+        surface = text[span.start : span.end]
+        if "(" not in surface or ")" in surface:
+            out.append(span)
+            continue
+        cut = span.start + surface.index("(")
+        left = text[span.start : cut].rstrip()
+        right_start = cut + 1 + (len(text[cut + 1 : span.end]) - len(text[cut + 1 : span.end].lstrip()))
+        if left:
+            out.append(replace(span, end=span.start + len(left)))
+        if right_start < span.end:
+            out.append(replace(span, start=right_start))
+    return out
+
+
 def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
-    """``spans`` with every facility or organisation span widened over the rest of its name (and its
-    floor number), a town span read as a facility widened over the facility's head, a middle initial
-    added to a name in a header field, a weekday joined to the date after it, and a town in brackets
+    """``spans`` without unpaired brackets, every facility or organisation span widened over the rest of
+    its name (and its floor number), a town span read as a facility widened over the facility's head
+    (or its floor), a middle initial
+    added to a name in a header field, a suite or apartment joined to its street, a weekday joined to the date after it, and a town in brackets
     after a facility (or a facility's capitals in brackets after a clinician) added."""
-    ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    ordered = sorted(_balanced(text, list(spans)), key=lambda s: (s.start, s.end))
     out: list[Span] = []
     for i, span in enumerate(ordered):
         nxt = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
@@ -243,6 +274,10 @@ def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
                 span = replace(span, end=end)
         elif label in _TOWN_LABELS:
             span = _town_facility(text, span, nxt)
+        elif label == "STREET":
+            suite = _SUITE_RE.match(text, span.end)
+            if suite is not None and suite.end() <= nxt:
+                span = replace(span, end=suite.end())
         elif label == "DATE":
             weekday = _WEEKDAY_BEFORE_RE.search(text, max(0, span.start - 12), span.start)
             prev = out[-1].end if out else 0

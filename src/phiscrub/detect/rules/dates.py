@@ -198,7 +198,7 @@ _PORTION_BEFORE_RE = re.compile(
 _LIMB = (
     r"(?:[lr]ue|[lr]le|bue|ble|ue|le|ues|les|uext|lext|arms?|legs?|hips?|knees?|ankles?|wrists?|elbows?"
     r"|shoulders?|grip|grasp|flex\w*|ext\w*|abd\w*|add\w*|deltoids?|biceps|triceps|quads?|hamstrings?"
-    r"|prox\w*|distal|df|pf|hf|ke|ehl|iliopsoas|intrinsics|strength|motor|mmt)"
+    r"|prox\w*|distal|df|pf|hf|ke|ehl|iliopsoas|intrinsics|strength|motor|mmt|mae)"
 )
 _STRENGTH_NEAR_RE = re.compile(rf"\b{_LIMB}\b[^\n.;]{{0,20}}\Z", re.IGNORECASE)
 _STRENGTH_AFTER_RE = re.compile(rf"[ \t,]*{_LIMB}\b", re.IGNORECASE)
@@ -218,7 +218,8 @@ def _month_day_ok(m: re.Match[str]) -> bool:
         return True  # a dated culture of one specimen: "drain cx 3/3 E. coli", "UCx 1/12 neg"
     # A count after ("BCx 1/12 x2": drawn twice on 1/12) is no unit of the x/y.
     unit = followed_by_unit(text, m.end()) and _TIMES_AFTER_RE.match(after) is None
-    if unit or _SCORE_AFTER_RE.match(after) or _FRACTION_AFTER_RE.match(after):
+    # A score or count noun after only when the x/y can be one (x <= y: "2/1 last dose" is a date).
+    if unit or (month <= day and _SCORE_AFTER_RE.match(after)) or _FRACTION_AFTER_RE.match(after):
         return False
     if _SCORE_ADJACENT_RE.search(before):
         return False
@@ -364,11 +365,19 @@ _MD_BEFORE_BAD_RE = re.compile(r"[\w/.:\-]\Z|(?<![\w.])\d+[ \t]\Z")
 _MD_BEFORE_OK_RE = re.compile(r"(?::\d\d[ \t]|/\d\d?-)\Z")
 
 
+# A number of three or more digits right before: a lab value or a clock time, not the whole part of a
+# mixed number ("lipase 980 7/23", "LKW 1415 10/7", "~0500 8/14"; "1 1/2" stays a fraction).
+_MD_AFTER_VALUE_RE = re.compile(r"(?<![\w.])\d{3,5}[ \t]\Z")
+
+
 def _month_day_boundary_ok(m: re.Match[str]) -> bool:
     text, start = m.string, m.start()
     if start and _MD_BEFORE_BAD_RE.search(text, max(0, start - 6), start):
-        # allowed after a clock time ("20:22 1/24") or as the end of a range ("3/1-3/5")
-        return _MD_BEFORE_OK_RE.search(text, max(0, start - 4), start) is not None and _month_day_ok(m)
+        # allowed after a clock time ("20:22 1/24"), a lab value or 24-hour time ("980 7/23") or as
+        # the end of a range ("3/1-3/5")
+        ok_before = _MD_BEFORE_OK_RE.search(text, max(0, start - 4), start) is not None
+        ok_before = ok_before or _MD_AFTER_VALUE_RE.search(text, max(0, start - 7), start) is not None
+        return ok_before and _month_day_ok(m)
     return _month_day_ok(m)
 
 
@@ -493,7 +502,7 @@ def _history_year_ok(m: re.Match[str]) -> bool:
 # ("the 2nd floor", "the 3rd time" are not dates).
 _ORDINAL_DAY_RE = re.compile(rf"\b(?:the|THE)[ \t]+(?P<d>{_DAY}{_ORD})(?![\w'])")
 _ORDINAL_NEXT_OK_RE = re.compile(
-    r"(?:[ \t]*(?:[.,;:)!?\n]|\Z)|[ \t]+(?:and|or|at|@|when|to|through|thru|until|till|in|for|per|as|if|so|but"
+    r"(?:[ \t]*(?:[.,;:()!?\n\"”'’]|\Z)|[ \t]+(?:and|or|at|@|when|to|through|thru|until|till|in|for|per|as|if|so|but"
     r"|then|-|–|\d))",
     re.IGNORECASE,
 )

@@ -288,7 +288,24 @@ _CREDENTIALS_CHAIN = trie_pattern(
     (*CREDENTIAL_WORDS, *CREDENTIAL_AMBIGUOUS_WORDS, *CREDENTIAL_CHAIN_WORDS), ignore_case=False
 )
 _CREDENTIALS_BARE = trie_pattern(
-    ("MD", "M.D.", "DDS", "DMD", "PharmD", "CRNA", "FNP", "DNP", "PhD", "LICSW", "LCSW", "PA-C", "RN", "NP"),
+    (
+        "MD",
+        "M.D.",
+        "DDS",
+        "DMD",
+        "PharmD",
+        "CRNA",
+        "FNP",
+        "DNP",
+        "PhD",
+        "LICSW",
+        "LCSW",
+        "PA-C",
+        "RN",
+        "NP",
+        "MSW",
+        "LPN",
+    ),
     ignore_case=False,
 )
 _CREDENTIAL_ANCHOR_RE = re.compile(rf"(?<![\w\-]){_CREDENTIALS_CHAIN}(?![\w\-])")

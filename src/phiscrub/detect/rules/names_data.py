@@ -45,6 +45,8 @@ _STOPWORD_TEXT = """
     portal message financial healthy proband well active ill sick elderly young female male woman man boy
     girl infant child baby previously otherwise currently proxy
     thinks think says wants feels agrees agreed recommends recommend states stated believes prefers
+    alert awake asleep sleeping resting oriented tearful calm anxious agitated confused comfortable stable
+    lethargic drowsy restless pleasant cooperative
 """
 
 #: Words never taken as (part of) a name after a trigger, compared lower-case.

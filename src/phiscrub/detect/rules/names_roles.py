@@ -9,10 +9,17 @@ Forms found on notes written by people who never saw the rules (``docs/model.md`
   given name or a capitalised word that is neither a common word, clinical vocabulary nor a place;
 * a nickname after ``goes by``, ``prefers to be called``, ``known as``, ``aka``: ``pt (goes by frank)``,
   ``Pt goes by "Chuy"``; common words are taken there (the cue says a name follows) when they are
-  listed given names or written with a capital;
+  listed given names or written with a capital; a nickname in quotes after a name in brackets or after
+  ``prefers``: ``Harold Rice ("Bud")``, ``stuckey, eugene ("gene")``, ``pt prefers "bud"``;
 * a name spelled out letter by letter in dictation, right after the name: ``Opal, O-P-A-L`` (one
   misheard letter allowed from five letters: ``Stringor, S-T-R-I-N-G-E-R``);
-* initials signing a message at its end, on a line of their own or after its last sentence:
+* a lower-case given name after ``pt`` (``pt arlene, vent day 3``, ``pt (lorretta) sah``) and a given
+  name that is also a common word after a talk verb, before where the person works or what was
+  discussed (``spoke w/ sue in pharmacy``, ``d/w mark re: plan``);
+* a writer naming themselves in a message (``this is DeShawn M``, ``its keyana``) and a reply opening on
+  the name of whom it answers (``Keyana, with a headache ...``), for a listed given name or a word no
+  dictionary has;
+* initials signing a message at its end (a credential may follow: ``-KM LPN``), on a line of their own or after its last sentence:
   ``- TC``, ``go to the ED. - TC``.
 """
 
@@ -29,7 +36,7 @@ __all__ = ["ROLE_NAME_RULES_EN"]
 _NAME = r"[A-Za-z][a-z'’-]+"
 _ROLES = (
     r"fellow|resident|intern|attending|hospitalist|np|pa|pa-c|rn|charge[ \t]+rn|charge[ \t]+nurse|nurse"
-    r"|cm|case[ \t]+manager|sw|social[ \t]+worker|pharmacist|chaplain|rt|pt|ot|slp|therapist|pgy-?\d|ms-?\d"
+    r"|cm|case[ \t]+manager|sw|social[ \t]+worker|pharmacist|chaplain|rt|ot|slp|therapist|pgy-?\d|ms-?\d"
 )
 # "renal fellow (Bhatt)", "the resident (Dr. Park)" is the title rule's; "charge rn (kelly)".
 _ROLE_PAREN_RE = re.compile(
@@ -47,13 +54,39 @@ _NICKNAME_RE = re.compile(
     r"\b(?i:goes[ \t]+by|go[ \t]+by|going[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+called|likes[ \t]+to[ \t]+be[ \t]+called"
     r"|prefers[ \t]+the[ \t]+name|known[ \t]+as|a\.?k\.?a\.?|nicknamed?)[ \t]*:?[ \t]+[\"'“‘]?(?P<n>[A-Za-z][a-z'’-]+)"
 )
+# 'Harold Rice ("Bud")', 'stuckey, eugene ("gene")', 'pt prefers "bud"': a nickname in quotes after a
+# name or after "prefers".
+_QUOTED_NICKNAME_RE = re.compile(
+    r"(?P<pre>[A-Za-z][a-z'’-]+|\b(?i:prefers|prefer|called|calls?[ \t]+(?:him|her)self))[ \t]*"
+    r"(?:\([ \t]*)?[\"“'‘](?P<n>[A-Za-z][a-z'’-]+)[\"”'’]"
+)
+# "pt arlene, vent day 3", "pt (lorretta) sah": a lower-case given name right after "pt".
+_PT_LOWER_RE = re.compile(
+    r"(?<![\w/])(?i:pt|patient)[ \t]+(?P<p>\()?(?P<n>[a-z][a-z'’-]{2,})(?(p)\)|(?=[ \t]*,|[ \t]+(?:is|was|has|states|reports|says)\b))"
+)
+# "spoke w/ sue in pharmacy", "d/w mark re: plan": a given name that is also a common word, after a talk
+# verb and before where the person works or what was discussed.
+_TALK_COMMON_NAME_RE = re.compile(
+    r"\b(?i:spoke|spoken|talked|discussed)[ \t]+(?i:w/|with|to)[ \t]+(?P<n>[a-z][a-z'’-]{2,})"
+    r"(?=[ \t]+(?:in|from|at|re|re:|about|regarding)\b|[ \t]*\()"
+    r"|\b(?i:d/w|dw)[ \t]+(?P<m>[a-z][a-z'’-]{2,})(?=[ \t]+(?:in|from|at|re|re:|about|regarding)\b|[ \t]*\()"
+)
+# "this is DeShawn M i was in the ER", "hi ms fountain its keyana": a writer naming themselves in a
+# message; "Keyana, with a headache ...": a message opening on the name of whom it answers.
+_SELF_INTRO_RE = re.compile(
+    r"\b(?i:this[ \t]+is|my[ \t]+name[ \t]+is|it'?s)[ \t]+(?P<n>[A-Za-z][a-z'’-]+(?:[A-Z][a-z'’-]+)?)"
+    r"(?:[ \t](?P<i>[A-Z])(?=[ \t]+[a-z]|[ \t]*[,.]))?"
+)
+_VOCATIVE_RE = re.compile(
+    r"(?m:^)[ \t]*(?:(?i:hi|hello|dear|good[ \t]+(?:morning|afternoon|evening))[ \t,]+)?(?P<n>[A-Z][a-z'’-]{2,}),[ \t]+(?=[a-z])"
+)
 # "Opal, O-P-A-L": three or more capitals joined by hyphens.
 _SPELLED_RE = re.compile(r"(?<![\w-])(?P<s>[A-Z](?:-[A-Z]){2,})(?![\w-])")
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z'’]+)[ \t]*[,:]?[ \t]*(?:\(?[ \t]*)?\Z")
 # "- TC" (or "-TC", "~JS") on a line of its own or after a sentence, ending the note or before a blank
 # line or a rule.
 _SIGNOFF_RE = re.compile(
-    r"(?:(?m:^)[ \t]*|(?<=[.!?])[ \t]+)[-–—~][ \t]?(?P<i>[A-Z]{2,3})(?=[ \t]*(?:\n[ \t]*)*\Z|[ \t]*\n[ \t]*(?:\n|[-=_*]{3}))"
+    r"(?:(?m:^)[ \t]*|(?<=[.!?])[ \t]+)[-–—~][ \t]?(?P<i>[A-Z]{2,3})(?:,?[ \t]+(?:RN|LPN|CNA|MA|NP|PA-C|PA|MD|DO|RT|MSW|SW))?(?=[ \t]*(?:\n[ \t]*)*\Z|[ \t]*\n[ \t]*(?:\n|[-=_*]{3}))"
 )
 #: Transport and everyday words after "goes by" that name no one ("goes by ambulance").
 _NOT_NICKNAMES = word_set(
@@ -103,6 +136,71 @@ def _nickname_ok(m: re.Match[str]) -> bool:
     return low in vocab.first_names or word[:1].isupper() or low not in vocab.wordnet
 
 
+def _quoted_nickname_ok(m: re.Match[str]) -> bool:
+    """A quoted word after a name in brackets ('Rice ("Bud")') or after "prefers" ('prefers "bud"')
+    that is no clinical or stop word."""
+    pre, word = m.group("pre"), m.group("n")
+    cue = pre.lower().startswith(("prefer", "call"))
+    bracketed = "(" in m.group()
+    if bracketed and not cue and pre.lower() in clinical_vocabulary().common and pre[:1].islower():
+        return False  # 'confusion ("sundowning")': a term in quotes after an everyday word
+    if not cue and not (
+        bracketed and (pre[:1].isupper() or pre.lower() in clinical_vocabulary().first_names)
+    ):
+        return False
+    vocab = clinical_vocabulary()
+    low = word.lower()
+    # The form says a name is quoted ("Bud", "bud", "Sonny"): any word but clinical and stop words.
+    return not (low in NAME_STOPWORDS or low in vocab.clinical or low in _NOT_NICKNAMES)
+
+
+def _pt_lower_ok(m: re.Match[str]) -> bool:
+    """A listed given name that is no common word; in brackets, any word no dictionary has."""
+    vocab = clinical_vocabulary()
+    low = m.group("n")
+    if low in NAME_STOPWORDS or low in vocab.clinical or low in vocab.care_units:
+        return False
+    if low in vocab.first_names and low not in vocab.common:
+        return True
+    if re.search(r"(?:ed|ing|ly|tion|ment|ness|able|ible|ous|ive)\Z", low):
+        return False  # "pt (intubated)", "pt (sedated)": a state, not a name
+    return m.group("p") is not None and low not in vocab.wordnet and low not in vocab.common
+
+
+def _talk_name_ok(m: re.Match[str]) -> bool:
+    """A listed given name (common words allowed: "sue", "mark", "bill"), no stop or clinical word."""
+    vocab = clinical_vocabulary()
+    low = (m.group("n") or m.group("m")).lower()
+    return low in vocab.first_names and low not in NAME_STOPWORDS and low not in vocab.clinical
+
+
+def _unknown_word(word: str) -> bool:
+    """No dictionary, clinical or stop word: a name where the form says a person is meant."""
+    vocab = clinical_vocabulary()
+    low = word.lower()
+    return not (
+        low in NAME_STOPWORDS
+        or low in vocab.clinical
+        or low in vocab.wordnet
+        or low in vocab.common
+        or low in vocab.care_units
+        or word.upper() in vocab.abbreviations
+    )
+
+
+def _self_intro_ok(m: re.Match[str]) -> bool:
+    word = m.group("n")
+    vocab = clinical_vocabulary()
+    listed = word.lower() in vocab.first_names and word.lower() not in vocab.common
+    return listed or (_unknown_word(word) and (word[:1].isupper() or m.group(0)[:2].lower() == "it"))
+
+
+def _vocative_ok(m: re.Match[str]) -> bool:
+    word = m.group("n")
+    vocab = clinical_vocabulary()
+    return (word.lower() in vocab.first_names and word.lower() not in vocab.common) or _unknown_word(word)
+
+
 def _one_edit(a: str, b: str) -> bool:
     """``a`` and ``b`` differ by at most one substituted, added or dropped letter."""
     if abs(len(a) - len(b)) > 1:
@@ -135,6 +233,11 @@ ROLE_NAME_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("DOCTOR",  _ROLE_PAREN_RE, name="role_paren",   score=0.7, group=("n", "m"), validator=_role_paren_ok),
     PatternRule("DOCTOR",  _ROLE_ABBR_RE,  name="role_abbr",    score=0.7, group="n", validator=_role_abbr_ok),
     PatternRule("PATIENT", _NICKNAME_RE,   name="nickname",     score=0.7, group="n", validator=_nickname_ok),
+    PatternRule("PATIENT", _QUOTED_NICKNAME_RE, name="nickname_quoted", score=0.7, group="n", validator=_quoted_nickname_ok),
     PatternRule("PATIENT", _SPELLED_RE,    name="spelled_name", score=0.7, group="s", validator=_spelled_ok),
+    PatternRule("PATIENT", _PT_LOWER_RE,   name="pt_lower",     score=0.6, group="n", validator=_pt_lower_ok),
+    PatternRule("PATIENT", _SELF_INTRO_RE, name="self_intro",   score=0.6, group=("n", "i"), validator=_self_intro_ok),
+    PatternRule("PATIENT", _VOCATIVE_RE,   name="vocative",     score=0.5, group="n", validator=_vocative_ok),
+    PatternRule("DOCTOR",  _TALK_COMMON_NAME_RE, name="talk_name", score=0.6, group=("n", "m"), validator=_talk_name_ok),
     PatternRule("DOCTOR",  _SIGNOFF_RE,    name="signoff",      score=0.6, group="i", validator=_signoff_ok),
 )  # fmt: skip

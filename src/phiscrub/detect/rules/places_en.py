@@ -35,8 +35,9 @@ from phiscrub.detect.rules.places_en_cities import (
     plain_word,
     upper_line,
 )
+from phiscrub.detect.unit_names import NAMED_UNIT_RE
 
-__all__ = ["PLACE_RULES_EN", "named_unit_word"]
+__all__ = ["PLACE_RULES_EN"]
 
 _WORD = r"(?:[A-Z][a-z]+(?:['’]s)?|[A-Z]{2,}(?:['’]S)?|St\.|Mt\.|[A-Z][a-z]*[A-Z][a-z]+)"
 _JOIN = r"(?:[ ](?:of|and|&|on|the|OF|AND|ON|THE)[ ]|[ ]|-)"
@@ -51,12 +52,14 @@ _ORG_HEADS = (
     "Foundation", "Bank", "Credit Union", "Health Plan", "Trucking", "Motors", "Plant",
     "Factory", "Mill", "Industries", "Manufacturing", "Construction", "Dialysis", "Adult Day",
     "Day Program", "Food Bank", "Pantry", "Drug", "Drugs", "ISD", "School District", "Public Schools",
-    "VNA", "Visiting Nurses", "Roofing", "Plumbing", "Sheet Metal",
+    "VNA", "Visiting Nurses", "Roofing", "Plumbing", "Sheet Metal", "Council on Aging", "Mobile Crisis",
+    "Freight Lines", "Life & Disability", "Mutual", "DME", "Medical Supply", "Public Library", "Library",
 )  # fmt: skip
 _HOSP_HEADS = (
     "Urgent Care", "Family Practice", "Family Medicine", "Family Med", "Fam Med", "Internal Med", "Primary Care", "Internal Medicine",
     "Pediatrics", "Medical Associates", "Physicians", "Health Clinic", "Hosp", "Hosp.", "Dialysis Center",
     "Cancer Center", "Nursing & Rehab", "Nursing and Rehab", "Rehab Center", "Care Center",
+    "Heart & Vascular", "Heart and Vascular", "Cancer Associates",
 )  # fmt: skip
 _DENOMINATIONS = ("Lutheran", "Methodist", "Baptist", "Presbyterian", "Episcopal", "Catholic", "Pentecostal")
 
@@ -121,7 +124,9 @@ _WARD_RE = re.compile(
 # "transfer to tallis 6", "TX TO TALLIS 6", "back on Whitcombe 3": a move cue, a word no dictionary
 # has, and a floor number, in any case.
 _WARD_ANYCASE_RE = re.compile(
-    r"\b(?P<wcue>(?i:transferred|transfer|tx|moved|move|to|on|from|back\s+to|unit|floor))[ \t]+"
+    r"(?:\b(?P<wcue>(?i:transferred|transfer|tx|moved|move|to|on|from|back\s+to|unit|floor|arrived(?:\s+(?:to|on))?"
+    r"|arrival\s+to|admit(?:ted)?|obs|observation|dispo:?))[ \t]+|(?P<arrow>->|→)[ \t]*|(?P<paren>\()"
+    r"|(?<![\w-])(?P<fac>[A-Z]{2,5}|Center|Hospital)[ \t]+(?=[A-Z][a-z]))"
     r"(?P<w3>[A-Za-z]{3,}[ \t]+\d{1,2}[A-Za-z]?)(?![\w/.%])"
 )
 
@@ -386,8 +391,34 @@ def _ward_anycase_ok(m: re.Match[str]) -> bool:
     move = re.search(
         r"(?i:transfer(?:red)?|tx|moved?|back)[ \t]+\Z", m.string[max(0, m.start() - 14) : m.start()]
     )
-    if word.islower() and m.group("wcue").lower() in ("to", "on", "from") and move is None:
+    cue = (m.group("wcue") or "").lower()
+    if word.islower() and cue in ("to", "on", "from") and move is None:
         return False  # "on fent 50": after a weak cue only a capitalised word names a unit
+    if m.group("fac") is not None:
+        from phiscrub.detect.clinical_vocab import clinical_vocabulary
+
+        fac = m.group("fac")
+        if fac.isupper() and (fac in clinical_vocabulary().abbreviations or _service(fac)):
+            return False  # "ICU Bed 4", "ED Room 2": a care unit or service, not a facility's name
+        if not re.match(
+            r"[ \t]*(?:\n|\Z|[,;)|]|[ \t]{2}|[ \t]+(?:for|stepdown|step-down|tele|rm|room|bed)\b)",
+            m.string[m.end() :],
+        ):
+            return False  # "CPMC Pettus 5 for GI eval", "RCH Ashby 3  rm 312": a unit ends there
+    if m.group("paren") is not None and (
+        not word.istitle()
+        or m.string[m.end() : m.end() + 1] != ")"
+        or not re.search(
+            r"(?i:micu|sicu|ccu|cvicu|icu|ed|pacu|stepdown|step-down|unit|floor|tele)[ \t]*\Z",
+            m.string[max(0, m.start() - 12) : m.start()],
+        )
+    ):
+        return False  # "MICU (Tolliver 5)": after a care unit, a Title-case name and its floor in brackets
+    if m.group("arrow") is not None and not re.search(
+        r"(?:(?i:micu|sicu|ccu|cvicu|icu|ed|pacu|or|stepdown|step-down|floor|unit)|\))[ \t]*\Z",
+        m.string[max(0, m.start() - 12) : m.start()],
+    ):
+        return False  # "micu -> tolliver 7", "(Tolliver 5) -> Tolliver 7": from a care unit only
     if followed_by_unit(m.string, m.end()) or word.lower() in MONTHS_DAYS:
         return False
     from phiscrub.detect.english_words import lowercase_ok as _lowercase_ok
@@ -401,6 +432,35 @@ _WARD_WORD_STOP = word_set(
     """
     levo neo prop precedex dex vaso epi nitro bicarb lytes abx gtt pod hd dol
     """
+)
+
+
+# "presented to OSH (mercy)", "per OSH records (Mercy - Defiance)": the outside hospital named in
+# brackets after "OSH", with its town after a dash or comma.
+_OSH_RE = re.compile(
+    r"\b(?:OSH|osh)\b[^()\n]{0,20}\((?P<osh>[A-Za-z][\w'’.]+(?:[ \t][A-Za-z][\w'’.]+)?)"
+    r"(?:[ \t]*[-–,][ \t]*(?P<town>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?))?\)"
+)
+
+
+def _osh_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.clinical_vocab import clinical_vocabulary
+    from phiscrub.detect.rules.names_data import NAME_STOPWORDS
+
+    vocab = clinical_vocabulary()
+    return not any(
+        w.lower() in vocab.clinical
+        or w.lower() in vocab.care_units
+        or w.lower() in PLACE_STOP
+        or w.lower() in NAME_STOPWORDS
+        or clinical_or_calendar(w)
+        for w in m.group("osh").split()
+    )
+
+
+# "care at the VA in Augusta", "VA CBOC in Aiken": a named VA site (not the benefit, "VA Community Care").
+_VA_RE = re.compile(
+    r"\b(?P<va>VA(?:[ \t]+(?:CBOC|Medical[ \t]+Center|Hospital|Clinic|MC))?)(?=[ \t]+(?:in|at|of)[ \t]+[A-Z][a-z])"
 )
 
 
@@ -446,40 +506,10 @@ def _destination_ok(m: re.Match[str]) -> bool:
     return True
 
 
-# "Step down - Lantern Unit", "L&D TRIAGE - Bluebonnet Unit": a unit named by one word that says
-# nothing about its care (a flower, a donor, a local name).
-_NAMED_UNIT_RE = re.compile(r"(?<![\w'’&/-])(?P<u>[A-Z][a-z]{3,}[ ]Unit)(?![\w'’-])")
-#: Words that name a unit by its care, and adjective endings that do ("Cardiac", "Progressive").
-_GENERIC_UNIT_WORDS = word_set(
-    """
-    memory detox isolation comfort bridge decision short stay step down heart labor newborn family care
-    chest maternity senior adolescent spine observation stroke burn trauma day night evaluation
-    assessment admission admissions holding recovery procedure procedures cath endoscopy dialysis hospice
-    mother baby women's children's eating sleep pain wound kidney liver lung brain cancer infant birthing
-    delivery triage emergency fast track express crisis addiction substance dependency inpatient
-    outpatient acute subacute skilled nursing rehabilitation treatment research bone marrow blood
-    plasma medicine surgery care clinical decision special intensive this that each every same
-    another other which whose your their
-    """
-)
-_GENERIC_UNIT_END_RE = re.compile(r"(?:al|ic|ac|ive|ory|ary|ed|ing|ics|ogy|ist|ists)\Z")
-
-
-def named_unit_word(surface: str) -> bool:
-    """``Lantern Unit``: one capitalised word that says nothing about care, then ``Unit`` (also the
-    clinical guard's evidence that such a span names a place)."""
-    m = _NAMED_UNIT_RE.fullmatch(surface)
-    if m is None:
-        return False
-    word = m.group("u").split()[0]
-    if word.lower() in _GENERIC_UNIT_WORDS or _GENERIC_UNIT_END_RE.search(word.lower()):
-        return False
-    from phiscrub.detect.clinical_vocab import clinical_vocabulary
-
-    return not clinical_or_calendar(word) and word.lower() not in clinical_vocabulary().care_units
-
-
+# "Step down - Lantern Unit": see :mod:`phiscrub.detect.unit_names`.
 def _named_unit_ok(m: re.Match[str]) -> bool:
+    from phiscrub.detect.unit_names import named_unit_word
+
     return named_unit_word(m.group("u")) and not upper_line(m.string, m.start(), m.end())
 
 
@@ -491,7 +521,10 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
-    PatternRule("DEPARTMENT", _NAMED_UNIT_RE, name="named_unit_word", score=0.5, group="u", validator=_named_unit_ok),
+    PatternRule("DEPARTMENT", NAMED_UNIT_RE, name="named_unit_word", score=0.5, group="u", validator=_named_unit_ok),
+    PatternRule("HOSPITAL", _VA_RE, name="va_site", score=0.5, group="va"),
+    PatternRule("HOSPITAL", _OSH_RE, name="outside_hospital", score=0.6, group="osh", validator=_osh_ok),
+    PatternRule("CITY", _OSH_RE, name="outside_hospital_town", score=0.6, group="town", validator=_osh_ok),
     PatternRule("HOSPITAL", _DESTINATION_RE, name="destination", score=0.5, group="dest", validator=_destination_ok),
     PatternRule("ORGANIZATION", _WORKPLACE_RE, name="workplace", score=0.5, group="work", validator=_workplace_ok),
     *CITY_RULES_EN,
