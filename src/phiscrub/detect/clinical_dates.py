@@ -109,7 +109,7 @@ _RATIO_WORDS = words_pattern(
 _RATIO_WORD_BEFORE_RE = re.compile(
     rf"(?:(?<![\w/])(?:{_RATIO_WORDS})(?![\w/])"
     r"(?:[ \t:=#(~]|\b(?:now|today|was|is|of|to|improved|down|up|only|still|remains|at|back)\b"
-    r"|\d{2,3}/\d{2,3}[ \t]*(?:-|–|to|->)[ \t]*)*|\bday[ \t:#]*)\Z",
+    r"|\d{2,3}/\d{2,3}[ \t]*(?:-|–|to|->)[ \t]*)*|\bday[ \t:#]*|\d[ \t]*=[ \t]*)\Z",
     re.IGNORECASE,
 )
 # Score and count nouns right after the number ("2/4 bottles", "2/3 sx", "1/2 rate", "4/5 strength").

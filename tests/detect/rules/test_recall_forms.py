@@ -58,6 +58,7 @@ DATES_NOT_FOUND = [
     "able to verbalize 2/3 precautions",
     "ate 1/2 tray",
     "Attended 3/4 groups. Some irritability",
+    "NOTTINGHAM GRADE 2 (2+2+1 = 5/9)",
     "1/2 of meals",
     "fatigue 5/10, cold-induced paresthesias",
     "w/ relief to 2/10.",

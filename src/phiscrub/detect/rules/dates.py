@@ -118,7 +118,8 @@ _SCORE_NEAR_RE = re.compile(
 # A score word right before ("PSV 10/8", "BIMS: 10/15") wins over any date cue.
 _SCORE_ADJACENT_RE = re.compile(
     r"\b(?:bp|score|scale|moca|mmse|slums|bims|gcs|apgar|strength|grade|murmur|pain|fio2|peep|psv|ps|cpap"
-    r"|bipap|ipap|epap|vent|nihss|rass|cravings?|ratio|painad|cpot|nrs|vas)\b[ \t:=]*\Z",
+    r"|bipap|ipap|epap|vent|nihss|rass|cravings?|ratio|painad|cpot|nrs|vas)\b[ \t:=]*\Z"
+    r"|\d[ \t]*=[ \t]*\Z",  # the sum of a score: "(2+2+1 = 5/9)"
     re.IGNORECASE,
 )
 _SCORE_AFTER_RE = re.compile(

@@ -46,7 +46,7 @@ _STOPWORD_TEXT = """
     girl infant child baby previously otherwise currently proxy
     thinks think says wants feels agrees agreed recommends recommend states stated believes prefers
     alert awake asleep sleeping resting oriented tearful calm anxious agitated confused comfortable stable
-    lethargic drowsy restless pleasant cooperative
+    lethargic drowsy restless pleasant cooperative comma period colon paragraph semicolon
 """
 
 #: Words never taken as (part of) a name after a trigger, compared lower-case.
