@@ -38,6 +38,12 @@ DATES_FOUND = [
     ("CT in mid-oct showed mass", "mid-oct"),
     ("seen mid-may by pcp", "mid-may"),
     ("MI in '98, CABG '04.", "'98"),
+    ("abx: vanc -> cefazolin 2/13, BCx 2/9 ngtd final.", "2/9"),  # a date before is no ratio run
+    ("bnp 2140 (4/29) -> 1380 5/2.", "5/2"),
+    ("labs: lipase 980 7/23, wbc 16.2", "7/23"),  # after a lab value
+    ("93 y/o M, LKW 1415 10/7, R MCA syndrome", "10/7"),  # after a 24-hour time
+    ("Amox to complete 7 days (2/1 last dose).", "2/1"),
+    ('ran out of insulin ("couldnt afford it till the 1st").', "1st"),
 ]
 
 DATES_NOT_FOUND = [
@@ -59,6 +65,8 @@ DATES_NOT_FOUND = [
     "ate 1/2 tray",
     "Attended 3/4 groups. Some irritability",
     "NOTTINGHAM GRADE 2 (2+2+1 = 5/9)",
+    "PERRL 3mm brisk. MAE 5/5. No drift.",
+    "take 1 1/2 tabs",
     "1/2 of meals",
     "fatigue 5/10, cold-induced paresthesias",
     "w/ relief to 2/10.",

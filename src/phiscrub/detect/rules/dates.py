@@ -17,6 +17,7 @@ import re
 
 from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_ABBRS, WEEKDAY_NAMES
 from phiscrub.detect.clinical_cues import SPECIMEN_CULTURE_BEFORE_RE
+from phiscrub.detect.clinical_dates import score_like
 from phiscrub.detect.rules._common import (
     any_of,
     followed_by_unit,
@@ -247,8 +248,9 @@ def _count_evidence(month: int, day: int, before: str, after: str, cue: bool) ->
         return True  # "BCx 2/2", "cultures 1/4 bottles"
     if not cue and not culture and _SCORE_NEAR_RE.search(before):
         return True
-    if not cue and re.search(r"(?<![\d/])\d{1,3}/\d{1,3}(?![\d/])[^\n/.;]{0,12}\Z", before):
-        return True  # a run of ratios: "3/10 (from 7/10)"
+    run = re.search(r"(?<![\d/])(?P<a>\d{1,3})/(?P<b>\d{1,3})(?![\d/])[^\n/.;]{0,12}\Z", before)
+    if not cue and run is not None and score_like(int(run.group("a")), int(run.group("b"))):
+        return True  # a run of ratios: "3/10 (from 7/10)"; not after a date ("2/13, BCx 2/9")
     pain = _PAIN_NEAR_RE.search(before) is not None or _PAIN_AFTER_RE.match(after) is not None
     if day == 10 and pain and (not cue or _WEAK_CUE_RE.search(before)):
         return True  # x/10 with a symptom word: the pain-scale shape
