@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
+from phiscrub.calendar import WEEKDAY_ABBRS, WEEKDAY_NAMES
 from phiscrub.detect.clinical_vocab import word_set
 from phiscrub.document import Span
 
@@ -149,12 +150,13 @@ _FLOOR_RE = re.compile(
 _SUITE_RE = re.compile(
     r",?[ \t]*(?:Suite|Ste\.?|STE\.?|SUITE|Apt\.?|APT\.?|Unit|UNIT|#)[ \t]*#?[A-Za-z0-9-]{1,5}(?![\w-])"
 )
-# A weekday right before a date: "appt Mon 3/10 0940", "Tuesday, 3/4".
-_WEEKDAY_BEFORE_RE = re.compile(
-    r"(?<![\w/])(?:mon|monday|tue|tues|tuesday|wed|weds|wednesday|thu|thur|thurs|thursday|fri|friday|sat"
-    r"|saturday|sun|sunday)\.?,?[ \t]\Z",
-    re.IGNORECASE,
+# A weekday right before a date: "appt Mon 3/10 0940", "Tuesday, 3/4" (the calendar's English names).
+_WEEKDAYS = sorted(
+    {w.lower() for table in (WEEKDAY_NAMES["en"], WEEKDAY_ABBRS["en"]) for day in table for w in day},
+    key=len,
+    reverse=True,
 )
+_WEEKDAY_BEFORE_RE = re.compile(rf"(?<![\w/])(?:{'|'.join(_WEEKDAYS)})\.?,?[ \t]\Z", re.IGNORECASE)
 # A middle initial after a name in a header field: "PT NAME: HALL,LEROY D   UNIT#", "ATT: ONEIL,SEAMUS P".
 _MIDDLE_INITIAL_RE = re.compile(r"[ \t][A-Z]\.?(?=[ \t]{2,}|[ \t]*\n|[ \t]*\Z|[ \t]*[,;|])")
 # A place in brackets right after a facility: "St. Columba's (Ostrander)", "Mercy (Grand Rapids, 2 h)".
