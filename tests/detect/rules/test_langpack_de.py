@@ -178,6 +178,51 @@ POSITIVE = [
     (_LOWER_NOTE, "vogl", "NAME"),
     (_LOWER_NOTE, "renate", "NAME"),
     (_LOWER_NOTE, "birgit", "NAME"),
+    # Second fresh set: bare day-months with their closing period (lab headers, entries, ranges, weekdays).
+    ("Sonographie 14.2.: kein Erguss", "14.2.", "DATE"),
+    ("Kontrolle frühestens 18.04. vormittags", "18.04.", "DATE"),
+    ("Parameter    Einheit    03.02.    05.02.    Ref.\n", "05.02.", "DATE"),
+    ("\n22.11. sd\n15:00 pat. schläft", "22.11.", "DATE"),
+    ("Quick-Einstellung: 4.6. 1,3 / 9.6. 1,9", "9.6.", "DATE"),
+    ("Pause von Ramipril (12.10.-19.10.) ohne Folgen", "19.10.", "DATE"),
+    ("Zusage Tagespflege ab Do., 16.05., Fahrdienst", "Do., 16.05.", "DATE"),
+    # Addresses with a four-digit postcode or a street of any shape, datelines, towns in brackets.
+    ("Primar Dr. Anton Gruber\nSpitalweg 4, 6380 Going  |  Tel. +43 5358 2211", "Going", "LOCATION"),
+    ("wohnhaft: Ahornweg 9, 6380 Going\nAufenthalt", "6380", "LOCATION"),
+    ("Hausärztin\nDorf 22\n6342 Niederndorf\n\nKufstein, 3. März 2024", "Dorf 22", "LOCATION"),
+    ("Hausärztin\nDorf 22\n6342 Niederndorf\n\nKufstein, 3. März 2024", "Niederndorf", "LOCATION"),
+    ("Hausärztin\nDorf 22\n6342 Niederndorf\n\nKufstein, 3. März 2024", "Kufstein", "LOCATION"),
+    ("Zur Info an Dr. Hechenberger (Wildschönau), Fax folgt", "Wildschönau", "LOCATION"),
+    ("Station Lärche\nCH-9000 Gallusberg, Spitalgasse 2 | T 071", "Gallusberg", "LOCATION"),
+    # Named clinics, practices, institutes and homes; care services; hospital acronyms.
+    ("Z.n. Cholezystektomie (2015, Klinik am Hirschberg), sonst leer", "Klinik am Hirschberg", "LOCATION"),
+    ("Z.n. TEP li. (2012, Chirurgische Klinik Tannheim)", "Chirurgische Klinik Tannheim", "LOCATION"),
+    ("Erstversorgung in der Notfallpraxis Hallein, danach Transfer", "Notfallpraxis Hallein", "LOCATION"),
+    ("Thorax vom 02.03.2024 (Röntgeninstitut Seewinkel)", "Röntgeninstitut Seewinkel", "LOCATION"),
+    ("derzeit Reha Buchenhöhe\n- Hausarzt fragt nach INR", "Buchenhöhe", "LOCATION"),
+    ("Rollator über Sanitätshaus Kögl bestellt", "Sanitätshaus Kögl", "LOCATION"),
+    ("Kontrolle in der Herzinsuffizienzambulanz BKW in 6 Wochen", "BKW", "LOCATION"),
+    ("Sozialdienst BKW, Durchwahl 2231\nNachsorge im BKW geplant", "BKW", "LOCATION"),
+    # Lower-case ward headers and four-digit phone groups after a slash.
+    ("pflegeverlauf zirbe zi 14\n\n03.05. fd\n", "zirbe", "LOCATION"),
+    ("pflegeverlauf zirbe zi 14\n\n03.05. fd\n", "14", "LOCATION"),
+    ("Tochter wohnt in Linz (Tel. 0172 / 5 61 20 84), PG 3", "0172 / 5 61 20 84", "CONTACT"),
+    # Ward fields and a ward after a nurse's role; staff with an initial after a role; signatures.
+    ("Eintritt: 04.03.2024   Station: Pilatus\n", "Pilatus", "LOCATION"),
+    ("Anfordernde Station: Edelraute (Innere), Dr. Kofler", "Edelraute", "LOCATION"),
+    ("Entlassung 12.02.2024, Station Herbstrose\nAufnahmezahl: 2024/1", "Station Herbstrose", "LOCATION"),
+    ("Ausgefüllt: Eva Moser, Pflegefachkraft, Zirbe\n", "Zirbe", "LOCATION"),
+    ("Untersucher: Dr. K. Lang   Assistenz: Pfl. T. Brunner\n", "T. Brunner", "NAME"),
+    ("Operateur: Dr. Aigner   Instrumentierung: S. Mayrhofer\n", "S. Mayrhofer", "NAME"),
+    ("Befund telefonisch übermittelt, entgegengenommen DGKP Lukas.\n", "Lukas", "NAME"),
+    ("Kurzzeitpflege organisiert.\n\nK. Wallner, Sozialdienst BKW, Durchwahl 2231\n", "K. Wallner", "NAME"),
+    ("Nachbar versorgt die Katze.\n\nHuber\n", "Huber", "NAME"),
+    ('betr. Hr. Pichler, Josef ("Sepp"), z.Zt. Reha', "Sepp", "NAME"),
+    # Lower-case nursing notes: titles without a period, hand signs, relatives before a call verb.
+    (_LOWER_NOTE + "10:15 visite oä kofler: infusion weiter\nhz tk\n", "kofler", "NAME"),
+    (_LOWER_NOTE + "10:15 visite oä kofler: infusion weiter\nhz tk\n", "tk", "NAME"),
+    (_LOWER_NOTE + "13:20 ehefrau burgl ruft an, fragt nach\n", "burgl", "NAME"),
+    (_LOWER_NOTE + 'fragt ob "der sepperl" heute kommt\n', "sepperl", "NAME"),
 ]
 
 NEGATIVE = [
@@ -247,6 +292,21 @@ NEGATIVE = [
     "Medizinische Klinik II (Geriatrie)",
     "RD informiert, Polizei vor Ort",
     "Hebamme informiert",
+    # Near misses of the second set's forms: numbered headings, sections, lab values, doses, times,
+    # clinics named by a department, practices named by a doctor, clinical acronyms after a unit word.
+    "2.1. Anamnese",
+    "siehe Kap. 4.2. und Abb. 3.1.",
+    "Kalium 4.1. im Verlauf",
+    "Dosis 12.5. mg",
+    "Medizinische Klinik Innere, Station 4",
+    "Aufnahme in der Notaufnahme, Schockraum CT",
+    "Kontrolle im EKG und im MRT",
+    "Verlegung in Reha geplant, Antrag gestellt",
+    "Entlassung aus der Klinik am Wochenende.",
+    "Station: Intensiv\n",
+    "Verlegung auf Station: Chirurgie\n",
+    "Pflegefachkraft, Station\n",
+    "Befund mit Pfl. Anleitung besprochen",
 ]
 
 
@@ -285,6 +345,11 @@ IDS = [
     ("KV-Nr.: A123456789", "A123456789", "HEALTHPLAN"),
     ("Versichertennummer D144985531", "D144985531", "HEALTHPLAN"),
     ("LANR 123456789", "123456789", "LICENSE"),
+    # Austrian and Swiss numbers of the second fresh set.
+    ("Aufnahmezahl: 2024/007731", "2024/007731", "ACCOUNT"),
+    ("AHV-Nr. 756.1234.5678.97   Pat.-Nr. 55120", "756.1234.5678.97", "SSN"),
+    ("SVNR 1234010180\n", "1234010180", "SSN"),
+    ("Rentenvers.-Nr. 12 150380 M 022   Kostenträger: DRV", "12 150380 M 022", "SSN"),
 ]
 
 
@@ -330,3 +395,9 @@ def test_german_lower_case_names_need_a_lower_case_note() -> None:
     found = pack_coarse("de", _LOWER_NOTE.replace("fr. vogl", "fr. früh"))
     assert ("früh", "NAME") not in found
     assert ("renate", "NAME") in found
+
+
+def test_german_practice_named_by_a_doctor_is_no_place() -> None:
+    """ "Hausarztpraxis Brandl, Monika": the doctor's name is for the name rules, not a practice name."""
+    found = pack_coarse("de", "Zuweisung: Hausarztpraxis Brandl, Monika")
+    assert not any(label == "LOCATION" for _, label in found)

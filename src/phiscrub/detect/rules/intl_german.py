@@ -20,6 +20,11 @@ languages):
   ward note (``Wendt, Stat. 4B`` on the last line), a nickname (``Pat. ("Heiner", möchte so
   angesprochen werden)``) and names in notes written all in lower case (``fr. vogl``, ``tochter
   renate``, ``sr. birgit``).
+
+The forms of the second fresh German set live beside it: :mod:`.intl_german_places` (addresses with a
+four-digit postcode or a street of any shape, datelines, named clinics and care services, hospital
+acronyms) and :mod:`.intl_german_dates` (bare day-months with their closing period), both carried by
+:func:`german_place_rules`; :mod:`.intl_german_common` holds the word tests they share.
 """
 
 from __future__ import annotations
@@ -28,22 +33,22 @@ import re
 from functools import lru_cache
 
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_german_common import CAPW as _CAPW
+from phiscrub.detect.rules.intl_german_common import CLINICAL_ABBR as _CLINICAL_ABBR
+from phiscrub.detect.rules.intl_german_common import NAME as _NAME
+from phiscrub.detect.rules.intl_german_common import name_word as _name_word
+from phiscrub.detect.rules.intl_german_common import stop_word as _stop
+from phiscrub.detect.rules.intl_german_common import stopwords as _stopwords
+from phiscrub.detect.rules.intl_german_common import town_after_name_ok as _town_after_name_ok
+from phiscrub.detect.rules.intl_german_common import town_word_ok as _town_word_ok
+from phiscrub.detect.rules.intl_german_dates import german_date_rules
+from phiscrub.detect.rules.intl_german_places import german_extra_place_rules
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_places_data import WORDS
 
 __all__ = ["german_name_rules", "german_place_rules"]
 
-_CAPW = r"[A-ZÄÖÜ][a-zäöüß]+"
-#: A capitalised name word, hyphenated parts allowed ("Lang-Hofer").
-_NAME = rf"{_CAPW}(?:-{_CAPW})?"
-
-#: Endings of German common nouns and specialties, never of a ward, town or person name here.
-_NOUN_END_RE = re.compile(
-    r"(?:ung|heit|keit|schaft|ion|tät|ie|ik|enz|anz|nis|tum|ment|age|ose|itis|ismus|ur|eur|ist|istin|loge|"
-    r"login|arzt|ärztin|eut|eutin|kraft|dienst|station|stelle|zentrum|klinik|praxis|medizin)\Z"
-)
-#: Words after "Station" that name a kind of ward, not a ward ("Station Nord", "Station Intensiv").
 _GENERIC_WARD = frozenset(
     (
         "nord", "süd", "ost", "west", "mitte", "intensiv", "normal", "privat", "wahlleistung", "komfort",
@@ -55,37 +60,12 @@ _GENERIC_WARD = frozenset(
 )  # fmt: skip
 
 
-def _stop(word: str) -> bool:
-    """A common word of the notes: a stop word, title, role or kinship word of the German name words, or
-    a word with the ending of a common noun."""
-    low = word.lower()
-    return low in _stopwords() or _NOUN_END_RE.search(low) is not None
-
-
-def _name_word(word: str) -> bool:
-    """A word that may be a name: a listed given name or surname, or no common word ("Marie", "Wendt")."""
-    low = word.lower()
-    lex = name_lexicon("de")
-    return low not in _stopwords() and (low in lex.first or low in lex.last or not _stop(low))
-
-
-@lru_cache(maxsize=1)
-def _stopwords() -> frozenset[str]:
-    words = NAME_WORDS["de"]
-    return frozenset(
-        {w.lower() for w in words.stopwords}
-        | {t.lower().rstrip(".") for t in (*words.doctor_titles, *words.person_titles)}
-        | {w.lower() for role in words.roles for w in role.split()}
-        | {w.lower() for w in words.kin}
-    )
-
-
 # ------------------------------------------------------------------------------------------------
 # Places
 #: "Haus C", "Haus A2": a hospital building; "Hebelbau UG", "Kopfklinikbau 2. OG": a building named
 #: in one word before its floor.
 _BUILDING_RE = re.compile(
-    r"(?<![\w\-])(?P<h>Haus[ ][A-Z]\d?)(?![\w\-])"
+    r"(?<![\w\-])(?P<h>Haus[ ](?:[A-Z]\d?|Nord|Süd|Ost|West|Mitte)|Bau[ ]\d{1,2}[A-Z]?)(?![\w\-])"
     rf"|(?<![\w\-])(?P<b>{_CAPW}(?:bau|trakt|flügel|gebäude))[ ]+"
     r"(?=(?:UG|EG|OG|KG|DG|\d{1,2}\.[ ]?(?:OG|UG|Etage|Stock|Obergeschoss|Untergeschoss))(?![\w]))"
 )
@@ -104,20 +84,48 @@ def _building_ok(m: re.Match[str]) -> bool:
 _WARD_RE = re.compile(rf"(?<![\w\-])(?:Station|Stat\.)[ ](?P<w>{_CAPW}(?:-{_CAPW})?)(?![\w\-]|[ ]?\d)")
 
 
+#: Endings of a kind of ward or care, never of a ward's name ("Alpenrose" may end like "Arthrose").
+_WARD_NOUN_END_RE = re.compile(
+    r"(?:ung|heit|keit|schaft|ion|ie|ik|medizin|station|zentrum|klinik|dienst|therapie|pflege|bereich|einheit)\Z"
+)
+
+
 def _ward_ok(m: re.Match[str]) -> bool:
     w = m.group("w")
-    return len(w) > 3 and w.lower() not in _GENERIC_WARD and not _stop(w)
+    low = w.lower()
+    return (
+        len(w) > 3
+        and low not in _GENERIC_WARD
+        and low not in _stopwords()
+        and not _WARD_NOUN_END_RE.search(low)
+    )
 
 
-#: "pflege spätdienst rosenthal zi. 12": the ward between the shift and the room of a nursing header.
+#: A ward field: "Station: Säntis", "Anfordernde Station: Almrausch", "Stat.: INT-2 / ALPENROSE"; the ward
+#: after a nurse's role closing a form ("Ausgefüllt: Anna Rieder, Pflegefachkraft, Enzian").
+_WARD_FIELD_RE = re.compile(
+    r"(?<![\w\-])(?:(?:Station|Stat\.)[ ]?:[ \t]*(?:[A-Z0-9][\w\-]*[ ]?/[ ]?)?|(?:Pflegefachkraft|DGKP|DGKS|"
+    r"Stationsleitung|Pflegerin|Pfleger|Krankenschwester|Gesundheits-[ ]und[ ]Krankenpfleger(?:in)?),[ ])"
+    r"(?P<w>[A-ZÄÖÜ][A-Za-zäöüßÄÖÜ]{3,}(?:-[A-ZÄÖÜ][A-Za-zäöüßÄÖÜ]+)?)(?=[ \t]*(?:\n|\Z|[,;(]|[ ]{2}))"
+)
+
+
+#: "pflege spätdienst rosenthal zi. 12", "pflegebericht station almrausch zi. 3.14", "pflegeverlauf -
+#: enzian zi 211": the ward between the shift or report word and the room of a nursing header.
 _SHIFT_WARD_RE = re.compile(
-    r"(?im)^[ \t]*(?:pflege(?:bericht)?[ ]+)?(?:früh|spät|nacht|tag)dienst[ ]+(?P<w>[^\W\d_]{4,})[ ]+"
-    r"(?:zi\.?|zimmer)[ ]*\d"
+    r"(?im)^[ \t]*(?:pflege(?:bericht|verlauf|verlaufsbericht|dokumentation)?[ ]+(?:[-–][ ]+)?"
+    r"(?:(?:früh|spät|nacht|tag)dienst[ ]+)?|(?:früh|spät|nacht|tag)dienst[ ]+)"
+    r"(?P<w>(?:station[ ]+)?(?P<n>[^\W\d_]{4,}))[ ]+(?:zi\.?|zimmer)[ ]*\d"
 )
 
 
 def _shift_ward_ok(m: re.Match[str]) -> bool:
-    return not _stop(m.group("w"))
+    n = m.group("n")
+    return (
+        not _stop(n)
+        and n.lower() not in _GENERIC_WARD
+        and not re.fullmatch(r"(?i)(?:früh|spät|nacht|tag)dienst", n)
+    )
 
 
 #: A hospital abbreviation after a unit word: "Aufnahme Kreißsaal KTM – 14.02.2024".
@@ -125,15 +133,6 @@ _UNIT_ABBR_RE = re.compile(
     r"(?<![\w\-])(?:Kreißsaal|Kreisssaal|Kreissaal|ZNA|Notaufnahme|Notfallaufnahme|Ambulanz|Zentral-OP|"
     r"Intensivstation|Schockraum|Aufwachraum|Stroke[ ]Unit)[ ](?P<a>[A-ZÄÖÜ]{2,5})(?=[ ]+[–\-][ ]|[ \t]*(?:\n|\Z))"
 )
-#: Clinical abbreviations that follow a unit word ("ZNA ITS", "Schockraum CT").
-_CLINICAL_ABBR = frozenset(
-    (
-        "ITS", "IMC", "ICU", "IPS", "OP", "CT", "MRT", "MR", "EKG", "ZNA", "RTW", "NEF", "NAW", "KTW", "HNO",
-        "MKG", "ZVK", "DK", "BGA", "BZ", "RR", "HF", "GCS", "NIHSS", "EEG", "EMG", "TTE", "TEE", "US", "KH",
-        "UKH", "PJ", "OA", "CA", "FA", "AA", "NA", "LNA", "TIA", "STEMI", "NSTEMI", "ACS", "CPR", "ROSC", "AZ",
-        "EZ",
-    )
-)  # fmt: skip
 
 
 def _unit_abbr_ok(m: re.Match[str]) -> bool:
@@ -147,11 +146,6 @@ _RESCUE_TOWN_RE = re.compile(
 )
 
 
-def _town_word_ok(m: re.Match[str]) -> bool:
-    t = m.group("t")
-    return not _stop(t) and not t.endswith(("verband", "verein", "wache", "einsatz", "kliniken", "team"))
-
-
 #: A town after a doctor's or a facility's name and a comma, closing its part of the sentence:
 #: "Fr. Dr. Baumgärtner, Kirchzarten, wg.", "im Seniorenzentrum Lindenhof, Denzlingen."
 _TOWN_AFTER_NAME = (
@@ -161,18 +155,12 @@ _TOWN_AFTER_NAME = (
 )
 
 
-def _town_after_name_ok(m: re.Match[str]) -> bool:
-    t = m.group("t").lower()
-    lex = name_lexicon("de")
-    # "Dr. Müller, Hans", "Gemeinschaftspraxis Weber, Schulz": a given name or a second doctor.
-    return t not in lex.first and t not in lex.last and not _stop(t)
-
-
 #: German place-name endings ("Gutach", "Denzlingen", "Hochried", "Kirchzarten"): an unlisted word with
 #: one is a town after "in", "bei", "aus", "nach".
 _TOPONYM_END = (
     r"(?:ach|bach|ingen|heim|hausen|dorf|burg|berg|furt|hofen|kirch|kirchen|weiler|ried|reuth|brück|brücken|"
-    r"bruck|münster|stedt|stadt|zarten|zell|hagen|rode|wangen|beuren|stetten|weier|wil|ikon|itz|au|tal)"
+    r"bruck|münster|stedt|stadt|zarten|zell|hagen|rode|wangen|beuren|stetten|weier|wil|ikon|itz|au|tal|stein|"
+    r"ling|ing|kofen|moos|brunn|bichl|ach)"
 )
 _TOPONYM_RE = re.compile(
     rf"(?<![\w\-])(?:in|bei|aus|nach|nahe|Raum|wohnhaft[ ]in|Umgebung[ ]von)[ ](?P<t>[A-ZÄÖÜ][a-zäöüß]{{2,}}{_TOPONYM_END}"
@@ -195,6 +183,13 @@ _NOT_TOPONYM_RE = re.compile(
     r"|(?i:ohr|ehe|trau|schlag|siegel|verlobungs|rettungs|schlüssel|servietten|spreng|beiß|brillant|agenten|"
     r"freistil|kolben|dichtungs|finger|nasen)ringen\Z"
     r"|(?:klingen|springen|schwingen|dingen|gelingen|Misslingen|Silikon|Werkstatt|Dental|Mental)\Z"
+    r"|(?:Nieren|Gallen|Blasen|Harn|Ureter|Speichel|Zahn|Kalk|Eck|Grund|Meilen|Pigment|Cholesterin|Kot|Urat|"
+    r"Oxalat|Zystin|Cystin|Struvit|Kalzium|Calcium|Bilirubin|Prostata|Pankreas|Edel|Bau|Pflaster|Stolper)stein\Z"
+    r"|(?:Train|Screen|Monitor|Coach|Tim|Pudd|Meet|Brief|Mobb|Camp|Dop|Bond|Sett|Feel|Shopp|Walk|Jogg|Nurs|"
+    r"Rat|Track|Board|Teach|Hear|Her|Mess|Fasch|Spar|Lehr|Flücht|Häft|Impf|Prüf|Säug|Zwill|Fremd|Neu|Lieb|"
+    r"Früh|Schmetter|Feig|Eindring|Pfleg|Keim|Misch|Jüng|Find|Wild|Sonder|Weich|Spät|Ohr|Feed|Timing|Ranking|"
+    r"Dump|Spleiß|Zer|Ruh|Bl|Brems|Wohn|Rest)(?:l)?ing\Z"
+    r"|(?:Hoch|Nieder|Tief|Flach|Torf)moos\Z|(?:Spring|Jung|Ur|Heil|Mineral|Gesund|Kalt|Warm)brunn\Z"
     r"|\A(?:Gelingen|Einbruch|Ausbruch|Umbruch|Aufbruch|Zusammenbruch|Abbruch|Durchbruch|Wallach|Scharlach|"
     r"Schmach|Radau|Eigenheim|Mumpitz|Reibach|Inverkehrbringen)\Z"
 )
@@ -233,6 +228,7 @@ def german_place_rules(lang: str) -> tuple[PatternRule, ...]:
     return (
         PatternRule("HOSPITAL",     _BUILDING_RE,      group=("h", "b"), validator=_building_ok,        score=0.8,  name="building_de"),
         PatternRule("DEPARTMENT",   _WARD_RE,                            validator=_ward_ok,            score=0.75, name="named_ward_de"),
+        PatternRule("DEPARTMENT",   _WARD_FIELD_RE,    group="w",        validator=_ward_ok,            score=0.75, name="ward_field_de"),
         PatternRule("DEPARTMENT",   _SHIFT_WARD_RE,    group="w",        validator=_shift_ward_ok,      score=0.7,  name="shift_ward_de"),
         PatternRule("HOSPITAL",     _UNIT_ABBR_RE,     group="a",        validator=_unit_abbr_ok,       score=0.7,  name="unit_abbreviation_de"),
         PatternRule("CITY",         _RESCUE_TOWN_RE,   group="t",        validator=_town_word_ok,       score=0.75, name="rescue_town_de"),
@@ -240,6 +236,8 @@ def german_place_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("CITY",         _TOPONYM_RE,       group="t",        validator=_toponym_ok,         score=0.7,  name="toponym_de"),
         PatternRule("ORGANIZATION", _EMPLOYER_RE,      group="o",                                       score=0.75, name="former_employer_de"),
         PatternRule("COUNTRY",      _COUNTRY_LINE_RE,  group="c",                                       score=0.8,  name="country_line_de"),
+        *german_extra_place_rules(lang),
+        *german_date_rules(lang),  # the shared date rules have no German slot
     )  # fmt: skip
 
 
@@ -267,30 +265,38 @@ _CARE_ROLES = (
     "Hebamme", "Entbindungspfleger", "Pfleger", "Pflegerin", "Krankenpfleger", "Krankenschwester",
     "Pflegefachkraft", "Physiotherapeutin", "Physiotherapeut", "Ergotherapeutin", "Ergotherapeut", "Logopädin",
     "Logopäde", "Sozialarbeiterin", "Sozialarbeiter", "Stationsleitung", "MFA", "PJlerin", "PJler", "Famulantin",
-    "Famulant", "Praktikantin", "Praktikant", "Sr.",
+    "Famulant", "Praktikantin", "Praktikant", "Sr.", "Pfl.", "DGKP", "DGKS", "Instrumentierung:", "Springer:",
+    "Sozialdienst", "Sozialdienst:", "Case Management", "Entlassmanagement",
 )  # fmt: skip
 #: A staff member named after a care role, ending the line or a cell: "Dr. Ostertag / Hebamme Lene",
 #: "Übergabe an Sr. Birgit"; "Schwester" (also a sister) only opening a line or after a slash.
 _CARE_ROLE_RE = re.compile(
     rf"(?:(?<![\w\-.])(?:{trie_pattern(_CARE_ROLES, ignore_case=False)})|(?:^|(?<=/[ ])|(?<=/))Schwester)"
-    rf"[ ](?P<n>{_NAME})(?=[ \t]*(?:\n|\Z|[,;)/]|[ ]{{2}}|\.(?:\s|\Z)))",
+    rf"[ ]\(?(?P<n>(?:[A-ZÄÖÜ]\.[ ]?)?{_NAME})(?=[ \t]*(?:\n|\Z|[,;)/]|[ ]{{2}}|\.(?:\s|\Z)))",
     re.MULTILINE,
 )
 
 
 def _care_role_ok(m: re.Match[str]) -> bool:
-    return _name_word(m.group("n"))
+    return _name_word(m.group("n").split(" ")[-1].split(".")[-1])
 
 
 #: The signature closing a ward note: "Wendt, Stat. 4B" (a name, a comma, a ward or care word).
 _WARD_SIGNATURE_RE = re.compile(
-    rf"(?m)^[ \t]*(?P<n>{_NAME})(?:,[ ](?P<g>{_NAME}))?,[ \t]*(?:Stat\.|Station|Pflege|Pflegedienst|Sr\.|"
-    r"Stationsleitung|Nachtdienst|Frühdienst|Spätdienst)(?:[ ][^\n]{1,20})?[ \t]*$(?=\s*\Z)"
+    rf"(?m)^[ \t]*(?P<n>(?:[A-ZÄÖÜ]\.[ ]?)?{_NAME})(?:,[ ](?P<g>{_NAME}))?,[ \t]*(?:Stat\.|Station|Pflege|"
+    r"Pflegedienst|Sr\.|Stationsleitung|Nachtdienst|Frühdienst|Spätdienst|Sozialdienst|Case[ ]Management|"
+    r"Entlassmanagement|Pflegefachkraft|DGKP|DGKS)(?:[ ,][^\n]{1,40})?[ \t]*$(?=\s*\Z)"
 )
+#: A surname alone on the last line of a note, after a blank line: the writer's signature ("\n\nStadler").
+_LAST_LINE_NAME_RE = re.compile(rf"\n[ \t]*\n[ \t]*(?P<n>{_NAME})[ \t]*\n?\Z")
+
+
+def _last_line_name_ok(m: re.Match[str]) -> bool:
+    return m.group("n").lower() in name_lexicon("de").last and m.group("n").lower() not in _stopwords()
 
 
 def _ward_signature_ok(m: re.Match[str]) -> bool:
-    return _name_word(m.group("n"))
+    return _name_word(m.group("n").split(" ")[-1].split(".")[-1])
 
 
 #: A nickname: 'Pat. ("Heiner", möchte so angesprochen werden)', 'genannt „Heiner“'.
@@ -304,9 +310,18 @@ def _nickname_ok(m: re.Match[str]) -> bool:
     return _name_word(m.group("n"))
 
 
+#: A nickname in quotes and brackets after a given name: 'Reitter, Johann ("Hansi")', 'Michael ("Michi")'.
+_NAME_NICKNAME_RE = re.compile(rf"(?<![\w\-]){_NAME}[ ]\([\"„“»](?P<n>{_NAME})[\"“”«]\)")
+
+
+def _name_nickname_label(m: re.Match[str]) -> str:
+    kin = _KIN_BEFORE_RE.search(m.string, max(0, m.start() - 30), m.start()) is not None
+    return "RELATIVE" if kin else "PATIENT"
+
+
 #: Names in a note written all in lower case: "fr. vogl heute", "tochter renate telefonisch", "sr. birgit".
 _LOWER_NAME_RE = re.compile(
-    r"(?<![\w.\-])(?:(?P<t>fr|hr|sr)\.[ ]|(?P<k>tochter|sohn|ehefrau|ehemann|ehepartner|ehepartnerin|mutter|"
+    r"(?<![\w.\-])(?:(?P<t>fr|hr|sr|dr|pfl)\.[ ]|(?P<o>oä|oa)[ ]|(?P<k>tochter|sohn|ehefrau|ehemann|ehepartner|ehepartnerin|mutter|"
     r"vater|enkelin|enkel|schwiegertochter|schwiegersohn|nichte|neffe|lebensgefährtin|lebensgefährte|frau|herr|"
     r"herrn|schwester|bruder)[ ])(?P<n>[a-zäöüß][a-zäöüß\-]{2,})(?![\w\-])"
 )
@@ -336,15 +351,59 @@ def _lower_name_ok(m: re.Match[str]) -> bool:
     if not _lower_case_note(m.string) or not _name_word(n) or n in _LOWER_TIME_WORDS:
         return False
     lex = name_lexicon("de")
-    if m.group("t") is not None:
-        return True  # "fr. vogl": after an abbreviated title any word that is not a common one
+    if m.group("t") is not None or m.group("o") is not None:
+        # "fr. vogl", "dr. winter", "visite oä huber": after an abbreviated title any word that is not a
+        # common one ("dr. med.", "oa visite")
+        return n not in _LOWER_TITLE_NOT_NAMES
+    if m.group("k") not in ("frau", "herr", "herrn") and _LOWER_VERB_AFTER_RE.match(m.string, m.end()):
+        return True  # "ehefrau liesl ruft an": a kin word, a word and the verb of a call or visit
     return n in lex.first or (m.group("k") in ("frau", "herr", "herrn") and n in lex.last)
 
 
+#: Words after "dr."/"oä" in lower-case notes that are no name.
+_LOWER_TITLE_NOT_NAMES = frozenset(
+    ("med", "dent", "phil", "rer", "nat", "visite", "info", "informiert", "ist")
+)
+#: The verb of a call or visit after a relative's given name: "ehefrau liesl ruft an".
+_LOWER_VERB_AFTER_RE = re.compile(
+    r"[ ](?:ruft|rief|kommt|kam|fragt|fragte|sagt|sagte|bringt|brachte|besucht|besuchte|meldet|meldete|möchte|"
+    r"will|wünscht|bittet|war|ist|hat|holt|telefoniert)(?![\w])"
+)
+
+
 def _lower_name_label(m: re.Match[str]) -> str:
-    if m.group("t") == "sr" or (m.group("k") == "schwester" and _line_start(m)):
+    if (
+        m.group("t") in ("sr", "dr", "pfl")
+        or m.group("o") is not None
+        or (m.group("k") == "schwester" and _line_start(m))
+    ):
         return "DOCTOR"  # ward staff
     return "RELATIVE" if m.group("k") not in (None, "frau", "herr", "herrn") else "PATIENT"
+
+
+#: The hand sign closing a shift entry of a lower-case note: "hz tk", "hz pfl. tom", "hz sr. anna".
+_HAND_SIGN_RE = re.compile(r"(?m)^[ \t]*hz\.?[ ]+(?:(?:sr|pfl|dr)\.[ ]?)?(?P<n>[a-zäöüß]{2,12})[ \t]*$")
+#: A nickname with its article in quotes in a lower-case note: '"der rudi" heut gut drauf', '"der gustl muss'.
+_LOWER_QUOTED_NICK_RE = re.compile(r"[\"„](?:der|die|unser|unsere)[ ](?P<n>[a-zäöü]{3,8})(?=[\"“ ])")
+
+
+def _hand_sign_ok(m: re.Match[str]) -> bool:
+    return _lower_case_note(m.string) and m.group("n") not in _LOWER_TIME_WORDS
+
+
+def _lower_quoted_nick_ok(m: re.Match[str]) -> bool:
+    n = m.group("n")
+    # a given name or a Bavarian/Austrian short form ("gustl", "rudi", "resi", "liesl")
+    short = n.endswith(("i", "l", "erl")) and n not in (
+        "mittl",
+        "viel",
+        "teil",
+        "stuhl",
+        "spiel",
+        "ziel",
+        "heil",
+    )
+    return _lower_case_note(m.string) and (n in name_lexicon("de").first or short)
 
 
 def _line_start(m: re.Match[str]) -> bool:
@@ -360,5 +419,9 @@ def german_name_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("DOCTOR",  _CARE_ROLE_RE,      group="n", validator=_care_role_ok,                                                                         score=0.75, name="care_role_name_de"),
         PatternRule("DOCTOR",  _WARD_SIGNATURE_RE, group="n", validator=_ward_signature_ok,                                                                    score=0.75, name="ward_signature_de"),
         PatternRule("PATIENT", _NICKNAME_RE,       group="n", validator=_nickname_ok,                                                                          score=0.75, name="nickname_de"),
+        PatternRule("PATIENT", _NAME_NICKNAME_RE,  group="n", validator=_nickname_ok,       labeler=_name_nickname_label, extra_labels=("RELATIVE",),           score=0.75, name="name_nickname_de"),
+        PatternRule("DOCTOR",  _LAST_LINE_NAME_RE, group="n", validator=_last_line_name_ok,                                                                    score=0.7,  name="last_line_name_de"),
+        PatternRule("DOCTOR",  _HAND_SIGN_RE,      group="n", validator=_hand_sign_ok,                                                                         score=0.7,  name="hand_sign_de"),
+        PatternRule("PATIENT", _LOWER_QUOTED_NICK_RE, group="n", validator=_lower_quoted_nick_ok,                                                              score=0.7,  name="lower_quoted_nickname_de"),
         PatternRule("PATIENT", _LOWER_NAME_RE,     group="n", validator=_lower_name_ok,     labeler=_lower_name_label,    extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name="lower_case_names_de"),
     )  # fmt: skip
