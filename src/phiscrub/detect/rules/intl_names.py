@@ -54,7 +54,12 @@ from phiscrub.detect.rules.intl_names_data import (
     NameWords,
 )
 from phiscrub.detect.rules.intl_nordic import NORDIC_LANGUAGES
-from phiscrub.detect.rules.intl_nordic_names import cut_at_preposition, name_before_role, nordic_name_rules
+from phiscrub.detect.rules.intl_nordic_names import (
+    cut_at_preposition,
+    name_before_role,
+    nordic_name_rules,
+    upper_name_ok,
+)
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
 
@@ -75,6 +80,9 @@ class PackNameRule(PatternRule):
         if self.lang == "de":
             lex = name_lexicon(NAME_WORDS["de"].lexicon)
             found = ((s, _genitive_end(text, s, e, lex), label) for s, e, label in found)
+        elif self.lang in NORDIC_LANGUAGES:  # "PAS. SOVET MESTEPARTEN AV DAGEN", "SPL DAG": no names
+            lex = name_lexicon(name_scanner(self.lang).words.lexicon)
+            found = ((s, e, label) for s, e, label in found if upper_name_ok(text, s, e, lex))
         yield from found
 
     def _find(self, text: str) -> Iterator[tuple[int, int, str]]:

@@ -15,7 +15,9 @@ This module adds:
 * **well-known hospitals named in one word** or without a facility word of their own
   (``Rikshospitalet``, ``Rigshospitalet``, ``Karolinska``, ``Haukeland``, ``Sahlgrenska``);
 * the ward, hospital, town, organisation and country rules of :mod:`.intl_nordic_places`
-  (``Post 3B``, ``SFV akuttmottak``, ``i Nordbø kommune``, ``Skoleveien 7, 6812 Straumsnes``, ``X Buss AS``).
+  (``Post 3B``, ``SFV akuttmottak``, ``i Nordbø kommune``, ``Skoleveien 7, 6812 Straumsnes``, ``X Buss AS``)
+  and the site rules of :mod:`.intl_nordic_sites` (``Nordkystsykehuset Bodø``, ``Hjertesviktpoliklinikken
+  NKB``, ``Blokk C``, ``døgnpost Fjellblikk``, ``Postboks 1480``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import re
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_nordic_dates import nordic_day_month_rules
 from phiscrub.detect.rules.intl_nordic_places import nordic_extra_place_rules
+from phiscrub.detect.rules.intl_nordic_sites import nordic_site_rules
 
 __all__ = ["NORDIC_AGE_RULES", "NORDIC_LANGUAGES", "nordic_date_rules", "nordic_place_rules"]
 
@@ -38,11 +41,11 @@ _DURATION_AFTER = (
 )
 _AGE_RE = re.compile(
     # "67 år gammel", "67 år gamle", "67 år gammal", "67 år gamal", "67 år gl."
-    rf"{_N.format(g='a')}[ \t]+år[ \t]+(?:gam(?:m)?[ae]l\w*|gamle|gl\.)"
+    rf"{_N.format(g='a')}[ \t]+år[ \t]+(?:gam(?:m)?[ae]l\w*|gamle|gl\.|gml\.?(?![\w]))"
     # "67-årig", "67-årige", "67 årig", "67-åring"
     rf"|{_N.format(g='b')}[ \t]?-?[ \t]?åri(?:g|ge|gt|ng|ngen)\b"
     # ", 67 år," "(67 år)" in a header or after a name; months for infants
-    rf"|(?:,|\()[ \t]*{_N.format(g='c')}[ \t]*(?:år|mnd\.?|måneder|månader|måneders)(?=[ \t]*[,)\n;]|[ \t]*\Z)"
+    rf"|(?:,|\()[ \t]*{_N.format(g='c')}[ \t]*(?:år|mnd\.?|måneder|månader|måneders)(?=[ \t]*[,)\n;]|[ \t]*\Z|\.[ \t]|[ \t]+\((?:f\.|født|fødd|född))"
     # "Alder: 67", "Ålder: 67"
     rf"|(?i:alder|ålder)[ \t]*:?[ \t]*{_N.format(g='d')}(?![\d.,])"
     # "han er 67 år", "hun var 81 år", "hon är 67 år", "pasient på 67 år"
@@ -78,6 +81,7 @@ def nordic_place_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("HOSPITAL", _HOSPITAL_RE, score=0.85, name=f"hospital_names_{lang}"),
         PatternRule("HOSPITAL", _FACILITY_IN_RE, score=0.85, name=f"facility_in_town_{lang}"),
         *nordic_extra_place_rules(lang),
+        *nordic_site_rules(lang),
     )
 
 

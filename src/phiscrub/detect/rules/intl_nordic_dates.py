@@ -80,7 +80,8 @@ _EVENT_WORDS = (
     # treatment events
     "startet", "oppstart", "opstart", "startad", "seponert", "seponeret", "gjenopptatt", "genoptaget",
     "stoppet", "avsluttet", "insatt", "utsatt", "sykmeldt", "sygemeldt", "sjukskriven", "vaksinert",
-    "død", "døde", "fall", "falt",
+    "død", "døde", "fall", "falt", "fjernet", "fjernes", "fjernast", "fjerna", "seponeres", "borttagen",
+    "fjernede", "ulykke", "ulykken", "ulykka", "olycka", "olyckan",
 )  # fmt: skip
 
 #: Scale and score names: a slash or dotted number among the three words after one is a score.
@@ -175,7 +176,28 @@ def _word_set(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w.lower().rstrip(".") for w in words)
 
 
-_EVENT_BEFORE_RE = re.compile(rf"(?<![\w.]){nfd_words(_EVENT_WORDS)}[ \t]*:?[ \t]*\Z")
+_EVENT_BEFORE_RE = re.compile(
+    rf"(?<![\w.]){nfd_words(_EVENT_WORDS)}[ \t]*:?[ \t]*(?:(?:ca|cirka|ca\.)[ \t]+)?\Z"
+)
+#: A part of the day after or before a day-month (``18.4 ettermiddag``, ``kvelden 17.4.``).
+_DAY_PARTS = (
+    "morgen", "morgenen", "morgonen", "formiddag", "formiddagen", "ettermiddag", "ettermiddagen", "eftermiddag",
+    "eftermiddagen", "kveld", "kvelden", "kveldstid", "aften", "aftenen", "natt", "natten", "natta", "nat",
+    "natten", "kväll", "kvällen",
+)  # fmt: skip
+_DAY_PART_AFTER_RE = re.compile(rf"[ \t]+{nfd_words(_DAY_PARTS)}(?![\w])")
+_DAY_PART_BEFORE_RE = re.compile(rf"(?<![\w]){nfd_words(_DAY_PARTS)}[ \t]+\Z")
+#: A value right before a day-month (``Kreatinin 104 14.7``, ``(79 20.4)``, ``Hb 9,4 15.2.``): the date of
+#: that value. A Nordic note writes its decimals with a comma, so a dotted number after a value is no decimal.
+_VALUE_BEFORE_RE = re.compile(r"(?<![\w.,/:\-])\d{1,4}(?:,\d{1,3})?[ \t]+\Z")
+_COMMA_DECIMAL_RE = re.compile(r"\d,\d")
+_DOT_DECIMAL_RE = re.compile(r"(?<![\d.])\d{1,3}\.\d{3,}(?![\d.])|(?<![\d.])0\.\d")
+#: A muscle-strength grade (MRC, 0-5): ``fleksjon 3/5, albue 4/5``, ``kne 4+/5``.
+_GRADE_RE = re.compile(r"(?<![\w/.])[0-5][+\-]?/5(?![\w/]|[.,]\d)")
+_STRENGTH_WORDS = ("kraft", "kraften", "muskelkraft", "styrke", "muskelstyrke", "MRC", "Oxford", "parese")
+_STRENGTH_RE = re.compile(rf"(?<![\w]){nfd_words(_STRENGTH_WORDS)}(?![\w])")
+#: A line opening with a clock time (``08.30  7,33 ...``): a column of times.
+_LINE_TIME_RE = re.compile(r"[ \t]*(?P<h>\d{1,2})[.:](?P<mi>\d{2})(?![\d.,])")
 _SCALES = _word_set(_SCALE_WORDS)
 _SCALE_ENDINGS = ("score", "skår", "skala", "skåre")
 _COUNTS = _word_set(_COUNT_WORDS)
@@ -248,8 +270,14 @@ def _scale_before(before: str) -> bool:
     """A scale or score name among the three words before (same sentence)."""
     sentence = re.split(r"[.;!?][ \t]+(?=[A-ZÆØÅÄÖ])|;", before)[-1]
     words = [w.strip("():,=").lower().rstrip(".") for w in sentence.split()][-3:]
-    # also compounds: "smertescore", "funksjonsskår", "NEWS-score"
-    return any(w in _SCALES or w.endswith(_SCALE_ENDINGS) for w in words)
+    # also compounds: "smertescore", "funksjonsskår", "NEWS-score"; a value between the scale and the
+    # number is the score, and the number after it its date ("4AT 6 15.2")
+    for i, w in enumerate(words):
+        if (w in _SCALES or w.endswith(_SCALE_ENDINGS)) and not any(
+            re.fullmatch(r"\d+(?:,\d+)?", x) for x in words[i + 1 :]
+        ):
+            return True
+    return False
 
 
 def _count_before(before: str) -> bool:
@@ -257,6 +285,8 @@ def _count_before(before: str) -> bool:
     word = _word_before(before)
     if word == "dag" and re.search(r"(?i)(?<![\w])i[ \t]+dag[ \t]*\Z", before):
         return False
+    if word == "dose" and re.search(r"(?i)(?<![\w])(?:siste|første|sist|första|neste|næste)[ \t]+dose[ \t]*\Z", before):
+        return False  # "siste dose 12.2 kl 20": the day of the last dose
     return word in _COUNTS
 
 
@@ -268,7 +298,47 @@ def _date_evidence(m: re.Match[str], before: str) -> bool:
         or _COLON_AFTER_RE.match(text, end)
         or _KL_AFTER_RE.match(text, end)
         or _EVENT_BEFORE_RE.search(before)
+        or _DAY_PART_AFTER_RE.match(text, end)
+        or _DAY_PART_BEFORE_RE.search(before)
+        or _value_then_date(m, before)
     )
+
+
+def _value_then_date(m: re.Match[str], before: str) -> bool:
+    """A dotted day-month after a value in a note that writes decimals with a comma (``Kreatinin 104 14.7``)."""
+    if m.group("dot") is None or not _VALUE_BEFORE_RE.search(before):
+        return False
+    text = m.string
+    return _COMMA_DECIMAL_RE.search(text) is not None and _DOT_DECIMAL_RE.search(text) is None
+
+
+def _strength_grade(m: re.Match[str], before: str) -> bool:
+    """``Kraft i hø ben 4/5``, ``albue 4/5, håndgrep 3/5``, ``Klokketest 2/5``: a grade out of 5."""
+    if m.group("dot") is not None or int(m.group("m")) != 5 or int(m.group("d")) > 5:
+        return False
+    sentence = re.split(r"[.;!?][ \t]+(?=[A-ZÆØÅÄÖ])|;", before)[-1]
+    if _STRENGTH_RE.search(sentence) or _word_before(before).endswith("test"):
+        return True
+    text, start, end = m.string, m.start("d"), m.end("m")
+    window = text[max(0, start - 40) : end + 40]
+    lo = start - max(0, start - 40)
+    others = [g for g in _GRADE_RE.finditer(window) if not (g.start() <= lo < g.end())]
+    return bool(others)
+
+
+def _time_column(m: re.Match[str]) -> bool:
+    """A dotted number opening a table line next to a line that opens with a clock time (``08.30``/``12.05``)."""
+    if m.group("dot") is None or not _opens_line(m):
+        return False
+    text = m.string
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    next_start = text.find("\n", m.end()) + 1
+    for pos in (prev_start if line_start > 0 else -1, next_start if next_start > 0 else -1):
+        t = _LINE_TIME_RE.match(text, pos) if pos >= 0 else None
+        if t is not None and int(t.group("h")) < 24 and not _valid(int(t.group("h")), int(t.group("mi"))):
+            return True
+    return False
 
 
 def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
@@ -278,8 +348,10 @@ def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
     colon_after = _COLON_AFTER_RE.match(text, m.end("m")) is not None
     if before.rstrip(" \t").endswith(("-", "–")) and not _RANGE_START_BEFORE_RE.search(before):
         return True  # a minus sign or a "5-9/10" run; "12/3-15/3" is a range of dates
-    if dotted and _clock_time(m, before):
-        return True  # "kl 22.30", "14.03.2024 14.10", "14.10-15.30"
+    if dotted and (_clock_time(m, before) or _time_column(m)):
+        return True  # "kl 22.30", "14.03.2024 14.10", "14.10-15.30", a column of times
+    if _strength_grade(m, before):
+        return True  # "Kraft i hø ben 4/5", "albue 4/5, håndgrep 3/5"
     if _count_before(before):
         return True  # "dag 8/10", "kur 3/6", "x 1/2", "Punkt 3.2:"
     if _scale_before(before) and not colon_after:

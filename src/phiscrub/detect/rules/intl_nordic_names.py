@@ -17,7 +17,9 @@ the shared triggers do not read:
   ``Kari har ...``) -> PATIENT;
 * **signature lines**: an initial and a surname alone on a line (``O. Rypdal``), cells of names with a
   role or an initial (``J. AASEN LIS1 / I. SOLBERG``), initials before or after a role alone on a line
-  (``KAM diabetessykepleier``) -> DOCTOR.
+  (``KAM diabetessykepleier``) -> DOCTOR;
+* the initials, abbreviation, patient-field, age and birth forms of :mod:`.intl_nordic_people`
+  (``overlege T.E. Lie``, ``spl. Tesfaye Haile``, ``Pas.: Balto, N.A.``, ``Sivertsen, 95 år``).
 
 :func:`name_before_role` serves :meth:`.intl_names.PackNameRule._before_role`: the name before
 ``, overlege`` after a date, a time, a closing or a signing word (``Godkjent 14.03.2024 I. Solberg,
@@ -34,9 +36,10 @@ from functools import cache
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_name_scan import NameLexicon, NameScanner, name_lexicon, name_scanner
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
+from phiscrub.detect.rules.intl_nordic_people import nordic_people_rules
 from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word
 
-__all__ = ["cut_at_preposition", "name_before_role", "nordic_name_rules"]
+__all__ = ["cut_at_preposition", "name_before_role", "nordic_name_rules", "upper_name_ok"]
 
 #: Endings of compound role words ("diabetessykepleier", "sykehjemslege", "ergoterapeut", "kardiolog").
 _ROLE_ENDINGS = {
@@ -168,6 +171,34 @@ def cut_at_preposition(text: str, span: tuple[int, int] | None) -> tuple[int, in
     return (span[0], end) if end > span[0] else None
 
 
+#: Shift and time words that follow a role or a field on capital lines ("SPL DAG", "LEGE I MORGEN").
+_SHIFT_WORDS = frozenset(
+    "dag dagen natt natten kveld kvelden aften aftenen morgen morgenen formiddag ettermiddag vakt "
+    "dagvakt kveldsvakt nattevakt seinvakt senvakt".split()
+)
+
+
+def upper_name_ok(text: str, start: int, end: int, lex: NameLexicon) -> bool:
+    """A name written in capitals (``PAS: MOE, KJELL-ARNE``) needs a listed word and no common or shift word.
+
+    On a Nordic capital line every word is capitalised, so a capital run after ``PAS.``, ``SPL`` or
+    ``LEGE`` is a sentence (``PAS. SOVET MESTEPARTEN AV DAGEN``, ``SPL DAG``, ``AV LEGE I MORGEN``)
+    unless the lists know one of its words. Names with lower-case letters are not judged here.
+    """
+    surface = text[start:end]
+    if any(c.islower() for c in surface):
+        return True
+    words = [w for w in re.split(r"[\s,.\-]+", surface.lower()) if len(w) > 1]
+    if not words:
+        return True
+    if any(w in _SHIFT_WORDS or common_word(w) for w in words):
+        return False
+    if any(w in lex.first or w in lex.last for w in words):
+        return True
+    # An unlisted surname closing a clause: "(VAKTH. ANESTESILEGE DEMIR)"
+    return len(words) <= 2 and re.match(r"[ \t]*(?:[),.;:]|\n|\Z)", text[end:]) is not None
+
+
 def _tokens(text: str, span: tuple[int, int]) -> list[str]:
     return [t.strip(".,") for t in text[span[0] : span[1]].replace(",", " ").split()]
 
@@ -261,7 +292,7 @@ def _signature_lines(
     if ini is not None:
         word = ini.group("ini") or ini.group("ini2")
         group = "ini" if ini.group("ini") else "ini2"
-        if acronym_ok(word, "unit"):
+        if acronym_ok(word, "unit") and word.lower() not in _SHIFT_WORDS:  # "SPL DAG": the day shift
             yield line_start + ini.start(group), line_start + ini.end(group), "DOCTOR"
         return
     cells = [c for c in re.finditer(r"[^/\t|]+?(?=[ ]*(?:/|\t|\||[ ]{2,}|\Z))", line) if c.group().strip()]
@@ -406,4 +437,4 @@ def nordic_name_rules(lang: str) -> tuple[PatternRule, ...]:
             labels.get(kind, "DOCTOR"), pattern, name=f"nordic_{kind}_{lang}", score=0.8, lang=code, kind=kind
         )
         for kind, pattern in _patterns(code).items()
-    )
+    ) + nordic_people_rules(lang)

@@ -205,11 +205,19 @@ def _wards(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple
         yield m.start("wh"), m.end("wh"), "HOSPITAL"
 
 
+_DEFINITE_UNITS = (
+    "kliniken", "klinikken", "avdelingen", "avdelningen", "afdelingen", "posten", "seksjonen", "mottaket",
+    "mottagningen", "enheten", "enheden", "afsnittet", "poliklinikken", "sektionen",
+)  # fmt: skip
+
+
 def _units(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
     group = "un" if m.group("un") is not None else "ru"
     s, e = m.span(group)
     lex = name_lexicon(NAME_WORDS[rule.lang].lexicon)
-    if text[s:e].lower() not in lex.first and _name_ok(text, s, e, rule.lang):
+    # "Kirurgkliniken, avdelning 12": a definite unit noun is a kind, not a unit's name
+    kind = text[s:e].lower().endswith(_DEFINITE_UNITS)
+    if text[s:e].lower() not in lex.first and not kind and _name_ok(text, s, e, rule.lang):
         yield s, e, "DEPARTMENT"
 
 

@@ -1,0 +1,131 @@
+"""More NAME forms of Nordic notes (``nb``, ``nn``, ``da``, ``sv``), beside :mod:`.intl_nordic_names`.
+
+* **initials before a surname** after a title, role or field (``overlege T.E. Lie``, ``Overlege K.A.
+  Strand``, ``Op.spl.: R. Holm``, ``spl. H. Rønning``) -> DOCTOR; the shared scanner reads one initial;
+* a name after a **nursing or social-work abbreviation** (``spl. Tesfaye Haile``, ``Spl. Máret``,
+  ``ssk Johan Niemi``, ``sosionom Lan Nguyen``, ``Op.spl.: Randi H.``) -> DOCTOR;
+* a **patient field** with ``Surname, N.A.``, ``SURNAME Given Given`` or ``SURNAME, GIVEN GIVEN`` before
+  a wide gap or the line end (``Pas.: Balto, N.A.    Dato``, ``Pasient: TRAN Thi Hoa     PID``) -> PATIENT;
+* the **patient opening a line** before an age (``Kjell Ove Berntsen, 62 år.``, ``Sivertsen, 95 år``,
+  ``Opplysningar: Hagen, 83 år``, ``mikkel 13 år, kommer``) or a birth date or number (``Fagerlie, Oddvar
+  (PID 2764055)``, ``Rasmussen, Emma, f. 27.05.03``, ``EPIKRISE - Abdirahman Hassan Warsame, f.nr.``)
+  -> PATIENT.
+
+The first word of a name is never a common Nordic word (:func:`.intl_nordic_places.common_word`) or a
+stop word of the pack; a lower-case name must open with a listed given name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_name_scan import NameLexicon, name_lexicon
+from phiscrub.detect.rules.intl_names_data import NAME_WORDS
+from phiscrub.detect.rules.intl_nordic_places import common_word
+
+__all__ = ["nordic_people_rules"]
+
+_UP = "A-ZÆØÅÄÖÁÉČŠŽŃŚ"
+_LOW = "a-zæøåäöéüáčšžńśï"
+_TOK = rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)?"
+_CAPS = rf"[{_UP}]{{2,}}(?:-[{_UP}]{{2,}})?"
+_INITIALS = rf"(?:[{_UP}]\.[ ]?){{1,3}}"
+#: Nursing and social-work abbreviations and roles that Nordic notes write before a name.
+_ABBR = r"(?i:[a-zæøå.]*spl\.|ssk\.?|sosionom|socionom|kurator)"
+_NAME_END = r"(?=[ \t]*(?:[.,;:)(\n/]|[ ]{2}|\t|\Z)|[ ][a-zæøå])"
+#: Birth information after a name: "f.nr.", "fnr", "f. 27.05.03", "født", "PID 123".
+_BIRTH = r"(?:f\.[ ]?nr\.?|fnr\.?|f\.|født|fødd|född|pnr\.?|personnummer|PID|D-nr)"
+
+
+@cache
+def _titles(code: str) -> str:
+    words = NAME_WORDS[code]
+    return trie_pattern((*words.doctor_titles, *words.roles), ignore_case=False)
+
+
+@cache
+def _patterns(code: str) -> dict[str, re.Pattern[str]]:
+    pfields = trie_pattern((*NAME_WORDS[code].patient_fields, "Pas.", "PAS"), ignore_case=True)
+    return {
+        "initials": re.compile(
+            rf"(?<![\w\-])(?:{_titles(code)}|{_ABBR})[ \t]*:?[ \t]+(?P<n>{_INITIALS}[ ]?(?:{_TOK}|{_CAPS})){_NAME_END}"
+        ),
+        "abbr": re.compile(
+            rf"(?<![\w\-]){_ABBR}[ \t]*:?[ \t]+(?P<n>{_TOK}(?:[ ]{_TOK}){{0,2}}(?:[ ][{_UP}]\.)?)"
+            rf"(?![\w\-])(?![ ][{_UP}])"
+        ),
+        "pfield": re.compile(
+            rf"(?:^|(?<=\n)|(?<=[ ]{{2}}))[ \t]*(?:{pfields})\.?[ \t]*:[ \t]*"
+            rf"(?P<n>{_TOK},[ ]{_INITIALS}|{_CAPS}(?:[ ]{_TOK}){{1,2}}|{_CAPS},[ ]{_CAPS}(?:[ ]{_CAPS})?)"
+            rf"(?=[ \t]*(?:\n|\Z)|[ ]{{2}}|\t)"
+        ),
+        "age": re.compile(
+            rf"(?:^|(?<=\n)|(?<=[a-zæøå]:[ ]))(?P<n>{_TOK}(?:[ ]{_TOK}){{0,3}}|[{_LOW}]{{3,}}),?[ ]\d{{1,3}}[ ]år(?![\w])"
+        ),
+        "birth": re.compile(
+            rf"(?:^|(?<=\n)|(?<=[ ][-–][ ]))(?P<n>{_TOK}(?:,?[ ]{_TOK}){{1,3}})(?:,[ ]|[ ]\()(?:{_BIRTH})[ ]?\d"
+        ),
+    }
+
+
+_LABELS = {"initials": "DOCTOR", "abbr": "DOCTOR"}
+
+
+@cache
+def _person_titles(code: str) -> frozenset[str]:
+    words = NAME_WORDS[code]
+    return frozenset((*words.person_titles, *words.doctor_titles, *words.patient_fields))
+
+
+def _first_ok(word: str, code: str, lex: NameLexicon) -> bool:
+    low = word.lower().strip(".,")
+    stop = {w.lower() for w in NAME_WORDS[code].stopwords}
+    if word[:1].islower():
+        return low in lex.first
+    return not (common_word(low) or low in stop)
+
+
+@dataclass(frozen=True)
+class NordicPeopleRule(PatternRule):
+    """One of the name forms above; ``kind`` picks its pattern's label."""
+
+    lang: str = "nb"
+    kind: str = "initials"
+
+    def find(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """Yield ``(start, end, label)`` of every name of this rule's form."""
+        lex = name_lexicon(NAME_WORDS[self.lang].lexicon)
+        label = _LABELS.get(self.kind, "PATIENT")
+        for m in self.pattern.finditer(text):
+            s, e = m.span("n")
+            e = s + len(text[s:e].rstrip())
+            lead = re.match(r"(?P<t>[^\W\d_]+\.?)[ ]", text[s:e])
+            if lead is not None and lead.group("t") in _person_titles(self.lang):
+                s += lead.end()  # "Fru Bakke, 93 år": the title is no part of the name
+            words = re.findall(rf"[{_UP}{_LOW}]+", text[s:e])
+            if not words:
+                continue
+            first = words[0] if len(words[0]) > 1 or self.kind not in ("initials", "pfield") else words[-1]
+            if self.kind == "pfield":
+                first = words[0]
+            if len(first) > 1 and not _first_ok(first, self.lang, lex):
+                continue
+            if self.kind in ("initials", "abbr", "pfield", "age", "birth") and any(
+                len(w) > 1 and common_word(w) for w in words
+            ):
+                continue
+            yield s, e, label
+
+
+def nordic_people_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The name rules of this module for a Nordic language (``nb``, ``nn``, ``da``, ``sv``)."""
+    code = "nb" if lang == "nn" else lang
+    return tuple(
+        NordicPeopleRule(_LABELS.get(kind, "PATIENT"), pattern, name=f"nordic_{kind}_{lang}", score=0.8,
+                         lang=code, kind=kind)
+        for kind, pattern in _patterns(code).items()
+    )  # fmt: skip
