@@ -223,6 +223,22 @@ POSITIVE = [
     (_LOWER_NOTE + "10:15 visite oä kofler: infusion weiter\nhz tk\n", "tk", "NAME"),
     (_LOWER_NOTE + "13:20 ehefrau burgl ruft an, fragt nach\n", "burgl", "NAME"),
     (_LOWER_NOTE + 'fragt ob "der sepperl" heute kommt\n', "sepperl", "NAME"),
+    # Towns after a street, a company's legal form or a titled person; extensions; services in brackets;
+    # named areas; initials; an Austrian state closing an address; a practice named by a place.
+    ("Sturz in der Wohnung (Birkenweg 7b, Bruckmühl) gegen 6 Uhr", "Bruckmühl", "LOCATION"),
+    ("Arbeitgeber: Huber Holzbau GmbH, Feldkirchen   UV-Träger: BG", "Feldkirchen", "LOCATION"),
+    ("Medikation lt. Hausarzt (Dr. med. Auer, Bad Endorf):\n", "Bad Endorf", "LOCATION"),
+    (
+        "Kontakt: Sohn Hr. Karl Dengg, Kiefersfelden-Mühlau, Tel. 0171 2233445",
+        "Kiefersfelden-Mühlau",
+        "LOCATION",
+    ),
+    ("K. Wallner, Sozialdienst, Durchwahl -2231\n", "-2231", "CONTACT"),
+    ("amb. Pflegedienst (Hilfe zuhause Mangfalltal) 2x tgl.", "Hilfe zuhause Mangfalltal", "LOCATION"),
+    ("Skiunfall im Skigebiet Spitzingsee, Sturz auf die Schulter", "Spitzingsee", "LOCATION"),
+    ("Befund-CD (beschriftet M.H.) mitgegeben", "M.H.", "NAME"),
+    ("Wohnhaft: Dorfstraße 3, 6336 Langkampfen, Tirol\nSV-Nr.", "Tirol", "LOCATION"),
+    ("Erstabklärung in der Walk-in-Praxis Wörgl bei Fieber", "Walk-in-Praxis Wörgl", "LOCATION"),
 ]
 
 NEGATIVE = [
@@ -307,6 +323,13 @@ NEGATIVE = [
     "Verlegung auf Station: Chirurgie\n",
     "Pflegefachkraft, Station\n",
     "Befund mit Pfl. Anleitung besprochen",
+    # Common nouns with a street ending, a pager number, an empty bracket after a service.
+    "Gehen mit Rollator 20 m, Konzentrator über Nacht",
+    "Fahrtauglichkeit (Pkw, Traktor) ab 6 Wochen, Anstieg auf 890",
+    "Monitoring 72 h, danach Verlegung",
+    "Dienstarzt Neurologie (Piepser 4417)",
+    "amb. Pflegedienst (Grundpflege morgens)",
+    "Befund o.B., bei Pat. O.B.",
 ]
 
 

@@ -12,7 +12,13 @@
   ``Kurzzeitpflege`` only the name: ``Reha Sonnleiten``); a care service or supplier (``Sanitätshaus
   Reiser``, ``Caritas-Sozialstation Prien``, ``Sozialsprengel Kufstein und Umgebung``);
 * a hospital **acronym** after a unit or stay word (``Herzinsuffizienzambulanz LKT``, ``Sozialdienst KSK``,
-  ``Aufenthalt KIM:``) and, once the note has it there, after a preposition too (``im KIM``).
+  ``Aufenthalt KIM:``) and, once the note has it there, after a preposition too (``im KIM``);
+* a town after a street with its number closing a bracket (``(Lindenweg 4a, Kolbermoor)``), after a
+  company's legal form (``X GmbH, Raubling``) or a titled person (``Fr. X, Rosenheim-Westerndorf, Tel.``,
+  ``Dr. med. X, Bad Aibling``); an Austrian state closing an address (``6341 Ebbs, Tirol``);
+* a telephone extension (``Durchwahl -2261``; a pager number reaches a duty role and stays), a care
+  service named in brackets (``Pflegedienst (Pflege daheim Inntal)``), a named ski area or park, and a
+  patient's initials (``beschriftet K.Z.``, ``bei Pat. A.B.``; not ``O.B.``).
 """
 
 from __future__ import annotations
@@ -98,7 +104,7 @@ _FACILITY_NAME_AFTER = (
 )
 _NAMED_FACILITY_RE = re.compile(
     r"(?<![\w\-])(?P<f>(?:[A-ZÄÖÜ][a-zäöüß]+e[ ](?=Klinik[ ]))?(?:[A-ZÄÖÜa-zäöüß][\w]*-)*"
-    r"(?:[A-ZÄÖÜ][a-zäöüß]*(?:klinik|klinikum|praxis|institut|spital|krankenhaus|heim)|Klinik|LKH|KH))"
+    r"(?:[A-ZÄÖÜ][a-zäöüß]*(?:klinik|klinikum|praxis|institut|spital|krankenhaus|heim)|Klinik|Praxis|LKH|KH))"
     + _FACILITY_NAME_AFTER
 )
 #: After a kind of care ("z.Zt. Reha Sonnleiten", "Kurzzeitpflege St. Wolfgang ab ...") only the name.
@@ -121,7 +127,7 @@ def _named_facility_ok(m: re.Match[str]) -> bool:
     last = m.group("n").split(" ")[-1]
     if stop_word(last) or last.lower() in _GENERIC_FACILITY_NAME:
         return False
-    if m.group("f").endswith("praxis"):
+    if m.group("f").lower().endswith("praxis"):
         given = _GIVEN_AFTER_RE.match(m.string, m.end())
         if last.lower() in name_lexicon("de").last or (given is not None and not stop_word(given.group(1))):
             return False  # "Hausarztpraxis Grabowski, Monika": a doctor's name, for the name rules
@@ -178,11 +184,91 @@ def _acronym_elsewhere_ok(m: re.Match[str]) -> bool:
     return any(u.group("a") == a for u in _ACRONYM_AFTER_UNIT_RE.finditer(m.string))
 
 
+#: A town after a street with a street word and its number, closing a bracket or line ("(Lindenweg 4a,
+#: Kolbermoor)"), after a company's legal form ("Gruber Metallbau GmbH, Raubling"), or after a titled
+#: person's name ("Tochter Fr. Renate Loferer, Rosenheim-Westerndorf, Tel."; "Dr. med. Weiß, Bad Aibling):").
+_STREET_TOWN_RE = re.compile(
+    rf"(?<![\w\-]){CAPW}(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|steig|pfad|graben)[ ]"
+    rf"\d{{1,4}}[a-z]?,[ ](?P<t>{_TOWN})(?=[ \t]*(?:[);\n]|\Z))"
+)
+_COMPANY_TOWN_RE = re.compile(
+    rf"(?<![\w\-])(?:GmbH|AG|KG|OHG|UG|e\.[ ]?V\.|GmbH[ ]&[ ]Co\.[ ]KG),[ ](?P<t>{_TOWN})"
+    r"(?=[ \t]*(?:[,;)\n]|[ ]{2}|\Z))"
+)
+_PERSON_TOWN_RE = re.compile(
+    r"(?<![\w\-])(?:Fr\.|Hr\.|Frau|Herr|Herrn|Dr\.)(?:[ ](?:med\.|Dr\.))*[ ](?:[A-ZÄÖÜ]\.[ ])?"
+    rf"{NAME}(?:[ ]{NAME})?,[ ](?P<t>(?:Bad|St\.|Sankt)[ ]{NAME}|{NAME}-{CAPW})"
+    r"(?=[ \t]*(?:[,;:)\n]|\Z))"
+)
+
+
+def _town_words_ok(m: re.Match[str]) -> bool:
+    words = re.split(r"[ \-]", m.group("t"))
+    lex = name_lexicon("de")
+    return not any(w.lower() in stopwords() for w in words) and m.group("t").lower() not in lex.first
+
+
+#: A short telephone extension: "Durchwahl -2261", "App. 5532" (a pager number, "Piepser 4417", reaches a
+#: role on duty, not a person, and stays).
+_EXTENSION_RE = re.compile(
+    r"(?<![\w\-])(?:Durchwahl|Dw\.|App\.|Apparat|Nebenstelle)[ \t]*:?[ \t]*"
+    r"(?P<n>-?\d{3,5})(?![\w.,/]|[ ]?\d)"
+)
+#: A care service named in brackets after its kind: "amb. Pflegedienst (Pflege daheim Inntal)".
+_SERVICE_BRACKET_RE = re.compile(
+    r"(?<![\w\-])(?:Pflegedienst|Sozialdienst|Hausnotruf|Hauskrankenpflege|Essen[ ]auf[ ]Rädern)[ ]\("
+    rf"(?P<o>[A-ZÄÖÜ][\w\-]*(?:[ ][\w\-]+){{0,3}}[ ]{CAPW})\)"
+)
+
+
+def _service_bracket_ok(m: re.Match[str]) -> bool:
+    return not stop_word(m.group("o").split(" ")[-1])
+
+
+#: A ski area, park or mountain named after its kind: "Skiunfall im Skigebiet Sudelfeld".
+_AREA_RE = re.compile(
+    rf"(?<![\w\-])(?:Skigebiet|Wandergebiet|Naturpark|Nationalpark|Klettergarten|Badesee|Freibad|Hallenbad)[ ]"
+    rf"(?P<n>{NAME})(?![\w\-])"
+)
+
+
+def _area_ok(m: re.Match[str]) -> bool:
+    return not stop_word(m.group("n"))
+
+
+#: A patient's initials: "Bilder-CD (beschriftet K.Z.)", "bei Pat. A.B. telefonisch"; not "O.B." (ohne Befund).
+_INITIALS_RE = re.compile(
+    r"(?<![\w\-])(?:Pat\.|Patient|Patientin|beschriftet|Initialen:?)[ ](?P<n>[A-ZÄÖÜ]\.[ ]?[A-ZÄÖÜ]\.)(?![\w])"
+)
+
+
+def _initials_ok(m: re.Match[str]) -> bool:
+    return m.group("n").replace(" ", "") not in ("O.B.", "V.A.", "Z.N.", "D.H.", "U.A.", "S.O.", "S.U.")
+
+
+_AT_STATES = (
+    "Tirol", "Vorarlberg", "Salzburg", "Kärnten", "Steiermark", "Burgenland", "Niederösterreich",
+    "Oberösterreich", "Südtirol",
+)  # fmt: skip
+#: An Austrian state after the town of an address: "6341 Ebbs, Tirol".
+_ADDRESS_STATE_RE = re.compile(
+    rf"(?<![\w\-])\d{{4}}[ ]{_TOWN},[ ](?P<s>{'|'.join(_AT_STATES)})(?=[ \t]*(?:\n|\Z|[,;)]))"
+)
+
+
 def german_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
     """The address, dateline, named-facility and acronym rules of German (none for other languages)."""
     if lang != "de":
         return ()
     return (
+        PatternRule("CITY",         _STREET_TOWN_RE,   group="t", validator=_town_words_ok,       score=0.7,  name="street_town_de"),
+        PatternRule("CITY",         _COMPANY_TOWN_RE,  group="t", validator=_town_words_ok,       score=0.7,  name="company_town_de"),
+        PatternRule("CITY",         _PERSON_TOWN_RE,   group="t", validator=_town_words_ok,       score=0.7,  name="person_town_de"),
+        PatternRule("PHONE",        _EXTENSION_RE,     group="n",                                 score=0.7,  name="extension_de"),
+        PatternRule("ORGANIZATION", _SERVICE_BRACKET_RE, group="o", validator=_service_bracket_ok, score=0.7,  name="service_bracket_de"),
+        PatternRule("LOCATION",     _AREA_RE,          group="n", validator=_area_ok,             score=0.7,  name="named_area_de"),
+        PatternRule("PATIENT",      _INITIALS_RE,      group="n", validator=_initials_ok,         score=0.7,  name="patient_initials_de"),
+        PatternRule("STATE",        _ADDRESS_STATE_RE, group="s",                                 score=0.7,  name="address_state_de"),
         PatternRule("STREET",       _ADDRESS_RE,       group="s",        validator=_address_ok,         score=0.75, name="address_street_de"),
         PatternRule("ZIP",          _ADDRESS_RE,       group="z",        validator=_address_zip4_ok,    score=0.75, name="address_zip4_de"),
         PatternRule("CITY",         _ADDRESS_RE,       group="t",        validator=_address_ok,         score=0.75, name="address_town_de"),
