@@ -34,6 +34,12 @@ FOUND = [
     ("nb", "Fastlege X\nStrandgata 12\n8450 Stokmarknes\n", ("Stokmarknes", "CITY")),
     ("nb", "Bor alene i enebolig i Sandvær. Hjemmesykepleie daglig.", ("Sandvær", "CITY")),
     ("nb", "Mottatt med ambulanse fra Sørvær kai, AMK varslet.", ("Sørvær", "CITY")),
+    ("nb", "Jobber som sveiser på Nordstål AS i Sandvær. Skar seg.", ("Sandvær", "CITY")),
+    ("nb", "nevnte at pasienten skal hjem til Łódź i ferien.", ("Łódź", "CITY")),
+    # one word before AS after a preposition, a compound ending in -fisk
+    ("nb", "Innringer: HMS-ansvarlig ved Havfisk AS, tlf 75 77 40 12.", ("Havfisk AS", "ORGANIZATION")),
+    # a signature initial with an accent
+    ("nb", "Svar om ca 2 uker.\n\nÁ. Sara\n", ("Á. Sara", "DOCTOR")),
     # names: initials, abbreviations, patient fields, a name before an age or birth data
     ("nb", "Anestesi: spinal, overlege T.E. Strøm     Op.spl.: R. Haug", ("T.E. Strøm", "DOCTOR")),
     ("nb", "Anestesi: spinal, overlege T.E. Strøm     Op.spl.: R. Haug\n", ("R. Haug", "DOCTOR")),
@@ -69,6 +75,8 @@ NOT_FOUND = [
     ("nb", "SPL DAG\nPAS. SOVET MYE.", "DAG"),
     ("nb", "SPRØYTEPUMPE IKKE STARTET, VURDERES AV LEGE I MORGEN.", "MORGEN"),
     ("nb", "Lindrende enhet ved behov.\nFru Bakke, 93 år, operert i går.", "Fru"),
+    ("nb", "Oxynorm 5 mg x 4 i tillegg til Paracet.\nBytt til Paracet 1 g x 4.", "Paracet"),
+    ("nb", "Pasient med kjent AS, moderat.", "AS"),
 ]
 
 

@@ -77,7 +77,7 @@ def common_word(word: str) -> bool:
     # "Pasientens kommune": the genitive of a common word
     return (
         low in NORDIC_COMMON
-        or low.endswith(("isk", "iske"))
+        or (low.endswith(("isk", "iske")) and not low.endswith(("fisk", "fiske")))  # "Nordfisk AS"
         or (low.endswith("s") and low[:-1] in NORDIC_COMMON)
     )
 
@@ -408,7 +408,8 @@ def _companies(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[t
     words = text[s:e].split(" ")
     while words and (words[0].lower() in _LEAD or common_word(words[0])):
         s += len(words.pop(0)) + 1
-    if group == "co" and len(words) < 3 and not text[s:e].endswith(("ASA", "A/S", "ApS")):
+    after_prep = re.search(r"(?<![\w])(?:på|ved|hos|fra|frå|til|vid|från|till)[ ]\Z", text[max(0, s - 6) : s])
+    if group == "co" and len(words) < 3 and not text[s:e].endswith(("ASA", "A/S", "ApS")) and not after_prep:
         return  # "Kjent AS" (aortic stenosis): one capitalised word before AS names no company
     if len(words) < 2 or not _name_ok(text, s, s + len(words[0]), rule.lang):
         return

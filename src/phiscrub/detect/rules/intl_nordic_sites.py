@@ -28,7 +28,7 @@ from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word
 
 __all__ = ["nordic_site_rules"]
 
-_TITLE = r"[A-ZÆØÅÄÖ][a-zæøåäöéü]+(?:-[A-ZÆØÅÄÖa-zæøåäö][a-zæøåäöéü]+)*"
+_TITLE = r"[A-ZÆØÅÄÖÁŁŚŻŹ][a-zæøåäöéüáńśčšžółźżć]+(?:-[A-ZÆØÅÄÖa-zæøåäö][a-zæøåäöéüáńśčšžółźżć]+)*"
 _END = r"(?![\w\-])"
 _ACR = r"[A-ZÆØÅ]{2,5}"
 
@@ -81,11 +81,17 @@ _ZIP_LINE_RE = re.compile(
 _STREET_LINE_RE = re.compile(r"[A-ZÆØÅÄÖ][\w\-]*(?:[ ][\w\-]+){0,3}[ ]\d{1,4}[A-Za-z]?[ \t]*\Z")
 #: A capitalised word after "i"/"fra" inside a sentence: Nordic common nouns are lower case.
 _IN_TOWN_RE = re.compile(
-    rf"(?<=[a-zæøåäö,][ ])(?:i|(?P<fra>fra|frå|från))[ ](?P<t>{_TITLE}){_END}(?![ ][A-ZÆØÅÄÖ]|[ ]?[-–]\d|[ ]\d)"
+    rf"(?<=[^\W\d_,)][ ])(?:i|(?P<til>til|till)|(?P<fra>fra|frå|från))[ ](?P<t>{_TITLE}){_END}(?![ ][A-ZÆØÅÄÖ]|[ ]?[-–]\d|[ ]\d)"
 )
 #: After "fra" a town closes the clause or comes before a harbour or centre word ("fra Ørnes kai").
 _FROM_END_RE = re.compile(r"[ \t]*(?:[,.;:)\n]|\Z)|[ ](?:kai|kaia|havn|sentrum|stasjon|flyplass)(?![\w])")
 _GENITIVE_NOUN_RE = re.compile(r"[ ][a-zæøåäö]")
+#: "til" leads to a town only after a journey ("hjem til X", "kommer til X med fly"; not "bytt til Paracet").
+_JOURNEY_BEFORE_RE = re.compile(
+    r"(?i)(?<![\w])(?:hjem|heim|hem|reise|reiser|reiste|reist|dra|drar|dro|flytte|flytter|flyttet|kjøre|kjører|"
+    r"kjørt|fly|ambulanse|ambulansefly|overflyttet|overflyttes|overført|overføres|sendt|sendes|kommer|kom|"
+    r"tilbake|returnerer|resa|åka|åker|flyttar|flyttade)(?:[ ]\w+)?[ ]\Z"
+)
 _POSTBOX_RE = re.compile(r"(?<![\w\-])(?P<pb>(?:Postboks|Postbox|Pb\.|Box|Boks)[ ]\d{1,5})(?![\w\-]|[.,]\d)")
 
 
@@ -155,6 +161,8 @@ def _wards(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
     for m in _IN_TOWN_RE.finditer(text):
         word = m.group("t")
         if m.group("fra") is not None and not _FROM_END_RE.match(text, m.end("t")):
+            continue
+        if m.group("til") is not None and not _JOURNEY_BEFORE_RE.search(text, max(0, m.start() - 30), m.start()):
             continue
         if word.endswith("s") and _GENITIVE_NOUN_RE.match(text, m.end("t")):
             continue  # "i Bauhins klaff": a genitive before its noun
