@@ -16,7 +16,8 @@ modules (``dates_data``, ``ids_data``, ``locations_data``, ``facility_data``, ``
 The pack rules are compiled by ``intl`` (DATE, CONTACT), ``intl_ids`` (ID), ``intl_ages``,
 ``intl_names`` (with the scanner ``intl_name_scan`` and the words ``intl_names_data``) and
 ``intl_places`` (words in ``intl_places_data``; Spanish and Latin American extras in
-``intl_places_es``); the pack vocabulary itself is package data in
+``intl_places_es``; the forms of Spanish hospital notes in ``intl_spanish`` (places),
+``intl_spanish_dates`` and ``intl_spanish_names``); the pack vocabulary itself is package data in
 ``phiscrub/resources/langpacks/*.json``, read by ``pack_records``. Shared pieces: ``base`` (PatternRule,
 RuleDetector), ``_common`` (units, anchors, case variants, ``pack_rules``), ``id_values`` (the
 identifier value and its checks), ``checksums`` (national check digits). Imports go one way: kind

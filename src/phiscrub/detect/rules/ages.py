@@ -165,7 +165,7 @@ _ES_NEWBORN = r"(?:recién|recien|nou)\s+nacid[oa]s?|nounat|nounada|neonato|neon
 _ES_PERSON = (
     r"varón|varon|mujer|hombre|paciente|niña|niño|nena|nen|noi|noia|home|dona|lactante|joven|adolescente"
     r"|anciano|anciana|señor|señora|sra\.?|sr\.?|femenin[oa]|masculin[oa]|caucasian[oa]|gestante"
-    r"|primigesta|secundigesta|multípara|multipara|bebé|bebe"
+    r"|primigesta|secundigesta|multípara|multipara|bebé|bebe|pte"
 )
 # Kin words before an age ("Hermano de 3 años", "su hija de 12 años").
 _ES_KIN = r"herman[oa]|hij[oa]|sobrin[oa]|niet[oa]|prim[oa]|germà|germana|fill|filla"
@@ -197,12 +197,15 @@ _AGE_ES_RE = re.compile(
     # "Name, DNI 123, de 48 años": an age after a comma and "de" (not a duration: "de 3 años de evolución")
     rf"|(?<=,)\s+de\s+(?P<j>\d{{1,3}}\s*(?i:años|meses|anys|mesos)){_ES_NOT_DURATION}(?![\w])"
     # "Paciente X Y, 74 a., IQ cadera", "pac. X (76 a)": the age after a name on a person line
-    rf"|(?i:\b(?:{_ES_PERSON_LINE}))[^\n,(]{{1,60}}[,(][ \t]*(?P<k>\d{{1,3}}[ \t]*(?i:años|a\.?))(?=[ \t]*[,.;)])",
+    rf"|(?i:\b(?:{_ES_PERSON_LINE}))[^\n,(]{{1,60}}[,(][ \t]*(?P<k>\d{{1,3}}[ \t]*(?i:años|a\.?))(?=[ \t]*[,.;)])"
+    # "F. nacimiento: 14/05/1932 (91 años)": the age in brackets after a date of birth
+    rf"|(?i:nacimiento|naixement|nac\.|F\.?[ \t]?N\.?)[ \t]*:?[ \t]*\d{{1,2}}[/.\-]\d{{1,2}}[/.\-]\d{{2,4}}[ \t]*\([ \t]*"
+    rf"(?P<l>\d{{1,3}}[ \t]*(?i:años|anys|a\.?))(?=[ \t]*\))",
     re.MULTILINE,
 )
 
 AGE_RULES_ES: tuple[PatternRule, ...] = (
-    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"), not_after=r"[\w]"),
+    PatternRule("AGE", _AGE_ES_RE, name="age_es", score=0.9, group=("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"), not_after=r"[\w]"),
 )  # fmt: skip
 
 # English ages without a number, after an explicit age cue only ("Age: newborn", "age: 3 wks").

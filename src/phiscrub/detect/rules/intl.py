@@ -28,6 +28,11 @@ from functools import cache
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words, pack_rules
 from phiscrub.detect.rules.base import Labeler, PatternRule, Validator, trie_pattern
 from phiscrub.detect.rules.intl_nordic import nordic_date_rules
+from phiscrub.detect.rules.intl_spanish_dates import (
+    SPANISH_LANGUAGES,
+    spanish_date_rules,
+    spanish_day_month_veto,
+)
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack, normalize_lang
 
 __all__ = ["pack_contact_rules", "pack_date_rules"]
@@ -119,7 +124,9 @@ def _numeric_day_month_re() -> re.Pattern[str]:
     )
 
 
-def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
+def _numeric_day_month_ok(cue_re: re.Pattern[str], veto: Validator | None = None) -> Validator:
+    """``veto``: the language's evidence that a cued day-month is another number (Spanish ``día 7/7``)."""
+
     def ok(m: re.Match[str]) -> bool:
         text, start = m.string, m.start()
         # "Untersuchung: 26.04.;": after a field label a two-digit day-month with its closing period.
@@ -143,7 +150,7 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str]) -> Validator:
             )
         ):
             return False
-        return not followed_by_unit(text, m.end())
+        return not followed_by_unit(text, m.end()) and not (veto is not None and veto(m))
 
     return ok
 
@@ -212,12 +219,13 @@ def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
     month_word = re.compile(rf"{p['month_full']}(?![ \t\-/.]*\d)")
     year = _year_re(_RANGE_WORDS.get(pack.code, "-"))
     code = pack.code
+    veto = spanish_day_month_veto if code in SPANISH_LANGUAGES else None
 
     return (
         PatternRule("DATE", _month_date_re(p),        name=f"month_date_{code}",        score=0.9, validator=_month_date_ok, not_after=r"[\w/.\-]", anchor=month_anchor, reach=(60, 30)),
         PatternRule("DATE", month_word,               name=f"month_word_{code}",        score=0.7, validator=_month_word_ok(month_cue), not_after=r"[\w'’]"),
         PatternRule("DATE", year,                     name=f"year_{code}",              score=0.8, group=("y1", "y2"), validator=_year_ok(year_cue), not_after=r"[\w/.\-]"),
-        PatternRule("DATE", _numeric_day_month_re(),  name=f"day_month_numeric_{code}", score=0.7, validator=_numeric_day_month_ok(day_cue), not_after=r"[\w/.:,\-]"),
+        PatternRule("DATE", _numeric_day_month_re(),  name=f"day_month_numeric_{code}", score=0.7, validator=_numeric_day_month_ok(day_cue, veto), not_after=r"[\w/.:,\-]"),
     )  # fmt: skip
 
 
@@ -259,7 +267,7 @@ def pack_date_rules(lang: str) -> tuple[PatternRule, ...]:
     pack = LANGUAGE_PACKS.get(code)
     if pack is None or not pack.months:
         return ()
-    return _latin_date_rules(pack) + nordic_date_rules(code)
+    return _latin_date_rules(pack) + nordic_date_rules(code) + spanish_date_rules(code)
 
 
 # ================================================================================================

@@ -130,7 +130,9 @@ def _keyword_rule(pack: LanguagePack) -> PatternRule:
     list_sep = rf"[ \t]*(?:,|;|&|\b(?i:{_LIST_WORDS.get(pack.code, 'and')})\b)[ \t]*"
     # A German pension insurance number keeps its letter and serial ("12 345678 A 123").
     groups = rf"{_RV_GROUPS}|{_DIGIT_GROUPS}" if pack.code == "de" else _DIGIT_GROUPS
-    value_list = rf"(?:{groups}|{VALUE}(?:{list_sep}{CHUNK}{MORE}{VALUE_END}){{0,8}})"
+    # Spanish police and court references end in a slash and letters ("atestado nº AT-2024-0319/TT").
+    suffix = r"(?:/[A-Z]{1,4}(?![\w/]))?" if pack.code in ("es", "ca") else ""
+    value_list = rf"(?:{groups}|{VALUE}{suffix}(?:{list_sep}{CHUNK}{MORE}{VALUE_END}){{0,8}})"
     connect = (
         r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*"
         rf"(?:(?i:{nfd_words(pack.id_connectors)})\.?[ \t:#=.\-]*){{0,3}}\(?[ \t]*"
@@ -138,7 +140,7 @@ def _keyword_rule(pack: LanguagePack) -> PatternRule:
     pattern = re.compile(
         rf"(?<![\w\-/])(?P<kw>{nfd_words(list(table))})(?![\w]){connect}(?P<v>{value_list}){VALUE_END}"
     )
-    item = re.compile(rf"(?<![\w\-.])(?:{groups}|{VALUE}{VALUE_END})")
+    item = re.compile(rf"(?<![\w\-.])(?:{groups}|{VALUE}{suffix}{VALUE_END})")
 
     def ok(m: re.Match[str]) -> bool:
         return value_ok(first_value(item, m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))

@@ -60,6 +60,7 @@ from phiscrub.detect.rules.intl_nordic_names import (
     nordic_name_rules,
     upper_name_ok,
 )
+from phiscrub.detect.rules.intl_spanish_names import letter_title_is_no_name, spanish_name_rules
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
 
@@ -108,8 +109,10 @@ class PackNameRule(PatternRule):
         if pos == m.start():
             return
         span = sc.forward(text, pos, comma_ok=True) or sc.month_surname(text, pos)
-        if span is None:
-            return
+        if span is None or (
+            self.lang in ("es", "ca") and letter_title_is_no_name(text, m.start(), pos, span[1])
+        ):
+            return  # "vit D. Omeprazol": a vitamin and a drug
         span = self._given_after_comma(text, span, lex, strict=True)
         chain = text[m.start() : pos].split()
         if all(t.lower() in NOUN_TITLES for t in chain) and not (
@@ -565,4 +568,4 @@ def _name_rules(code: str, words: NameWords) -> tuple[PatternRule, ...]:
         PackNameRule("PATIENT",    _trigger_re(words),                             name=f"names_{code}",        score=0.85, extra_labels=("DOCTOR", "RELATIVE", "USERNAME"), lang=code),
         PackNameRule("PATIENT",    re.compile(rf"(?P<bare>{_bare_re().pattern})"), name=f"names_listed_{code}", score=0.7,  lang=code),
         PatternRule("PROFESSION", PROFESSION_RES[code],                           name=f"profession_{code}",   score=0.75, group="p", validator=_job_ok),
-    ) + german_name_rules(code)  # fmt: skip
+    ) + german_name_rules(code) + spanish_name_rules(code)  # fmt: skip

@@ -74,6 +74,8 @@ def _towns(lang: str = "") -> frozenset[str]:
         towns.update(_read(_OWN_TOWNS[lang], "cities"))
     towns.update(_read("es", "cities"))
     towns.update(_read("es", "cities_ca"))
+    if lang in ("es", "ca"):  # towns of 15,000 and more (scripts/build_es_towns.py): Spanish notes only
+        towns.update(_read("es", "cities_more"))
     return frozenset(t for t in towns if len(t) > 2 and t not in TOWN_WORDS)
 
 

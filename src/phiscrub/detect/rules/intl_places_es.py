@@ -8,7 +8,8 @@ rules shared with the other packs. Each rule needs a cue or a closed list:
   the pack (``en``, ``vive en``, ``natural de``, ``residente en`` ...), opening a dateline
   (``Bogotá, 3 de mayo``) or after a comma closing an address (``..., Rosario.``); the bundled town
   lists are Spanish only;
-* **neighbourhoods** after ``barrio``, ``Col.``/``colonia``: the capitalised name after the cue;
+* **neighbourhoods** after ``barrio``, ``Col.``/``colonia`` (``col.`` after a bracket or comma:
+  ``(col. Roma Sur, ...``): the capitalised name after the cue;
 * **Colombian addresses**: ``Calle 45 # 23-10``, ``Cra. 7 No. 32-16``, ``Carrera 7 n.º 32-16``;
 * **insurers and public bodies by name** (``Sanitas``, ``Adeslas``, ``MUFACE``, ``IMSS``, ``OSDE``,
   ``EPS Sura`` ...), the employer after a job phrase (``trabajaba como contable en Renfe``) and a
@@ -26,6 +27,7 @@ from functools import cache
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_places import listed_town
 from phiscrub.detect.rules.intl_places_data import CAP
+from phiscrub.detect.rules.intl_spanish import spanish_extra_place_rules
 
 __all__ = ["LATAM_TOWNS", "spanish_place_rules"]
 
@@ -77,7 +79,7 @@ def _rules() -> tuple[PatternRule, ...]:
     towns = trie_pattern(sorted(LATAM_TOWNS, key=len, reverse=True), ignore_case=False)
     return (
         PatternRule("CITY", re.compile(rf"{_TOWN_CUE.format(towns=towns)}(?P<t>{towns})(?![\w\-])", re.MULTILINE), group="t", name="town_latam_es", score=0.8),
-        PatternRule("CITY", re.compile(rf"(?:(?<![\w\-])(?:barrio|Colonia|colonia)|(?<=,[ ])Col\.)[ ]+(?P<t>{_HOOD_RUN})(?![\w\-.])"), group="t", name="neighbourhood_es", score=0.75),
+        PatternRule("CITY", re.compile(rf"(?:(?<![\w\-])(?:barrio|Colonia|colonia)|(?<=,[ ])Col\.|(?<=[(,][ ])col\.|(?<=\()[Cc]ol\.)[ ]+(?P<t>{_HOOD_RUN})(?![\w\-.])"), group="t", name="neighbourhood_es", score=0.75),
         PatternRule("STREET", re.compile(r"(?<![\w\-])(?P<s>(?:Calle|Cl\.|Carrera|Cra\.|Kr\.|Transversal|Tv\.|Diagonal|Dg\.|Avenida|Av\.)[ ]\d{1,3}[A-Z]?(?:[ ]?(?:Bis|bis|Sur|sur))?[ ](?:#|No\.|Nº|N°|n\.º)[ ]?\d{1,3}[A-Z]?[ ]?-[ ]?\d{1,3})(?![\w\-])"), group="s", name="street_co_es", score=0.8),
         PatternRule("ORGANIZATION", re.compile(rf"(?<![\w\-]){trie_pattern(sorted(_PAYERS, key=len, reverse=True), ignore_case=False)}(?![\w\-])"), name="payers_es", score=0.8),
         PatternRule("ORGANIZATION", re.compile(rf"\b(?:[Tt]rabaja(?:ba)?|[Tt]rabajó)[ ]+(?:como|de)[ ]+[a-zá-úñ]+(?:[ ][a-zá-úñ]+){{0,3}}?[ ]+(?:en|para)[ ]+(?:la[ ]empresa[ ]|el[ ]|la[ ])?(?P<o>{_CAP_RUN})(?![\w\-])"), group="o", validator=_not_town, name="employer_es", score=0.75),
@@ -115,5 +117,6 @@ def _not_town(m: re.Match[str]) -> bool:
 
 
 def spanish_place_rules(lang: str) -> tuple[PatternRule, ...]:
-    """The rules of this module for ``es`` and ``ca``; none for other languages."""
-    return _rules() if lang in ("es", "ca") else ()
+    """The rules of this module and of :mod:`.intl_spanish` (hospital notes) for ``es`` and ``ca``; none for
+    other languages."""
+    return _rules() + spanish_extra_place_rules(lang) if lang in ("es", "ca") else ()

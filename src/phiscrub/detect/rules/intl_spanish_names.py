@@ -1,0 +1,247 @@
+"""NAME rules of the Spanish and Catalan packs for Spanish hospital notes (``es``, ``ca``).
+
+The shared pack engine (:mod:`.intl_names`) reads names after titles, fields, kinship words and before
+roles. This module adds the forms of ward, nursing and discharge notes that need more, wired in the way
+:mod:`.intl_german` is (:func:`spanish_name_rules` returns nothing for other languages):
+
+* **a name in capitals** after a patient field (``Paciente: MUÑOZ DELGADO, ENCARNACIÓN``, ``Nombre: ENCARNA
+  MUÑOZ DELGADO``) and, surnames first, on a line of its own before the age or record number (``REY
+  PALACIOS, MARCOS, 30 años``, with a listed given name and surname);
+* **nicknames**: a quoted name in brackets after a name (``Dolores Vidal Serrano ("Lola")``), a name in
+  brackets after a patient word (``Llamo al pte (Paco)``), or after ``alias``, ``apodado``, ``conocido
+  como``, ``le llaman``;
+* **a name opening brackets before a role** (``Valorada por Fisioterapia (Pablo, fisio de planta)``);
+* **an initial and a surname after a staff field** (``Circulante: D. Arroyo``: after a staff field
+  ``D.`` is an initial, not *Don*);
+* **names in notes written all in lower case** (nursing notes): after a patient word (``pte encarna``), a
+  doctor's or a nurse's title (``(dra. salcedo)``, ``enf. lola``) or a kinship word (``llamo a su hija
+  marta``), and the signature on the last line (``rocio c.``); names are looked up without accents
+  (``rocio`` is ``Rocío``).
+
+:func:`letter_title_is_no_name` keeps the title rule from reading a drug or a word after a vitamin as a
+name (``Calcio + vit D. Omeprazol 20``: ``D.`` is the vitamin, not *Don*).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache, lru_cache
+from importlib import resources
+
+from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_name_scan import name_lexicon
+from phiscrub.detect.rules.intl_names_data import NAME_WORDS
+
+__all__ = ["letter_title_is_no_name", "spanish_name_rules"]
+
+_UP = "A-ZÁÉÍÓÚÑÜÀÈÒÏÇ"
+_LOW = "a-záéíóúñüàèòïç"
+_TITLE = rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)?"
+#: A word in capitals ("MUÑOZ", "PÉREZ-LLORCA", "D'ORS").
+_UPPER = rf"[{_UP}](?:[{_UP}]|['’\-][{_UP}])+"
+_UPPER_NAME = rf"{_UPPER}(?:[ ](?:DE[ ]LA[ ]|DE[ ]LOS[ ]|DEL[ ]|DE[ ]|Y[ ]|I[ ])?{_UPPER}){{0,2}}"
+
+
+def _fold(word: str) -> str:
+    """Lower case without accents ("Rocío" -> "rocio")."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c))
+
+
+@cache
+def _folded_lexicon() -> tuple[frozenset[str], frozenset[str]]:
+    lex = name_lexicon("es")
+    return frozenset(_fold(w) for w in lex.first), frozenset(_fold(w) for w in lex.last)
+
+
+def _given(word: str) -> bool:
+    return _fold(word) in _folded_lexicon()[0]
+
+
+def _surname(word: str) -> bool:
+    return _fold(word) in _folded_lexicon()[1]
+
+
+@cache
+def _stopwords() -> frozenset[str]:
+    words = NAME_WORDS["es"]
+    return frozenset(
+        {_fold(w) for w in words.stopwords}
+        | {_fold(w) for role in words.roles for w in role.split()}
+        | {_fold(w) for w in words.kin}
+    )
+
+
+@cache
+def _drugs() -> frozenset[str]:
+    """Drug names of the bundled medical lexicon (lower case)."""
+    path = resources.files("phiscrub.resources").joinpath("medical", "drugs.txt")
+    if not path.is_file():
+        return frozenset()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(w.strip().lower() for w in lines if w.strip() and not w.startswith(("#", "[")))
+
+
+# ------------------------------------------------------------------------------------------------
+# Names in capitals, surnames first
+def _field_words() -> str:
+    return trie_pattern(NAME_WORDS["es"].patient_fields, ignore_case=True)
+
+
+@cache
+def _upper_comma_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:(?P<f>(?<![\w])(?:{_field_words()}|Pte|PTE|Pac)\.?[ \t]*:[ \t]*)|(?:^|(?<=\n))[ \t]*)"
+        rf"(?P<n>{_UPPER_NAME}(?:,[ ](?P<g>{_UPPER}(?:[ ]{_UPPER})?))?)(?=[ \t]*(?:,|$|[ ]{{2,}}|\t|\(|[ ][-–][ ]))",
+        re.MULTILINE,
+    )
+
+
+def _upper_comma_ok(m: re.Match[str]) -> bool:
+    given = (m.group("g") or "").split()
+    surnames = [
+        w for w in m.group("n").split(",")[0].split() if w not in ("DE", "LA", "LOS", "DEL", "Y", "I")
+    ]
+    if any(_fold(w) in _stopwords() for w in (*given, *surnames)):
+        return False
+    if m.group("f") is not None:
+        # after a patient field: "MUÑOZ DELGADO, ENCARNACIÓN" or "ENCARNACIÓN MUÑOZ DELGADO" (two words or more)
+        return bool(given) or len(surnames) >= 2
+    if not given:
+        return False
+    # On a line of its own: a listed given name after the comma and a listed surname before it.
+    return all(_given(w) for w in given) and any(_surname(w) for w in surnames)
+
+
+# ------------------------------------------------------------------------------------------------
+# Nicknames
+_QUOTE_OPEN = "\"“«'‘"
+_QUOTE_CLOSE = "\"”»'’"
+_NICKNAME_RE = re.compile(
+    # 'Dolores Vidal Serrano ("Lola")': a quoted name in brackets after a name
+    rf"(?<=[{_LOW}])[ ]\([ ]?[{_QUOTE_OPEN}](?P<q>{_TITLE})[{_QUOTE_CLOSE}][ ]?\)"
+    # "Llamo al pte (Paco)", "la paciente («Lola»)"
+    rf"|(?<![\w])(?i:pte\.?|paciente|pac\.|sr\.|sra\.|don|doña|dña\.|usuario|usuaria)[ ]?\([ ]?[{_QUOTE_OPEN}]?"
+    rf"(?P<p>{_TITLE})[{_QUOTE_CLOSE}]?[ ]?\)"
+    # 'alias "Paco"', "conocido como Lola", "le llaman Paco"
+    rf"|(?<![\w])(?i:alias|apodad[oa]|conocid[oa][ ]como|le[ ]llaman|la[ ]llaman|prefiere[ ]que[ ]le[ ]llamen|"
+    rf"se[ ]hace[ ]llamar)[ ][{_QUOTE_OPEN}]?(?P<a>{_TITLE})"
+)
+
+
+def _nickname_ok(m: re.Match[str]) -> bool:
+    name = m.group("q") or m.group("p") or m.group("a")
+    if _fold(name) in _stopwords() or name.lower() in _drugs():
+        return False
+    if m.group("q") is not None:
+        # after a capitalised name: the word before the bracket starts with a capital
+        before = m.string[max(0, m.start() - 30) : m.start()].split()
+        return bool(before) and before[-1][:1].isupper()
+    if m.group("p") is not None:
+        return _given(name)
+    return True
+
+
+# ------------------------------------------------------------------------------------------------
+# Names around roles and staff fields
+@cache
+def _bracket_role_re() -> re.Pattern[str]:
+    roles = trie_pattern(NAME_WORDS["es"].roles, ignore_case=True)
+    return re.compile(rf"\((?P<n>{_TITLE}(?:[ ]{_TITLE}){{0,2}}),[ ](?:{roles})(?![\w\-])")
+
+
+def _bracket_role_ok(m: re.Match[str]) -> bool:
+    words = m.group("n").split()
+    return (len(words) >= 2 or _given(words[0])) and _fold(words[0]) not in _stopwords()
+
+
+@cache
+def _staff_initial_re() -> re.Pattern[str]:
+    fields = trie_pattern(NAME_WORDS["es"].doctor_fields, ignore_case=False)
+    return re.compile(
+        rf"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{{2}})|(?<=\t))[ \t]*(?:{fields})[ \t]*:[ \t]*"
+        rf"(?P<n>[{_UP}]\.[ ]{_TITLE}(?:[ ]{_TITLE})?)(?![\w\-])"
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Lower-case notes
+@lru_cache(maxsize=8)
+def _lower_case_note(text: str) -> bool:
+    """A note written in lower case: almost no capitalised word (not even at a sentence's start)."""
+    words = re.findall(r"(?<![\w\-])[^\W\d_]{4,}", text)
+    if len(words) < 20:
+        return False
+    titled = sum(1 for w in words if w[0].isupper() and not w.isupper())
+    return titled / len(words) < 0.05
+
+
+_LOW_WORD = rf"[{_LOW}][{_LOW}\-]{{2,}}"
+_LOWER_NAME_RE = re.compile(
+    rf"(?<![\w.\-])(?:(?P<p>pte|pac|paciente|sr|sra|don|doña|dña)\.?[ ]|(?P<t>dr|dra|enf|enfª|aux|tcae|fisio|sup)\.?[ ]"
+    rf"|(?:su[ ]|sus[ ])?(?P<k>hija|hijo|esposa|esposo|marido|mujer|madre|padre|hermana|hermano|nieta|nieto|"
+    rf"nuera|yerno|sobrina|sobrino|cuñada|cuñado|pareja|filla|fill|dona|marit|germana|germà)[ ])(?P<n>{_LOW_WORD})(?![\w\-])"
+)
+
+
+def _lower_name_ok(m: re.Match[str]) -> bool:
+    name = m.group("n")
+    if not _lower_case_note(m.string) or _fold(name) in _stopwords():
+        return False
+    if m.group("t") is not None:
+        return _surname(name) or _given(name)  # "(dra. salcedo)"
+    return _given(name)  # "pte encarna", "su hija marta"
+
+
+def _lower_name_label(m: re.Match[str]) -> str:
+    if m.group("t") is not None:
+        return "DOCTOR"
+    return "RELATIVE" if m.group("k") is not None else "PATIENT"
+
+
+#: The signature on the last line of a lower-case note: "rocio c.", "marta g, enf", "enf. lola".
+_LOWER_SIGNATURE_RE = re.compile(
+    rf"(?:^|(?<=\n))[ \t]*(?:(?:enf|enfª|aux|tcae)\.?[ ])?(?P<n>(?P<g>{_LOW_WORD})(?:[ ][{_LOW}]\.?)?)"
+    r"(?:,?[ ](?:enf|enfermera|enfermero|tcae|aux|due)\.?)?[ \t]*\s*\Z"
+)
+
+
+def _lower_signature_ok(m: re.Match[str]) -> bool:
+    return _lower_case_note(m.string) and _given(m.group("g")) and _fold(m.group("g")) not in _stopwords()
+
+
+# ------------------------------------------------------------------------------------------------
+#: Words before a one-letter title that make the letter no title: "vit D. X", "hepatitis C. X".
+_LETTER_LABEL_BEFORE_RE = re.compile(
+    r"(?i)(?<![\w])(?:vit|vit\.|vitamina|vitamin|grupo|tipo|clase|estadio|grado|hepatitis|factor|zona|nivel|"
+    r"fase|anexo|apartado|punto|proteína|complejo|Child)[ \t]*\Z"
+)
+
+
+def letter_title_is_no_name(text: str, title_start: int, name_start: int, name_end: int) -> bool:
+    """True when a one-letter title (``D.``) at ``title_start`` is no title of the name after it.
+
+    ``Calcio + vit D. Omeprazol 20``: the letter names a vitamin (a group, a stage ...) or the word after
+    it is a drug.
+    """
+    title = text[title_start:name_start].strip()
+    if not re.fullmatch(r"[A-ZÀ-Þ]\.", title):
+        return False
+    if _LETTER_LABEL_BEFORE_RE.search(text, max(0, title_start - 20), title_start):
+        return True
+    name = text[name_start:name_end]
+    return " " not in name and name.lower() in _drugs()
+
+
+def spanish_name_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The extra NAME rules of Spanish and Catalan (none for other languages; see the module doc)."""
+    if lang not in ("es", "ca"):
+        return ()
+    return (
+        PatternRule("PATIENT", _upper_comma_re(),    group="n", validator=_upper_comma_ok,                                                                       score=0.85, name=f"upper_comma_name_es_{lang}"),
+        PatternRule("PATIENT", _NICKNAME_RE,         group=("q", "p", "a"), validator=_nickname_ok,                                                              score=0.75, name=f"nickname_es_{lang}"),
+        PatternRule("DOCTOR",  _bracket_role_re(),   group="n", validator=_bracket_role_ok,                                                                      score=0.75, name=f"bracket_role_name_es_{lang}"),
+        PatternRule("DOCTOR",  _staff_initial_re(),  group="n",                                                                                                  score=0.8,  name=f"staff_initial_es_{lang}"),
+        PatternRule("PATIENT", _LOWER_NAME_RE,       group="n", validator=_lower_name_ok,    labeler=_lower_name_label, extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name=f"lower_case_names_es_{lang}"),
+        PatternRule("DOCTOR",  _LOWER_SIGNATURE_RE,  group="n", validator=_lower_signature_ok,                                                                   score=0.7,  name=f"lower_case_signature_es_{lang}"),
+    )  # fmt: skip
