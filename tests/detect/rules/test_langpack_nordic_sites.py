@@ -38,6 +38,12 @@ FOUND = [
     ("nb", "nevnte at pasienten skal hjem til Łódź i ferien.", ("Łódź", "CITY")),
     # one word before AS after a preposition, a compound ending in -fisk
     ("nb", "Innringer: HMS-ansvarlig ved Havfisk AS, tlf 75 77 40 12.", ("Havfisk AS", "ORGANIZATION")),
+    # the caller of a telephone note, a cited note's author, a route of two towns, a school, a journal number
+    ("nb", "Telefonnotat\n\nInnringer: Geir T. Solbakk, verneombud ved Havfisk AS.", ("Geir T. Solbakk", "RELATIVE")),
+    ("nb", "som sykehjemslegen har dokumentert (Somby, okt. -23).", ("Somby", "DOCTOR")),
+    ("nb", "Transport: Ambulansefly Tromsø-Narvik, avreise ca kl 11.30", ("Narvik", "CITY")),
+    ("nb", "Student ved Fjordbyen fagskole, 2. år.", ("Fjordbyen fagskole", "ORGANIZATION")),
+    ("nb", "Pas: Jan Nowak, D-nr 57048521241   Jnr: 6431 552\n", ("6431 552", "MEDICALRECORD")),
     # a signature initial with an accent
     ("nb", "Svar om ca 2 uker.\n\nÁ. Sara\n", ("Á. Sara", "DOCTOR")),
     # names: initials, abbreviations, patient fields, a name before an age or birth data
@@ -77,6 +83,8 @@ NOT_FOUND = [
     ("nb", "Lindrende enhet ved behov.\nFru Bakke, 93 år, operert i går.", "Fru"),
     ("nb", "Oxynorm 5 mg x 4 i tillegg til Paracet.\nBytt til Paracet 1 g x 4.", "Paracet"),
     ("nb", "Pasient med kjent AS, moderat.", "AS"),
+    ("nb", "Hb stabil (Medisinsk, 12.03.24).", "Medisinsk"),
+    ("nb", "Ambulansefly Pre-Op vurdering i dag.", "Op"),
 ]
 
 

@@ -9,7 +9,9 @@
 * the **patient opening a line** before an age (``Kjell Ove Berntsen, 62 år.``, ``Sivertsen, 95 år``,
   ``Opplysningar: Hagen, 83 år``, ``mikkel 13 år, kommer``) or a birth date or number (``Fagerlie, Oddvar
   (PID 2764055)``, ``Rasmussen, Emma, f. 27.05.03``, ``EPIKRISE - Abdirahman Hassan Warsame, f.nr.``)
-  -> PATIENT.
+  -> PATIENT;
+* the **caller** of a telephone note (``Innringer: Trond Å. Eliassen, HMS-ansvarlig``) -> RELATIVE, and the
+  author of a **cited note** (``(Utsi, okt. -23)``, ``(Hansen, 12.03.24)``) -> DOCTOR.
 
 The first word of a name is never a common Nordic word (:func:`.intl_nordic_places.common_word`) or a
 stop word of the pack; a lower-case name must open with a listed given name.
@@ -66,13 +68,22 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
         "age": re.compile(
             rf"(?:^|(?<=\n)|(?<=[a-zæøå]:[ ]))(?P<n>{_TOK}(?:[ ]{_TOK}){{0,3}}|[{_LOW}]{{3,}}),?[ ]\d{{1,3}}[ ]år(?![\w])"
         ),
+        # "Innringer: Trond Å. Eliassen, HMS-ansvarlig": the caller of a telephone note
+        "caller": re.compile(
+            rf"(?<![\w\-])(?i:innringer|innringar|opringer|uppringare|ringer)[ \t]*:[ \t]*"
+            rf"(?P<n>{_TOK}(?:[ ](?:[{_UP}]\.|{_TOK})){{0,3}})(?=[ \t]*(?:[,.(\n]|\Z))"
+        ),
+        # "(Utsi, okt. -23)", "(Hansen, 12.03.24)": a note cited by its author and date
+        "cited": re.compile(
+            rf"\((?P<n>{_TOK}),[ ](?=(?:[a-zæøå]{{3}}\.?[ ]?[-–']\d{{2}}|\d{{1,2}}[./]\d{{1,2}}(?:[./]\d{{2,4}})?)\))"
+        ),
         "birth": re.compile(
             rf"(?:^|(?<=\n)|(?<=[ ][-–][ ]))(?P<n>{_TOK}(?:,?[ ]{_TOK}){{1,3}})(?:,[ ]|[ ]\()(?:{_BIRTH})[ ]?\d"
         ),
     }
 
 
-_LABELS = {"initials": "DOCTOR", "abbr": "DOCTOR"}
+_LABELS = {"initials": "DOCTOR", "abbr": "DOCTOR", "caller": "RELATIVE", "cited": "DOCTOR"}
 
 
 @cache
@@ -114,7 +125,7 @@ class NordicPeopleRule(PatternRule):
                 first = words[0]
             if len(first) > 1 and not _first_ok(first, self.lang, lex):
                 continue
-            if self.kind in ("initials", "abbr", "pfield", "age", "birth") and any(
+            if any(
                 len(w) > 1 and common_word(w) for w in words
             ):
                 continue

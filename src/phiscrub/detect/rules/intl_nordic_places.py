@@ -38,7 +38,7 @@ from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_places_data import WORDS
 
-__all__ = ["NORDIC_COMMON", "acronym_ok", "common_word", "nordic_extra_place_rules"]
+__all__ = ["NORDIC_COMMON", "acronym_ok", "common_word", "nordic_extra_place_rules", "nordic_towns"]
 
 
 def _word_set(words: str) -> frozenset[str]:
@@ -370,7 +370,8 @@ _INSTITUTIONS = (
     "skole", "skule", "barnehage", "kirke", "kyrkje", "menighet", "sokn", "ungdomsskole", "barneskole",
     "videregående skole", "vgs", "universitet", "høgskole", "høyskole", "folkehøgskole", "Kirke", "Skole",
     "skola", "förskola", "kyrka", "församling", "gymnasium", "gymnasiet", "børnehave", "folkeskole", "sogn",
-    "idrettslag", "fotballklubb", "bedehus", "moské", "moske",
+    "idrettslag", "fotballklubb", "bedehus", "moské", "moske", "fagskole", "fagskule", "yrkesskole",
+    "folkehögskola", "högskola", "erhvervsskole",
 )  # fmt: skip
 _INSTITUTION_RE = re.compile(
     rf"(?<![\w\-.])(?P<in>{_TITLE}(?:[ ]{_TITLE}){{0,2}}[ ](?:{trie_pattern(_INSTITUTIONS, ignore_case=False)}))(?![\w\-])"
@@ -435,6 +436,11 @@ def _nordic_towns(lang: str) -> frozenset[str]:
     """The bundled towns of a Nordic pack (``lexicons/{nb,da,sv}/cities.txt``)."""
     path = resources.files("phiscrub.resources").joinpath("lexicons", lang, "cities.txt")
     return frozenset(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+def nordic_towns(lang: str) -> frozenset[str]:
+    """The bundled towns of a Nordic language (nynorsk reads the bokmål list)."""
+    return _nordic_towns(_pack(lang))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -12,7 +12,11 @@
 * **named wards** after a lower-case ward word (``døgnpost Fjellblikk``, ``barneposten Solgløtt``,
   ``geriatrisk post Nordlys``) or before an adjective and a unit word (``Havgløtt palliativ enhet``)
   -> DEPARTMENT;
-* **post-office boxes** (``Postboks 1480``, ``Box 123``) -> STREET.
+* **post-office boxes** (``Postboks 1480``, ``Box 123``) -> STREET;
+* **towns**: a postcode line after a street line (``Sjøgata 63\n8200 Fauske``), a capitalised word after
+  ``i``/``fra``/``til`` inside a sentence (``i Løding``, ``fra Ørnes kai``, ``hjem til Gdańsk``; ``til``
+  after a journey word only, ``fra`` before a clause end or a harbour word; no genitive before its noun,
+  no listed given name), two listed towns of a route (``Bodø-Svolvær``) -> ZIP, CITY, COUNTRY.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
-from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word
+from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word, nordic_towns
 
 __all__ = ["nordic_site_rules"]
 
@@ -92,6 +96,13 @@ _JOURNEY_BEFORE_RE = re.compile(
     r"kjørt|fly|ambulanse|ambulansefly|overflyttet|overflyttes|overført|overføres|sendt|sendes|kommer|kom|"
     r"tilbake|returnerer|resa|åka|åker|flyttar|flyttade)(?:[ ]\w+)?[ ]\Z"
 )
+_ROUTE_RE = re.compile(rf"(?<![\w\-])(?P<a>{_TITLE})[ ]?(?:-|–|->|→)[ ]?(?P<b>{_TITLE}){_END}")
+
+
+def _listed_towns(lang: str) -> frozenset[str]:
+    return nordic_towns(lang) | nordic_towns("nb")
+
+
 _POSTBOX_RE = re.compile(r"(?<![\w\-])(?P<pb>(?:Postboks|Postbox|Pb\.|Box|Boks)[ ]\d{1,5})(?![\w\-]|[.,]\d)")
 
 
@@ -158,6 +169,11 @@ def _wards(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
         if _STREET_LINE_RE.search(prev) and _name_word(m.group("t").split()[0], rule.lang):
             yield m.start("z"), m.end("z"), "ZIP"
             yield m.start("t"), m.end("t"), "CITY"
+    towns = _listed_towns(rule.lang)
+    for m in _ROUTE_RE.finditer(text):  # "Ambulansefly Bodø-Svolvær": two listed towns
+        if m.group("a") in towns and m.group("b") in towns:
+            yield m.start("a"), m.end("a"), "CITY"
+            yield m.start("b"), m.end("b"), "CITY"
     for m in _IN_TOWN_RE.finditer(text):
         word = m.group("t")
         if m.group("fra") is not None and not _FROM_END_RE.match(text, m.end("t")):
