@@ -239,6 +239,11 @@ POSITIVE = [
     ("Befund-CD (beschriftet M.H.) mitgegeben", "M.H.", "NAME"),
     ("Wohnhaft: Dorfstraße 3, 6336 Langkampfen, Tirol\nSV-Nr.", "Tirol", "LOCATION"),
     ("Erstabklärung in der Walk-in-Praxis Wörgl bei Fieber", "Walk-in-Praxis Wörgl", "LOCATION"),
+    # A town named with its lake, a hospital in a capitals header, a capitalised surname in a patient field.
+    ("Lebt allein in Gstadt am Chiemsee (Seeweg 2), Treppe", "Gstadt am Chiemsee", "LOCATION"),
+    ("ZENTRALLABOR LKH GRIESKIRCHEN - KUMULATIVBEFUND\n", "LKH GRIESKIRCHEN", "LOCATION"),
+    ("Pat.: OBERLECHNER ANTON  geb. 01.02.1940  m\n", "OBERLECHNER", "NAME"),
+    ("Pat.: OBERLECHNER Anton, geb. 01.02.1940\n", "Anton", "NAME"),
 ]
 
 NEGATIVE = [
@@ -330,6 +335,8 @@ NEGATIVE = [
     "Dienstarzt Neurologie (Piepser 4417)",
     "amb. Pflegedienst (Grundpflege morgens)",
     "Befund o.B., bei Pat. O.B.",
+    "Kaffee am Nachmittag in Ruhe am Tisch",
+    "KLINIKUM ABTEILUNG CHIRURGIE\n",
 ]
 
 

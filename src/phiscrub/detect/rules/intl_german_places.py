@@ -16,6 +16,9 @@
 * a town after a street with its number closing a bracket (``(Lindenweg 4a, Kolbermoor)``), after a
   company's legal form (``X GmbH, Raubling``) or a titled person (``Fr. X, Rosenheim-Westerndorf, Tel.``,
   ``Dr. med. X, Bad Aibling``); an Austrian state closing an address (``6341 Ebbs, Tirol``);
+* a town named with its lake or river (``in Prien am Chiemsee``), a hospital named in capitals in a header
+  (``LKH THIERSEETAL``), a capitalised surname before a given name in a patient field (``Pat.: BRANDSTÄTTER
+  ALOIS``);
 * a telephone extension (``Durchwahl -2261``; a pager number reaches a duty role and stays), a care
   service named in brackets (``Pflegedienst (Pflege daheim Inntal)``), a named ski area or park, and a
   patient's initials (``beschriftet K.Z.``, ``bei Pat. A.B.``; not ``O.B.``).
@@ -256,6 +259,41 @@ _ADDRESS_STATE_RE = re.compile(
 )
 
 
+#: A town named with its lake or river after a place preposition: "in Prien am Chiemsee", "aus Weil am Rhein".
+_TOWN_AM_WATER_RE = re.compile(
+    rf"(?<![\w\-])(?:in|aus|nach|bei|von)[ ](?P<t>{CAPW}[ ]am[ ](?:{CAPW}see|Inn|Main|Rhein|Neckar|Lech|Isar|"
+    r"Ammer|Starnberger[ ]See))(?![\w\-])"
+)
+
+
+def _town_am_water_ok(m: re.Match[str]) -> bool:
+    return not stop_word(m.group("t").split(" ")[0])
+
+
+#: A hospital named in capitals in a header: "LKH THIERSEETAL", "LANDESKRANKENHAUS THIERSEETAL".
+_CAPS_HOSPITAL_RE = re.compile(
+    r"(?<![\w\-])(?:LKH|KH|LANDESKRANKENHAUS|KRANKENHAUS|KREISKRANKENHAUS|KLINIKUM|KLINIK|SPITAL|KANTONSSPITAL|"
+    r"UNIVERSITÄTSKLINIKUM|UNIKLINIK)[ ](?P<n>[A-ZÄÖÜ]{4,}(?:-[A-ZÄÖÜ]{3,})?)(?![\w\-])"
+)
+
+
+def _caps_hospital_ok(m: re.Match[str]) -> bool:
+    n = m.group("n").title()
+    return not stop_word(n) and n.lower() not in _GENERIC_FACILITY_NAME
+
+
+#: A capitalised surname before a given name in a patient field: "Pat.: BRANDSTÄTTER ALOIS  geb.",
+#: "Pat.: STEINBICHLER Ursula, geb.".
+_CAPS_PATIENT_RE = re.compile(
+    r"(?<![\w\-])(?:Pat\.|Patient|Patientin|Name):[ ]+(?P<s>[A-ZÄÖÜ]{3,}(?:-[A-ZÄÖÜ]{3,})?),?[ ]"
+    r"(?P<g>[A-ZÄÖÜ](?:[A-ZÄÖÜ]+|[a-zäöüß]+))(?=[ ]{2}|,|[ \t]*\n)"
+)
+
+
+def _caps_patient_ok(m: re.Match[str]) -> bool:
+    return m.group("g").lower() in name_lexicon("de").first and m.group("s").lower() not in stopwords()
+
+
 def german_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
     """The address, dateline, named-facility and acronym rules of German (none for other languages)."""
     if lang != "de":
@@ -268,6 +306,9 @@ def german_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("ORGANIZATION", _SERVICE_BRACKET_RE, group="o", validator=_service_bracket_ok, score=0.7,  name="service_bracket_de"),
         PatternRule("LOCATION",     _AREA_RE,          group="n", validator=_area_ok,             score=0.7,  name="named_area_de"),
         PatternRule("PATIENT",      _INITIALS_RE,      group="n", validator=_initials_ok,         score=0.7,  name="patient_initials_de"),
+        PatternRule("CITY",         _TOWN_AM_WATER_RE, group="t", validator=_town_am_water_ok,    score=0.7,  name="town_am_water_de"),
+        PatternRule("HOSPITAL",     _CAPS_HOSPITAL_RE, group=0,   validator=_caps_hospital_ok,    score=0.7,  name="caps_hospital_de"),
+        PatternRule("PATIENT",      _CAPS_PATIENT_RE,  group=("s", "g"), validator=_caps_patient_ok, score=0.75, name="caps_patient_de"),
         PatternRule("STATE",        _ADDRESS_STATE_RE, group="s",                                 score=0.7,  name="address_state_de"),
         PatternRule("STREET",       _ADDRESS_RE,       group="s",        validator=_address_ok,         score=0.75, name="address_street_de"),
         PatternRule("ZIP",          _ADDRESS_RE,       group="z",        validator=_address_zip4_ok,    score=0.75, name="address_zip4_de"),
