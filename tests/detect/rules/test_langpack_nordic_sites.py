@@ -44,6 +44,9 @@ FOUND = [
     ("nb", "Transport: Ambulansefly Tromsø-Narvik, avreise ca kl 11.30", ("Narvik", "CITY")),
     ("nb", "Student ved Fjordbyen fagskole, 2. år.", ("Fjordbyen fagskole", "ORGANIZATION")),
     ("nb", "Pas: Jan Nowak, D-nr 57048521241   Jnr: 6431 552\n", ("6431 552", "MEDICALRECORD")),
+    # a lower-case name after a kin word
+    ("nb", "Ringte datter kari anne sara i Kautokeino, tlf 480 12 937.", ("kari anne sara", "RELATIVE")),
+    ("nb", "Snakket med sønnen per, han kommer i morgen.", ("per", "RELATIVE")),
     # a signature initial with an accent
     ("nb", "Svar om ca 2 uker.\n\nÁ. Sara\n", ("Á. Sara", "DOCTOR")),
     # names: initials, abbreviations, patient fields, a name before an age or birth data
@@ -83,6 +86,8 @@ NOT_FOUND = [
     ("nb", "Lindrende enhet ved behov.\nFru Bakke, 93 år, operert i går.", "Fru"),
     ("nb", "Oxynorm 5 mg x 4 i tillegg til Paracet.\nBytt til Paracet 1 g x 4.", "Paracet"),
     ("nb", "Pasient med kjent AS, moderat.", "AS"),
+    ("nb", "Datter anne kommer i morgen med klær.", "anne"),
+    ("nb", "Kona kari er syk selv, kan ikke hente.", "kari"),
     ("nb", "Hb stabil (Medisinsk, 12.03.24).", "Medisinsk"),
     ("nb", "Ambulansefly Pre-Op vurdering i dag.", "Op"),
 ]

@@ -10,6 +10,9 @@
   ``Opplysningar: Hagen, 83 år``, ``mikkel 13 år, kommer``) or a birth date or number (``Fagerlie, Oddvar
   (PID 2764055)``, ``Rasmussen, Emma, f. 27.05.03``, ``EPIKRISE - Abdirahman Hassan Warsame, f.nr.``)
   -> PATIENT;
+* a **lower-case name after a kin word** whose first word is a listed given name (``ringte datter inger
+  anne bongo i Karasjok``; an unlisted last word only before a clause end, a town or a phone number)
+  -> RELATIVE;
 * the **caller** of a telephone note (``Innringer: Trond Å. Eliassen, HMS-ansvarlig``) -> RELATIVE, and the
   author of a **cited note** (``(Utsi, okt. -23)``, ``(Hansen, 12.03.24)``) -> DOCTOR.
 
@@ -77,13 +80,43 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
         "cited": re.compile(
             rf"\((?P<n>{_TOK}),[ ](?=(?:[a-zæøå]{{3}}\.?[ ]?[-–']\d{{2}}|\d{{1,2}}[./]\d{{1,2}}(?:[./]\d{{2,4}})?)\))"
         ),
+        # "ringte datter inger anne bongo i Karasjok": a lower-case name after a kin word
+        "kin_lower": re.compile(
+            rf"(?<![\w\-])(?i:{trie_pattern(NAME_WORDS[code].kin, ignore_case=False)})[ ]"
+            rf"(?P<n>[{_LOW}]{{2,}}(?:-[{_LOW}]{{2,}})?(?:[ ][{_LOW}]{{2,}}(?:-[{_LOW}]{{2,}})?){{0,2}})(?![\w\-])"
+        ),
         "birth": re.compile(
             rf"(?:^|(?<=\n)|(?<=[ ][-–][ ]))(?P<n>{_TOK}(?:,?[ ]{_TOK}){{1,3}})(?:,[ ]|[ ]\()(?:{_BIRTH})[ ]?\d"
         ),
     }
 
 
-_LABELS = {"initials": "DOCTOR", "abbr": "DOCTOR", "caller": "RELATIVE", "cited": "DOCTOR"}
+_LABELS = {"initials": "DOCTOR", "abbr": "DOCTOR", "caller": "RELATIVE", "cited": "DOCTOR", "kin_lower": "RELATIVE"}
+#: What may follow the unlisted last word of a lower-case name: a clause end, a town, a phone number.
+_LOWER_END_RE = re.compile(r"[ \t]*(?:[,.;:()\n]|\Z)|[ ](?:i|på|fra|frå)[ ][A-ZÆØÅ]|[ ](?:tlf|tel|mob)(?![\w])")
+
+
+def _lower_name(text: str, s: int, e: int, code: str, lex: NameLexicon) -> int | None:
+    """The end of a lower-case name at ``s``: a listed given name, then listed names, and an unlisted
+    surname only when a clause end, a town or a phone number follows it; ``None`` if there is none."""
+    stop = {w.lower() for w in NAME_WORDS[code].stopwords}
+    words = list(re.finditer(r"\S+", text[s:e]))
+    if not words or words[0].group() not in lex.first:
+        return None
+    end = None
+    for i, w in enumerate(words):
+        word = w.group()
+        if common_word(word) or word in stop:
+            break
+        if word in lex.first or word in lex.last:
+            end = s + w.end()
+            continue
+        if i > 0 and _LOWER_END_RE.match(text, s + w.end()):
+            end = s + w.end()
+        break
+    if end is None or not _LOWER_END_RE.match(text, end):
+        return None
+    return end
 
 
 @cache
@@ -113,6 +146,11 @@ class NordicPeopleRule(PatternRule):
         label = _LABELS.get(self.kind, "PATIENT")
         for m in self.pattern.finditer(text):
             s, e = m.span("n")
+            if self.kind == "kin_lower":
+                end = _lower_name(text, s, e, self.lang, lex)
+                if end is not None:
+                    yield s, end, label
+                continue
             e = s + len(text[s:e].rstrip())
             lead = re.match(r"(?P<t>[^\W\d_]+\.?)[ ]", text[s:e])
             if lead is not None and lead.group("t") in _person_titles(self.lang):
