@@ -11,7 +11,11 @@ from ._langpack import pack_coarse, pack_found
 # (language, text, (surface, fine label)): one row per form.
 FOUND = [
     # hospitals named in one compound, or a name before a hospital word
-    ("nb", "EPIKRISE\nVestfjordsykehuset Harstad - Kirurgisk avdeling", ("Vestfjordsykehuset Harstad", "HOSPITAL")),
+    (
+        "nb",
+        "EPIKRISE\nVestfjordsykehuset Harstad - Kirurgisk avdeling",
+        ("Vestfjordsykehuset Harstad", "HOSPITAL"),
+    ),
     ("nb", "Sammenlignet med CT ved Fjellsykehuset (nyrestein).", ("Fjellsykehuset", "HOSPITAL")),
     ("sv", "Överflyttas till Nordsjukhuset Luleå 22/3 med ambulans.", ("Nordsjukhuset Luleå", "HOSPITAL")),
     ("nb", "overflyttet fra Gällivare sjukhus etter ulykke", ("Gällivare sjukhus", "HOSPITAL")),
@@ -39,7 +43,11 @@ FOUND = [
     # one word before AS after a preposition, a compound ending in -fisk
     ("nb", "Innringer: HMS-ansvarlig ved Havfisk AS, tlf 75 77 40 12.", ("Havfisk AS", "ORGANIZATION")),
     # the caller of a telephone note, a cited note's author, a route of two towns, a school, a journal number
-    ("nb", "Telefonnotat\n\nInnringer: Geir T. Solbakk, verneombud ved Havfisk AS.", ("Geir T. Solbakk", "RELATIVE")),
+    (
+        "nb",
+        "Telefonnotat\n\nInnringer: Geir T. Solbakk, verneombud ved Havfisk AS.",
+        ("Geir T. Solbakk", "RELATIVE"),
+    ),
     ("nb", "som sykehjemslegen har dokumentert (Somby, okt. -23).", ("Somby", "DOCTOR")),
     ("nb", "Transport: Ambulansefly Tromsø-Narvik, avreise ca kl 11.30", ("Narvik", "CITY")),
     ("nb", "Student ved Fjordbyen fagskole, 2. år.", ("Fjordbyen fagskole", "ORGANIZATION")),
@@ -60,9 +68,17 @@ FOUND = [
     ("nb", "Pas.: Sara, N.A.    Dato: 04.09.2024", ("Sara, N.A.", "PATIENT")),
     ("nb", "Pasient: NGUYEN Van Minh     PID 5540193", ("NGUYEN Van Minh", "PATIENT")),
     ("nb", "Pasient: SKUM, NILS ASLAK   PID 3355710", ("SKUM, NILS ASLAK", "PATIENT")),
-    ("nb", "direkte til PCI-lab.\n\nKnut Arne Sørbø, 62 år. Jobber som kokk.", ("Knut Arne Sørbø", "PATIENT")),
+    (
+        "nb",
+        "direkte til PCI-lab.\n\nKnut Arne Sørbø, 62 år. Jobber som kokk.",
+        ("Knut Arne Sørbø", "PATIENT"),
+    ),
     ("nn", "Opplysningar: Valde, 83 år, kjend demens", ("Valde", "PATIENT")),
-    ("nb", "Hjertesviktpoliklinikken - 06.08.24\nBrekke, Oddvar (PID 2764055)", ("Brekke, Oddvar", "PATIENT")),
+    (
+        "nb",
+        "Hjertesviktpoliklinikken - 06.08.24\nBrekke, Oddvar (PID 2764055)",
+        ("Brekke, Oddvar", "PATIENT"),
+    ),
     ("nb", "EPIKRISE - Ahmed Yusuf Farah, f.nr. 051079 21232", ("Ahmed Yusuf Farah", "PATIENT")),
 ]
 

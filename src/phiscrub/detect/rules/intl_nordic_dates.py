@@ -285,7 +285,9 @@ def _count_before(before: str) -> bool:
     word = _word_before(before)
     if word == "dag" and re.search(r"(?i)(?<![\w])i[ \t]+dag[ \t]*\Z", before):
         return False
-    if word == "dose" and re.search(r"(?i)(?<![\w])(?:siste|første|sist|första|neste|næste)[ \t]+dose[ \t]*\Z", before):
+    if word == "dose" and re.search(
+        r"(?i)(?<![\w])(?:siste|første|sist|första|neste|næste)[ \t]+dose[ \t]*\Z", before
+    ):
         return False  # "siste dose 12.2 kl 20": the day of the last dose
     return word in _COUNTS
 

@@ -173,8 +173,26 @@ def cut_at_preposition(text: str, span: tuple[int, int] | None) -> tuple[int, in
 
 #: Shift and time words that follow a role or a field on capital lines ("SPL DAG", "LEGE I MORGEN").
 _SHIFT_WORDS = frozenset(
-    "dag dagen natt natten kveld kvelden aften aftenen morgen morgenen formiddag ettermiddag vakt "
-    "dagvakt kveldsvakt nattevakt seinvakt senvakt".split()
+    (
+        "dag",
+        "dagen",
+        "natt",
+        "natten",
+        "kveld",
+        "kvelden",
+        "aften",
+        "aftenen",
+        "morgen",
+        "morgenen",
+        "formiddag",
+        "ettermiddag",
+        "vakt",
+        "dagvakt",
+        "kveldsvakt",
+        "nattevakt",
+        "seinvakt",
+        "senvakt",
+    )
 )
 
 

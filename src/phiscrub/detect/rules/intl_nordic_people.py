@@ -91,9 +91,17 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
     }
 
 
-_LABELS = {"initials": "DOCTOR", "abbr": "DOCTOR", "caller": "RELATIVE", "cited": "DOCTOR", "kin_lower": "RELATIVE"}
+_LABELS = {
+    "initials": "DOCTOR",
+    "abbr": "DOCTOR",
+    "caller": "RELATIVE",
+    "cited": "DOCTOR",
+    "kin_lower": "RELATIVE",
+}
 #: What may follow the unlisted last word of a lower-case name: a clause end, a town, a phone number.
-_LOWER_END_RE = re.compile(r"[ \t]*(?:[,.;:()\n]|\Z)|[ ](?:i|på|fra|frå)[ ][A-ZÆØÅ]|[ ](?:tlf|tel|mob)(?![\w])")
+_LOWER_END_RE = re.compile(
+    r"[ \t]*(?:[,.;:()\n]|\Z)|[ ](?:i|på|fra|frå)[ ][A-ZÆØÅ]|[ ](?:tlf|tel|mob)(?![\w])"
+)
 
 
 def _lower_name(text: str, s: int, e: int, code: str, lex: NameLexicon) -> int | None:
@@ -163,9 +171,7 @@ class NordicPeopleRule(PatternRule):
                 first = words[0]
             if len(first) > 1 and not _first_ok(first, self.lang, lex):
                 continue
-            if any(
-                len(w) > 1 and common_word(w) for w in words
-            ):
+            if any(len(w) > 1 and common_word(w) for w in words):
                 continue
             yield s, e, label
 

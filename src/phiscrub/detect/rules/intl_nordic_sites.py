@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from phiscrub.detect.rules.base import PatternRule
-from phiscrub.detect.rules.intl_name_scan import name_lexicon
+from phiscrub.detect.rules.intl_name_scan import NameLexicon, name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word, nordic_towns
 
@@ -108,9 +108,36 @@ _POSTBOX_RE = re.compile(r"(?<![\w\-])(?P<pb>(?:Postboks|Postbox|Pb\.|Box|Boks)[
 
 #: Capitalised words after "i"/"fra" that name no place (products, records, scales, shorthand).
 _NOT_TOWNS = frozenset(
-    "dips metavision helsenorge kjernejournal pasientjournalen epj journal journalen excel word teams "
-    "covid corona januar februar mars april mai juni juli august september oktober november desember "
-    "helse nav akuttmottaket".split()
+    (
+        "dips",
+        "metavision",
+        "helsenorge",
+        "kjernejournal",
+        "pasientjournalen",
+        "epj",
+        "journal",
+        "journalen",
+        "excel",
+        "word",
+        "teams",
+        "covid",
+        "corona",
+        "januar",
+        "februar",
+        "mars",
+        "april",
+        "mai",
+        "juni",
+        "juli",
+        "august",
+        "september",
+        "oktober",
+        "november",
+        "desember",
+        "helse",
+        "nav",
+        "akuttmottaket",
+    )
 )
 
 
@@ -163,6 +190,10 @@ def _wards(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
                 yield m.start("w"), m.end("w"), "DEPARTMENT"
     for m in _POSTBOX_RE.finditer(text):
         yield m.start("pb"), m.end("pb"), "STREET"
+    yield from _towns(rule, text, lex)
+
+
+def _towns(rule: NordicSiteRule, text: str, lex: NameLexicon) -> Iterator[tuple[int, int, str]]:
     for m in _ZIP_LINE_RE.finditer(text):
         line_end = m.start() - 1
         prev = text[text.rfind("\n", 0, line_end) + 1 : line_end]
@@ -178,7 +209,9 @@ def _wards(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
         word = m.group("t")
         if m.group("fra") is not None and not _FROM_END_RE.match(text, m.end("t")):
             continue
-        if m.group("til") is not None and not _JOURNEY_BEFORE_RE.search(text, max(0, m.start() - 30), m.start()):
+        if m.group("til") is not None and not _JOURNEY_BEFORE_RE.search(
+            text, max(0, m.start() - 30), m.start()
+        ):
             continue
         if word.endswith("s") and _GENITIVE_NOUN_RE.match(text, m.end("t")):
             continue  # "i Bauhins klaff": a genitive before its noun
