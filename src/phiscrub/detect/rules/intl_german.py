@@ -30,9 +30,9 @@ acronyms) and :mod:`.intl_german_dates` (bare day-months with their closing peri
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_german_common import CAPW as _CAPW
 from phiscrub.detect.rules.intl_german_common import CLINICAL_ABBR as _CLINICAL_ABBR
 from phiscrub.detect.rules.intl_german_common import NAME as _NAME
@@ -327,16 +327,6 @@ _LOWER_NAME_RE = re.compile(
 )
 
 
-@lru_cache(maxsize=8)
-def _lower_case_note(text: str) -> bool:
-    """A note written in lower case: almost no capitalised word (German capitalises every noun)."""
-    words = re.findall(r"(?<![\w\-])[^\W\d_]{4,}", text)
-    if len(words) < 20:
-        return False
-    titled = sum(1 for w in words if w[0].isupper() and not w.isupper())
-    return titled / len(words) < 0.05
-
-
 #: Time words after "fr." (Freitag) in a lower-case note: "fr. früh".
 _LOWER_TIME_WORDS = frozenset(
     (
@@ -348,7 +338,7 @@ _LOWER_TIME_WORDS = frozenset(
 
 def _lower_name_ok(m: re.Match[str]) -> bool:
     n = m.group("n")
-    if not _lower_case_note(m.string) or not _name_word(n) or n in _LOWER_TIME_WORDS:
+    if not lower_case_note(m.string) or not _name_word(n) or n in _LOWER_TIME_WORDS:
         return False
     lex = name_lexicon("de")
     if m.group("t") is not None or m.group("o") is not None:
@@ -388,7 +378,7 @@ _LOWER_QUOTED_NICK_RE = re.compile(r"[\"„](?:der|die|unser|unsere)[ ](?P<n>[a-
 
 
 def _hand_sign_ok(m: re.Match[str]) -> bool:
-    return _lower_case_note(m.string) and m.group("n") not in _LOWER_TIME_WORDS
+    return lower_case_note(m.string) and m.group("n") not in _LOWER_TIME_WORDS
 
 
 def _lower_quoted_nick_ok(m: re.Match[str]) -> bool:
@@ -403,7 +393,7 @@ def _lower_quoted_nick_ok(m: re.Match[str]) -> bool:
         "ziel",
         "heil",
     )
-    return _lower_case_note(m.string) and (n in name_lexicon("de").first or short)
+    return lower_case_note(m.string) and (n in name_lexicon("de").first or short)
 
 
 def _line_start(m: re.Match[str]) -> bool:

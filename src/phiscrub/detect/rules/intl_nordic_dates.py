@@ -49,12 +49,18 @@ that word is a measurement (``(BE -12)``, ``(vekt -10)``).
 
 from __future__ import annotations
 
-import calendar as _stdcal
 import re
 
-from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_NAMES
+from phiscrub.calendar import MONTH_NAMES
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_common import (
+    line_before,
+    month_pattern,
+    valid_day_month,
+    weekday_pattern,
+    word_set,
+)
 
 __all__ = ["nordic_day_month_rules"]
 
@@ -163,17 +169,8 @@ _DATE_BEFORE_RE = re.compile(
 )
 
 
-def _variants(words: tuple[str, ...] | list[str]) -> list[str]:
-    """Each word as written, lower-case, Title-case and UPPER-case."""
-    return sorted({f for w in words for f in (w, w.lower(), w[:1].upper() + w[1:].lower(), w.upper())})
-
-
 def _calendar_lang(lang: str) -> str:
     return "nb" if lang == "nn" else lang
-
-
-def _word_set(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(w.lower().rstrip(".") for w in words)
 
 
 _EVENT_BEFORE_RE = re.compile(
@@ -198,29 +195,18 @@ _STRENGTH_WORDS = ("kraft", "kraften", "muskelkraft", "styrke", "muskelstyrke", 
 _STRENGTH_RE = re.compile(rf"(?<![\w]){nfd_words(_STRENGTH_WORDS)}(?![\w])")
 #: A line opening with a clock time (``08.30  7,33 ...``): a column of times.
 _LINE_TIME_RE = re.compile(r"[ \t]*(?P<h>\d{1,2})[.:](?P<mi>\d{2})(?![\d.,])")
-_SCALES = _word_set(_SCALE_WORDS)
+_SCALES = word_set(_SCALE_WORDS)
 _SCALE_ENDINGS = ("score", "skår", "skala", "skåre")
-_COUNTS = _word_set(_COUNT_WORDS)
-_LABS = _word_set(_LAB_WORDS)
-_SIGNED = _word_set(_SIGNED_WORDS)
+_COUNTS = word_set(_COUNT_WORDS)
+_LABS = word_set(_LAB_WORDS)
+_SIGNED = word_set(_SIGNED_WORDS)
 _COUNT_AFTER_RE = re.compile(rf"[ \t]+{nfd_words(_COUNT_AFTER)}(?![\w])")
 _DAY_WORD_BEFORE_RE = re.compile(rf"(?<![\w]){nfd_words(_DAY_WORDS)}[ \t]*\Z")
 
 
-def _weekday_pattern(lang: str) -> str:
-    names = [w for day in WEEKDAY_NAMES[_calendar_lang(lang)] for w in day]
-    return trie_pattern(_variants(names), ignore_case=False)
-
-
-def _month_pattern(lang: str) -> str:
-    code = _calendar_lang(lang)
-    names = [w for month in (*MONTH_NAMES[code], *MONTH_ABBRS[code]) for w in month]
-    return trie_pattern(_variants(names), ignore_case=False)
-
-
 def _dm_re(lang: str) -> re.Pattern[str]:
     """Weekday (optional), day, separator, month; a year only after a weekday; the closing period."""
-    wd = _weekday_pattern(lang)
+    wd = weekday_pattern(_calendar_lang(lang))
     return re.compile(
         rf"(?P<v>(?:(?P<wd>{wd}),?[ \t]+(?:(?:den|d\.)[ \t]+)?)?{_DM_CORE}"
         # "søndag 10.03.2024", "fredag 8/3-24": a year is taken only to join a weekday to a full date.
@@ -231,20 +217,13 @@ def _dm_re(lang: str) -> re.Pattern[str]:
 
 def _before(m: re.Match[str], n: int = 40) -> str:
     """The text of the same line before the date (at most ``n`` characters)."""
-    text, start = m.string, m.start("d")
-    before = text[max(0, start - n) : start]
-    return before[before.rfind("\n") + 1 :]
+    return line_before(m.string, m.start("d"), n)
 
 
 def _opens_line(m: re.Match[str]) -> bool:
     """Nothing but spaces before the match on its line."""
     text, start = m.string, m.start()
     return text[text.rfind("\n", 0, start) + 1 : start].strip() == ""
-
-
-def _valid(day: int, month: int) -> bool:
-    # 2024 is a leap year: 29/2 is a date whatever the year.
-    return 1 <= month <= 12 and 1 <= day <= _stdcal.monthrange(2024, month)[1]
 
 
 def _word_before(before: str) -> str:
@@ -260,10 +239,10 @@ def _clock_time(m: re.Match[str], before: str) -> bool:
     if _DATE_BEFORE_RE.search(before):
         return True
     after = _DASH_DM_AFTER_RE.match(m.string, m.end("m"))
-    if after and not _valid(int(after.group("d")), int(after.group("m"))):
+    if after and not valid_day_month(int(after.group("d")), int(after.group("m"))):
         return True
     ahead = _DASH_DM_BEFORE_RE.search(before)
-    return bool(ahead and not _valid(int(ahead.group("d")), int(ahead.group("m"))))
+    return bool(ahead and not valid_day_month(int(ahead.group("d")), int(ahead.group("m"))))
 
 
 def _scale_before(before: str) -> bool:
@@ -338,7 +317,11 @@ def _time_column(m: re.Match[str]) -> bool:
     next_start = text.find("\n", m.end()) + 1
     for pos in (prev_start if line_start > 0 else -1, next_start if next_start > 0 else -1):
         t = _LINE_TIME_RE.match(text, pos) if pos >= 0 else None
-        if t is not None and int(t.group("h")) < 24 and not _valid(int(t.group("h")), int(t.group("mi"))):
+        if (
+            t is not None
+            and int(t.group("h")) < 24
+            and not valid_day_month(int(t.group("h")), int(t.group("mi")))
+        ):
             return True
     return False
 
@@ -369,7 +352,7 @@ def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
 def _day_month_ok(m: re.Match[str]) -> bool:
     """Keep a proposed Nordic day-month unless something shows it is a time, score, fraction or value."""
     day, month = int(m.group("d")), int(m.group("m"))
-    if not _valid(day, month):
+    if not valid_day_month(day, month):
         return False
     dotted = m.group("dot") is not None
     if m.group("y") is not None:
@@ -396,7 +379,7 @@ def _day_month_ok(m: re.Match[str]) -> bool:
 def _month_yy_re(lang: str) -> re.Pattern[str]:
     """A month name or abbreviation (optionally with its period) and a two-digit year: ``okt -23``."""
     return re.compile(
-        rf"(?<![\w])(?:{_month_pattern(lang)})\.?(?:[ \t]?[-–]|[ \t]?['’])\d{{2}}(?![\w]|[.,]\d)"
+        rf"(?<![\w])(?:{month_pattern(_calendar_lang(lang))})\.?(?:[ \t]?[-–]|[ \t]?['’])\d{{2}}(?![\w]|[.,]\d)"
     )
 
 

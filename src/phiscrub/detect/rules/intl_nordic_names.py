@@ -231,13 +231,18 @@ def _listed(toks: list[str], lex: NameLexicon) -> bool:
     return any(t.lower() in lex.first or t.lower() in lex.last for t in toks)
 
 
+def _name_after_titles(text: str, m: re.Match[str], sc: NameScanner) -> tuple[tuple[int, int] | None, bool]:
+    """The name after the trigger and any titles, cut before a preposition; whether a title was a doctor's."""
+    pos, doctor = sc.skip_titles(text, m.end())
+    return cut_at_preposition(text, sc.forward(text, pos, upper_ok=_upper_line(text, pos))), doctor
+
+
 # ------------------------------------------------------------------------------------------------
 def _after_role_word(
     rule: NordicNameRule, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
 ) -> Iterator[tuple[int, int, str]]:
     """``Diabetessykepleier Kari-Anne Moen gir ...``: the name after a compound role word."""
-    pos, _ = sc.skip_titles(text, m.end())
-    span = cut_at_preposition(text, sc.forward(text, pos, upper_ok=_upper_line(text, pos)))
+    span, _ = _name_after_titles(text, m, sc)
     if span is not None and _plausible(text, span, sc):
         yield span[0], span[1], "DOCTOR"
 
@@ -246,8 +251,7 @@ def _after_role_label(
     rule: NordicNameRule, text: str, m: re.Match[str], sc: NameScanner, lex: NameLexicon
 ) -> Iterator[tuple[int, int, str]]:
     """``Ortoped: Tiril.``, ``Teamleder: Magnus Bø``: the clinician after a role label and a colon."""
-    pos, titled = sc.skip_titles(text, m.end())
-    span = cut_at_preposition(text, sc.forward(text, pos, upper_ok=_upper_line(text, pos)))
+    span, titled = _name_after_titles(text, m, sc)
     if span is None or not _plausible(text, span, sc):
         return
     toks = _tokens(text, span)

@@ -49,13 +49,18 @@ Also:
 
 from __future__ import annotations
 
-import calendar as _stdcal
 import itertools
 import re
 
-from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_NAMES
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words
-from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.base import PatternRule
+from phiscrub.detect.rules.intl_common import (
+    line_before,
+    month_pattern,
+    valid_day_month,
+    weekday_pattern,
+    word_set,
+)
 
 __all__ = ["SPANISH_LANGUAGES", "spanish_date_rules", "spanish_day_month_veto"]
 
@@ -114,17 +119,8 @@ _EVENT_WORDS = (
 # Patterns
 
 
-def _variants(words: list[str]) -> list[str]:
-    """Each word as written, lower-case, Title-case and UPPER-case."""
-    return sorted({f for w in words for f in (w, w.lower(), w[:1].upper() + w[1:].lower(), w.upper())})
-
-
-def _word_set(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(w.lower().rstrip(".") for w in words)
-
-
-_SCALES = _word_set(_SCALE_WORDS)
-_COUNTS = _word_set(_COUNT_WORDS)
+_SCALES = word_set(_SCALE_WORDS)
+_COUNTS = word_set(_COUNT_WORDS)
 _SCALE_ENDINGS = ("score", "escala", "índice")
 _COUNT_AFTER_RE = re.compile(rf"[ \t]*{nfd_words(_COUNT_AFTER)}(?![\w])")
 _EVENT_BEFORE_RE = re.compile(rf"(?<![\w.]){nfd_words(_EVENT_WORDS)}\.?[ \t]*[:(]?[ \t]*\Z")
@@ -146,17 +142,6 @@ _SIGN_BEFORE_RE = re.compile(r"(?:[-–/+]|(?<![\w])[x×])[ \t]*\Z")
 _RANGE_START_BEFORE_RE = re.compile(r"\d/\d{1,2}[ \t]?[-–][ \t]?\Z")
 
 
-def _valid(day: int, month: int) -> bool:
-    # 2024 is a leap year: 29/2 is a date whatever the year.
-    return 1 <= month <= 12 and 1 <= day <= _stdcal.monthrange(2024, month)[1]
-
-
-def _line_before(text: str, start: int, n: int = 40) -> str:
-    """The text of the same line before ``start`` (at most ``n`` characters)."""
-    before = text[max(0, start - n) : start]
-    return before[before.rfind("\n") + 1 :]
-
-
 def _word_before(before: str) -> str:
     wm = _WORD_BEFORE_RE.search(before)
     return wm.group("w").lower().rstrip(".") if wm else ""
@@ -171,7 +156,7 @@ def _scale_before(before: str) -> bool:
 
 def _other_number(text: str, start: int, end: int, day: int, month: int) -> bool:
     """Positive evidence that the slash number at ``text[start:end]`` is a count, score, ratio or dose."""
-    before = _line_before(text, start)
+    before = line_before(text, start)
     if _SIGN_BEFORE_RE.search(before) and not _RANGE_START_BEFORE_RE.search(before):
         return True  # "5-9/10", "x 2/2"; "12/3-15/3" is a range of dates
     cued = _STRONG_CUE_RE.search(before) is not None
@@ -184,7 +169,7 @@ def _other_number(text: str, start: int, end: int, day: int, month: int) -> bool
     prev = _NON_DATE_FRACTION_RE.search(before)
     if prev and not cued:
         a, b = int(prev.group("a")), int(prev.group("b"))
-        if not _valid(a, b) or _weak(a, b):
+        if not valid_day_month(a, b) or _weak(a, b):
             return True  # "actividad 11/24, cronicidad 2/12", "EVA 7/10, al alta 3/10": a list of scores
     if word in _COUNTS and day <= month and not _ARTICLE_DAY_RE.search(before):
         return True  # "día 7/7", "día 5/7 de ceftriaxona": k of n
@@ -205,7 +190,7 @@ def _weak(day: int, month: int) -> bool:
 def _evidence(text: str, start: int, end: int, d: str, m: str, weekday: bool) -> bool:
     """Date evidence: a weekday, a zero-padded form, ``:`` or a clock time after, a cue or event word before,
     or the number opening its line (a dated entry: ``4/7 Evolución``)."""
-    before = _line_before(text, start)
+    before = line_before(text, start)
     zero = len(d) == 2 and len(m) == 2 and (d.startswith("0") or m.startswith("0"))
     return bool(
         weekday
@@ -232,18 +217,8 @@ def spanish_day_month_veto(m: re.Match[str]) -> bool:
     return _weak(day, month) and not _evidence(text, start, end, m.group("d"), m.group("m"), False)
 
 
-def _weekday_pattern(lang: str) -> str:
-    names = [w for day in WEEKDAY_NAMES[lang] for w in day]
-    return trie_pattern(_variants(names), ignore_case=False)
-
-
-def _month_pattern(lang: str, *, abbrs: bool) -> str:
-    groups = (*MONTH_NAMES[lang], *(MONTH_ABBRS[lang] if abbrs else ()))
-    return trie_pattern(_variants([w for g in groups for w in g]), ignore_case=False)
-
-
 def _slash_re(lang: str) -> re.Pattern[str]:
-    wd = _weekday_pattern(lang)
+    wd = weekday_pattern(lang)
     return re.compile(
         rf"(?P<v>(?:(?P<wd>{wd}),?[ \t]+(?:(?:d[ií]a)[ \t]+)?)?(?P<d>\d{{1,2}})/(?P<m>\d{{1,2}}))(?![\w/]|[.,]\d)"
     )
@@ -252,7 +227,7 @@ def _slash_re(lang: str) -> re.Pattern[str]:
 def _slash_ok(m: re.Match[str]) -> bool:
     d, mo = m.group("d"), m.group("m")
     day, month = int(d), int(mo)
-    if not _valid(day, month):
+    if not valid_day_month(day, month):
         return False
     text, start, end = m.string, m.start("d"), m.end("m")
     if _other_number(text, start, end, day, month):
@@ -261,8 +236,8 @@ def _slash_ok(m: re.Match[str]) -> bool:
 
 
 def _weekday_day_re(lang: str) -> re.Pattern[str]:
-    wd = _weekday_pattern(lang)
-    month = _month_pattern(lang, abbrs=True)
+    wd = weekday_pattern(lang)
+    month = month_pattern(lang, abbrs=True)
     return re.compile(
         rf"(?<![\w])(?P<v>(?:{wd})[ \t]+(?:(?:d[ií]a)[ \t]+)?(?P<d>\d{{1,2}}))"
         rf"(?![\w/:.,]\d|[\w/]|[ \t]*(?:h\b|hrs?\b|horas|hores|:\d)|[ \t]+(?:de|d['’]|del)[ \t]*(?:{month}))"
@@ -310,7 +285,7 @@ def _article_day_ok(m: re.Match[str]) -> bool:
 
 def _day_list_re(lang: str) -> re.Pattern[str]:
     """Days listed before a day-month: ``(5, 6 y 7/2)``, ``los días 5 y 6 de marzo``, ``del 5 al 7/2``."""
-    month = _month_pattern(lang, abbrs=False)
+    month = month_pattern(lang, abbrs=False)
     day = r"(?:0?[1-9]|[12]\d|3[01])"
     return re.compile(
         rf"(?<![\w/.,\-])(?P<a1>{day})(?:,[ ](?P<a2>{day}))?(?:,[ ](?P<a3>{day}))?[ ](?:y|e|i|al|a)[ ](?:el[ ])?"
@@ -327,7 +302,7 @@ def _day_list_ok(m: re.Match[str]) -> bool:
     month = int(m.group("m"))
     text, start = m.string, m.start("last")
     end = m.end("last") + 1 + len(m.group("m"))
-    return _valid(days[-1], month) and not _other_number(text, start, end, days[-1], month)
+    return valid_day_month(days[-1], month) and not _other_number(text, start, end, days[-1], month)
 
 
 def _short_year_re(lang: str) -> re.Pattern[str]:
@@ -335,7 +310,7 @@ def _short_year_re(lang: str) -> re.Pattern[str]:
     ``marzo-23``), or a year closing a parenthesis (group ``y``) after a comma, the bracket or a diagnosis
     or surgery word (``(dx en México, 2017)``, ``colecistectomía (2015)``, ``(IQ 2015)``)."""
     return re.compile(
-        rf"(?<![\w\-/])(?P<my>(?:{_month_pattern(lang, abbrs=True)})\.?[\-/'’]\d{{2}})(?![\w/]|[.,]\d)"
+        rf"(?<![\w\-/])(?P<my>(?:{month_pattern(lang, abbrs=True)})\.?[\-/'’]\d{{2}})(?![\w/]|[.,]\d)"
         r"|(?:,[ ]|\([ ]?|(?<![\w])(?:dx|Dx|DX|IQ|diagnosticad[oa]|intervenid[oa]|operad[oa]|diagnóstico|diagnòstic)"
         r"\.?:?[ ])(?P<y>(?:19[2-9]\d|20[0-3]\d))(?=[ ]?\))"
     )
@@ -344,7 +319,7 @@ def _short_year_re(lang: str) -> re.Pattern[str]:
 def _short_year_ok(m: re.Match[str]) -> bool:
     if m.group("y") is None:
         return True
-    line = _line_before(m.string, m.start("y"), 80)
+    line = line_before(m.string, m.start("y"), 80)
     return line.rfind("(") > line.rfind(")")  # inside an open parenthesis
 
 

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 
@@ -166,16 +167,6 @@ def _staff_initial_re() -> re.Pattern[str]:
 
 # ------------------------------------------------------------------------------------------------
 # Lower-case notes
-@lru_cache(maxsize=8)
-def _lower_case_note(text: str) -> bool:
-    """A note written in lower case: almost no capitalised word (not even at a sentence's start)."""
-    words = re.findall(r"(?<![\w\-])[^\W\d_]{4,}", text)
-    if len(words) < 20:
-        return False
-    titled = sum(1 for w in words if w[0].isupper() and not w.isupper())
-    return titled / len(words) < 0.05
-
-
 _LOW_WORD = rf"[{_LOW}][{_LOW}\-]{{2,}}"
 _LOWER_NAME_RE = re.compile(
     rf"(?<![\w.\-])(?:(?P<p>pte|pac|paciente|sr|sra|don|doña|dña)\.?[ ]|(?P<t>dr|dra|enf|enfª|aux|tcae|fisio|sup)\.?[ ]"
@@ -186,7 +177,7 @@ _LOWER_NAME_RE = re.compile(
 
 def _lower_name_ok(m: re.Match[str]) -> bool:
     name = m.group("n")
-    if not _lower_case_note(m.string) or _fold(name) in _stopwords():
+    if not lower_case_note(m.string) or _fold(name) in _stopwords():
         return False
     if m.group("t") is not None:
         return _surname(name) or _given(name)  # "(dra. salcedo)"
@@ -207,7 +198,7 @@ _LOWER_SIGNATURE_RE = re.compile(
 
 
 def _lower_signature_ok(m: re.Match[str]) -> bool:
-    return _lower_case_note(m.string) and _given(m.group("g")) and _fold(m.group("g")) not in _stopwords()
+    return lower_case_note(m.string) and _given(m.group("g")) and _fold(m.group("g")) not in _stopwords()
 
 
 # ------------------------------------------------------------------------------------------------
