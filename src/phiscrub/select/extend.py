@@ -38,24 +38,22 @@ _COMPANY = word_set(
     "pc p.c. pllc llc l.l.c. inc inc. corp corp. ltd ltd. llp pa p.a. co co. group associates partners"
     " collaborative cooperative co-op alliance consortium"
 )
-#: Words that end a practice's or facility's name.
-_HEADS = word_set(
+#: Heads of a business or body rather than a place of care ("Brazos Drug", "Henrietta ISD").
+_ORG_HEADS = word_set(
+    """
+    drug drugs isd roofing plumbing metal supply electric construction welding trucking landscaping
+    insurance transit foods logistics church ministries academy bank agency plan
+    """
+)
+#: Words that end a practice's or facility's name (the business heads above included).
+_HEADS = _ORG_HEADS | word_set(
     """
     hospital hosp hosp. clinic clinics center centre institute hospice manor infirmary rehab
     rehabilitation nursing care healthcare health specialists specialist physicians associates partners
     group services pharmacy therapy imaging radiology laboratory labs lab medicine practice surgery
     surgeons orthopedics orthopaedics cardiology neurology urology oncology dermatology pediatrics
     gastroenterology pulmonology nephrology dialysis network system systems living residence home
-    counseling insurance transit foods logistics church ministries academy bank shelter
-    agency recovery wellness plan house lodge vna drug drugs isd med roofing plumbing metal supply
-    electric construction welding trucking landscaping
-    """
-)
-#: Heads of a business or body rather than a place of care ("Brazos Drug", "Henrietta ISD").
-_ORG_HEADS = word_set(
-    """
-    drug drugs isd roofing plumbing metal supply electric construction welding trucking landscaping
-    insurance transit foods logistics church ministries academy bank agency plan
+    counseling shelter recovery wellness house lodge vna med
     """
 )
 #: Heads after which the name is whole: what follows is a department of the place ("Stout Medical
@@ -214,9 +212,9 @@ def _paren_place(text: str, span: Span) -> Span | None:
 def _town_facility(text: str, span: Span, nxt: int) -> Span:
     """A town span followed by a facility's head, widened over it and relabelled as that facility; one
     followed by a floor number is a unit ("Ashby 3 neuro icu", "Greer 4  |")."""
-    floor = _FLOOR_RE.match(text, span.end)
-    if floor is not None and floor.end() <= nxt and not text[span.start : span.end].isdigit():
-        return replace(span, end=floor.end(), label="DEPARTMENT")
+    floor = _floor_end(text, "DEPARTMENT", span.end)
+    if span.end < floor <= nxt and not text[span.start : span.end].isdigit():
+        return replace(span, end=floor, label="DEPARTMENT")
     end = _tail(text, span)
     if end <= span.end or end > nxt:
         return span
@@ -248,20 +246,20 @@ def _balanced(text: str, spans: list[Span]) -> list[Span]:
             continue
         cut = span.start + surface.index("(")
         left = text[span.start : cut].rstrip()
-        right_start = cut + 1 + (len(text[cut + 1 : span.end]) - len(text[cut + 1 : span.end].lstrip()))
+        right = text[cut + 1 : span.end].lstrip()
         if left:
             out.append(replace(span, end=span.start + len(left)))
-        if right_start < span.end:
-            out.append(replace(span, start=right_start))
+        if right:
+            out.append(replace(span, start=span.end - len(right)))
     return out
 
 
 def extend_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` without unpaired brackets, every facility or organisation span widened over the rest of
     its name (and its floor number), a town span read as a facility widened over the facility's head
-    (or its floor), a middle initial
-    added to a name in a header field, a suite or apartment joined to its street, a weekday joined to the date after it, and a town in brackets
-    after a facility (or a facility's capitals in brackets after a clinician) added."""
+    (or its floor), a middle initial added to a name in a header field, a suite or apartment joined to
+    its street, a weekday joined to the date after it, and a town in brackets after a facility (or a
+    facility's capitals in brackets after a clinician) added."""
     ordered = sorted(_balanced(text, list(spans)), key=lambda s: (s.start, s.end))
     out: list[Span] = []
     for i, span in enumerate(ordered):

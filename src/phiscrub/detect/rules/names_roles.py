@@ -97,6 +97,13 @@ _NOT_NICKNAMES = word_set(
 )
 
 
+def _listed_given_name(word: str) -> bool:
+    """A given name on the bundled lists that is no common English word ("kate", not "frank")."""
+    vocab = clinical_vocabulary()
+    low = word.lower()
+    return low in vocab.first_names and low not in vocab.common
+
+
 def _plain(word: str) -> bool:
     """A common word, clinical vocabulary, a place word or a stop word: evidence of no name."""
     vocab = clinical_vocabulary()
@@ -140,15 +147,13 @@ def _quoted_nickname_ok(m: re.Match[str]) -> bool:
     """A quoted word after a name in brackets ('Rice ("Bud")') or after "prefers" ('prefers "bud"')
     that is no clinical or stop word."""
     pre, word = m.group("pre"), m.group("n")
+    vocab = clinical_vocabulary()
     cue = pre.lower().startswith(("prefer", "call"))
     bracketed = "(" in m.group()
-    if bracketed and not cue and pre.lower() in clinical_vocabulary().common and pre[:1].islower():
+    if bracketed and not cue and pre.lower() in vocab.common and pre[:1].islower():
         return False  # 'confusion ("sundowning")': a term in quotes after an everyday word
-    if not cue and not (
-        bracketed and (pre[:1].isupper() or pre.lower() in clinical_vocabulary().first_names)
-    ):
+    if not cue and not (bracketed and (pre[:1].isupper() or pre.lower() in vocab.first_names)):
         return False
-    vocab = clinical_vocabulary()
     low = word.lower()
     # The form says a name is quoted ("Bud", "bud", "Sonny"): any word but clinical and stop words.
     return not (low in NAME_STOPWORDS or low in vocab.clinical or low in _NOT_NICKNAMES)
@@ -160,7 +165,7 @@ def _pt_lower_ok(m: re.Match[str]) -> bool:
     low = m.group("n")
     if low in NAME_STOPWORDS or low in vocab.clinical or low in vocab.care_units:
         return False
-    if low in vocab.first_names and low not in vocab.common:
+    if _listed_given_name(low):
         return True
     if re.search(r"(?:ed|ing|ly|tion|ment|ness|able|ible|ous|ive)\Z", low):
         return False  # "pt (intubated)", "pt (sedated)": a state, not a name
@@ -190,15 +195,14 @@ def _unknown_word(word: str) -> bool:
 
 def _self_intro_ok(m: re.Match[str]) -> bool:
     word = m.group("n")
-    vocab = clinical_vocabulary()
-    listed = word.lower() in vocab.first_names and word.lower() not in vocab.common
-    return listed or (_unknown_word(word) and (word[:1].isupper() or m.group(0)[:2].lower() == "it"))
+    return _listed_given_name(word) or (
+        _unknown_word(word) and (word[:1].isupper() or m.group(0)[:2].lower() == "it")
+    )
 
 
 def _vocative_ok(m: re.Match[str]) -> bool:
     word = m.group("n")
-    vocab = clinical_vocabulary()
-    return (word.lower() in vocab.first_names and word.lower() not in vocab.common) or _unknown_word(word)
+    return _listed_given_name(word) or _unknown_word(word)
 
 
 def _one_edit(a: str, b: str) -> bool:

@@ -35,7 +35,7 @@ from phiscrub.detect.rules.places_en_cities import (
     plain_word,
     upper_line,
 )
-from phiscrub.detect.unit_names import NAMED_UNIT_RE
+from phiscrub.detect.unit_names import NAMED_UNIT_RE, named_unit_word
 
 __all__ = ["PLACE_RULES_EN"]
 
@@ -444,16 +444,10 @@ _OSH_RE = re.compile(
 
 
 def _osh_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.clinical_vocab import clinical_vocabulary
     from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
-    vocab = clinical_vocabulary()
     return not any(
-        w.lower() in vocab.clinical
-        or w.lower() in vocab.care_units
-        or w.lower() in PLACE_STOP
-        or w.lower() in NAME_STOPWORDS
-        or clinical_or_calendar(w)
+        w.lower() in PLACE_STOP or w.lower() in NAME_STOPWORDS or clinical_or_calendar(w)
         for w in m.group("osh").split()
     )
 
@@ -508,8 +502,6 @@ def _destination_ok(m: re.Match[str]) -> bool:
 
 # "Step down - Lantern Unit": see :mod:`phiscrub.detect.unit_names`.
 def _named_unit_ok(m: re.Match[str]) -> bool:
-    from phiscrub.detect.unit_names import named_unit_word
-
     return named_unit_word(m.group("u")) and not upper_line(m.string, m.start(), m.end())
 
 
