@@ -228,11 +228,12 @@ def _stopped(
 ) -> PhiscrubError | None:
     """Clean up after ``exc`` stopped the run; the error to raise instead (None: raise ``exc``)."""
     kept = _after_stop(work, manifest)
+    # Every record kept was seen; a Ctrl-C between recording a batch and counting it leaves the
+    # count one batch short.
+    seen = max(stats.documents, kept)
     if isinstance(exc, PlacingError):  # it says what OUTDIR holds; the parts are kept as usual
         again = f"; the {kept} documents done are kept in {work}: rerun with --resume to place them again"
-        return RunStoppedError(
-            f"the run stopped after {stats.documents} documents: {exc}" + (again if kept else "")
-        )
+        return RunStoppedError(f"the run stopped after {seen} documents: {exc}" + (again if kept else ""))
     outcome = (
         f"no output file of this run was placed in {out_dir}; the {kept} documents done are kept "
         f"in {work}: rerun with --resume to continue"
@@ -240,12 +241,11 @@ def _stopped(
         else f"no file of this run was kept in {out_dir}"
     )
     if isinstance(exc, KeyboardInterrupt):
-        return RunInterrupted(f"Interrupted after {stats.documents} documents: {outcome}")
+        return RunInterrupted(f"Interrupted after {seen} documents: {outcome}")
     if not isinstance(exc, Exception):
         return None
     return RunStoppedError(
-        f"the run stopped after {stats.documents} documents: "
-        f"{_describe(exc, work / STAGING_NAME, out_dir)}; {outcome}"
+        f"the run stopped after {seen} documents: {_describe(exc, work / STAGING_NAME, out_dir)}; {outcome}"
     )
 
 
@@ -439,8 +439,11 @@ def _after_stop(work: Path, manifest: Manifest) -> int:
     """
     manifest.close()
     shutil.rmtree(work / STAGING_NAME, ignore_errors=True)
-    if manifest.batches:
-        return manifest.records_done
+    # A Ctrl-C can land after a batch's manifest line is written and before the manifest records it
+    # in memory: count what ``--resume`` will find, the durable batches on disk.
+    durable = Manifest.load(work) or manifest
+    if durable.batches:
+        return durable.records_done
     if not (work / PLACING_DIR).exists():  # else it holds an earlier run's files moved aside
         shutil.rmtree(work, ignore_errors=True)
     return 0
