@@ -38,43 +38,12 @@ def tokenize(text: str) -> list[Token]:
 
 # Abbreviations after which a period does not end a sentence.
 _ABBREV = frozenset(
-    [
-        "dr",
-        "mr",
-        "mrs",
-        "ms",
-        "prof",
-        "st",
-        "jr",
-        "sr",
-        "vs",
-        "no",
-        "approx",
-        "pt",
-        "e.g",
-        "i.e",
-        "etc",
-        "dra",
-        "sra",
-        "srta",
-        "fig",
-        "mg",
-        "ml",
-        "p.o",
-        "b.i.d",
-        "t.i.d",
-        "q.d",
-        "a.m",
-        "p.m",
-        "inc",
-        "co",
-        "ave",
-        "blvd",
-        "apt",
-        "ste",
-        "u.s",
-    ]
-)
+    (
+        "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "vs", "no", "approx", "pt", "e.g", "i.e", "etc",
+        "dra", "sra", "srta", "fig", "mg", "ml", "p.o", "b.i.d", "t.i.d", "q.d", "a.m", "p.m", "inc", "co",
+        "ave", "blvd", "apt", "ste", "u.s",
+    )
+)  # fmt: skip
 _WORD_BEFORE_RE = re.compile(r"([\w.]+)$")
 _SENT_END_RE = re.compile(r"[.!?。！？]+[\"')\]]*(?=\s)|[。！？]+|\n\s*\n|\n")
 

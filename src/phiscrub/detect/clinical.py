@@ -76,10 +76,14 @@ from phiscrub.detect.clinical_vocab import (
     is_clinical_word,
     is_common_word,
 )
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.unit_names import named_unit_word
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
 from phiscrub.labels import fold
+
+_RX = pattern_data("clinical")
+
 
 __all__ = [
     "GUARD_REASONS",
@@ -98,18 +102,6 @@ __all__ = [
 #: clinical abbreviations without an address around them ("from MI" yes, "Lansing, MI 48906" no).
 PROTECTED_LABELS = frozenset({"PROFESSION"})
 _REGION_LABELS = frozenset({"STATE", "COUNTRY"})
-# A care unit right after a place abbreviation ("AMH ED", "NMC ICU"): a unit of that facility.
-_FACILITY_UNIT_AFTER_RE = re.compile(
-    r"[ \t]+(?:ED|ER|ICU|MICU|SICU|CCU|CVICU|NICU|PICU|PACU|L&D|OR|EMERGENCY[ \t]+DEP(?:T|ARTMENT))\b"
-)
-_OSH_BEFORE_RE = re.compile(r"\b(?:OSH|osh)\b[^()\n]{0,20}\((?:[^()\n]{1,30}[-–,])?[ \t]*\Z")
-_STRONG_PLACE_BEFORE_RE = re.compile(
-    r"\b(?:at|near|clos(?:e|er)[ \t]+to|nearer[ \t]+to|(?:transferred|admitted|transfer)[ \t]+(?:to|from)"
-    r"|discharged[ \t]+to)[ \t]+(?:the[ \t]+)?\Z",
-    re.IGNORECASE,
-)
-_ADDRESS_BEFORE_RE = re.compile(r"(?P<w>[A-Za-z][A-Za-z.'\-]*),[ \t]*\Z")
-_ZIP_AFTER_RE = re.compile(r"[ \t,]*\d{5}")
 
 #: Every reason a span can be dropped for (the keys of the diagnostic counts).
 GUARD_REASONS: tuple[str, ...] = (
@@ -201,19 +193,6 @@ def _sentence_start(text: str, start: int) -> bool:
     return start == 0 or re.search(r"(?:[.!?:;]\s+|\n\s*|^\s*|[-•*]\s+)\Z", before) is not None
 
 
-# A credential followed by a verb is the subject of a sentence ("RN AWARE", "MD notified"), not a
-# name's suffix.
-_CREDENTIAL_VERB_RE = re.compile(
-    r"[ \t]+(?:aware|notified|updated|informed|made|at|to|in|present|called|paged|here|reports?|states?"
-    r"|gave|given|will|was|is|to)\b",
-    re.IGNORECASE,
-)
-# Service nouns after a facility word ("REHAB POTENTIAL", "home care needs"): no named place.
-_SERVICE_AFTER_RE = re.compile(
-    r"[ \t]*(?:potential|goals?|eval(?:uation)?|services|needs|placement|team|consult|screen(?:ing)?"
-    r"|candidate|referral|criteria)\b",
-    re.IGNORECASE,
-)
 _PREFIXES = frozenset(
     {"pre", "post", "non", "re", "co", "anti", "peri", "intra", "inter", "trans", "self", "semi"}
 )
@@ -258,7 +237,7 @@ def _credential_evidence(text: str, span: Span, caseless: bool) -> int:
     """A credential after the span ("Foley, MD"): strong in mixed case, weak where case says nothing
     ("NOC RN" in an ALL-CAPS note), none when the credential starts a clause ("RN AWARE")."""
     m = CREDENTIAL_AFTER_RE.match(text, span.end)
-    if m is None or _CREDENTIAL_VERB_RE.match(text, m.end()):
+    if m is None or _RX["CREDENTIAL_VERB_RE"].match(text, m.end()):
         return 0
     return 1 if caseless else 3
 
@@ -298,12 +277,12 @@ def _place_evidence(text: str, span: Span, before: str, caseless: bool) -> int:
     """Evidence that a LOCATION span is a place: a place cue before; a care unit after a facility's
     abbreviation ("Called AMH ED"), or a strong place cue before it ("closer to AMH", "seen at NMC")."""
     evidence = 1 if PLACE_BEFORE_RE.search(before) else 0
-    if _OSH_BEFORE_RE.search(before):
+    if _RX["OSH_BEFORE_RE"].search(before):
         return 3  # "OSH (mercy)", "OSH records (Mercy - Defiance)": the outside hospital and its town
-    if _FACILITY_UNIT_AFTER_RE.match(text, span.end):
+    if _RX["FACILITY_UNIT_AFTER_RE"].match(text, span.end):
         return 2
     abbreviation = not caseless and re.fullmatch(r"[A-Z]{2,6}", text[span.start : span.end]) is not None
-    if abbreviation and span.label not in _REGION_LABELS and _STRONG_PLACE_BEFORE_RE.search(before):
+    if abbreviation and span.label not in _REGION_LABELS and _RX["STRONG_PLACE_BEFORE_RE"].search(before):
         return 2
     return evidence
 
@@ -333,8 +312,8 @@ def _evidence(text: str, span: Span, coarse: str, before: str, caseless: bool, l
 def _region_kept(text: str, span: Span, before: str, kinds: list[str]) -> bool:
     """A state or country in an address ("Lansing, MI 48906") or written as a common word ("Georgia"):
     the policy decides about it, not the guard."""
-    address = _ADDRESS_BEFORE_RE.search(before)
-    if (address and not is_clinical_word(address.group("w"))) or _ZIP_AFTER_RE.match(text, span.end):
+    address = _RX["ADDRESS_BEFORE_RE"].search(before)
+    if (address and not is_clinical_word(address.group("w"))) or _RX["ZIP_AFTER_RE"].match(text, span.end):
         return True
     return all(k == "common" for k in kinds)
 
@@ -344,7 +323,7 @@ def _named_place(text: str, span: Span, lows: list[str], kinds: list[str]) -> bo
     unless a service noun follows ("REHAB POTENTIAL")."""
     if not any(w in FACILITY_WORDS for w in lows) or all(k == "care-unit" for k in kinds):
         return False
-    return _SERVICE_AFTER_RE.match(text, span.end) is None
+    return _RX["SERVICE_AFTER_RE"].match(text, span.end) is None
 
 
 def _field_label(text: str, span: Span, coarse: str, lows: list[str]) -> bool:
@@ -497,8 +476,6 @@ def _word_reason(text: str, span: Span, coarse: str, keep_generic: bool = False)
     return "clinical-term"
 
 
-# --- API ------------------------------------------------------------------------------------------------
-_WS_TOKEN_RE = re.compile(r"\S+")
 # Words that join numbers inside one span ("3/10 from 7/10", "4/5 -> 5/5").
 _CONNECTIVE_RE = re.compile(r"(?:from|to|and|or|then|now|->|-|→|,|;)", re.IGNORECASE)
 
@@ -508,7 +485,7 @@ def _reason(text: str, span: Span, coarse: str, keep_generic: bool = False) -> s
     if any(c.isdigit() for c in surface):
         if any(w in MONTHS for w in re.findall(r"[a-z]+", surface.lower())):
             return None  # "March 3", "november 1, 2018"
-        parts = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
+        parts = list(_RX["WS_TOKEN_RE"].finditer(text, span.start, span.end))
         numeric = [m for m in parts if any(c.isdigit() for c in m.group())]
         words = [m.group() for m in parts if not any(c.isdigit() for c in m.group())]
         if coarse == "DATE" and COUNT_RE.match(surface.strip()):

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from phiscrub.detect.clinical_vocab import clinical_vocabulary, stopwords, words_pattern
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.document import Span
 
 # A culture of one specimen that is not blood, right before an x/y ("drain cx 3/3 E. coli", "UCx 1/12
@@ -47,7 +48,6 @@ MEASURE_WORDS = words_pattern(
     qtc qt qrs pr axis vent amp amps
     """
 )
-MEASURE_RE = re.compile(rf"(?<![\w/])(?:{MEASURE_WORDS})(?![\w/])", re.IGNORECASE)
 # What may sit between a measurement word and its number: other numbers, units, glue words.
 _GLUE_WORDS = words_pattern(
     """
@@ -57,9 +57,9 @@ _GLUE_WORDS = words_pattern(
     dl mg/dl meq mmol cc ml cc/hr ml/hr units u mcg kg min hr hrs s 's
     """
 )
-GLUE_RE = re.compile(
-    rf"(?:[ \t\d.:=/()<>~%+\-–@#]|->|x\d|(?<![A-Za-z])(?:{_GLUE_WORDS})(?![A-Za-z]))*\Z", re.IGNORECASE
-)
+
+_RX = pattern_data("clinical_cues", globals())
+
 _UNIT_WORDS = words_pattern(
     """
     mg mcg ug µg g gm gram grams kg lb lbs oz ml mls l dl cc cc's mmol meq unit units u iu mmhg mm cm inch
@@ -275,7 +275,6 @@ NAME_AGE_AFTER_RE = re.compile(
     r",?[ \t]+\d{1,3}[ \t]?(?:y/o|yo|y\.o\.|YO|Y/O|-year-old|[ \t]year[ \t]old|[MF](?![\w]))"
 )
 TOKEN_RE = re.compile(r"[^\W\d_](?:[\w'’\-/&]*[^\W_])?")
-DRUG_BEFORE_RE = re.compile(r"([A-Za-z][A-Za-z\-]{2,})[ \t]+(?:\S+[ \t]+)?\Z")
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -369,8 +368,8 @@ def measurement_before(text: str, start: int) -> bool:
     ``start`` on the same line: ``sbp 90-`` and ``trough 22.4 (goal `` lead up to a measurement.
     """
     before = text_before(text, start, 45)
-    for m in reversed(list(MEASURE_RE.finditer(before))):
-        if GLUE_RE.match(before, m.end()):
+    for m in reversed(list(_RX["MEASURE_RE"].finditer(before))):
+        if _RX["GLUE_RE"].match(before, m.end()):
             return True
     return False
 
@@ -382,7 +381,7 @@ def drug_before(text: str, start: int) -> bool:
     for m in reversed(list(re.finditer(r"[A-Za-z][A-Za-z\-]+", before))[-3:]):
         # everything between the drug and the number is numbers and glue ("5 ->", "incr to")
         gap = before[m.end() :]
-        if not GLUE_RE.match(gap) and not re.fullmatch(
+        if not _RX["GLUE_RE"].match(gap) and not re.fullmatch(
             r"[ \t\d.:/()\-x>]*(?:incr|decr|to|->)?[ \t\d.:/()\-x>]*", gap
         ):
             break
@@ -391,15 +390,10 @@ def drug_before(text: str, start: int) -> bool:
     return False
 
 
-# --- name edges ------------------------------------------------------------------------------------------
-_WS_TOKEN_RE = re.compile(r"\S+")
-_NAME_FIELD_BEFORE_RE = re.compile(r"\b(?:name|patient|pt|client|resident)[ \t]*:[ \t]*\Z", re.IGNORECASE)
-
-
 def trim_name(text: str, span: Span) -> Span:
     """A name span without function words at its edges ("its Herzog" -> "Herzog")."""
     before = text_before(text, span.start, 20)
-    if _NAME_FIELD_BEFORE_RE.search(before):
+    if _RX["NAME_FIELD_BEFORE_RE"].search(before):
         return span  # "NAME: CAN SPEIJER": a name field's value is a name from its first word
     if (
         CREDENTIAL_AFTER_RE.match(text, span.end)
@@ -408,7 +402,7 @@ def trim_name(text: str, span: Span) -> Span:
     ):
         return span  # "Will Swan, MD", "Dr. Will Miller", "son Rich March": a name from its first word
     stop = stopwords()
-    toks = list(_WS_TOKEN_RE.finditer(text, span.start, span.end))
+    toks = list(_RX["WS_TOKEN_RE"].finditer(text, span.start, span.end))
     core = [m for m in toks if _keep_edge(m.group(), stop)]
     if not core or len(core) == len(toks):
         return span

@@ -41,6 +41,7 @@ from phiscrub.detect.clinical_cues import (
     text_before,
 )
 from phiscrub.detect.clinical_vocab import words_pattern
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.document import Span
 
 __all__ = [
@@ -83,18 +84,8 @@ _EVENT_WORDS = words_pattern(
     visit appt clinic f/u fu followup follow-up called phone telephone note consult consulted
     """
 )
-_EVENT_CUE_RE = re.compile(
-    rf"(?<![\w/])(?:{_EVENT_WORDS})(?![\w/])(?:[ \t]+[A-Za-z]+)?[ \t:]*\Z", re.IGNORECASE
-)
 # A dated signature: a credential or "signed" earlier on the line and the m/d at its end.
 SIGNED_BEFORE_RE = re.compile(r"\b(?:MD|DO|RN|NP|PA-C|PA|signed|cosigned|co-signed)\b[^\n]{0,30}\Z")
-# After a date: a colon ("Echo 6/12: EF 40%"), a clock time ("10/4 @ 1900", "3/4 14:30"), a part of
-# the day, the OR ("10/3 to OR for CABG").
-_DATE_AFTER_RE = re.compile(
-    r"[ \t]*\)?[ \t]*:(?!\d)|[ \t,]*(?:@|\bat\b)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d\b|[ \t]+(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
-    r"|[ \t]+(?:to|in)[ \t]+(?:the[ \t]+)?(?:or|ir|cath[ \t]+lab|endo|ed|er|icu|micu|sicu|pacu)\b",
-    re.IGNORECASE,
-)
 
 # Words that take a ratio value (a score out of a maximum, a pressure pair, intake/output, a day of a
 # course): the a/b right after one of them is that value.
@@ -105,12 +96,6 @@ _RATIO_WORDS = words_pattern(
     cpap ipap/epap ps psv peep i:e i/o io ins/outs in/out intake/output tender swollen tjc sjc murmur sem grade graded
     reflexes dtrs dtr score scale ratio recall nodes cores bottles sets
     """
-)
-_RATIO_WORD_BEFORE_RE = re.compile(
-    rf"(?:(?<![\w/])(?:{_RATIO_WORDS})(?![\w/])"
-    r"(?:[ \t:=#(~]|\b(?:now|today|was|is|of|to|improved|down|up|only|still|remains|at|back)\b"
-    r"|\d{2,3}/\d{2,3}[ \t]*(?:-|–|to|->)[ \t]*)*|\bday[ \t:#]*|\d[ \t]*=[ \t]*)\Z",
-    re.IGNORECASE,
 )
 # Score and count nouns right after the number ("2/4 bottles", "2/3 sx", "1/2 rate", "4/5 strength").
 _SCORE_NOUNS = words_pattern(
@@ -123,35 +108,14 @@ _SCORE_NOUNS = words_pattern(
     visits appointments appts shifts tasks
     """
 )
-_SCORE_AFTER_RE = re.compile(rf"[ \t]*(?:{_SCORE_NOUNS})(?![\w/])", re.IGNORECASE)
-_SCORE_AFTER_WEAK_RE = re.compile(
-    rf"[ \t]*(?:of\b|[A-Za-z]+[ \t]+(?:{_SCORE_NOUNS})(?![\w/]))", re.IGNORECASE
-)
-# "Sepsis 2/2 E. coli": 2/2 read "secondary to", a word after it.
-_SECONDARY_AFTER_RE = re.compile(
-    r"[ \t]+(?!(?:am|pm|at|@)\b)[A-Za-z]{2,}|[ \t]+[A-Z]\.[ \t]?[a-z]", re.IGNORECASE
-)
-_STOP_BETWEEN_RE = re.compile(
-    r"[ \t]*(?:for|with|w/|and|on|at|in|to|from|since|by|the|a|an)\b", re.IGNORECASE
-)
-# Limbs after a muscle grade ("3/5 BLE", "4/5 bilat").
-_LIMB_AFTER_RE = re.compile(
-    r"[ \t]*(?:bue|ble|rue|lue|rle|lle|ue|le|ues|les|uex|lex|ext|extremit\w*|prox\w*|dist\w*|grip|hip|knee"
-    r"|ankle|shoulder|elbow|wrist|df|pf|ha|hf|ke|kf)\b",
-    re.IGNORECASE,
-)
-# A dose frequency after half a tablet ("apixaban 1/2 bid").
-_DOSE_AFTER_RE = re.compile(r"[ \t]*(?:bid|tid|qid|qd|qhs|qam|qpm|daily|prn|q\d+h)\b", re.IGNORECASE)
-# Blood cultures, counted in bottles ("BCx 2/2", "blood cx 1/2 +").
-_BLOOD_CX = r"(?:bcx|bcxs|b/c|bc|(?:blood|bld|b)[ \t]*(?:cx|cxs|cultures?)|cultures)"
-_BLOOD_CX_BEFORE_RE = re.compile(rf"(?<![\w/]){_BLOOD_CX}[ \t:#]*\Z", re.IGNORECASE)
-_BLOOD_CX_CLAUSE_RE = re.compile(rf"(?<![\w/]){_BLOOD_CX}(?![\w/])[^\n.;]{{0,40}}\Z", re.IGNORECASE)
+
+_RX = pattern_data("clinical_dates", globals())
+
 ORGANISM_AFTER_RE = re.compile(
     r"[ \t]*(?:\(\+\)[ \t]*)?(?:mssa|mrsa|gpc|gpcs|gnr|gnrs|gpr|gnc|e\.?[ \t]?coli|staph\w*|strep\w*|enterococ\w*"
     r"|klebsiella|pseudomonas|candida|cons|vre|bottles?)\b",
     re.IGNORECASE,
 )
-_POSITIVE_AFTER_RE = re.compile(r"[ \t]*(?:\+|\(\+\)|pos\b|positive\b|bottles?\b)", re.IGNORECASE)
 # Score, scale and strength words earlier in the same clause ("chest pain ... 7/10", "strength ... 4/5").
 SCORE_CLAUSE_RE = re.compile(
     r"\b(?:pain|strength|score|scale|motor|power|grade|graded|murmur|reflexes|dtrs?|rated|ratio)\b[^\n.;]{0,60}\Z",
@@ -175,12 +139,9 @@ _RATIO_PART = r"(?<![\d/])(?P<a>\d{1,2})(?P<g>[+-])?/(?P<b>\d{1,2})(?![\d/])"
 RATIO_NEAR_BEFORE_RE = re.compile(_RATIO_PART + r"[^\n.;/\d]{0,24}\Z")
 RATIO_NEAR_AFTER_RE = re.compile(r"[^\n.;/\d]{0,16}?" + _RATIO_PART)
 
-# Shapes of a DATE span's chunk.
-_MD_RE = re.compile(r"(?P<a>\d{1,4})(?P<g>[+-])?/(?P<b>\d{1,4})(?P<rest>-(?:\d{1,2}/\d{1,2}|\d{1,2})?)?\Z")
 COUNT_RE = re.compile(
     r"(?:[x×][ \t]?\d{1,2}|(?P<a>\d{1,2})[ \t]+(?:of|out[ \t]+of)[ \t]+(?P<b>\d{1,2}))\Z", re.IGNORECASE
 )
-_COLON_RATIO_RE = re.compile(r"\d{1,3}:\d{1,4}\Z")
 
 
 def score_like(a: int, b: int) -> bool:
@@ -229,10 +190,10 @@ def _bottle_count(c: _Ctx, a: int, b: int) -> bool:
     """Blood-culture bottles: "BCx 2/2", "blood cx 1/2 positive", "BCx on admission 2/2 MSSA"."""
     if not 0 <= a <= b <= 4:
         return False
-    counted = a == b or _POSITIVE_AFTER_RE.match(c.after) is not None
-    if _BLOOD_CX_BEFORE_RE.search(c.before):
+    counted = a == b or _RX["POSITIVE_AFTER_RE"].match(c.after) is not None
+    if _RX["BLOOD_CX_BEFORE_RE"].search(c.before):
         return counted
-    return _BLOOD_CX_CLAUSE_RE.search(c.before) is not None and (
+    return _RX["BLOOD_CX_CLAUSE_RE"].search(c.before) is not None and (
         ORGANISM_AFTER_RE.match(c.after) is not None and counted
     )
 
@@ -240,20 +201,20 @@ def _bottle_count(c: _Ctx, a: int, b: int) -> bool:
 def _score_noun_after(after: str, b: int) -> bool:
     """A score or count noun right after a/b (a <= b): "2/4 bottles", "2/3 sx", "7/10 pain" (out of 10),
     "4/5 strength" and "3/5 BLE" (out of 5)."""
-    m = _SCORE_AFTER_RE.match(after)
+    m = _RX["SCORE_AFTER_RE"].match(after)
     if m is not None:
         noun = m.group().strip().lower()
         return b == 10 if noun == "pain" else (b == 5 if noun in ("strength", "power", "motor") else True)
-    return b == 5 and _LIMB_AFTER_RE.match(after) is not None
+    return b == 5 and _RX["LIMB_AFTER_RE"].match(after) is not None
 
 
 def _strong_score(c: _Ctx, a: int, b: int, grade: bool) -> bool:
     """Evidence that the a/b is a score, count or ratio, which no date cue outweighs."""
-    if grade or _RATIO_WORD_BEFORE_RE.search(c.before):
+    if grade or _RX["RATIO_WORD_BEFORE_RE"].search(c.before):
         return True
     if a <= b and _score_noun_after(c.after, b):
         return True
-    if b in (2, 3, 4) and a < b and _DOSE_AFTER_RE.match(c.after):
+    if b in (2, 3, 4) and a < b and _RX["DOSE_AFTER_RE"].match(c.after):
         return True
     if _bottle_count(c, a, b) or _neighbour_same_scale(c, a, b):
         return True
@@ -270,18 +231,18 @@ def _date_cue(c: _Ctx) -> bool:
     before = c.before
     if DATE_CUE_RE.search(before) or STRONG_DATE_CUE_RE.search(before):
         return True
-    if MD_TEST_CUE_RE.search(before) or _EVENT_CUE_RE.search(before) or EVENT_BEFORE_RE.search(before):
+    if MD_TEST_CUE_RE.search(before) or _RX["EVENT_CUE_RE"].search(before) or EVENT_BEFORE_RE.search(before):
         return True
-    if _DATE_AFTER_RE.match(c.after) or CLOCK_AFTER_RE.match(c.text, c.ce):
+    if _RX["DATE_AFTER_RE"].match(c.after) or CLOCK_AFTER_RE.match(c.text, c.ce):
         return True
     return not c.after.strip(" \t.,;") and SIGNED_BEFORE_RE.search(before) is not None
 
 
 def _weak_score(c: _Ctx, a: int, b: int) -> bool:
     """Evidence of a score (or of "2/2", secondary to) that a date cue outweighs."""
-    if _day_month(a, b) or (a == b == 2 and _SECONDARY_AFTER_RE.match(c.after)):
+    if _day_month(a, b) or (a == b == 2 and _RX["SECONDARY_AFTER_RE"].match(c.after)):
         return True
-    if _SCORE_AFTER_WEAK_RE.match(c.after) and not _STOP_BETWEEN_RE.match(c.after):
+    if _RX["SCORE_AFTER_WEAK_RE"].match(c.after) and not _RX["STOP_BETWEEN_RE"].match(c.after):
         return a <= b
     if score_like(a, b) and SCORE_CLAUSE_RE.search(c.before):
         return True
@@ -306,9 +267,9 @@ def date_verdict(text: str, span: Span) -> str | None:
         if count.group("a") is None or int(count.group("a")) <= int(count.group("b")):
             return "count"
         return None
-    if _COLON_RATIO_RE.match(c.chunk) and not CLOCK_RE.match(c.chunk):
+    if _RX["COLON_RATIO_RE"].match(c.chunk) and not CLOCK_RE.match(c.chunk):
         return "ratio"  # 1:1, 1:160
-    md = _MD_RE.match(c.chunk)
+    md = _RX["MD_RE"].match(c.chunk)
     if md is None:
         return None
     a, b = int(md.group("a")), int(md.group("b"))

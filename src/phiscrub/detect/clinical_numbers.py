@@ -69,23 +69,23 @@ from phiscrub.detect.clinical_dates import (
     score_like,
 )
 from phiscrub.detect.clinical_vocab import MONTHS, is_clinical_word
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.document import Span
+
+_RX = pattern_data("clinical_numbers")
+
 
 __all__ = ["number_reason"]
 
 #: A stage's verdict that settles the span as kept (None lets the next stage look).
 _KEEP = KEEP
 
-# What follows a fraction that is not a date: a rate, symptoms, doses.
-_FRACTION_AFTER_RE = re.compile(r"[ \t]*(?:rate|sx|symptoms|signs|doses?|of\b|strength)", re.IGNORECASE)
 # Aliases of the patterns shared with the DATE decisions (:mod:`~phiscrub.detect.clinical_dates`).
 _MD_TEST_CUE_RE = MD_TEST_CUE_RE
 _SIGNED_BEFORE_RE = SIGNED_BEFORE_RE
 _SCORE_CLAUSE_RE = SCORE_CLAUSE_RE
 _RATIO_NEAR_BEFORE_RE = RATIO_NEAR_BEFORE_RE
 _RATIO_NEAR_AFTER_RE = RATIO_NEAR_AFTER_RE
-_TREND_BEFORE_RE = re.compile(r"\d[ \t]*(?:-+>|→)[ \t]*\Z")
-_TREND_AFTER_RE = re.compile(r"[ \t]*(?:-+>|→)[ \t]*\d")
 _ORGANISM_AFTER_RE = ORGANISM_AFTER_RE
 
 
@@ -210,7 +210,7 @@ def _ratio_trend_or_bottles(n: _Number) -> bool:
     ratio = RATIO_RE.match(n.chunk)
     if ratio is None or SPECIMEN_CULTURE_BEFORE_RE.search(n.before):
         return False  # "drain cx 3/3 E. coli": one specimen's culture, dated
-    if _TREND_AFTER_RE.match(n.after) or _TREND_BEFORE_RE.search(n.before):
+    if _RX["TREND_AFTER_RE"].match(n.after) or _RX["TREND_BEFORE_RE"].search(n.before):
         return True
     return (
         score_like(int(ratio.group("a")), int(ratio.group("b")))
@@ -245,7 +245,7 @@ def _calendar_ratio(n: _Number, a: int, b: int) -> str | None:
     line_end = not n.after.strip(" \t.,;")
     if line_end and _SIGNED_BEFORE_RE.search(n.before):
         return _KEEP  # a dated signature: "Jane Kim, MD 5/6"
-    if _FRACTION_AFTER_RE.match(n.after) or score_like(a, b):
+    if _RX["FRACTION_AFTER_RE"].match(n.after) or score_like(a, b):
         return "ratio"
     if _SCORE_CLAUSE_RE.search(n.before) or _ratio_near(n):
         return "ratio"
@@ -296,14 +296,8 @@ def _range_evidence(n: _Number) -> bool:
         return True
     return (
         _RANGE_BEFORE_RE.search(n.before) is not None
-        or _UNIT_OR_COUNT_AFTER_RE.match(n.text, n.ce) is not None
+        or _RX["UNIT_OR_COUNT_AFTER_RE"].match(n.text, n.ce) is not None
     )
-
-
-# A unit or a counted noun after the number ("8-12 hours", "3-4 tabs", "10-12 beats"); not "PREOP".
-_UNIT_OR_COUNT_AFTER_RE = re.compile(
-    r"[ \t]*(?:x\b|times|per\b|%|(?:[a-z]+s|hrs?|h|min|mins|mg|mcg|g|kg|lb|lbs|cc|ml|l|units?|u|mm|cm|bpm|wk|wks|yrs?|mo|mos|d)\b)"
-)
 
 
 def _context_stage(n: _Number) -> str | None:

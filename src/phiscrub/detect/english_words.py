@@ -10,10 +10,12 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["lowercase_blocked", "lowercase_ok"]
+from phiscrub.detect.pattern_data import pattern_data
 
-# A lexicon.tsv line ("lemma<TAB>pos:count pos:count ...") with at least one positive count.
-_USED_LEMMA_RE = re.compile(r"^([^\t\n]*)\t[^\n]*?:0*[1-9][0-9]*(?=[ \t]|$)", re.MULTILINE)
+_RX = pattern_data("english_words")
+
+
+__all__ = ["lowercase_blocked", "lowercase_ok"]
 
 
 @lru_cache(maxsize=1)
@@ -27,7 +29,7 @@ def lowercase_blocked() -> frozenset[str]:
     root = resources.files("phiscrub.resources")
     lexicon = root.joinpath("wordnet", "lexicon.tsv").read_text(encoding="utf-8")
     # One regex pass over the 77k lines instead of a Python loop over every "pos:count" pair.
-    words = {lemma.casefold() for lemma in _USED_LEMMA_RE.findall(lexicon)}
+    words = {lemma.casefold() for lemma in _RX["USED_LEMMA_RE"].findall(lexicon)}
     for name in ("terms", "drugs", "abbreviations", "units"):
         text = root.joinpath("medical", f"{name}.txt").read_text(encoding="utf-8")
         words.update(w.casefold() for w in re.findall(r"[^\W\d_]+", text))

@@ -15,9 +15,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.document import Document, Span
 from phiscrub.resources import load_lexicon
 from phiscrub.text import Token
+
+_RX = pattern_data("lexicon")
+
 
 __all__ = ["EPONYMS", "LexiconDetector"]
 
@@ -146,9 +150,6 @@ _CUES = frozenset(
     ]
 )
 
-# An initial ("J.") first, so that it is not read as the one-letter word "J".
-_WORD = re.compile(r"\b[A-Z]\.|[^\W\d_](?:[\w'’]*[^\W\d_])?(?:-[^\W\d_][\w'’]*)?")
-
 
 @dataclass
 class LexiconDetector:
@@ -197,7 +198,7 @@ class LexiconDetector:
 
     def detect(self, doc: Document) -> list[Span]:
         """Return name and city spans found in ``doc``."""
-        toks = [Token(m.group(), m.start(), m.end()) for m in _WORD.finditer(doc.text)]
+        toks = [Token(m.group(), m.start(), m.end()) for m in _RX["WORD"].finditer(doc.text)]
         if not toks:
             return []
         upper = sum(t.text.isupper() for t in toks if len(t.text) > 1)

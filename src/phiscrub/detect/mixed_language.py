@@ -11,17 +11,16 @@ quotes reads as English.
 
 from __future__ import annotations
 
-import re
+from phiscrub.detect.pattern_data import pattern_data
+
+_RX = pattern_data("mixed_language")
+
 
 __all__ = ["MODEL_SKIPPED_WARNING", "english_plausible"]
 
 #: The ``warnings.jsonl`` code of such a note.
 MODEL_SKIPPED_WARNING = "model_skipped_english_plausible"
 
-# A quoted passage on one line: straight, curly and angle quotes (12 characters or more, so that
-# an apostrophe pair in "the patient's wife's" is rarely one).
-_QUOTED = re.compile(r"\"[^\"\n]{12,}\"|“[^”\n]{12,}”|«[^»\n]{12,}»|(?<!\w)'[^'\n]{12,}'(?!\w)")
-_WORD = re.compile(r"[^\W\d_]{2,}")
 #: Words outside the quotes needed to read them at all.
 MIN_WORDS_OUTSIDE = 3
 
@@ -30,9 +29,9 @@ def english_plausible(text: str) -> bool:
     """Whether ``text`` quotes a passage and reads as English outside its quotes."""
     from phiscrub.language import guess_language
 
-    if _QUOTED.search(text) is None:
+    if _RX["QUOTED"].search(text) is None:
         return False
-    rest = _QUOTED.sub(" ", text)
-    if len(_WORD.findall(rest)) < MIN_WORDS_OUTSIDE:
+    rest = _RX["QUOTED"].sub(" ", text)
+    if len(_RX["WORD"].findall(rest)) < MIN_WORDS_OUTSIDE:
         return False
     return guess_language(rest).code == "en"

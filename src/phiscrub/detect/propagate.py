@@ -37,10 +37,14 @@ from functools import lru_cache
 from importlib import resources
 
 from phiscrub.detect.english_words import lowercase_ok
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
 from phiscrub.labels import fold
 from phiscrub.progress import CHUNK_CHARS, ProgressCallback, report, wants_progress
+
+_RX = pattern_data("propagate")
+
 
 __all__ = [
     "NAME_LABELS",
@@ -60,16 +64,7 @@ RELABEL_LABELS = frozenset({"LOCATION", "ORGANIZATION", "CITY", "STATE", "COUNTR
 #: The label given to a span relabelled on name-list evidence alone (no name token of the note in it).
 DEFAULT_NAME_LABEL = "PATIENT"
 
-# A word: letters, with inner apostrophes/hyphens/digits, starting and ending with a letter.
-_TOKEN = re.compile(r"[^\W\d_][\w'’-]*[^\W\d_]")
-_BEFORE = re.compile(r"[\w'’-]")  # a name token may not follow these ...
-_AFTER = re.compile(r"[\w-]")  # ... nor be followed by these ("Smith's" is fine, "Smith-Jones" is not)
-_POSSESSIVE = re.compile(r"['’][sS]$")
-_LINE_BREAK = re.compile(r"[\r\n]")
-_LINE = re.compile(r"[^\r\n]+")
 _PIECE_TRIM = " \t.,;:"
-_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*(?:-[^\W\d_]+(?:['’][^\W\d_]+)*)*\.?")
-_NOT_NAME_TEXT = re.compile(r"[^\w\s,.'’-]|[\d_]")
 _TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "mx", "prof", "sr", "jr"})
 
 
@@ -116,7 +111,7 @@ def name_tokens(doc: Document, spans: Sequence[Span]) -> dict[str, str]:
     for s in sorted(spans):
         if s.label not in NAME_LABELS:
             continue
-        for m in _TOKEN.finditer(doc.text, s.start, s.end):
+        for m in _RX["TOKEN"].finditer(doc.text, s.start, s.end):
             tok = m.group()
             key = _key(tok)
             if len(tok) >= 3 and key not in common and tok[0].isupper():
@@ -131,9 +126,9 @@ def _person_label(text: str, tokens: dict[str, str]) -> str | None:
     2-4 capitalized words, the first a listed first name, the last a listed surname or a name token,
     the others names or initials, and the whole is no listed place or company.
     """
-    if _NOT_NAME_TEXT.search(text) or not text.strip():
+    if _RX["NOT_NAME_TEXT"].search(text) or not text.strip():
         return None
-    words = [m.group().rstrip(".") for m in _NAME_WORD.finditer(text)]
+    words = [m.group().rstrip(".") for m in _RX["NAME_WORD"].finditer(text)]
     words = [w for w in words if _key(w) not in _TITLES] if len(words) > 1 else words
     if not words or len(words) > 4:
         return None
@@ -161,11 +156,11 @@ def _relabel(doc: Document, span: Span, tokens: dict[str, str]) -> list[Span]:
     """``span`` as person-name span(s) when it reads as a name (whole, or line by line), else as is."""
     text = doc.text[span.start : span.end]
     source = f"{span.source}+relabel"
-    if not _LINE_BREAK.search(text):
+    if not _RX["LINE_BREAK"].search(text):
         label = _person_label(text, tokens)
         return [span] if label is None else [Span(span.start, span.end, label, span.score, source)]
     pieces: list[tuple[int, int, str | None]] = []
-    for line in _LINE.finditer(text):
+    for line in _RX["LINE"].finditer(text):
         piece = line.group()
         start = span.start + line.start() + len(piece) - len(piece.lstrip(_PIECE_TRIM))
         end = span.start + line.start() + len(piece.rstrip(_PIECE_TRIM))
@@ -228,7 +223,7 @@ def propagate_names(
     lower_ok: dict[str, bool] = {}
     n = len(text)
     next_report = CHUNK_CHARS
-    for m in _TOKEN.finditer(text):
+    for m in _RX["TOKEN"].finditer(text):
         if progress is not None and m.start() >= next_report:
             progress("propagate", m.start(), n)
             next_report = m.start() + CHUNK_CHARS
@@ -254,10 +249,10 @@ def _name_hit(
     if key not in tokens and "-" not in key and word[-1] not in "sS":
         return None  # most words: neither a name token, nor a possessive, nor a hyphenated name
     start, end = m.span()
-    if key not in tokens and _POSSESSIVE.search(word):
+    if key not in tokens and _RX["POSSESSIVE"].search(word):
         end -= 2  # "Smith's": the name without the 's
         word, key = word[:-2], key[:-2]
-    elif end < len(text) and _AFTER.match(text, end):
+    elif end < len(text) and _RX["AFTER"].match(text, end):
         return None
     hit = key
     if hit not in tokens:
@@ -265,7 +260,7 @@ def _name_hit(
         hit = next((p for p in key.split("-") if p in tokens), "") if "-" in key else ""
         if not hit:
             return None
-    if start > 0 and _BEFORE.match(text, start - 1):
+    if start > 0 and _RX["BEFORE"].match(text, start - 1):
         return None
     if word.islower():
         ok = lower_ok.get(hit)

@@ -35,6 +35,11 @@ from functools import lru_cache
 
 import ahocorasick
 
+from phiscrub.detect.pattern_data import pattern_data
+
+_RX = pattern_data("site_match")
+
+
 __all__ = [
     "Hit",
     "Kind",
@@ -79,7 +84,6 @@ class Hit:
 _WS_TABLE = {ord(c): " " for c in "\t\n\r\x0b\x0c\u00a0\u2007\u202f"}
 _WS_TABLE[ord("\u2019")] = "'"
 _WS_TABLE[ord("\u2018")] = "'"
-_MULTI_SPACE = re.compile(r" {2,}")
 
 
 def _lower(text: str) -> str:
@@ -103,7 +107,7 @@ def normalize(text: str) -> tuple[str, list[int] | None]:
     offsets: list[int] = []
     parts: list[str] = []
     pos = 0
-    for m in _MULTI_SPACE.finditer(flat):
+    for m in _RX["MULTI_SPACE"].finditer(flat):
         parts.append(flat[pos : m.start() + 1])
         offsets.extend(range(pos, m.start() + 1))
         pos = m.end()
@@ -120,23 +124,12 @@ def normalize_entry(entry: str) -> str:
     return " ".join(low.split())  # str.split() also splits at no-break and figure spaces
 
 
-_TITLE_BEFORE = re.compile(
-    r"(?:\b(?:dr|drs|doctor|mr|mrs|ms|miss|mx|prof|dear)\.?:?"
-    r"|\b(?:attending|pcp|resident|fellow|rn|np|pa|md|pt|patient|name|re)\.?:)[ \t]*$",
-    re.IGNORECASE,
-)
-_TITLE_BEFORE_CASED = re.compile(r"\b(?:RN|NP|PA|CNA|SW|PT|OT)[ \t]+$")
-_CREDENTIAL_AFTER = re.compile(
-    r"^,?[ \t]*(?:MD|M\.D\.|DO|RN|NP|PA-C|PA|PhD|DNP|CRNA|PharmD|LCSW|MSW|APRN|FNP|LPN|CNA|RD|PT|OT|SLP)\b"
-)
-
-
 def name_context(text: str, start: int, end: int) -> bool:
     """True when a title stands before ``text[start:end]`` or a credential after it."""
     before = text[max(0, start - 16) : start]
-    if _TITLE_BEFORE.search(before) or _TITLE_BEFORE_CASED.search(before):
+    if _RX["TITLE_BEFORE"].search(before) or _RX["TITLE_BEFORE_CASED"].search(before):
         return True
-    return bool(_CREDENTIAL_AFTER.match(text[end : end + 12]))
+    return bool(_RX["CREDENTIAL_AFTER"].match(text[end : end + 12]))
 
 
 def sentence_initial(text: str, start: int) -> bool:
@@ -170,16 +163,6 @@ def is_eponym(word: str) -> bool:
     return word.lower() in EPONYMS
 
 
-_CALENDAR_WORDS = re.compile(
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:rsday)?"
-    r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)$",
-    re.IGNORECASE,
-)
-_NUMBER_AFTER = re.compile(r"[ \t]*(?:#[ \t]*)?\d")
-_FLOOR = re.compile(r"(?:[ \t]+|[ \t]*-[ \t]*)\d{1,2}[A-Za-z]?(?![\w/:]|[.,]\d)")
-
-
 def _boundary(text: str, start: int, end: int) -> bool:
     """Word boundaries at both ends; a one-word surface must not be half of a hyphenated compound
     ("Wong-Baker", "Baker-Smith")."""
@@ -205,11 +188,11 @@ def accept(text: str, start: int, end: int, kind: Kind) -> int | None:
         last = surface.replace(".", " ").split()[-1]
         return end if surface[:1].isupper() and last[:1].isupper() else None
     if kind is Kind.FLOOR:
-        m = _FLOOR.match(text, end)
+        m = _RX["FLOOR"].match(text, end)
         return m.end() if m else None
     if name_context(text, start, end):
         return end
-    if is_eponym(surface) or _CALENDAR_WORDS.match(surface) or _NUMBER_AFTER.match(text, end):
+    if is_eponym(surface) or _RX["CALENDAR_WORDS"].match(surface) or _RX["NUMBER_AFTER"].match(text, end):
         return None  # "March 3", "May", "Page 2": a date or a numbered thing, not a name
     if capitalised(surface) and not sentence_initial(text, start):
         return end

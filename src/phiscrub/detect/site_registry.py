@@ -34,11 +34,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.site_match import Kind, PhraseMatcher, Variant, best_hits, is_ambiguous_word
 from phiscrub.detect.site_variants import PERSON_LABELS, name_variants
 from phiscrub.document import Document, Span
 from phiscrub.errors import ConfigError
 from phiscrub.labels import FINE_LABELS
+
+_RX = pattern_data("site_registry")
+
 
 __all__ = ["REGISTRY_SOURCE", "PatientRecord", "Registry", "dob_pattern", "id_pattern", "one_edit"]
 
@@ -53,7 +57,6 @@ _ALIASES = {
     "dob": ("dob", "birth_date", "date_of_birth", "birthdate"),
 }
 _CACHE_SIZE = 1024
-_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _MONTHS = (
     "jan(?:uary)?", "feb(?:ruary)?", "mar(?:ch)?", "apr(?:il)?", "may", "june?", "july?",
     "aug(?:ust)?", "sept?(?:ember)?", "oct(?:ober)?", "nov(?:ember)?", "dec(?:ember)?",
@@ -307,7 +310,7 @@ class _PatientMatcher:
             for m in self.lone.finditer(text):
                 yield Span(m.start("i"), m.end("i"), "PATIENT", 1.0, REGISTRY_SOURCE)
         if self.fuzzy:
-            for m in _TOKEN.finditer(text):
+            for m in _RX["TOKEN"].finditer(text):
                 word = m.group().lower()
                 fuzzy = len(word) >= 4 and any(one_edit(word, n) for n in self.fuzzy)
                 if fuzzy and not is_ambiguous_word(word):

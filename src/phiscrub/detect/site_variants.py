@@ -10,10 +10,13 @@ or from a ward "Tallis 5").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.site_match import Kind, Variant, is_ambiguous_word
+
+_RX = pattern_data("site_variants")
+
 
 __all__ = ["BUILDING_WORDS", "PERSON_LABELS", "entry_variants", "name_variants", "person_parts"]
 
@@ -23,10 +26,7 @@ PERSON_LABELS = frozenset({"DOCTOR", "PATIENT", "RELATIVE", "USERNAME"})
 #: Last words that make an entry a building whose floors are wards ("Tallis Building" -> "Tallis 3").
 BUILDING_WORDS = frozenset({"building", "bldg", "tower", "pavilion", "wing", "annex", "annexe", "block"})
 
-_TITLES = re.compile(r"^(?:dr|mr|mrs|ms|miss|prof)\.?\s+", re.IGNORECASE)
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "md", "rn", "np", "do", "phd"})
-_UNIT_FLOOR = re.compile(r"^(.*\S)\s+\d{1,2}[A-Za-z]?$")
-_ABBREVIATION = re.compile(r"^[A-Z][A-Z0-9&.\-]{1,7}$")
 
 
 def person_parts(entry: str) -> tuple[str, str] | None:
@@ -34,7 +34,7 @@ def person_parts(entry: str) -> tuple[str, str] | None:
 
     A one-word entry is returned as ``("", word)``; an empty one as None.
     """
-    entry = _TITLES.sub("", entry.strip().rstrip(","))
+    entry = _RX["TITLES"].sub("", entry.strip().rstrip(","))
     if "," in entry:
         last, _, rest = entry.partition(",")
         firsts = [w for w in rest.split() if w.lower().strip(",") not in _SUFFIXES]
@@ -110,13 +110,13 @@ def entry_variants(entry: str, label: str, rank: int = 0) -> Iterator[tuple[str,
     if not entry:
         return
     words = entry.split()
-    if _ABBREVIATION.match(entry) and len(words) == 1:
+    if _RX["ABBREVIATION"].match(entry) and len(words) == 1:
         yield entry, Variant(label, Kind.UPPER, rank)
         return
     one_word_ambiguous = len(words) == 1 and is_ambiguous_word(entry.lower())
     yield entry, Variant(label, Kind.WEAK if one_word_ambiguous else Kind.STRONG, rank)
     floor_label = "DEPARTMENT" if label in ("HOSPITAL", "DEPARTMENT") else label
-    unit = _UNIT_FLOOR.match(entry)
+    unit = _RX["UNIT_FLOOR"].match(entry)
     if unit is not None and not unit.group(1)[-1].isdigit():
         yield unit.group(1), Variant(floor_label, Kind.FLOOR, rank + 1)
     if len(words) > 1 and words[-1].lower() in BUILDING_WORDS:

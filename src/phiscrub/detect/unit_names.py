@@ -11,6 +11,10 @@ import re
 
 from phiscrub.calendar import WEEKDAY_NAMES
 from phiscrub.detect.clinical_vocab import MONTHS, is_clinical_word, word_set
+from phiscrub.detect.pattern_data import pattern_data
+
+_RX = pattern_data("unit_names")
+
 
 __all__ = ["NAMED_UNIT_RE", "named_unit_word"]
 
@@ -30,7 +34,6 @@ _GENERIC_UNIT_WORDS = word_set(
     another other which whose your their
     """
 )
-_GENERIC_UNIT_END_RE = re.compile(r"(?:al|ic|ac|ive|ory|ary|ed|ing|ics|ogy|ist|ists)\Z")
 _CALENDAR = MONTHS | frozenset(w.lower() for day in WEEKDAY_NAMES["en"] for w in day)
 
 
@@ -42,6 +45,6 @@ def named_unit_word(surface: str) -> bool:
         return False
     word = m.group("u").split()[0]
     low = word.lower()
-    if low in _GENERIC_UNIT_WORDS or _GENERIC_UNIT_END_RE.search(low):
+    if low in _GENERIC_UNIT_WORDS or _RX["GENERIC_UNIT_END_RE"].search(low):
         return False
     return not is_clinical_word(word) and low not in _CALENDAR

@@ -8,13 +8,15 @@ Catalan values, ``zh/`` Simplified Chinese ones.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from phiscrub.errors import ConfigError
 
-__all__ = ["LEXICON_LANGUAGES", "available_lexicons", "load_lexicon"]
+__all__ = ["LEXICON_LANGUAGES", "available_lexicons", "load_json", "load_lexicon"]
 
 #: Language folders with their own lists; ``ca`` shares the Spanish/Catalan folder.
 LEXICON_LANGUAGES: dict[str, str] = {"es": "es", "ca": "es", "zh": "zh"}
@@ -64,3 +66,21 @@ def available_lexicons(lang: str | None = None) -> tuple[str, ...]:
     if not base.is_dir():
         return ()
     return tuple(sorted(p.name[:-4] for p in base.iterdir() if p.name.endswith(".txt")))
+
+
+@cache
+def load_json(folder: str, name: str, holds: str) -> dict[str, Any]:
+    """The JSON object of the bundled ``<folder>/<name>.json`` (language packs, patterns, the
+    calendar), read once; ``holds`` says what its keys are, for the error.
+
+    Raises:
+        ConfigError: the file is missing, is not JSON, or is not an object.
+    """
+    path = resources.files(__name__).joinpath(folder, f"{name}.json")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"bundled {folder}/{name}.json cannot be read: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"bundled {folder}/{name}.json must hold an object of {holds}")
+    return data

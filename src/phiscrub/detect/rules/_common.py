@@ -9,8 +9,12 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TypeVar
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.langpacks import normalize_lang
+
+_RX = pattern_data("_common")
+
 
 __all__ = [
     "UNIT_AFTER_RE",
@@ -209,13 +213,12 @@ def case_variants(words: Iterable[str], *, lower: bool = True) -> list[str]:
 # the date, contact and ID detectors share it) and each rule derives its anchor hits from them in
 # Python, instead of running its own "\d{3}"-style anchor regex over the whole text.
 AnchorFn = Callable[[str], list[tuple[int, int]]]
-_DIGITS_RE = re.compile(r"\d+", re.ASCII)
 
 
 @lru_cache(maxsize=16)
 def digit_runs(text: str) -> tuple[tuple[int, int], ...]:
     """``(start, end)`` of every run of ASCII digits in ``text`` (cached for the last texts)."""
-    return tuple(m.span() for m in _DIGITS_RE.finditer(text))
+    return tuple(m.span() for m in _RX["DIGITS_RE"].finditer(text))
 
 
 def long_runs(min_len: int) -> AnchorFn:

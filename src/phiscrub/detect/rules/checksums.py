@@ -50,6 +50,11 @@ from stdnum.nl import bsn as _bsn
 from stdnum.no import fodselsnummer as _fnr
 from stdnum.se import personnummer as _personnummer
 
+from phiscrub.detect.pattern_data import pattern_data
+
+_RX = pattern_data("checksums")
+
+
 __all__ = [
     "bsn_ok",
     "cn_resident_id_ok",
@@ -69,12 +74,10 @@ __all__ = [
     "rvnr_ok",
 ]
 
-_SEPARATORS = re.compile(r"[\s.\-/]")
-
 
 def compact(value: str) -> str:
     """``value`` without spaces, dots, hyphens and slashes, upper-cased."""
-    return _SEPARATORS.sub("", value).upper()
+    return _RX["SEPARATORS"].sub("", value).upper()
 
 
 def _stdnum_ok(check: Callable[[str], bool], value: str) -> bool:

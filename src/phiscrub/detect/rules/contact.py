@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import AnchorFn, followed_by_unit, long_runs, text_after
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, Validator, trie_pattern
 from phiscrub.detect.rules.intl import pack_contact_rules
@@ -24,19 +25,6 @@ __all__ = [
     "contact_rules",
 ]
 
-# --- fax or phone? --------------------------------------------------------------------------
-_FAX_WORD = r"fax(?:ed|ing|es)?|facsimile|telefax|fx"
-# Words that say "this number is a telephone" (they beat an earlier fax word).
-_PHONE_CUE = (
-    r"phone|telephone|tel|ph|cell|cellphone|mobile|mob|call|called|calling|pager|pgr|beeper|ext|extension"
-    r"|hotline|helpline|text|sms|whatsapp|tel[eè]fon|tel[eé]fono|m[oò]bil|m[oó]vil"
-)
-# Letterheads abbreviate: "T (617) 555-0134 | F (617) 555-0199".
-_CUE_RE = re.compile(
-    rf"\b(?:(?P<fax>{_FAX_WORD}|(?-i:F))|(?P<phone>{_PHONE_CUE}|(?-i:T|P|M)))\b(?![/\-])"
-    r"|(?P<fax_zh>传真)|(?P<phone_zh>电话|手机|联系方式)",
-    re.IGNORECASE,
-)
 _CUE_WORDS = (
     trie_pattern(
         (
@@ -96,7 +84,7 @@ def _nearest_cue_is_fax(m: re.Match[str], window: int = 60) -> bool:
     start = m.start(m.lastgroup) if m.lastgroup else m.start()
     lo = max(0, start - window)
     last = None
-    for cue in _CUE_RE.finditer(text, lo, start):
+    for cue in _RX["CUE_RE"].finditer(text, lo, start):
         last = cue
     return last is not None and (last.group("fax") is not None or last.group("fax_zh") is not None)
 
@@ -136,40 +124,8 @@ def _phone_rule(
     )
 
 
-_EXT = r"(?:[ \t]*(?:x|ext\.?|extension|#)[ \t]*\d{1,6})?"
-_END = r"(?![\w]|[.\-]\d)"
-_US_CORE = r"(?:\(\d{3}\)[ \t]?|\d{3}[.\-])\d{3}[.\-]\d{4}"
-
-# One pass for every phone shape; the named group says which shape matched. Every alternative
-# starts with a digit, "+", "(" or a cue word, so ``re`` can skip ahead quickly.
-_PHONE_RE = re.compile(
-    # +1 617 555 0134 / 1-800-555-0199 / 001-617-555-0134 x123
-    rf"(?P<us>(?:\+1|001|1)[ \t.\-]?(?:\(\d{{3}}\)[ \t]?|\d{{3}}[ .\-])\d{{3}}[ .\-]\d{{4}}{_EXT}"
-    # (617) 555-0134 / 617-555-0134 / 617.555.0134 / (617) 555 0134
-    rf"|{_US_CORE}{_EXT}|\(\d{{3}}\)[ \t]?\d{{3}}[ \t]\d{{4}}{_EXT}){_END}"
-    # 617 555 0134 (spaces only: checked against the North American numbering plan)
-    rf"|(?P<spaced>[2-9]\d\d[ ][2-9]\d\d[ ]\d{{4}}{_EXT}){_END}"
-    # ext. 4521 / pager 61234 (short internal numbers).
-    rf"|(?<![\w]){_SHORT_WORDS}[ \t]*#?:?[ \t]*(?P<short>\d{{3,7}})(?![\w/]|[.\-]\d)"
-    # Any 7-15 digit number right after a phone or fax word: "cell 555-0134", "Tel 020 7946 0958".
-    rf"|(?<![\w]){_CUE_WORDS}\.?(?:[ \t]*(?i:no\.?|number|#|nr\.?|num\.?|is|at|to|line))*[ \t:#=\-]*"
-    rf"(?P<ctx>\(?\d{{2,5}}\)?(?:[ .\-]\d{{2,5}}){{0,3}}[ .\-]?\d{{3,5}}{_EXT}){_END}"
-)
-# +34 912 345 678 / +44 20 7946 0958 / +49 30 1234567 / +33 (0)1 23 45 67 89 (any language)
-_INTL_RE = re.compile(
-    rf"(?P<intl>\+\d{{1,3}}(?:[ \t.\-]?(?:\(\d{{1,4}}\)|\d{{1,5}})){{2,6}}{_EXT}){_END}", re.ASCII
-)
-_NUMBER_BEFORE_RE = re.compile(r"[\w+/.\-]", re.ASCII)
-_WORD_BEFORE_RE = re.compile(r"\w")
-
-
 # Weak cue words introduce phone numbers only when no identifier word precedes them.
 _WEAK_CUES = frozenset({"line", "number", "contact", "reach", "reached", "reachable"})
-_ID_WORDS_BEFORE_RE = re.compile(
-    r"(?i)\b(?:record|mrn|hospital|account|acct|member|policy|claim|case|reference|ref|id|serial|lot|order|job"
-    r"|accession|license|npi|dea|ssn|social|security|group|plan|chart|patient|transport|unit|room|bed|study)\b"
-    r"[^\n]{0,12}\Z"
-)
 
 
 def _phone_ok(m: re.Match[str]) -> bool:
@@ -178,14 +134,14 @@ def _phone_ok(m: re.Match[str]) -> bool:
     start = m.start()
     if start:
         # Numbers must not continue a word or number; cue words must start a word.
-        before = _NUMBER_BEFORE_RE if kind in ("us", "intl", "spaced") else _WORD_BEFORE_RE
+        before = _RX["NUMBER_BEFORE_RE"] if kind in ("us", "intl", "spaced") else _RX["WORD_BEFORE_RE"]
         if before.match(m.string, start - 1):
             return False
     if kind == "intl":
         return 8 <= _digit_count(num) <= 15
     if kind == "ctx":
         cue = m.group().split(None, 1)[0].rstrip(".:#").lower()
-        if cue in _WEAK_CUES and _ID_WORDS_BEFORE_RE.search(m.string, max(0, start - 30), start):
+        if cue in _WEAK_CUES and _RX["ID_WORDS_BEFORE_RE"].search(m.string, max(0, start - 30), start):
             return False  # "Medical record number: 450-6431", "Hospital number: ..."
         # A date ("call on 17.08.1981") or decimal is not a phone number; a local number has the
         # 555-0134 shape, anything else needs a full number's 10+ digits.
@@ -200,14 +156,6 @@ def _phone_ok(m: re.Match[str]) -> bool:
     return True
 
 
-_EMAIL_RE = re.compile(
-    r"(?<![\w.+\-])[A-Za-z0-9](?:[A-Za-z0-9._%+\-]*[A-Za-z0-9_%+\-])?@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w\-]|\.[A-Za-z0-9])",
-    re.ASCII,  # language-neutral patterns use ASCII word boundaries (CJK text has no spaces)
-)
-# URL characters: anything but spaces, quotes, brackets and CJK text (no spaces separate a URL from it).
-_URLCH = r"\s<>\"'\[\]" + "\u3000-\u9fff\uff00-\uffef"
-_PATH = rf"(?:/[^{_URLCH}]*[^{_URLCH}.,;:!?)])?/?"
 # Bare domains need a known TLD; two-letter TLDs that are English words (in, it, me ...) are left out
 # because "bed.It" (missing space after a full stop) is common in notes.
 _TLDS = (
@@ -262,13 +210,8 @@ _TLDS = (
     "digital",
 )
 _BARE_TLD = "|".join(sorted(_TLDS, key=len, reverse=True))
-_URL_RE = re.compile(
-    rf"(?P<scheme>\b(?i:https?|ftps?|sftp)://[^{_URLCH}]*[^{_URLCH}.,;:!?)])"
-    rf"|(?<![\w@./\-])(?P<www>(?i:www)\d?\.[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+{_PATH})"
-    rf"|(?<![\w@./\-])(?P<bare>(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)*[A-Za-z0-9][A-Za-z0-9\-]*"
-    rf"[A-Za-z0-9]\.(?i:{_BARE_TLD})(?:\.(?i:uk|au|es|br|mx|nz|jp|cn|ar))?(?![\w\-@]|\.[A-Za-z0-9]){_PATH})",
-    re.ASCII,
-)
+
+_RX = pattern_data("contact", globals())
 
 
 def _url_ok(m: re.Match[str]) -> bool:
@@ -277,15 +220,6 @@ def _url_ok(m: re.Match[str]) -> bool:
     # A bare domain needs letters and a first label of 2+ characters ("Dr.com" typos aside).
     host = m.group("bare").split("/", 1)[0]
     return any(ch.isalpha() for ch in host) and len(host.split(".")[0]) >= 2
-
-
-_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-_IP_RE = re.compile(
-    rf"(?<![\w.])(?P<v4>(?:{_OCTET}\.){{3}}{_OCTET}(?:/\d{{1,2}}|:\d{{2,5}})?)(?![\w]|\.\d)"
-    # Generous IPv6 candidate, validated by the standard library.
-    r"|(?<![\w:])(?P<v6>(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)(?![\w:])",
-    re.ASCII,
-)
 
 
 def _ip_ok(m: re.Match[str]) -> bool:
@@ -301,56 +235,35 @@ def _ip_ok(m: re.Match[str]) -> bool:
 
 
 _URL_ANCHOR_RE = re.compile(rf"://|[wW]{{3}}\d?\.|\.{trie_pattern(_TLDS)}(?![A-Za-z0-9\-])")
-_IP_ANCHOR_RE = re.compile(r"\d\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:")
 
 CONTACT_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("EMAIL",     _EMAIL_RE,    name="email", score=0.99, anchor=re.compile("@"), reach=(80, 260)),
-    PatternRule("URL",       _URL_RE,      name="url",   score=0.95, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300)),
-    PatternRule("IPADDRESS", _IP_RE,       name="ip",    score=0.95, validator=_ip_ok, anchor=_IP_ANCHOR_RE, reach=(24, 48)),
-    _phone_rule(_INTL_RE,    "phone_intl", 0.9,                           validator=_phone_ok, not_after=r"[A-Za-z0-9_+]"),
+    PatternRule("EMAIL",        _RX["EMAIL_RE"], name="email", score=0.99, anchor=re.compile("@"), reach=(80, 260)),
+    PatternRule("URL",          _RX["URL_RE"],   name="url",   score=0.95, validator=_url_ok, anchor=_URL_ANCHOR_RE, reach=(100, 300)),
+    PatternRule("IPADDRESS",    _RX["IP_RE"],    name="ip",    score=0.95, validator=_ip_ok, anchor=_RX["IP_ANCHOR_RE"], reach=(24, 48)),
+    _phone_rule(_RX["INTL_RE"], "phone_intl",    0.9,                           validator=_phone_ok, not_after=r"[A-Za-z0-9_+]"),
 )  # fmt: skip
-
-# Weak shapes without separators or area code: 6175550134, 555-0134.
-_PHONE_WEAK_RE = re.compile(
-    r"(?P<bare>[2-9]\d\d[2-9]\d{6})(?![\w]|[.,\-]\d)|(?P<local>[2-9]\d\d-\d{4})(?![\w\-/]|[.,]\d)"
-)
-# Identifier, range and measurement words: the number is not a phone after them.
-_NOT_PHONE_BEFORE_RE = re.compile(
-    r"(?i)\b(?:mrn|mr|acct|account|id|no|number|serial|lot|accession|acc|case|order|job|claim|policy|member"
-    r"|ssn|npi|dea|license|from|between|range|ref|reference|x|was|is|of|than|to)\b[ \t:#.]*\Z|[#$\-]\Z"
-)
 
 
 def _weak_phone_ok(m: re.Match[str]) -> bool:
     text, start = m.string, m.start()
-    if followed_by_unit(text, m.end()) or _NOT_PHONE_BEFORE_RE.search(text, max(0, start - 16), start):
+    if followed_by_unit(text, m.end()) or _RX["NOT_PHONE_BEFORE_RE"].search(text, max(0, start - 16), start):
         return False
     return not re.match(r"[ \t]*(?:-|to|–)[ \t]*\d", text[m.end() : m.end() + 6])
 
 
 CONTACT_RULES_EN: tuple[PatternRule, ...] = (
-    _phone_rule(_PHONE_RE,      "phone",      0.9, group=("us", "spaced", "ctx", "short"), validator=_phone_ok, anchor=long_runs(3), reach=(40, 30)),
-    _phone_rule(_PHONE_WEAK_RE, "phone_weak", 0.6, validator=_weak_phone_ok, not_after=r"[\w+/.\-]", anchor=long_runs(4), reach=(10, 10)),
+    _phone_rule(_RX["PHONE_RE"],      "phone",      0.9, group=("us", "spaced", "ctx", "short"), validator=_phone_ok, anchor=long_runs(3), reach=(40, 30)),
+    _phone_rule(_RX["PHONE_WEAK_RE"], "phone_weak", 0.6, validator=_weak_phone_ok, not_after=r"[\w+/.\-]", anchor=long_runs(4), reach=(10, 10)),
 )  # fmt: skip
-
-
-# Spanish/Catalan numbers: 624 042 723, 91 071 91 59, 612 34 56 78 (separators required).
-_ES_PHONE_RE = re.compile(
-    r"(?P<es>[6789]\d{2}[ .]\d{3}[ .]\d{3}|[6789]\d{2}[ .]\d{2}[ .]\d{2}[ .]\d{2}|[89]\d[ .]\d{3}[ .]\d{2}[ .]\d{2})"
-    r"(?![\w\-]|[ .]\d)",
-    re.ASCII,
-)
-# Chinese numbers: mobile 13812345678, landline 010-12345678 / 0571-87654321.
-_ZH_PHONE_RE = re.compile(r"(?P<zh>1[3-9]\d{9}|0\d{2,3}-\d{7,8})(?![\w\-])", re.ASCII)
 
 
 # The national phone shapes without a cue word.
 _LOCAL_NOT_AFTER = r"[A-Za-z0-9_+/.\-]"
 CONTACT_RULES_ES: tuple[PatternRule, ...] = (
-    _phone_rule(_ES_PHONE_RE, "phone_es", 0.85, not_after=_LOCAL_NOT_AFTER),
+    _phone_rule(_RX["ES_PHONE_RE"], "phone_es", 0.85, not_after=_LOCAL_NOT_AFTER),
 )
 CONTACT_RULES_ZH: tuple[PatternRule, ...] = (
-    _phone_rule(_ZH_PHONE_RE, "phone_zh", 0.85, not_after=_LOCAL_NOT_AFTER),
+    _phone_rule(_RX["ZH_PHONE_RE"], "phone_zh", 0.85, not_after=_LOCAL_NOT_AFTER),
 )
 _BY_LANG: dict[str, tuple[PatternRule, ...]] = {
     "en": CONTACT_RULES_EN,

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit
+
+_RX = pattern_data("id_values")
+
 
 __all__ = [
     "CHUNK",
@@ -37,13 +41,10 @@ VALUE_END = r"(?![\w]|[\-.][A-Za-z0-9])"
 ITEM_RE = re.compile(rf"(?<![\w\-.]){VALUE}{VALUE_END}")
 
 MONTH_PART_RE = re.compile(r"(?i)jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec")
-_NUMERIC_DATE_RE = re.compile(r"(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})")
-_DECIMAL_RE = re.compile(r"\d*\.\d+(?:[\-/]\d*\.?\d+)?")
-_FRACTION_RE = re.compile(r"\d{1,3}/\d{1,3}")
 
 
 def _is_calendar_date(value: str) -> bool:
-    m = _NUMERIC_DATE_RE.fullmatch(value)
+    m = _RX["NUMERIC_DATE_RE"].fullmatch(value)
     if m is None:
         return False
     a, b, c = (int(x) for x in m.groups())
@@ -63,8 +64,8 @@ def value_ok(value: str, min_alnum: int = 4, dates_ok: bool = False) -> bool:
     if sum(ch.isalnum() for ch in value) < min_alnum:
         return False
     return not (
-        _DECIMAL_RE.fullmatch(value)
-        or _FRACTION_RE.fullmatch(value)
+        _RX["DECIMAL_RE"].fullmatch(value)
+        or _RX["FRACTION_RE"].fullmatch(value)
         or (not dates_ok and _is_calendar_date(value))
         or NOT_ID_RE.fullmatch(value)
         or any(p.isalpha() and MONTH_PART_RE.fullmatch(p) for p in re.split(r"[\-.]", value))
@@ -94,13 +95,10 @@ def checked_label(label: str | None, value: str) -> str | None:
     return label if value_ok(value, dates_ok=label != "IDNUM") else None
 
 
-_LATER_ITEM_RE = re.compile(r"(?:[,;&/)]|\b(?i:and|through|thru|to))[ \t]*\Z")
-
-
 def item_ok(im: re.Match[str]) -> bool:
     """The first value was checked with the match; later list items must look like identifiers."""
     if followed_by_unit(im.string, im.end()):
         return False
-    if _LATER_ITEM_RE.search(im.string, max(0, im.start() - 12), im.start()) is None:
+    if _RX["LATER_ITEM_RE"].search(im.string, max(0, im.start() - 12), im.start()) is None:
         return True
     return value_ok(im.group())

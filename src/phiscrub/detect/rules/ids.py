@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import any_of, followed_by_unit, joined_runs, long_runs
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern, words_regex
 from phiscrub.detect.rules.id_values import (
@@ -130,13 +131,6 @@ _VALUE_LIST = rf"{VALUE}(?:{_LIST_SEP}{CHUNK}{MORE}{VALUE_END}){{0,8}}"
 _KEYWORD_RE = re.compile(
     rf"(?<![\w\-/])(?P<kw>{trie_pattern(_ALL_KEYWORDS)})(?![\w]){_CONNECT}(?P<v>{_VALUE_LIST}){VALUE_END}"
 )
-# "<word> #: value" for any other word (Store #, Visit/Account #); rooms and beds are locations.
-_WORD_HASH_RE = re.compile(
-    r"(?<![\w])(?!(?i:room|rm|bed|apt|apartment|suite|ste|floor|fl|bay|visit|cycle|day|dose|week|pod|step|line"
-    r"|item|page|pg|question|problem|size|tube|lead|channel|gravida|para|trial|attempt|session|tab|tablet|cap"
-    r"|pill|refill|refills|qty|quantity|disp|dispense)\b)[A-Za-z]{2,20}[ \t]?#[ \t:]*"
-    rf"(?P<v>{VALUE}){VALUE_END}",
-)
 
 # --- SSN ---------------------------------------------------------------------------------------
 _SSN_WORDS = trie_pattern(
@@ -153,14 +147,8 @@ _SSN_WORDS = trie_pattern(
         "social security #",
     )
 )
-_SSN_RE = re.compile(
-    r"(?P<bare>\d{3}-\d{2}-\d{4})(?![\w\-/]|\.\d)"
-    rf"|(?<![\w]){_SSN_WORDS}(?![\w])"
-    r"(?:[ \t]*\([^()\n\d]{1,30}\))?[ \t:#=.\-]*(?:(?i:on\s+file|no|number|is|was)\.?[ \t:#=.\-]*)?\(?[ \t]*"
-    r"(?P<ctx>\d{3}[ \-]?\d{2}[ \-]?\d{4}|[Xx*]{3}-?[Xx*]{2}-?\d{4})(?![\w\-/]|\.\d)"
-)
-_SSN_BARE_RE = re.compile(r"(?P<bare>\d{3}-\d{2}-\d{4})(?![\w\-/]|\.\d)", re.ASCII)
-_SSN_INVALID_RE = re.compile(r"(?:000|666|9\d\d)|\d{3}[ \-]?00|\d{3}[ \-]?\d{2}[ \-]?0000")
+
+_RX = pattern_data("ids", globals())
 
 
 # Every SSN ends with two digits, an optional separator and four digits.
@@ -174,34 +162,16 @@ def _ssn_ok(m: re.Match[str]) -> bool:
         return False
     if m.group("bare") is None:
         return True
-    return _SSN_INVALID_RE.match(m.group("bare")) is None
+    return _RX["SSN_INVALID_RE"].match(m.group("bare")) is None
 
 
-# --- context-free fallback (weak) -----------------------------------------------------------------
-_FALLBACK_RE = re.compile(
-    # Hyphenated numbers with 7+ digits: 4475-2259, 53-339306 (not phone-shaped, not year ranges).
-    r"\b(?P<dh>\d{2,6}-\d{3,8})(?![\w\-/]|[.,]\d)"
-    # Letter-digit codes with a hyphen and at least 4 digits: S24-18832, SP-24-01234, 4471-22-K.
-    r"|\b(?P<hy>[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+)(?![\w\-/]|\.\w)"
-    # Letters then 5+ digits: A7731902, SP2401234.
-    r"|\b(?P<al>[A-Za-z]{1,4}\d{5,}[A-Za-z0-9]*)(?![\w\-/]|\.\w)"
-    # 7+ digit runs (not amounts with separators).
-    r"|\b(?P<dg>\d{7,})(?![\w\-/]|[.,]\d)",
-    re.ASCII,  # "住院号3853795": CJK letters are not ASCII word characters
-)
 # Every fallback match holds three digits in a row: search only around those.
 _FALLBACK_ANCHOR = long_runs(3)
-_COMPACT_DATE_RE = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
-_DOSE_LIKE_RE = re.compile(r"(?i)q\d|\d+(?:h|hr|hrs|d|mg|ml|mcg|x|min)\Z")
-_DOSE_END_RE = re.compile(r"(?i)\d(?:h|hr|hrs|d|mg|ml|mcg|x|min|yo|y)\Z")
-
-
-_ROOM_BEFORE_RE = re.compile(r"(?i)\b(?:room|rm|bed|bay|unit|floor|suite|apt)\b[ \t:#.]*\Z|\+[\d \-]{2,10}\Z")
 
 
 def _fallback_ok(m: re.Match[str]) -> bool:
     # Rooms and beds are locations; "+49 30 1234567" is the end of a phone number.
-    if followed_by_unit(m.string, m.end()) or _ROOM_BEFORE_RE.search(
+    if followed_by_unit(m.string, m.end()) or _RX["ROOM_BEFORE_RE"].search(
         m.string, max(0, m.start() - 12), m.start()
     ):
         return False
@@ -215,7 +185,7 @@ def _fallback_ok(m: re.Match[str]) -> bool:
     digits = m.group("dg")
     if digits is not None and len(digits) == 10 and digits[0] in "23456789" and digits[3] in "23456789":
         return False  # a North American phone number: the contact rules take it
-    if digits is not None and _COMPACT_DATE_RE.fullmatch(digits):
+    if digits is not None and _RX["COMPACT_DATE_RE"].fullmatch(digits):
         return False  # 20190312: the date rules take it
     code = m.group("hy")
     if code is None:
@@ -230,7 +200,7 @@ def _fallback_ok(m: re.Match[str]) -> bool:
     # 12-Mar-2019 is a date; q24-48h and 10-20mg are frequencies and doses.
     if any(p.isalpha() and MONTH_PART_RE.fullmatch(p) for p in parts):
         return False
-    return _DOSE_LIKE_RE.match(parts[0]) is None and _DOSE_END_RE.search(code) is None
+    return _RX["DOSE_LIKE_RE"].match(parts[0]) is None and _RX["DOSE_END_RE"].search(code) is None
 
 
 # Plates and tail numbers may start with a letter block: "plate WMY 3363", "tail number N 412".
@@ -273,15 +243,15 @@ def _plate_ok(m: re.Match[str]) -> bool:
 _ID_EXTRA_LABELS = tuple(lab for lab in ID_KEYWORDS if lab != "IDNUM")
 
 ID_RULES_NEUTRAL: tuple[PatternRule, ...] = (
-    PatternRule("SSN",   _SSN_BARE_RE, name="ssn",      score=0.95, group="bare", validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(6, 2)),
-    PatternRule("IDNUM", _FALLBACK_RE, name="id_shape", score=0.45, validator=_fallback_ok, not_after=r"[\-/.#,$]", anchor=_FALLBACK_ANCHOR, reach=(30, 30)),
+    PatternRule("SSN",   _RX["SSN_BARE_RE"], name="ssn",      score=0.95, group="bare", validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(6, 2)),
+    PatternRule("IDNUM", _RX["FALLBACK_RE"], name="id_shape", score=0.45, validator=_fallback_ok, not_after=r"[\-/.#,$]", anchor=_FALLBACK_ANCHOR, reach=(30, 30)),
 )  # fmt: skip
 
 ID_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("SSN",     _SSN_RE,       name="ssn_context", score=0.95, group=("bare", "ctx"), validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(60, 2)),
-    PatternRule("IDNUM",   _KEYWORD_RE,   name="id_context",  score=0.85, group="v", item=ITEM_RE, item_validator=item_ok, validator=_context_value_ok, labeler=_id_label, extra_labels=_ID_EXTRA_LABELS),
-    PatternRule("VEHICLE", _PLATE_RE,     name="plate",       score=0.85, group="v", validator=_plate_ok),
-    PatternRule("IDNUM",   _WORD_HASH_RE, name="word_hash",   score=0.7,  group="v", validator=_word_hash_ok, anchor=re.compile("#"), reach=(25, 50)),
+    PatternRule("SSN",     _RX["SSN_RE"],       name="ssn_context", score=0.95, group=("bare", "ctx"), validator=_ssn_ok, anchor=_SSN_ANCHOR, reach=(60, 2)),
+    PatternRule("IDNUM",   _KEYWORD_RE,         name="id_context",  score=0.85, group="v", item=ITEM_RE, item_validator=item_ok, validator=_context_value_ok, labeler=_id_label, extra_labels=_ID_EXTRA_LABELS),
+    PatternRule("VEHICLE", _PLATE_RE,           name="plate",       score=0.85, group="v", validator=_plate_ok),
+    PatternRule("IDNUM",   _RX["WORD_HASH_RE"], name="word_hash",   score=0.7,  group="v", validator=_word_hash_ok, anchor=re.compile("#"), reach=(25, 50)),
 )  # fmt: skip
 
 

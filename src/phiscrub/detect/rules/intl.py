@@ -25,6 +25,7 @@ import re
 import unicodedata
 from functools import cache
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words, pack_rules
 from phiscrub.detect.rules.base import Labeler, PatternRule, Validator, trie_pattern
 from phiscrub.detect.rules.intl_nordic import nordic_date_rules
@@ -57,6 +58,9 @@ def _flat(groups: tuple[tuple[str, ...], ...]) -> list[str]:
 # DATE
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 _YEAR4 = r"(?:19|20)\d{2}"
+
+_RX = pattern_data("intl", globals())
+
 # Not followed by a letter or a combining mark (decomposed "març" is "marc" + U+0327).
 _NOT_LETTER = r"(?![^\W\d_]|[\u0300-\u036f])"
 
@@ -130,11 +134,11 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str], veto: Validator | None = None
     def ok(m: re.Match[str]) -> bool:
         text, start = m.string, m.start()
         # "Untersuchung: 26.04.;": after a field label a two-digit day-month with its closing period.
-        labelled = _LABEL_COLON_RE.search(text, max(0, start - 30), start) is not None and bool(
+        labelled = _RX["LABEL_COLON_RE"].search(text, max(0, start - 30), start) is not None and bool(
             re.fullmatch(r"\d\d\.\d\d\.", m.group())
         )
         # "Telefonnotiz  08.05.  16:20 Uhr": a day-month with its closing period before a clock time.
-        clocked = _CLOCK_AFTER_RE.match(text, m.end()) is not None and bool(
+        clocked = _RX["CLOCK_AFTER_RE"].match(text, m.end()) is not None and bool(
             re.fullmatch(r"\d\d\.\d\d\.", m.group())
         )
         if not (labelled or clocked) and cue_re.search(text, max(0, start - 30), start) is None:
@@ -146,7 +150,8 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str], veto: Validator | None = None
             m.group("s") == "."
             and len(m.group("m")) != 2
             and (
-                not m.group().endswith(".") or _NUMBER_RANGE_BEFORE_RE.search(text, max(0, start - 20), start)
+                not m.group().endswith(".")
+                or _RX["NUMBER_RANGE_BEFORE_RE"].search(text, max(0, start - 20), start)
             )
         ):
             return False
@@ -155,18 +160,10 @@ def _numeric_day_month_ok(cue_re: re.Pattern[str], veto: Validator | None = None
     return ok
 
 
-_LABEL_COLON_RE = re.compile(r"[^\W\d_]{3,}\.?:[ \t]*\Z")
-_CLOCK_AFTER_RE = re.compile(r"[ \t]+(?:[01]?\d|2[0-3])[:.][0-5]\d(?![\d.,:])")
-_NUMBER_RANGE_BEFORE_RE = re.compile(r"\d[ \t]*(?:[-–]|bis|to|a|al|hasta|à|au|tot|til|till)[ \t]*\Z")
-
-
 def _year_re(range_words: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?P<y1>{_YEAR4})(?:[ \t]*(?:[-–]|{range_words})[ \t]*(?P<y2>{_YEAR4}))?(?![\w/]|[.\-]\d)"
     )
-
-
-_CLOCK_CUE_RE = re.compile(r"(?i)(?:\b(?:h|hrs?|hores|horas|uhr|heures?|uur|a\s+las|om|à|um)\b[\s:]*|@\s*)\Z")
 
 
 def _year_ok(cue_re: re.Pattern[str]) -> Validator:
@@ -177,7 +174,7 @@ def _year_ok(cue_re: re.Pattern[str]) -> Validator:
         y1 = int(m.group("y1"))
         if m.group("y2") is not None:
             y2 = int(m.group("y2"))
-            clock = all(y % 100 < 60 for y in (y1, y2)) and _CLOCK_CUE_RE.search(
+            clock = all(y % 100 < 60 for y in (y1, y2)) and _RX["CLOCK_CUE_RE"].search(
                 text, max(0, start - 12), start
             )
             return y1 < y2 and not clock
@@ -229,26 +226,11 @@ def _latin_date_rules(pack: LanguagePack) -> tuple[PatternRule, ...]:
     )  # fmt: skip
 
 
-_CN_DIGIT = "〇零一二三四五六七八九"
-_CN_MONTH = "(?:十[一二]|[一二三四五六七八九十])"
-_CN_DAY = "(?:三十[一]?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])"
-_ZH_DATE_RE = re.compile(
-    # 2019年3月12日 / 2019年3月12号 / 2019年3月 (spaces tolerated).
-    rf"(?P<ymd>{_YEAR4}[ \t]*年[ \t]*(?:1[0-2]|0?[1-9])[ \t]*月(?:[ \t]*{_DAY}[ \t]*[日号])?)"
-    # 3月12日 (no year).
-    rf"|(?P<md>(?:1[0-2]|0?[1-9])[ \t]*月[ \t]*{_DAY}[ \t]*[日号])"
-    # 2019年 (a year; "5年" is a duration, hence four digits from 1900 on).
-    rf"|(?P<y>{_YEAR4}[ \t]*年)"
-    # 二〇一九年三月十二日 / 三月十二日.
-    rf"|(?P<cn>[{_CN_DIGIT}]{{4}}年(?:{_CN_MONTH}月(?:{_CN_DAY}[日号])?)?|{_CN_MONTH}月{_CN_DAY}[日号])"
-)
-
-
 def _zh_date_rules() -> tuple[PatternRule, ...]:
     return (
         PatternRule(
             "DATE",
-            _ZH_DATE_RE,
+            _RX["ZH_DATE_RE"],
             not_after=r"[0-9]",
             anchor=re.compile("[年月]"),
             reach=(12, 12),
@@ -310,20 +292,17 @@ def _digits(s: str) -> int:
     return sum(ch.isdigit() for ch in s)
 
 
-_DATE_SHAPE_RE = re.compile(r"\d{1,4}[.\-/]\d{1,2}[.\-/]\d{2,4}")
-
-
 def _national_phone_ok(lo: int, hi: int) -> Validator:
     def ok(m: re.Match[str]) -> bool:
         num = m.group("num")
-        return lo <= _digits(num) <= hi and not _DATE_SHAPE_RE.fullmatch(num)
+        return lo <= _digits(num) <= hi and not _RX["DATE_SHAPE_RE"].fullmatch(num)
 
     return ok
 
 
 def _cue_phone_ok(m: re.Match[str]) -> bool:
     num = m.group("num")
-    if _DATE_SHAPE_RE.fullmatch(num) or re.search(r"\d[.,]\d{1,2}\Z", num):
+    if _RX["DATE_SHAPE_RE"].fullmatch(num) or re.search(r"\d[.,]\d{1,2}\Z", num):
         return False  # a date or a decimal after "contacto el ..."
     return 7 <= _digits(num) <= 15 and not followed_by_unit(m.string, m.end())
 

@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_common import lower_case_note
-from phiscrub.detect.rules.intl_german_common import CAPW as _CAPW
+from phiscrub.detect.rules.intl_german_common import CAPW as _CAPW  # noqa: F401 (a piece of its patterns file)
 from phiscrub.detect.rules.intl_german_common import CLINICAL_ABBR as _CLINICAL_ABBR
 from phiscrub.detect.rules.intl_german_common import NAME as _NAME
 from phiscrub.detect.rules.intl_german_common import name_word as _name_word
@@ -46,6 +47,9 @@ from phiscrub.detect.rules.intl_german_places import german_extra_place_rules
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_places_data import WORDS
+
+_RX = pattern_data("intl_german", globals())
+
 
 __all__ = ["german_name_rules", "german_place_rules"]
 
@@ -60,34 +64,8 @@ _GENERIC_WARD = frozenset(
 )  # fmt: skip
 
 
-# ------------------------------------------------------------------------------------------------
-# Places
-#: "Haus C", "Haus A2": a hospital building; "Hebelbau UG", "Kopfklinikbau 2. OG": a building named
-#: in one word before its floor.
-_BUILDING_RE = re.compile(
-    r"(?<![\w\-])(?P<h>Haus[ ](?:[A-Z]\d?|Nord|Süd|Ost|West|Mitte)|Bau[ ]\d{1,2}[A-Z]?)(?![\w\-])"
-    rf"|(?<![\w\-])(?P<b>{_CAPW}(?:bau|trakt|flügel|gebäude))[ ]+"
-    r"(?=(?:UG|EG|OG|KG|DG|\d{1,2}\.[ ]?(?:OG|UG|Etage|Stock|Obergeschoss|Untergeschoss))(?![\w]))"
-)
-_GENERIC_BUILDING_RE = re.compile(
-    r"(?:Neu|Alt|Haupt|An|Um|Aus|Auf|Rück|Zwischen|Nord|Süd|Ost|West|Mittel|Zentral|Betten|Funktions|Hoch|Quer|"
-    r"Verbindungs|Kopf|Seiten|Behandlungs|Pflege|Personal|Wirtschafts|Verwaltungs|Hinter|Vorder)"
-    r"(?:bau|trakt|flügel|gebäude)\Z"
-)
-
-
 def _building_ok(m: re.Match[str]) -> bool:
-    return m.group("b") is None or _GENERIC_BUILDING_RE.match(m.group("b")) is None
-
-
-#: "Station Rosenthal", "(Station Eichhorn)": a ward named after a person or place.
-_WARD_RE = re.compile(rf"(?<![\w\-])(?:Station|Stat\.)[ ](?P<w>{_CAPW}(?:-{_CAPW})?)(?![\w\-]|[ ]?\d)")
-
-
-#: Endings of a kind of ward or care, never of a ward's name ("Alpenrose" may end like "Arthrose").
-_WARD_NOUN_END_RE = re.compile(
-    r"(?:ung|heit|keit|schaft|ion|ie|ik|medizin|station|zentrum|klinik|dienst|therapie|pflege|bereich|einheit)\Z"
-)
+    return m.group("b") is None or _RX["GENERIC_BUILDING_RE"].match(m.group("b")) is None
 
 
 def _ward_ok(m: re.Match[str]) -> bool:
@@ -97,26 +75,8 @@ def _ward_ok(m: re.Match[str]) -> bool:
         len(w) > 3
         and low not in _GENERIC_WARD
         and low not in _stopwords()
-        and not _WARD_NOUN_END_RE.search(low)
+        and not _RX["WARD_NOUN_END_RE"].search(low)
     )
-
-
-#: A ward field: "Station: Säntis", "Anfordernde Station: Almrausch", "Stat.: INT-2 / ALPENROSE"; the ward
-#: after a nurse's role closing a form ("Ausgefüllt: Anna Rieder, Pflegefachkraft, Enzian").
-_WARD_FIELD_RE = re.compile(
-    r"(?<![\w\-])(?:(?:Station|Stat\.)[ ]?:[ \t]*(?:[A-Z0-9][\w\-]*[ ]?/[ ]?)?|(?:Pflegefachkraft|DGKP|DGKS|"
-    r"Stationsleitung|Pflegerin|Pfleger|Krankenschwester|Gesundheits-[ ]und[ ]Krankenpfleger(?:in)?),[ ])"
-    r"(?P<w>[A-ZÄÖÜ][A-Za-zäöüßÄÖÜ]{3,}(?:-[A-ZÄÖÜ][A-Za-zäöüßÄÖÜ]+)?)(?=[ \t]*(?:\n|\Z|[,;(]|[ ]{2}))"
-)
-
-
-#: "pflege spätdienst rosenthal zi. 12", "pflegebericht station almrausch zi. 3.14", "pflegeverlauf -
-#: enzian zi 211": the ward between the shift or report word and the room of a nursing header.
-_SHIFT_WARD_RE = re.compile(
-    r"(?im)^[ \t]*(?:pflege(?:bericht|verlauf|verlaufsbericht|dokumentation)?[ ]+(?:[-–][ ]+)?"
-    r"(?:(?:früh|spät|nacht|tag)dienst[ ]+)?|(?:früh|spät|nacht|tag)dienst[ ]+)"
-    r"(?P<w>(?:station[ ]+)?(?P<n>[^\W\d_]{4,}))[ ]+(?:zi\.?|zimmer)[ ]*\d"
-)
 
 
 def _shift_ward_ok(m: re.Match[str]) -> bool:
@@ -128,22 +88,8 @@ def _shift_ward_ok(m: re.Match[str]) -> bool:
     )
 
 
-#: A hospital abbreviation after a unit word: "Aufnahme Kreißsaal KTM – 14.02.2024".
-_UNIT_ABBR_RE = re.compile(
-    r"(?<![\w\-])(?:Kreißsaal|Kreisssaal|Kreissaal|ZNA|Notaufnahme|Notfallaufnahme|Ambulanz|Zentral-OP|"
-    r"Intensivstation|Schockraum|Aufwachraum|Stroke[ ]Unit)[ ](?P<a>[A-ZÄÖÜ]{2,5})(?=[ ]+[–\-][ ]|[ \t]*(?:\n|\Z))"
-)
-
-
 def _unit_abbr_ok(m: re.Match[str]) -> bool:
     return m.group("a") not in _CLINICAL_ABBR
-
-
-#: A town after a rescue service, fire brigade or police: "Notarzt Dr. Kessler (RD Waldkirch)".
-_RESCUE_TOWN_RE = re.compile(
-    r"(?<![\w\-])(?:RD|Rettungsdienst|Rettungswache|RW|DRK|BRK|ASB|Feuerwehr|FFW|Polizei|Polizeirevier|"
-    rf"Polizeiposten|Leitstelle|ILS)[ ](?P<t>{_NAME})(?![\w\-])"
-)
 
 
 #: A town after a doctor's or a facility's name and a comma, closing its part of the sentence:
@@ -155,59 +101,10 @@ _TOWN_AFTER_NAME = (
 )
 
 
-#: German place-name endings ("Gutach", "Denzlingen", "Hochried", "Kirchzarten"): an unlisted word with
-#: one is a town after "in", "bei", "aus", "nach".
-_TOPONYM_END = (
-    r"(?:ach|bach|ingen|heim|hausen|dorf|burg|berg|furt|hofen|kirch|kirchen|weiler|ried|reuth|brück|brücken|"
-    r"bruck|münster|stedt|stadt|zarten|zell|hagen|rode|wangen|beuren|stetten|weier|wil|ikon|itz|au|tal|stein|"
-    r"ling|ing|kofen|moos|brunn|bichl|ach)"
-)
-_TOPONYM_RE = re.compile(
-    rf"(?<![\w\-])(?:in|bei|aus|nach|nahe|Raum|wohnhaft[ ]in|Umgebung[ ]von)[ ](?P<t>[A-ZÄÖÜ][a-zäöüß]{{2,}}{_TOPONYM_END}"
-    rf"(?:-{_CAPW})?)(?![\w\-])"
-)
-#: Common nouns with a place ending (checked against a German word list): facilities and kinds of town
-#: ("Pflegeheim", "Hafenstadt"), roofs and compartments ("Flachdach", "Nebenfach"), plurals of "-ling" and
-#: "-ring" nouns ("bei Säuglingen", "Zwillingen", "Ohrringen"), French "-eau" words ("Niveau") and others.
-_NOT_TOPONYM_RE = re.compile(
-    r"(?:Pflege|Alten|Alters|Senioren|Kinder|Wohn|Behinderten|Erholungs|Kur|Obdachlosen|Entbindungs|Genesungs|"
-    r"Säuglings|Jugend|Freizeit|Erziehungs|Schul|Studenten|Wöchnerinnen|Fremden|Frauen|Mütter|Flüchtlings|"
-    r"Übergangs)heim\Z"
-    r"|(?:Eis|Schulden|Arbeits|Heimat|Geburts|Innen|Alt|Vor|Groß|Klein|Haupt|Kreis|Nachbar|Partner|Land|Hafen|"
-    r"Grenz|Industrie|Millionen|Mittel)(?:berg|burg|dorf|stadt)\Z"
-    r"|(?:dach|fach|krach|gemach|schach|anach|allach|bau|frau|schau|stau|eau|tau|sau|hau|pital|ortal|ontal|ittal|"
-    r"ektal|otal|ital|atal|artal|antal|metal|sitz|blitz|witz|spitz|kitz|tlitz|ebitz|chlitz|fried|lexikon)\Z"
-    r"|(?i:säug|zwil|dril|vier|flücht|häft|lehr|prüf|impf|neu|lieb|schütz|spröss|fremd|kömm|früh|schmetter|"
-    r"feig|sträf|zög|wüst|schwäch|günst|erst|säm|stich|söld|schöss|eindring|pfleg|keim|misch|jüng|schäd|find|"
-    r"fäust|setz|roh|häupt|enger|wild|sonder|weich|spät)lingen\Z"
-    r"|(?i:ohr|ehe|trau|schlag|siegel|verlobungs|rettungs|schlüssel|servietten|spreng|beiß|brillant|agenten|"
-    r"freistil|kolben|dichtungs|finger|nasen)ringen\Z"
-    r"|(?:klingen|springen|schwingen|dingen|gelingen|Misslingen|Silikon|Werkstatt|Dental|Mental)\Z"
-    r"|(?:Nieren|Gallen|Blasen|Harn|Ureter|Speichel|Zahn|Kalk|Eck|Grund|Meilen|Pigment|Cholesterin|Kot|Urat|"
-    r"Oxalat|Zystin|Cystin|Struvit|Kalzium|Calcium|Bilirubin|Prostata|Pankreas|Edel|Bau|Pflaster|Stolper)stein\Z"
-    r"|(?:Train|Screen|Monitor|Coach|Tim|Pudd|Meet|Brief|Mobb|Camp|Dop|Bond|Sett|Feel|Shopp|Walk|Jogg|Nurs|"
-    r"Rat|Track|Board|Teach|Hear|Her|Mess|Fasch|Spar|Lehr|Flücht|Häft|Impf|Prüf|Säug|Zwill|Fremd|Neu|Lieb|"
-    r"Früh|Schmetter|Feig|Eindring|Pfleg|Keim|Misch|Jüng|Find|Wild|Sonder|Weich|Spät|Ohr|Feed|Timing|Ranking|"
-    r"Dump|Spleiß|Zer|Ruh|Bl|Brems|Wohn|Rest)(?:l)?ing\Z"
-    r"|(?:Hoch|Nieder|Tief|Flach|Torf)moos\Z|(?:Spring|Jung|Ur|Heil|Mineral|Gesund|Kalt|Warm)brunn\Z"
-    r"|\A(?:Gelingen|Einbruch|Ausbruch|Umbruch|Aufbruch|Zusammenbruch|Abbruch|Durchbruch|Wallach|Scharlach|"
-    r"Schmach|Radau|Eigenheim|Mumpitz|Reibach|Inverkehrbringen)\Z"
-)
-
-
 def _toponym_ok(m: re.Match[str]) -> bool:
     t = m.group("t")
-    return not _stop(t) and _NOT_TOPONYM_RE.search(t) is None
+    return not _stop(t) and _RX["NOT_TOPONYM_RE"].search(t) is None
 
-
-#: The employer after a former or learnt job: "ehem. Schlosser bei Hoffmann Fördertechnik".
-_EMPLOYER_RE = re.compile(
-    r"(?<![\w\-])(?:ehem\.|ehemals|ehemalige[rn]?|früher|frühere[rn]?|zuletzt|gelernte[rn]?|pensionierte[rn]?|"
-    r"pens\.|Beruf:|von[ ]Beruf)[ \t]+(?:als[ \t]+)?[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜa-zäöüß][a-zäöüß]+)*[ \t]+"
-    r"bei[ \t]+(?:der[ \t]+|dem[ \t]+|den[ \t]+|einer[ \t]+|einem[ \t]+)?"
-    r"(?!(?:Firma|Dr|Prof|Herrn?|Frau|uns|Bedarf|Aufnahme|Belastung|Entlassung)\b)"
-    r"(?P<o>[A-ZÄÖÜ][\w\-]*(?:[ ](?:[A-ZÄÖÜ][\w\-]*|&)){0,3})(?![\w\-])"
-)
 
 _COUNTRIES = (
     "Deutschland", "Österreich", "Schweiz", "Frankreich", "Italien", "Niederlande", "Belgien", "Luxemburg",
@@ -226,27 +123,21 @@ def german_place_rules(lang: str) -> tuple[PatternRule, ...]:
         return ()
     town_after = re.compile(_TOWN_AFTER_NAME.format(name=_NAME, facility=WORDS["de"].facility_re))
     return (
-        PatternRule("HOSPITAL",     _BUILDING_RE,      group=("h", "b"), validator=_building_ok,        score=0.8,  name="building_de"),
-        PatternRule("DEPARTMENT",   _WARD_RE,                            validator=_ward_ok,            score=0.75, name="named_ward_de"),
-        PatternRule("DEPARTMENT",   _WARD_FIELD_RE,    group="w",        validator=_ward_ok,            score=0.75, name="ward_field_de"),
-        PatternRule("DEPARTMENT",   _SHIFT_WARD_RE,    group="w",        validator=_shift_ward_ok,      score=0.7,  name="shift_ward_de"),
-        PatternRule("HOSPITAL",     _UNIT_ABBR_RE,     group="a",        validator=_unit_abbr_ok,       score=0.7,  name="unit_abbreviation_de"),
-        PatternRule("CITY",         _RESCUE_TOWN_RE,   group="t",        validator=_town_word_ok,       score=0.75, name="rescue_town_de"),
-        PatternRule("CITY",         town_after,        group="t",        validator=_town_after_name_ok, score=0.75, name="town_after_name_de"),
-        PatternRule("CITY",         _TOPONYM_RE,       group="t",        validator=_toponym_ok,         score=0.7,  name="toponym_de"),
-        PatternRule("ORGANIZATION", _EMPLOYER_RE,      group="o",                                       score=0.75, name="former_employer_de"),
-        PatternRule("COUNTRY",      _COUNTRY_LINE_RE,  group="c",                                       score=0.8,  name="country_line_de"),
+        PatternRule("HOSPITAL",     _RX["BUILDING_RE"],    group=("h", "b"), validator=_building_ok,        score=0.8,  name="building_de"),
+        PatternRule("DEPARTMENT",   _RX["WARD_RE"],                          validator=_ward_ok,            score=0.75, name="named_ward_de"),
+        PatternRule("DEPARTMENT",   _RX["WARD_FIELD_RE"],  group="w",        validator=_ward_ok,            score=0.75, name="ward_field_de"),
+        PatternRule("DEPARTMENT",   _RX["SHIFT_WARD_RE"],  group="w",        validator=_shift_ward_ok,      score=0.7,  name="shift_ward_de"),
+        PatternRule("HOSPITAL",     _RX["UNIT_ABBR_RE"],   group="a",        validator=_unit_abbr_ok,       score=0.7,  name="unit_abbreviation_de"),
+        PatternRule("CITY",         _RX["RESCUE_TOWN_RE"], group="t",        validator=_town_word_ok,       score=0.75, name="rescue_town_de"),
+        PatternRule("CITY",         town_after,            group="t",        validator=_town_after_name_ok, score=0.75, name="town_after_name_de"),
+        PatternRule("CITY",         _RX["TOPONYM_RE"],     group="t",        validator=_toponym_ok,         score=0.7,  name="toponym_de"),
+        PatternRule("ORGANIZATION", _RX["EMPLOYER_RE"],    group="o",                                       score=0.75, name="former_employer_de"),
+        PatternRule("COUNTRY",      _COUNTRY_LINE_RE,      group="c",                                       score=0.8,  name="country_line_de"),
         *german_extra_place_rules(lang),
         *german_date_rules(lang),  # the shared date rules have no German slot
     )  # fmt: skip
 
 
-# ------------------------------------------------------------------------------------------------
-# Names
-#: "Tochter Fr. Maurer (Ingrid)": a given name in brackets after a titled name.
-_BRACKET_GIVEN_RE = re.compile(
-    rf"(?<![\w.\-])(?:Fr\.|Frau|Hr\.|Herr|Herrn)[ ](?:Dr\.[ ])?{_NAME}[ ]\([ ]?(?P<g>{_NAME})[ ]?\)"
-)
 _KIN_BEFORE_RE = re.compile(
     rf"(?i)(?<![\w\-])(?:{trie_pattern(NAME_WORDS['de'].kin, ignore_case=True)})[ \t]*[,:]?[ \t]*\Z"
 )
@@ -281,16 +172,6 @@ def _care_role_ok(m: re.Match[str]) -> bool:
     return _name_word(m.group("n").split(" ")[-1].split(".")[-1])
 
 
-#: The signature closing a ward note: "Wendt, Stat. 4B" (a name, a comma, a ward or care word).
-_WARD_SIGNATURE_RE = re.compile(
-    rf"(?m)^[ \t]*(?P<n>(?:[A-ZÄÖÜ]\.[ ]?)?{_NAME})(?:,[ ](?P<g>{_NAME}))?,[ \t]*(?:Stat\.|Station|Pflege|"
-    r"Pflegedienst|Sr\.|Stationsleitung|Nachtdienst|Frühdienst|Spätdienst|Sozialdienst|Case[ ]Management|"
-    r"Entlassmanagement|Pflegefachkraft|DGKP|DGKS)(?:[ ,][^\n]{1,40})?[ \t]*$(?=\s*\Z)"
-)
-#: A surname alone on the last line of a note, after a blank line: the writer's signature ("\n\nStadler").
-_LAST_LINE_NAME_RE = re.compile(rf"\n[ \t]*\n[ \t]*(?P<n>{_NAME})[ \t]*\n?\Z")
-
-
 def _last_line_name_ok(m: re.Match[str]) -> bool:
     return m.group("n").lower() in name_lexicon("de").last and m.group("n").lower() not in _stopwords()
 
@@ -299,32 +180,13 @@ def _ward_signature_ok(m: re.Match[str]) -> bool:
     return _name_word(m.group("n").split(" ")[-1].split(".")[-1])
 
 
-#: A nickname: 'Pat. ("Heiner", möchte so angesprochen werden)', 'genannt „Heiner“'.
-_NICKNAME_RE = re.compile(
-    rf"(?:(?<![\w\-])(?:Pat\.|Patient|Patientin|Hr\.|Herr|Fr\.|Frau)[ ]?\([ ]?|(?<![\w\-])(?:genannt|Rufname:?|"
-    rf"Spitzname:?)[ ])[\"„“»‚'](?P<n>{_NAME})[\"“”«‘']"
-)
-
-
 def _nickname_ok(m: re.Match[str]) -> bool:
     return _name_word(m.group("n"))
-
-
-#: A nickname in quotes and brackets after a given name: 'Reitter, Johann ("Hansi")', 'Michael ("Michi")'.
-_NAME_NICKNAME_RE = re.compile(rf"(?<![\w\-]){_NAME}[ ]\([\"„“»](?P<n>{_NAME})[\"“”«]\)")
 
 
 def _name_nickname_label(m: re.Match[str]) -> str:
     kin = _KIN_BEFORE_RE.search(m.string, max(0, m.start() - 30), m.start()) is not None
     return "RELATIVE" if kin else "PATIENT"
-
-
-#: Names in a note written all in lower case: "fr. vogl heute", "tochter renate telefonisch", "sr. birgit".
-_LOWER_NAME_RE = re.compile(
-    r"(?<![\w.\-])(?:(?P<t>fr|hr|sr|dr|pfl)\.[ ]|(?P<o>oä|oa)[ ]|(?P<k>tochter|sohn|ehefrau|ehemann|ehepartner|ehepartnerin|mutter|"
-    r"vater|enkelin|enkel|schwiegertochter|schwiegersohn|nichte|neffe|lebensgefährtin|lebensgefährte|frau|herr|"
-    r"herrn|schwester|bruder)[ ])(?P<n>[a-zäöüß][a-zäöüß\-]{2,})(?![\w\-])"
-)
 
 
 #: Time words after "fr." (Freitag) in a lower-case note: "fr. früh".
@@ -345,7 +207,7 @@ def _lower_name_ok(m: re.Match[str]) -> bool:
         # "fr. vogl", "dr. winter", "visite oä huber": after an abbreviated title any word that is not a
         # common one ("dr. med.", "oa visite")
         return n not in _LOWER_TITLE_NOT_NAMES
-    if m.group("k") not in ("frau", "herr", "herrn") and _LOWER_VERB_AFTER_RE.match(m.string, m.end()):
+    if m.group("k") not in ("frau", "herr", "herrn") and _RX["LOWER_VERB_AFTER_RE"].match(m.string, m.end()):
         return True  # "ehefrau liesl ruft an": a kin word, a word and the verb of a call or visit
     return n in lex.first or (m.group("k") in ("frau", "herr", "herrn") and n in lex.last)
 
@@ -353,11 +215,6 @@ def _lower_name_ok(m: re.Match[str]) -> bool:
 #: Words after "dr."/"oä" in lower-case notes that are no name.
 _LOWER_TITLE_NOT_NAMES = frozenset(
     ("med", "dent", "phil", "rer", "nat", "visite", "info", "informiert", "ist")
-)
-#: The verb of a call or visit after a relative's given name: "ehefrau liesl ruft an".
-_LOWER_VERB_AFTER_RE = re.compile(
-    r"[ ](?:ruft|rief|kommt|kam|fragt|fragte|sagt|sagte|bringt|brachte|besucht|besuchte|meldet|meldete|möchte|"
-    r"will|wünscht|bittet|war|ist|hat|holt|telefoniert)(?![\w])"
 )
 
 
@@ -369,12 +226,6 @@ def _lower_name_label(m: re.Match[str]) -> str:
     ):
         return "DOCTOR"  # ward staff
     return "RELATIVE" if m.group("k") not in (None, "frau", "herr", "herrn") else "PATIENT"
-
-
-#: The hand sign closing a shift entry of a lower-case note: "hz tk", "hz pfl. tom", "hz sr. anna".
-_HAND_SIGN_RE = re.compile(r"(?m)^[ \t]*hz\.?[ ]+(?:(?:sr|pfl|dr)\.[ ]?)?(?P<n>[a-zäöüß]{2,12})[ \t]*$")
-#: A nickname with its article in quotes in a lower-case note: '"der rudi" heut gut drauf', '"der gustl muss'.
-_LOWER_QUOTED_NICK_RE = re.compile(r"[\"„](?:der|die|unser|unsere)[ ](?P<n>[a-zäöü]{3,8})(?=[\"“ ])")
 
 
 def _hand_sign_ok(m: re.Match[str]) -> bool:
@@ -405,13 +256,13 @@ def german_name_rules(lang: str) -> tuple[PatternRule, ...]:
     if lang != "de":
         return ()
     return (
-        PatternRule("PATIENT", _BRACKET_GIVEN_RE,  group="g", validator=_bracket_given_ok,  labeler=_bracket_given_label, extra_labels=("RELATIVE",),           score=0.8,  name="bracket_given_de"),
-        PatternRule("DOCTOR",  _CARE_ROLE_RE,      group="n", validator=_care_role_ok,                                                                         score=0.75, name="care_role_name_de"),
-        PatternRule("DOCTOR",  _WARD_SIGNATURE_RE, group="n", validator=_ward_signature_ok,                                                                    score=0.75, name="ward_signature_de"),
-        PatternRule("PATIENT", _NICKNAME_RE,       group="n", validator=_nickname_ok,                                                                          score=0.75, name="nickname_de"),
-        PatternRule("PATIENT", _NAME_NICKNAME_RE,  group="n", validator=_nickname_ok,       labeler=_name_nickname_label, extra_labels=("RELATIVE",),           score=0.75, name="name_nickname_de"),
-        PatternRule("DOCTOR",  _LAST_LINE_NAME_RE, group="n", validator=_last_line_name_ok,                                                                    score=0.7,  name="last_line_name_de"),
-        PatternRule("DOCTOR",  _HAND_SIGN_RE,      group="n", validator=_hand_sign_ok,                                                                         score=0.7,  name="hand_sign_de"),
-        PatternRule("PATIENT", _LOWER_QUOTED_NICK_RE, group="n", validator=_lower_quoted_nick_ok,                                                              score=0.7,  name="lower_quoted_nickname_de"),
-        PatternRule("PATIENT", _LOWER_NAME_RE,     group="n", validator=_lower_name_ok,     labeler=_lower_name_label,    extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name="lower_case_names_de"),
+        PatternRule("PATIENT", _RX["BRACKET_GIVEN_RE"],  group="g", validator=_bracket_given_ok,  labeler=_bracket_given_label, extra_labels=("RELATIVE",),           score=0.8,  name="bracket_given_de"),
+        PatternRule("DOCTOR",  _CARE_ROLE_RE,            group="n", validator=_care_role_ok,                                                                         score=0.75, name="care_role_name_de"),
+        PatternRule("DOCTOR",  _RX["WARD_SIGNATURE_RE"], group="n", validator=_ward_signature_ok,                                                                    score=0.75, name="ward_signature_de"),
+        PatternRule("PATIENT", _RX["NICKNAME_RE"],       group="n", validator=_nickname_ok,                                                                          score=0.75, name="nickname_de"),
+        PatternRule("PATIENT", _RX["NAME_NICKNAME_RE"],  group="n", validator=_nickname_ok,       labeler=_name_nickname_label, extra_labels=("RELATIVE",),           score=0.75, name="name_nickname_de"),
+        PatternRule("DOCTOR",  _RX["LAST_LINE_NAME_RE"], group="n", validator=_last_line_name_ok,                                                                    score=0.7,  name="last_line_name_de"),
+        PatternRule("DOCTOR",  _RX["HAND_SIGN_RE"],      group="n", validator=_hand_sign_ok,                                                                         score=0.7,  name="hand_sign_de"),
+        PatternRule("PATIENT", _RX["LOWER_QUOTED_NICK_RE"], group="n", validator=_lower_quoted_nick_ok,                                                              score=0.7,  name="lower_quoted_nickname_de"),
+        PatternRule("PATIENT", _RX["LOWER_NAME_RE"],     group="n", validator=_lower_name_ok,     labeler=_lower_name_label,    extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name="lower_case_names_de"),
     )  # fmt: skip

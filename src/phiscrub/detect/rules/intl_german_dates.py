@@ -25,19 +25,14 @@ from __future__ import annotations
 import calendar as _stdcal
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
+
+_RX = pattern_data("intl_german_dates")
+
 
 __all__ = ["german_date_rules"]
 
-#: A weekday before the date joins it: "Mi., 29.05.", "Mittwoch, 29.05.", "Mi 29.05.".
-_WEEKDAY = (
-    r"(?:Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonnabend|Sonntag|"
-    r"(?:Mo|Di|Mi|Do|Fr|Sa|So)\.,|(?:Mo|Di|Mi|Do|Sa|So)\.?)"
-)
-_DM_RE = re.compile(
-    rf"(?:(?<![\w.])(?P<wd>{_WEEKDAY}),?[ ]+(?:den[ ]+)?)?"
-    r"(?<![\w.,/])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?![\w]|[.,/]\w|\d)"
-)
 #: Words after which a dotted number is a section, page, version or count, not a date.
 _NOT_DATE_WORDS = frozenset(
     (
@@ -61,15 +56,6 @@ _LAB_WORDS = frozenset(
         "Triglyceride", "Eisen", "Transferrin", "Procalcitonin", "Wert", "Werte", "Spiegel",
     )
 )  # fmt: skip
-_WORD_BEFORE_RE = re.compile(r"(?P<w>[^\W\d_][\w\-]*)\.?[ \t]*[:=]?[ \t]*(?:ca\.?[ \t]+)?\Z")
-_RANGE_START_BEFORE_RE = re.compile(r"(?<![\d.,])\d{1,2}\.\d{1,2}\.[ \t]?[-–][ \t]?\Z")
-_UHR_AFTER_RE = re.compile(r"[ \t]*(?:Uhr|h)(?![\w])")
-#: A unit after the number ("12.5. mg" is a dose); the shared unit test also takes words such as "fd".
-_UNIT_AFTER_RE = re.compile(
-    r"[ \t]?(?:mg|µg|ug|g|kg|ml|l|dl|mmol|µmol|mol|IE|I\.E\.|E|%|‰|cm|mm|m|km|mmHg|Hz|kcal|J|Tbl|Tabl|Stk|x)(?![\w])"
-)
-_COLON_AFTER_RE = re.compile(r"[ \t]*:")
-_CAPITAL_AFTER_RE = re.compile(r"[ \t]+[A-ZÄÖÜ]")
 
 
 def _valid(day: int, month: int) -> bool:
@@ -84,18 +70,18 @@ def _day_month_ok(m: re.Match[str]) -> bool:
     text, start, end = m.string, m.start("d"), m.end()
     line = text[text.rfind("\n", 0, start) + 1 : start]
     before = line[-40:]
-    if before.rstrip(" \t").endswith(("-", "–")) and not _RANGE_START_BEFORE_RE.search(before):
+    if before.rstrip(" \t").endswith(("-", "–")) and not _RX["RANGE_START_BEFORE_RE"].search(before):
         return False  # a minus sign or the end of a range of numbers ("9,8-10.3.")
     heading = m.group("wd") is None and line.strip() == "" and day < 10 and month < 10
-    if heading and _CAPITAL_AFTER_RE.match(text, end):
+    if heading and _RX["CAPITAL_AFTER_RE"].match(text, end):
         return False  # "2.1. Anamnese": a numbered heading
-    wm = _WORD_BEFORE_RE.search(before) if m.group("wd") is None else None
+    wm = _RX["WORD_BEFORE_RE"].search(before) if m.group("wd") is None else None
     word = wm.group("w").lower() if wm else ""
     if word in _NOT_DATE_WORDS:
         return False  # "Kap. 4.2.", "Abb. 3.1."
-    if word in _LAB_WORDS and _COLON_AFTER_RE.match(text, end) is None:
+    if word in _LAB_WORDS and _RX["COLON_AFTER_RE"].match(text, end) is None:
         return False  # "Hb 11.2."
-    return _UNIT_AFTER_RE.match(text, end) is None and _UHR_AFTER_RE.match(text, end) is None
+    return _RX["UNIT_AFTER_RE"].match(text, end) is None and _RX["UHR_AFTER_RE"].match(text, end) is None
 
 
 def german_date_rules(lang: str) -> tuple[PatternRule, ...]:
@@ -105,7 +91,7 @@ def german_date_rules(lang: str) -> tuple[PatternRule, ...]:
     return (
         PatternRule(
             "DATE",
-            _DM_RE,
+            _RX["DM_RE"],
             validator=_day_month_ok,
             anchor=re.compile(r"\d\.\d{1,2}\."),
             reach=(30, 8),

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.intl_german_common import (
     CAPW,
@@ -45,6 +46,9 @@ __all__ = ["german_extra_place_rules"]
 
 #: A town word of an address or dateline: "Thiersee", "Bad Aibling", "Prien am Chiemsee", "St. Johann".
 _TOWN = rf"(?:(?:Bad|St\.|Sankt)[ ])?{NAME}(?:[ ](?:am|an[ ]der|im|ob[ ]der|bei)[ ]{CAPW})?"
+
+_RX = pattern_data("intl_german_places", globals())
+
 #: A street (any capitalised words, with its number) before a postcode and town, on one line after a comma
 #: or on the next line: "Krankenhausweg 3, 6335 Thiersee", "Dorf 14" / "6341 Ebbs", "Innleite 5, 83071 X".
 _ADDRESS_RE = re.compile(
@@ -55,7 +59,6 @@ _ADDRESS_RE = re.compile(
     + _TOWN
     + r")(?=[ \t]*(?:[,|\n]|\Z|[ ]{2}|[ ][-–][ ]))"
 )
-_ZIP4_RE = re.compile(r"\d{4}\Z")
 
 
 def _address_ok(m: re.Match[str]) -> bool:
@@ -64,21 +67,12 @@ def _address_ok(m: re.Match[str]) -> bool:
 
 
 def _address_zip4_ok(m: re.Match[str]) -> bool:
-    return _address_ok(m) and _ZIP4_RE.search(m.group("z")) is not None
+    return _address_ok(m) and _RX["ZIP4_RE"].search(m.group("z")) is not None
 
 
-#: A postcode with its country letter: "A-6335 Thiersee", "CH-8730 Uznach".
-_COUNTRY_ZIP_TOWN_RE = re.compile(
-    rf"(?<![\w\-])(?:A|CH|D|FL)-\d{{4,5}}[ ](?P<t>{_TOWN})(?=[ \t]*(?:[,|\n]|\Z))"
-)
 _WEEKDAYS = frozenset(
     ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonnabend", "sonntag", "heute", "datum")
 )  # fmt: skip
-#: The dateline of a letter, on its own line: "Uznach, 12. Februar 2024", "Thiersee, am 07.02.2024".
-_DATELINE_RE = re.compile(
-    rf"(?m)^[ \t]*(?P<t>{_TOWN}),[ ](?:(?:den|am)[ ])?\d{{1,2}}\.[ ]?(?:\d{{1,2}}\.(?:\d{{2,4}})?|"
-    r"[A-ZÄÖÜ][a-zäöü]+\.?(?:[ ]\d{4})?)[ \t]*$"
-)
 
 
 def _dateline_ok(m: re.Match[str]) -> bool:
@@ -88,14 +82,6 @@ def _dateline_ok(m: re.Match[str]) -> bool:
         and not stop_word(t.split(" ")[-1])
         and t.lower() not in name_lexicon("de").first
     )
-
-
-#: A town in brackets after a person's name: "Hausarzt Dr. Obermayr (Stephanskirchen)", "Hr. Markus
-#: Hintermaier (Regensburg, Tel. ...)".
-_BRACKET_TOWN_RE = re.compile(
-    r"(?<![\w\-])(?:Dr\.|Prof\.|Hr\.|Fr\.|Herr|Frau)(?:[ ](?:med\.|Dr\.))*[ ](?:[A-ZÄÖÜ]\.[ ])?"
-    rf"{NAME}(?:[ ]{NAME})?[ ]\((?P<t>{_TOWN})(?=\)|,[ ](?:Tel|Mobil|Handy|Telefon)\b)"
-)
 
 
 #: A clinic, practice, institute or home named by a place or name word, the name closing its part of the
@@ -123,28 +109,16 @@ _GENERIC_FACILITY_NAME = frozenset(
 )  # fmt: skip
 
 
-_GIVEN_AFTER_RE = re.compile(rf",[ ]({CAPW})(?![\w\-])")
-
-
 def _named_facility_ok(m: re.Match[str]) -> bool:
     last = m.group("n").split(" ")[-1]
     if stop_word(last) or last.lower() in _GENERIC_FACILITY_NAME:
         return False
     if m.group("f").lower().endswith("praxis"):
-        given = _GIVEN_AFTER_RE.match(m.string, m.end())
+        given = _RX["GIVEN_AFTER_RE"].match(m.string, m.end())
         if last.lower() in name_lexicon("de").last or (given is not None and not stop_word(given.group(1))):
             return False  # "Hausarztpraxis Grabowski, Monika": a doctor's name, for the name rules
     # "Medizinische Klinik Innere": no lead adjective of a department ("Medizinische", "Psychiatrische").
     return not (m.group("f").startswith(("Medizinische ", "Psychiatrische ", "Neurologische ")))
-
-
-#: A care service or supplier and its name: "Sanitätshaus Reiser", "Caritas-Sozialstation Prien",
-#: "Sozialsprengel Kufstein und Umgebung".
-_SERVICE_ORG_RE = re.compile(
-    r"(?<![\w\-])(?:[A-ZÄÖÜ][\w]*-)?(?:Sanitätshaus|Sozialstation|Sozialsprengel|Apotheke|Orthopädietechnik|"
-    r"Hörgeräteakustik|Physiotherapiepraxis|Ergotherapiepraxis|Logopädiepraxis)"
-    rf"[ ](?P<n>{NAME})(?:[ ]und[ ]Umgebung)?(?![\w\-])"
-)
 
 
 def _service_org_ok(m: re.Match[str]) -> bool:
@@ -162,17 +136,6 @@ _KNOWN_ABBR = frozenset(
         "OG", "DG", "FMH", "HA", "FA", "OA", "OÄ", "CA", "LA", "SM", "ICD", "CRT", "PCI", "CABG", "TAVI",
     )
 )  # fmt: skip
-#: A hospital acronym after a unit or stay word: "Herzinsuffizienzambulanz LKT", "Neurologie KIM",
-#: "Sozialdienst KSK", "Stationsarzt KHR", "Aufenthalt KIM:", "Akuthaus: KIM".
-_ACRONYM_AFTER_UNIT_RE = re.compile(
-    r"(?<![\w\-])(?:[A-ZÄÖÜ][a-zäöüß]*(?:ambulanz|ologie|dienst|station|abteilung|management|chirurgie)|"
-    r"Stationsarzt|Stationsärztin|Case[ ]Management|Aufenthalt|Akuthaus|Entlassmanagement|Notaufnahme|ZNA)"
-    r":?[ ](?P<a>[A-ZÄÖÜ]{3,4})(?![\w\-])"
-)
-#: The acronym alone, after a preposition: "im KIM", "am SLM", "über LKT", "durch LKT".
-_ACRONYM_PREP_RE = re.compile(
-    r"(?<![\w\-])(?:im|am|ins|vom|zum|über|durch|ans|Akuthaus:)[ ](?P<a>[A-ZÄÖÜ]{3,4})(?![\w\-])"
-)
 
 
 def _acronym_ok(m: re.Match[str]) -> bool:
@@ -184,25 +147,7 @@ def _acronym_elsewhere_ok(m: re.Match[str]) -> bool:
     a = m.group("a")
     if a in _KNOWN_ABBR:
         return False
-    return any(u.group("a") == a for u in _ACRONYM_AFTER_UNIT_RE.finditer(m.string))
-
-
-#: A town after a street with a street word and its number, closing a bracket or line ("(Lindenweg 4a,
-#: Kolbermoor)"), after a company's legal form ("Gruber Metallbau GmbH, Raubling"), or after a titled
-#: person's name ("Tochter Fr. Renate Loferer, Rosenheim-Westerndorf, Tel."; "Dr. med. Weiß, Bad Aibling):").
-_STREET_TOWN_RE = re.compile(
-    rf"(?<![\w\-]){CAPW}(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|steig|pfad|graben)[ ]"
-    rf"\d{{1,4}}[a-z]?,[ ](?P<t>{_TOWN})(?=[ \t]*(?:[);\n]|\Z))"
-)
-_COMPANY_TOWN_RE = re.compile(
-    rf"(?<![\w\-])(?:GmbH|AG|KG|OHG|UG|e\.[ ]?V\.|GmbH[ ]&[ ]Co\.[ ]KG),[ ](?P<t>{_TOWN})"
-    r"(?=[ \t]*(?:[,;)\n]|[ ]{2}|\Z))"
-)
-_PERSON_TOWN_RE = re.compile(
-    r"(?<![\w\-])(?:Fr\.|Hr\.|Frau|Herr|Herrn|Dr\.)(?:[ ](?:med\.|Dr\.))*[ ](?:[A-ZÄÖÜ]\.[ ])?"
-    rf"{NAME}(?:[ ]{NAME})?,[ ](?P<t>(?:Bad|St\.|Sankt)[ ]{NAME}|{NAME}-{CAPW})"
-    r"(?=[ \t]*(?:[,;:)\n]|\Z))"
-)
+    return any(u.group("a") == a for u in _RX["ACRONYM_AFTER_UNIT_RE"].finditer(m.string))
 
 
 def _town_words_ok(m: re.Match[str]) -> bool:
@@ -211,38 +156,12 @@ def _town_words_ok(m: re.Match[str]) -> bool:
     return not any(w.lower() in stopwords() for w in words) and m.group("t").lower() not in lex.first
 
 
-#: A short telephone extension: "Durchwahl -2261", "App. 5532" (a pager number, "Piepser 4417", reaches a
-#: role on duty, not a person, and stays).
-_EXTENSION_RE = re.compile(
-    r"(?<![\w\-])(?:Durchwahl|Dw\.|App\.|Apparat|Nebenstelle)[ \t]*:?[ \t]*"
-    r"(?P<n>-?\d{3,5})(?![\w.,/]|[ ]?\d)"
-)
-#: A care service named in brackets after its kind: "amb. Pflegedienst (Pflege daheim Inntal)".
-_SERVICE_BRACKET_RE = re.compile(
-    r"(?<![\w\-])(?:Pflegedienst|Sozialdienst|Hausnotruf|Hauskrankenpflege|Essen[ ]auf[ ]Rädern)[ ]\("
-    rf"(?P<o>[A-ZÄÖÜ][\w\-]*(?:[ ][\w\-]+){{0,3}}[ ]{CAPW})\)"
-)
-
-
 def _service_bracket_ok(m: re.Match[str]) -> bool:
     return not stop_word(m.group("o").split(" ")[-1])
 
 
-#: A ski area, park or mountain named after its kind: "Skiunfall im Skigebiet Sudelfeld".
-_AREA_RE = re.compile(
-    rf"(?<![\w\-])(?:Skigebiet|Wandergebiet|Naturpark|Nationalpark|Klettergarten|Badesee|Freibad|Hallenbad)[ ]"
-    rf"(?P<n>{NAME})(?![\w\-])"
-)
-
-
 def _area_ok(m: re.Match[str]) -> bool:
     return not stop_word(m.group("n"))
-
-
-#: A patient's initials: "Bilder-CD (beschriftet K.Z.)", "bei Pat. A.B. telefonisch"; not "O.B." (ohne Befund).
-_INITIALS_RE = re.compile(
-    r"(?<![\w\-])(?:Pat\.|Patient|Patientin|beschriftet|Initialen:?)[ ](?P<n>[A-ZÄÖÜ]\.[ ]?[A-ZÄÖÜ]\.)(?![\w])"
-)
 
 
 def _initials_ok(m: re.Match[str]) -> bool:
@@ -259,35 +178,13 @@ _ADDRESS_STATE_RE = re.compile(
 )
 
 
-#: A town named with its lake or river after a place preposition: "in Prien am Chiemsee", "aus Weil am Rhein".
-_TOWN_AM_WATER_RE = re.compile(
-    rf"(?<![\w\-])(?:in|aus|nach|bei|von)[ ](?P<t>{CAPW}[ ]am[ ](?:{CAPW}see|Inn|Main|Rhein|Neckar|Lech|Isar|"
-    r"Ammer|Starnberger[ ]See))(?![\w\-])"
-)
-
-
 def _town_am_water_ok(m: re.Match[str]) -> bool:
     return not stop_word(m.group("t").split(" ")[0])
-
-
-#: A hospital named in capitals in a header: "LKH THIERSEETAL", "LANDESKRANKENHAUS THIERSEETAL".
-_CAPS_HOSPITAL_RE = re.compile(
-    r"(?<![\w\-])(?:LKH|KH|LANDESKRANKENHAUS|KRANKENHAUS|KREISKRANKENHAUS|KLINIKUM|KLINIK|SPITAL|KANTONSSPITAL|"
-    r"UNIVERSITÄTSKLINIKUM|UNIKLINIK)[ ](?P<n>[A-ZÄÖÜ]{4,}(?:-[A-ZÄÖÜ]{3,})?)(?![\w\-])"
-)
 
 
 def _caps_hospital_ok(m: re.Match[str]) -> bool:
     n = m.group("n").title()
     return not stop_word(n) and n.lower() not in _GENERIC_FACILITY_NAME
-
-
-#: A capitalised surname before a given name in a patient field: "Pat.: BRANDSTÄTTER ALOIS  geb.",
-#: "Pat.: STEINBICHLER Ursula, geb.".
-_CAPS_PATIENT_RE = re.compile(
-    r"(?<![\w\-])(?:Pat\.|Patient|Patientin|Name):[ ]+(?P<s>[A-ZÄÖÜ]{3,}(?:-[A-ZÄÖÜ]{3,})?),?[ ]"
-    r"(?P<g>[A-ZÄÖÜ](?:[A-ZÄÖÜ]+|[a-zäöüß]+))(?=[ ]{2}|,|[ \t]*\n)"
-)
 
 
 def _caps_patient_ok(m: re.Match[str]) -> bool:
@@ -299,26 +196,26 @@ def german_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
     if lang != "de":
         return ()
     return (
-        PatternRule("CITY",         _STREET_TOWN_RE,   group="t", validator=_town_words_ok,       score=0.7,  name="street_town_de"),
-        PatternRule("CITY",         _COMPANY_TOWN_RE,  group="t", validator=_town_words_ok,       score=0.7,  name="company_town_de"),
-        PatternRule("CITY",         _PERSON_TOWN_RE,   group="t", validator=_town_words_ok,       score=0.7,  name="person_town_de"),
-        PatternRule("PHONE",        _EXTENSION_RE,     group="n",                                 score=0.7,  name="extension_de"),
-        PatternRule("ORGANIZATION", _SERVICE_BRACKET_RE, group="o", validator=_service_bracket_ok, score=0.7,  name="service_bracket_de"),
-        PatternRule("LOCATION",     _AREA_RE,          group="n", validator=_area_ok,             score=0.7,  name="named_area_de"),
-        PatternRule("PATIENT",      _INITIALS_RE,      group="n", validator=_initials_ok,         score=0.7,  name="patient_initials_de"),
-        PatternRule("CITY",         _TOWN_AM_WATER_RE, group="t", validator=_town_am_water_ok,    score=0.7,  name="town_am_water_de"),
-        PatternRule("HOSPITAL",     _CAPS_HOSPITAL_RE, group=0,   validator=_caps_hospital_ok,    score=0.7,  name="caps_hospital_de"),
-        PatternRule("PATIENT",      _CAPS_PATIENT_RE,  group=("s", "g"), validator=_caps_patient_ok, score=0.75, name="caps_patient_de"),
-        PatternRule("STATE",        _ADDRESS_STATE_RE, group="s",                                 score=0.7,  name="address_state_de"),
-        PatternRule("STREET",       _ADDRESS_RE,       group="s",        validator=_address_ok,         score=0.75, name="address_street_de"),
-        PatternRule("ZIP",          _ADDRESS_RE,       group="z",        validator=_address_zip4_ok,    score=0.75, name="address_zip4_de"),
-        PatternRule("CITY",         _ADDRESS_RE,       group="t",        validator=_address_ok,         score=0.75, name="address_town_de"),
-        PatternRule("CITY",         _COUNTRY_ZIP_TOWN_RE, group="t",     validator=town_word_ok,       score=0.75, name="country_zip_town_de"),
-        PatternRule("CITY",         _DATELINE_RE,      group="t",        validator=_dateline_ok,        score=0.75, name="dateline_town_de"),
-        PatternRule("CITY",         _BRACKET_TOWN_RE,  group="t",        validator=town_after_name_ok, score=0.7,  name="bracket_town_de"),
+        PatternRule("CITY",         _RX["STREET_TOWN_RE"],   group="t", validator=_town_words_ok,       score=0.7,  name="street_town_de"),
+        PatternRule("CITY",         _RX["COMPANY_TOWN_RE"],  group="t", validator=_town_words_ok,       score=0.7,  name="company_town_de"),
+        PatternRule("CITY",         _RX["PERSON_TOWN_RE"],   group="t", validator=_town_words_ok,       score=0.7,  name="person_town_de"),
+        PatternRule("PHONE",        _RX["EXTENSION_RE"],     group="n",                                 score=0.7,  name="extension_de"),
+        PatternRule("ORGANIZATION", _RX["SERVICE_BRACKET_RE"], group="o", validator=_service_bracket_ok, score=0.7,  name="service_bracket_de"),
+        PatternRule("LOCATION",     _RX["AREA_RE"],          group="n", validator=_area_ok,             score=0.7,  name="named_area_de"),
+        PatternRule("PATIENT",      _RX["INITIALS_RE"],      group="n", validator=_initials_ok,         score=0.7,  name="patient_initials_de"),
+        PatternRule("CITY",         _RX["TOWN_AM_WATER_RE"], group="t", validator=_town_am_water_ok,    score=0.7,  name="town_am_water_de"),
+        PatternRule("HOSPITAL",     _RX["CAPS_HOSPITAL_RE"], group=0,   validator=_caps_hospital_ok,    score=0.7,  name="caps_hospital_de"),
+        PatternRule("PATIENT",      _RX["CAPS_PATIENT_RE"],  group=("s", "g"), validator=_caps_patient_ok, score=0.75, name="caps_patient_de"),
+        PatternRule("STATE",        _ADDRESS_STATE_RE,       group="s",                                 score=0.7,  name="address_state_de"),
+        PatternRule("STREET",       _ADDRESS_RE,             group="s",        validator=_address_ok,         score=0.75, name="address_street_de"),
+        PatternRule("ZIP",          _ADDRESS_RE,             group="z",        validator=_address_zip4_ok,    score=0.75, name="address_zip4_de"),
+        PatternRule("CITY",         _ADDRESS_RE,             group="t",        validator=_address_ok,         score=0.75, name="address_town_de"),
+        PatternRule("CITY",         _RX["COUNTRY_ZIP_TOWN_RE"], group="t",     validator=town_word_ok,       score=0.75, name="country_zip_town_de"),
+        PatternRule("CITY",         _RX["DATELINE_RE"],      group="t",        validator=_dateline_ok,        score=0.75, name="dateline_town_de"),
+        PatternRule("CITY",         _RX["BRACKET_TOWN_RE"],  group="t",        validator=town_after_name_ok, score=0.7,  name="bracket_town_de"),
         PatternRule("HOSPITAL",     _NAMED_FACILITY_RE, group=0,         validator=_named_facility_ok,  score=0.7,  name="named_facility_de"),
-        PatternRule("HOSPITAL",     _CARE_PLACE_RE,    group="n",        validator=_named_facility_ok,  score=0.7,  name="care_place_de"),
-        PatternRule("ORGANIZATION", _SERVICE_ORG_RE,   group=0,          validator=_service_org_ok,     score=0.7,  name="service_org_de"),
-        PatternRule("HOSPITAL",     _ACRONYM_AFTER_UNIT_RE, group="a",   validator=_acronym_ok,         score=0.7,  name="unit_acronym_de"),
-        PatternRule("HOSPITAL",     _ACRONYM_PREP_RE,  group="a",        validator=_acronym_elsewhere_ok, score=0.7, name="acronym_again_de"),
+        PatternRule("HOSPITAL",     _CARE_PLACE_RE,          group="n",        validator=_named_facility_ok,  score=0.7,  name="care_place_de"),
+        PatternRule("ORGANIZATION", _RX["SERVICE_ORG_RE"],   group=0,          validator=_service_org_ok,     score=0.7,  name="service_org_de"),
+        PatternRule("HOSPITAL",     _RX["ACRONYM_AFTER_UNIT_RE"], group="a",   validator=_acronym_ok,         score=0.7,  name="unit_acronym_de"),
+        PatternRule("HOSPITAL",     _RX["ACRONYM_PREP_RE"],  group="a",        validator=_acronym_elsewhere_ok, score=0.7, name="acronym_again_de"),
     )  # fmt: skip

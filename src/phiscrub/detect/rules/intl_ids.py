@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words, pack_rules, text_after
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.checksums import (
@@ -36,6 +37,9 @@ from phiscrub.detect.rules.id_values import (
     value_ok,
 )
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack
+
+_RX = pattern_data("intl_ids")
+
 
 __all__ = ["pack_id_rules"]
 
@@ -75,10 +79,6 @@ _SHAPES: dict[str, dict[str, _Shape]] = {
     },
 }
 _SHAPES["ca"] = _SHAPES["es"]
-# Plates need a vehicle word nearby (a number and three letters is otherwise too common).
-_VEHICLE_NEAR_RE = re.compile(
-    r"(?i)\b(?:matr[íi]cula|veh[íi]cul\w*|coche|cotxe|ambul[àá]ncia|ambulancia|furgoneta|moto)\b[^\n]{0,30}\Z"
-)
 
 
 def _shape_rule(code: str) -> PatternRule | None:
@@ -98,7 +98,7 @@ def _shape_rule(code: str) -> PatternRule | None:
 
     def ok(m: re.Match[str]) -> bool:
         name = which(m)
-        if name == "plate" and not _VEHICLE_NEAR_RE.search(m.string, max(0, m.start() - 40), m.start()):
+        if name == "plate" and not _RX["VEHICLE_NEAR_RE"].search(m.string, max(0, m.start() - 40), m.start()):
             return False
         return shapes[name][2](m.group(name))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import trie_pattern
 from phiscrub.detect.rules.intl_names_data import (
     CAP_PARTICLES,
@@ -20,6 +21,9 @@ from phiscrub.detect.rules.intl_names_data import (
     NameWords,
 )
 from phiscrub.detect.rules.names_data import NAME_STOPWORDS
+
+_RX = pattern_data("intl_name_scan")
+
 
 __all__ = [
     "LETTER",
@@ -174,7 +178,7 @@ class NameScanner:
             if (
                 self._ends_name(st, core, upper_ok=upper_ok)
                 or _street_abbreviation(st, text, tok_end)
-                or _SUSPENDED_RE.match(text, tok_end) is not None
+                or _RX["SUSPENDED_RE"].match(text, tok_end) is not None
             ):
                 break
             if st != "initial":
@@ -221,11 +225,6 @@ class NameScanner:
         if span is None or span[1] != end:
             return None
         return span
-
-
-#: A hyphen and a space after a word: the first part of a shortened compound ("OA Allgemein- und
-#: Viszeralchirurgie"), never a name.
-_SUSPENDED_RE = re.compile(r"-[ ]")
 
 
 def _street_abbreviation(style: str, text: str, tok_end: int) -> bool:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_german import german_name_rules
@@ -61,6 +62,9 @@ from phiscrub.detect.rules.intl_nordic_names import (
     upper_name_ok,
 )
 from phiscrub.detect.rules.intl_spanish_names import letter_title_is_no_name, spanish_name_rules
+
+_RX = pattern_data("intl_names")
+
 
 __all__ = ["NAME_LANGUAGES", "NameWords", "PackNameRule", "pack_name_rules"]
 
@@ -253,10 +257,13 @@ class PackNameRule(PatternRule):
         toks = m.group().split(" ")
         if len(toks) != 2 or toks[0].lower() not in lex.first or toks[1].lower() in sc.stop:
             return None
-        if toks[1].lower() in lex.first or _NOUN_END_RE.search(toks[1]):
+        if toks[1].lower() in lex.first or _RX["NOUN_END_RE"].search(toks[1]):
             return None
-        after_cue = _AGENT_CUE_RE.search(text, max(0, m.start() - 12), m.start()) is not None
-        if not (_SUBJECT_VERB_RE.match(text, m.end()) or (after_cue and _LOWER_NEXT_RE.match(text, m.end()))):
+        after_cue = _RX["AGENT_CUE_RE"].search(text, max(0, m.start() - 12), m.start()) is not None
+        if not (
+            _RX["SUBJECT_VERB_RE"].match(text, m.end())
+            or (after_cue and _RX["LOWER_NEXT_RE"].match(text, m.end()))
+        ):
             return None
         return m.start(), m.end()
 
@@ -269,11 +276,11 @@ class PackNameRule(PatternRule):
         lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]+", text) if m.group().strip()]
         for k, (start, line) in enumerate(lines):
             last_line = k == len(lines) - 1
-            multi = _CELL_GAP_RE.search(line) is not None
+            multi = _RX["CELL_GAP_RE"].search(line) is not None
             if not (multi or last_line) or len(line) > 160:
                 continue  # prose lines hold no signature cells (cheap test first: notes are long)
             cells = (
-                [(start + c.start(), c.group()) for c in _CELL_RE.finditer(line)]
+                [(start + c.start(), c.group()) for c in _RX["CELL_RE"].finditer(line)]
                 if multi
                 else [(start + len(line) - len(line.lstrip()), line.strip())]
             )
@@ -287,7 +294,7 @@ class PackNameRule(PatternRule):
                 continue
             nxt = lines[k + 1][1] if k + 1 < len(lines) else ""
             roles_below = bool(nxt.strip()) and all(
-                _role_cell(self.lang).fullmatch(c.group().strip(" ,")) for c in _CELL_RE.finditer(nxt)
+                _role_cell(self.lang).fullmatch(c.group().strip(" ,")) for c in _RX["CELL_RE"].finditer(nxt)
             )
             titled_row = len(cells) >= 2 and any(doctor and n for n, doctor in names)
             last_line = last_line and len(cells) == 1
@@ -312,7 +319,7 @@ class PackNameRule(PatternRule):
         """Names joined by a slash to a found one: ``Dr. A / Dr. B``, ``Praxis A / B``; after a plural
         title (``listed``) also by a comma or "and": ``los Dres. Pérez y Gómez``, ``Dres. A, B und C``."""
         while True:
-            joint = _JOINT_RE.match(text, end) if listed else _SLASH_RE.match(text, end)
+            joint = _JOINT_RE.match(text, end) if listed else _RX["SLASH_RE"].match(text, end)
             if joint is None:
                 return
             pos = joint.end()
@@ -424,29 +431,6 @@ _TRIGGER_HANDLERS: dict[str, _Handler] = {
 _USER_GROUPS: dict[str, str] = {"user": "userv", "user_sig": "usersv", "user_before": "userb"}
 
 
-#: Verbs after a German subject name ("Monika Grabowski wurde ...").
-_SUBJECT_VERB_RE = re.compile(
-    r"[ ](?:wurde|wird|ist|war|hat|hatte|kam|kommt|konnte|kann|erhielt|erhält|befindet|befand|lebt|lebte|"
-    r"stellte|stellt|berichtet|berichtete|klagt|klagte|gibt|gab|zeigte|zeigt|verstarb|verließ)(?![\w\-])"
-)
-
-#: "informiert von Heidrun X ausführlich", "übernimmt dort Marlene X.": a person after an agent word.
-_AGENT_CUE_RE = re.compile(r"(?<![\w\-])(?:von|durch|dort)[ ]\Z")
-#: Endings of German nouns, never of the surname in "Given Surname wurde" ("Max Dosis", "Roman Therapie").
-_NOUN_END_RE = re.compile(
-    r"(?:ung|heit|keit|schaft|ion|tät|is|ose|itis|ie|mus|ik|ur|enz|anz|nis|tum|ment|age)\Z"
-)
-_LOWER_NEXT_RE = re.compile(r"[ ][a-zäöüß]|[,.;)]")
-
-#: Nouns a German genitive name stands before ("Herrn Webers Ehefrau", "Frau Kochs Zustand").
-_GENITIVE_HEAD_RE = re.compile(
-    r"[ ](?:Ehefrau|Ehemann|Ehepartner(?:in)?|Frau|Mann|Tochter|Töchter|Sohn|Söhne|Kinder|Kind|Eltern|Mutter|Vater|"
-    r"Schwester|Bruder|Enkel(?:in)?|Neffe|Nichte|Schwieger(?:tochter|sohn|mutter|vater)|Lebensgefährt(?:e|in)|"
-    r"Partner(?:in)?|Angehörigen?|Familie|Betreuer(?:in)?|Hausärztin|Hausarzt|Zustand|Allgemeinzustand|Wunsch|"
-    r"Wohnung|Versorgung|Einverständnis|Patientenverfügung|Medikation|Befinden|Angaben)(?![\w\-])"
-)
-
-
 def _genitive_end(text: str, start: int, end: int, lex: NameLexicon) -> int:
     """End of a German name without its genitive ``s`` ("Herrn Webers Ehefrau" -> "Weber"); a listed
     surname ending in s keeps it ("Frau Fuchs")."""
@@ -458,14 +442,10 @@ def _genitive_end(text: str, start: int, end: int, lex: NameLexicon) -> int:
         and word.endswith("s")
         and word[-2] not in "sßS"
         and not word.isupper()
-        and _GENITIVE_HEAD_RE.match(text, end)
+        and _RX["GENITIVE_HEAD_RE"].match(text, end)
     ):
         return end - 1
     return end
-
-
-_CELL_GAP_RE = re.compile(r"\S(?:[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ])\S")
-_CELL_RE = re.compile(r"[^ \t/|](?:[^\t/|]*?[^ \t/|])?(?=[ ]{2,}|\t|[ ]/[ ]|[ ]\|[ ]|\Z)")
 
 
 @cache
@@ -524,7 +504,6 @@ def _trigger_re(words: NameWords) -> re.Pattern[str]:
 
 # Plural titles ("Dres. A und B", "los Dres. A y B") and what joins the names after them.
 _PLURAL_TITLES = frozenset({"dres.", "dres", "dras.", "dras", "drs.", "drs", "profs."})
-_SLASH_RE = re.compile(r"[ ]/[ ]|/")
 _AND_RE = re.compile(r"[ ](?:y|e|und|et|en|i)[ ]")
 _JOINT_RE = re.compile(rf"[ ]/[ ]|/|,[ ]|{_AND_RE.pattern}")
 

@@ -24,10 +24,14 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_nordic_dates import nordic_day_month_rules
 from phiscrub.detect.rules.intl_nordic_places import nordic_extra_place_rules
 from phiscrub.detect.rules.intl_nordic_sites import nordic_site_rules
+
+_RX = pattern_data("intl_nordic")
+
 
 __all__ = ["NORDIC_AGE_RULES", "NORDIC_LANGUAGES", "nordic_date_rules", "nordic_place_rules"]
 
@@ -66,32 +70,16 @@ _HOSPITALS = (
 _HOSPITAL_RE = re.compile(rf"(?<![\w\-])(?:{trie_pattern(_HOSPITALS, ignore_case=False)})(?![\w\-])")
 
 
-_CAP = r"[A-ZÆØÅÄÖ][a-zæøåäöé]+(?:-[A-ZÆØÅÄÖ][a-zæøåäöé]+)?"
-_FACILITY_IN_RE = re.compile(
-    r"(?<![\w\-])(?:Sjukhuset|Sykehuset|Sygehuset|Lasarettet|Vårdcentralen|Hälsocentralen|Legevakten|Legevakta|"
-    rf"Legekontoret|Helsesenteret|Lægehuset|Sundhedshuset)[ ]i[ ]{_CAP}(?:[ ]{_CAP})?(?![\w\-])"
-)
-
-
 def nordic_place_rules(lang: str) -> tuple[PatternRule, ...]:
     """The extra LOCATION rules of a Nordic language (none for other languages)."""
     if lang not in NORDIC_LANGUAGES:
         return ()
     return (
         PatternRule("HOSPITAL", _HOSPITAL_RE, score=0.85, name=f"hospital_names_{lang}"),
-        PatternRule("HOSPITAL", _FACILITY_IN_RE, score=0.85, name=f"facility_in_town_{lang}"),
+        PatternRule("HOSPITAL", _RX["FACILITY_IN_RE"], score=0.85, name=f"facility_in_town_{lang}"),
         *nordic_extra_place_rules(lang),
         *nordic_site_rules(lang),
     )
-
-
-_SLASH_DATE_RE = re.compile(
-    r"(?<![\w/.\-])(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:-(?P<y>(?:19|20)?\d{2})|[ ](?P<y4>(?:19|20)\d{2}))(?![\w/]|[.,]\d)"
-)
-_YYMMDD_RE = re.compile(
-    r"(?:(?i:dato|datum|født|fødd|född|inskriven|utskriven|innlagt|utskrevet|indlagt|udskrevet)[ \t]*:?[ \t]*"
-    r"|(?:^|(?<=\n))[ \t]*)(?P<v>\d{2}(?P<m>[01]\d)(?P<d>[0-3]\d))(?![\w\-+/.])"
-)
 
 
 def _day_month_ok(m: re.Match[str]) -> bool:
@@ -107,7 +95,11 @@ def nordic_date_rules(lang: str) -> tuple[PatternRule, ...]:
     if lang not in NORDIC_LANGUAGES:
         return ()
     return (
-        PatternRule("DATE", _SLASH_DATE_RE, score=0.9, validator=_day_month_ok, name=f"slash_date_{lang}"),
-        PatternRule("DATE", _YYMMDD_RE, group="v", score=0.8, validator=_day_month_ok, name=f"yymmdd_{lang}"),
+        PatternRule(
+            "DATE", _RX["SLASH_DATE_RE"], score=0.9, validator=_day_month_ok, name=f"slash_date_{lang}"
+        ),
+        PatternRule(
+            "DATE", _RX["YYMMDD_RE"], group="v", score=0.8, validator=_day_month_ok, name=f"yymmdd_{lang}"
+        ),
         *nordic_day_month_rules(lang),
     )

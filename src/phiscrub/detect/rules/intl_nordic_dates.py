@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 
 from phiscrub.calendar import MONTH_NAMES
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_common import (
@@ -145,28 +146,15 @@ _DM_CORE = r"(?P<d>\d{1,2})(?P<s>(?P<dot>\.)|/)(?P<m>\d{1,2})"
 _SENTENCE_END = r"(?:[ \t]*(?:\n|\Z)|[ \t]+[A-ZÆØÅÄÖ])"
 # After the date: no digit, letter or slash; no decimal part; a dash only before another day-month.
 _DM_END = r"(?![\w/]|[.,]\d|[-–](?!\d{1,2}[./]\d)\d)"
-_CLOCK_BEFORE_RE = re.compile(r"(?i)(?<![\w])(?:kl|klokka|klokken|klockan|kloka)\.?[ \t:]*(?:ca\.?[ \t]+)?\Z")
-_KL_AFTER_RE = re.compile(r"(?i)[ \t,]+(?:kl|klokka|klokken|klockan)(?![^\W\d_])")
-_COLON_AFTER_RE = re.compile(r"[ \t]*:")
-_WORD_BEFORE_RE = re.compile(r"(?P<w>[^\W\d_][\w\-]*\.?)[ \t]*[:=]?[ \t]*(?:ca\.?[ \t]+)?\Z")
-_ARROW_BEFORE_RE = re.compile(r"(?:->|→|>)[ \t]*\Z")
-_PART_OF_RE = re.compile(r"[ \t]+(?:av|af)(?![\w])")
-_DASH_DM_AFTER_RE = re.compile(r"[ \t]?[-–][ \t]?(?P<d>\d{1,2})[.:](?P<m>\d{2})(?!\d)")
-_DASH_DM_BEFORE_RE = re.compile(r"(?<![\d.])(?P<d>\d{1,2})[.:](?P<m>\d{2})[ \t]?[-–][ \t]?\Z")
-# "12/3-15/3", "10.03-12.03": the second day-month of a range may follow a dash.
-_RANGE_START_BEFORE_RE = re.compile(r"\d{1,2}[./]\d{1,2}\.?[ \t]?[-–][ \t]?\Z")
 _FRACTIONS = {(1, 2), (1, 3), (2, 3), (1, 4), (3, 4)}
-_CAPITAL_AFTER_RE = re.compile(r"[ \t]+[A-ZÆØÅÄÖ]")
 # Month names of every Nordic language, for "a date right before" (``15. mars 14.10``).
 _ANY_MONTH = (
     r"(?i:"
     + trie_pattern(sorted({w for code in ("nb", "da", "sv") for mo in MONTH_NAMES[code] for w in mo}))
     + ")"
 )
-#: A date right before a dotted number (``14.03.2024 14.10``, ``10.3 14.10``, ``15. mars 14.10``, ``2024 14.10``).
-_DATE_BEFORE_RE = re.compile(
-    rf"(?:\d{{1,2}}[./]\d{{1,2}}(?:[./]\d{{2,4}})?\.?|\d{{4}}|{_ANY_MONTH})[ \t,]+\Z"
-)
+
+_RX = pattern_data("intl_nordic_dates", globals())
 
 
 def _calendar_lang(lang: str) -> str:
@@ -184,17 +172,8 @@ _DAY_PARTS = (
 )  # fmt: skip
 _DAY_PART_AFTER_RE = re.compile(rf"[ \t]+{nfd_words(_DAY_PARTS)}(?![\w])")
 _DAY_PART_BEFORE_RE = re.compile(rf"(?<![\w]){nfd_words(_DAY_PARTS)}[ \t]+\Z")
-#: A value right before a day-month (``Kreatinin 104 14.7``, ``(79 20.4)``, ``Hb 9,4 15.2.``): the date of
-#: that value. A Nordic note writes its decimals with a comma, so a dotted number after a value is no decimal.
-_VALUE_BEFORE_RE = re.compile(r"(?<![\w.,/:\-])\d{1,4}(?:,\d{1,3})?[ \t]+\Z")
-_COMMA_DECIMAL_RE = re.compile(r"\d,\d")
-_DOT_DECIMAL_RE = re.compile(r"(?<![\d.])\d{1,3}\.\d{3,}(?![\d.])|(?<![\d.])0\.\d")
-#: A muscle-strength grade (MRC, 0-5): ``fleksjon 3/5, albue 4/5``, ``kne 4+/5``.
-_GRADE_RE = re.compile(r"(?<![\w/.])[0-5][+\-]?/5(?![\w/]|[.,]\d)")
 _STRENGTH_WORDS = ("kraft", "kraften", "muskelkraft", "styrke", "muskelstyrke", "MRC", "Oxford", "parese")
 _STRENGTH_RE = re.compile(rf"(?<![\w]){nfd_words(_STRENGTH_WORDS)}(?![\w])")
-#: A line opening with a clock time (``08.30  7,33 ...``): a column of times.
-_LINE_TIME_RE = re.compile(r"[ \t]*(?P<h>\d{1,2})[.:](?P<mi>\d{2})(?![\d.,])")
 _SCALES = word_set(_SCALE_WORDS)
 _SCALE_ENDINGS = ("score", "skår", "skala", "skåre")
 _COUNTS = word_set(_COUNT_WORDS)
@@ -227,21 +206,21 @@ def _opens_line(m: re.Match[str]) -> bool:
 
 
 def _word_before(before: str) -> str:
-    wm = _WORD_BEFORE_RE.search(before)
+    wm = _RX["WORD_BEFORE_RE"].search(before)
     return wm.group("w").lower().rstrip(".") if wm else ""
 
 
 def _clock_time(m: re.Match[str], before: str) -> bool:
     """A dotted number that is a clock time: after ``kl``, a date or a day word, or in a time range."""
-    if _CLOCK_BEFORE_RE.search(before) or _DAY_WORD_BEFORE_RE.search(before):
+    if _RX["CLOCK_BEFORE_RE"].search(before) or _DAY_WORD_BEFORE_RE.search(before):
         return True
     # "14.03.2024 14.10", "10.3 14.10", "15. mars 14.10": a date right before.
-    if _DATE_BEFORE_RE.search(before):
+    if _RX["DATE_BEFORE_RE"].search(before):
         return True
-    after = _DASH_DM_AFTER_RE.match(m.string, m.end("m"))
+    after = _RX["DASH_DM_AFTER_RE"].match(m.string, m.end("m"))
     if after and not valid_day_month(int(after.group("d")), int(after.group("m"))):
         return True
-    ahead = _DASH_DM_BEFORE_RE.search(before)
+    ahead = _RX["DASH_DM_BEFORE_RE"].search(before)
     return bool(ahead and not valid_day_month(int(ahead.group("d")), int(ahead.group("m"))))
 
 
@@ -276,8 +255,8 @@ def _date_evidence(m: re.Match[str], before: str) -> bool:
     text, end = m.string, m.end("m")
     return bool(
         m.group("wd")
-        or _COLON_AFTER_RE.match(text, end)
-        or _KL_AFTER_RE.match(text, end)
+        or _RX["COLON_AFTER_RE"].match(text, end)
+        or _RX["KL_AFTER_RE"].match(text, end)
         or _EVENT_BEFORE_RE.search(before)
         or _DAY_PART_AFTER_RE.match(text, end)
         or _DAY_PART_BEFORE_RE.search(before)
@@ -287,10 +266,10 @@ def _date_evidence(m: re.Match[str], before: str) -> bool:
 
 def _value_then_date(m: re.Match[str], before: str) -> bool:
     """A dotted day-month after a value in a note that writes decimals with a comma (``Kreatinin 104 14.7``)."""
-    if m.group("dot") is None or not _VALUE_BEFORE_RE.search(before):
+    if m.group("dot") is None or not _RX["VALUE_BEFORE_RE"].search(before):
         return False
     text = m.string
-    return _COMMA_DECIMAL_RE.search(text) is not None and _DOT_DECIMAL_RE.search(text) is None
+    return _RX["COMMA_DECIMAL_RE"].search(text) is not None and _RX["DOT_DECIMAL_RE"].search(text) is None
 
 
 def _strength_grade(m: re.Match[str], before: str) -> bool:
@@ -303,7 +282,7 @@ def _strength_grade(m: re.Match[str], before: str) -> bool:
     text, start, end = m.string, m.start("d"), m.end("m")
     window = text[max(0, start - 40) : end + 40]
     lo = start - max(0, start - 40)
-    others = [g for g in _GRADE_RE.finditer(window) if not (g.start() <= lo < g.end())]
+    others = [g for g in _RX["GRADE_RE"].finditer(window) if not (g.start() <= lo < g.end())]
     return bool(others)
 
 
@@ -316,7 +295,7 @@ def _time_column(m: re.Match[str]) -> bool:
     prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
     next_start = text.find("\n", m.end()) + 1
     for pos in (prev_start if line_start > 0 else -1, next_start if next_start > 0 else -1):
-        t = _LINE_TIME_RE.match(text, pos) if pos >= 0 else None
+        t = _RX["LINE_TIME_RE"].match(text, pos) if pos >= 0 else None
         if (
             t is not None
             and int(t.group("h")) < 24
@@ -330,8 +309,8 @@ def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
     """Positive evidence that the number is no date: a time, count, score, dose, part or lab value."""
     text, end = m.string, m.end()
     day, month = int(m.group("d")), int(m.group("m"))
-    colon_after = _COLON_AFTER_RE.match(text, m.end("m")) is not None
-    if before.rstrip(" \t").endswith(("-", "–")) and not _RANGE_START_BEFORE_RE.search(before):
+    colon_after = _RX["COLON_AFTER_RE"].match(text, m.end("m")) is not None
+    if before.rstrip(" \t").endswith(("-", "–")) and not _RX["RANGE_START_BEFORE_RE"].search(before):
         return True  # a minus sign or a "5-9/10" run; "12/3-15/3" is a range of dates
     if dotted and (_clock_time(m, before) or _time_column(m)):
         return True  # "kl 22.30", "14.03.2024 14.10", "14.10-15.30", a column of times
@@ -343,9 +322,9 @@ def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
         return True  # "VAS ca 6/10", "Kraft UE 4/5"; "Blodkultur 12/3: E. coli" is a dated result
     if followed_by_unit(text, end) or _COUNT_AFTER_RE.match(text, end):
         return True  # "1/2 tablett", "24/26 mg", "2/2 flasker"
-    if not dotted and day <= month and _PART_OF_RE.match(text, end):
+    if not dotted and day <= month and _RX["PART_OF_RE"].match(text, end):
         return True  # "2/3 av maten": two of three
-    lab_value = _word_before(before) in _LABS or _ARROW_BEFORE_RE.search(before) is not None
+    lab_value = _word_before(before) in _LABS or _RX["ARROW_BEFORE_RE"].search(before) is not None
     return dotted and lab_value and not colon_after  # "Hb 11.2.", "INR 1.05", "-> 12.1."
 
 
@@ -369,7 +348,9 @@ def _day_month_ok(m: re.Match[str]) -> bool:
     closing = m.group("cp") is not None or m.group("cpend") is not None
     if closing:
         # "2.1. Anamnese": single digits opening a line before a capitalised word are a numbered heading.
-        heading = day < 10 and month < 10 and _opens_line(m) and _CAPITAL_AFTER_RE.match(m.string, m.end())
+        heading = (
+            day < 10 and month < 10 and _opens_line(m) and _RX["CAPITAL_AFTER_RE"].match(m.string, m.end())
+        )
         return bool(m.group("wd")) or not heading
     if len(m.group("d")) == 2 and len(m.group("m")) == 2 and m.group("m").startswith("0"):
         return True  # DD.0M: "20.03", "28.03 kl 13"
@@ -381,10 +362,6 @@ def _month_yy_re(lang: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?<![\w])(?:{month_pattern(_calendar_lang(lang))})\.?(?:[ \t]?[-–]|[ \t]?['’])\d{{2}}(?![\w]|[.,]\d)"
     )
-
-
-#: ``(utslett -98)``: ``-YY`` after a word inside an open parenthesis; group ``y`` is the year.
-_PAREN_YY_RE = re.compile(r"(?P<w>[^\W\d_][\w\-]*)[ \t]+(?P<y>[-–]\d{2})(?![\w]|[.,]\d)(?=[ \t]*[),;])")
 
 
 def _paren_yy_ok(m: re.Match[str]) -> bool:
@@ -399,27 +376,7 @@ def _paren_yy_ok(m: re.Match[str]) -> bool:
 def nordic_day_month_rules(lang: str) -> tuple[PatternRule, ...]:
     """The cue-free day-month and two-digit-year DATE rules of a Nordic language (see the module doc)."""
     return (
-        PatternRule(
-            "DATE",
-            _dm_re(lang),
-            group="v",
-            validator=_day_month_ok,
-            not_after=r"[\w/.,+−]",
-            anchor=re.compile(r"\d[./]\d"),
-            reach=(30, 16),
-            score=0.75,
-            name=f"day_month_nordic_{lang}",
-        ),
-        PatternRule("DATE", _month_yy_re(lang), not_after=r"[\w]", score=0.8, name=f"month_yy_nordic_{lang}"),
-        PatternRule(
-            "DATE",
-            _PAREN_YY_RE,
-            group="y",
-            validator=_paren_yy_ok,
-            not_after=r"[\w\-]",
-            anchor=re.compile(r"[-–]\d\d"),
-            reach=(40, 4),
-            score=0.7,
-            name=f"paren_yy_nordic_{lang}",
-        ),
-    )
+        PatternRule("DATE", _dm_re(lang),       group="v", validator=_day_month_ok, not_after=r"[\w/.,+−]", anchor=re.compile(r"\d[./]\d"), reach=(30, 16), score=0.75, name=f"day_month_nordic_{lang}"),
+        PatternRule("DATE", _month_yy_re(lang),                                     not_after=r"[\w]",                                                  score=0.8,  name=f"month_yy_nordic_{lang}"),
+        PatternRule("DATE", _RX["PAREN_YY_RE"], group="y", validator=_paren_yy_ok,  not_after=r"[\w\-]",   anchor=re.compile(r"[-–]\d\d"), reach=(40, 4),  score=0.7,  name=f"paren_yy_nordic_{lang}"),
+    )  # fmt: skip

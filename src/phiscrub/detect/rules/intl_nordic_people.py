@@ -27,10 +27,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_name_scan import NameLexicon, name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_nordic_places import common_word
+
+_RX = pattern_data("intl_nordic_people")
+
 
 __all__ = ["nordic_people_rules"]
 
@@ -98,10 +102,6 @@ _LABELS = {
     "cited": "DOCTOR",
     "kin_lower": "RELATIVE",
 }
-#: What may follow the unlisted last word of a lower-case name: a clause end, a town, a phone number.
-_LOWER_END_RE = re.compile(
-    r"[ \t]*(?:[,.;:()\n]|\Z)|[ ](?:i|på|fra|frå)[ ][A-ZÆØÅ]|[ ](?:tlf|tel|mob)(?![\w])"
-)
 
 
 def _lower_name(text: str, s: int, e: int, code: str, lex: NameLexicon) -> int | None:
@@ -119,10 +119,10 @@ def _lower_name(text: str, s: int, e: int, code: str, lex: NameLexicon) -> int |
         if word in lex.first or word in lex.last:
             end = s + w.end()
             continue
-        if i > 0 and _LOWER_END_RE.match(text, s + w.end()):
+        if i > 0 and _RX["LOWER_END_RE"].match(text, s + w.end()):
             end = s + w.end()
         break
-    if end is None or not _LOWER_END_RE.match(text, end):
+    if end is None or not _RX["LOWER_END_RE"].match(text, end):
         return None
     return end
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
@@ -244,9 +245,6 @@ def _hospital_acronyms(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> It
         yield m.start(group), m.end(group), "HOSPITAL"
 
 
-_FLOOR_RE = re.compile(
-    rf"(?<![\w\-])(?P<b>{_TITLE})(?=,?[ ]\d{{1,2}}\.[ ]?(?:etg|etasje|etg\.|etj|sal|vån|våningen|plan){_END})"
-)
 _FACILITY_NOUNS = (
     "legevakt", "sykehus", "sjukehus", "legekontor", "legesenter", "helsesenter", "sykehjem", "sjukeheim",
     "omsorgssenter", "hospital", "sygehus", "plejehjem", "plejecenter", "lægehus", "sjukhus", "vårdcentral",
@@ -349,11 +347,6 @@ def _street_word(surface: str, lang: str) -> bool:
     return m is not None
 
 
-_COUNTRY_RE = re.compile(
-    rf"(?<![\w\-])(?:i|fra|frå|til|från|till|I|FRA|TIL|FRÅN|TILL)[ ](?P<c>{_TOK})(?![\w\-])"
-)
-
-
 def _countries(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
     s, e = m.span("c")
     if _place_label(text[s:e]) == "COUNTRY":
@@ -363,9 +356,9 @@ def _countries(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[t
 # ------------------------------------------------------------------------------------------------
 # Organisations.
 _COMPANY_FORMS = r"(?:ASA|AS|A/S|ApS|AB|HB|KB|I/S|IKS|ANS|DA|SA|BA|Oy)"
-_COMPANY_RE = re.compile(
-    rf"(?<![\w\-.])(?P<co>{_TITLE}(?:[ ](?:{_TITLE}|&|og|och)){{0,4}}[ ]{_COMPANY_FORMS})(?![\w/])"
-)
+
+_RX = pattern_data("intl_nordic_places", globals())
+
 _INSTITUTIONS = (
     "skole", "skule", "barnehage", "kirke", "kyrkje", "menighet", "sokn", "ungdomsskole", "barneskole",
     "videregående skole", "vgs", "universitet", "høgskole", "høyskole", "folkehøgskole", "Kirke", "Skole",
@@ -445,30 +438,21 @@ def nordic_towns(lang: str) -> frozenset[str]:
 
 # ------------------------------------------------------------------------------------------------
 _Handler = Callable[["NordicPlaceRule", str, re.Match[str]], Iterator[tuple[int, int, str]]]
-_HANDLERS: dict[str, _Handler] = {
-    "ward": _wards,
-    "unit": _units,
-    "hacr": _hospital_acronyms,
-    "building": _buildings,
-    "town": _towns,
-    "country": _countries,
-    "company": _companies,
-    "employer": _employers,
-}
 
 
 @dataclass(frozen=True)
 class NordicPlaceRule(PatternRule):
-    """One Nordic place trigger; ``kind`` names the handler that reads the place (see module doc)."""
+    """One Nordic place trigger; ``handler`` reads the place at each trigger, ``kind`` names it in
+    the rule's name (see module doc)."""
 
     lang: str = "nb"
     kind: str = "town"
+    handler: _Handler = _towns
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         """Yield ``(start, end, label)`` of every place next to this rule's trigger."""
-        handler = _HANDLERS[self.kind]
         for m in self.pattern.finditer(text):
-            yield from handler(self, text, m)
+            yield from self.handler(self, text, m)
 
 
 def _pack(lang: str) -> str:
@@ -480,20 +464,23 @@ def nordic_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
     """The place rules of this module for a Nordic language (``nb``, ``nn``, ``da``, ``sv``)."""
     code = _pack(lang)
 
-    def rule(label: str, pattern: re.Pattern[str], kind: str, extra: tuple[str, ...] = ()) -> NordicPlaceRule:
+    def rule(
+        label: str, pattern: re.Pattern[str], kind: str, handler: _Handler, extra: tuple[str, ...] = ()
+    ) -> NordicPlaceRule:
         return NordicPlaceRule(
-            label, pattern, name=f"nordic_{kind}_{lang}", score=0.8, extra_labels=extra, lang=code, kind=kind
-        )
+            label, pattern, name=f"nordic_{kind}_{lang}", score=0.8, extra_labels=extra, lang=code, kind=kind,
+            handler=handler,
+        )  # fmt: skip
 
     return (
-        rule("DEPARTMENT",   _ward_re(code),    "ward", ("HOSPITAL",)),
-        rule("DEPARTMENT",   _unit_re(code),    "unit"),
-        rule("HOSPITAL",     _HOSP_ACR_RE,      "hacr"),
-        rule("HOSPITAL",     _FLOOR_RE,         "building"),
-        rule("HOSPITAL",     _FAC_ADJ_RE,       "building"),
-        rule("CITY",         _town_re(code),    "town", ("ZIP", "COUNTRY")),
-        rule("COUNTRY",      _COUNTRY_RE,       "country"),
-        rule("ORGANIZATION", _COMPANY_RE,       "company"),
-        rule("ORGANIZATION", _INSTITUTION_RE,   "company"),
-        rule("ORGANIZATION", _EMPLOYER_RE,      "employer", ("CITY", "COUNTRY")),
+        rule("DEPARTMENT",   _ward_re(code),         "ward",     _wards, ("HOSPITAL",)),
+        rule("DEPARTMENT",   _unit_re(code),         "unit",     _units),
+        rule("HOSPITAL",     _HOSP_ACR_RE,           "hacr",     _hospital_acronyms),
+        rule("HOSPITAL",     _RX["FLOOR_RE"],        "building", _buildings),
+        rule("HOSPITAL",     _FAC_ADJ_RE,            "building", _buildings),
+        rule("CITY",         _town_re(code),         "town",     _towns, ("ZIP", "COUNTRY")),
+        rule("COUNTRY",      _RX["COUNTRY_RE"],      "country",  _countries),
+        rule("ORGANIZATION", _RX["COMPANY_RE"],      "company",  _companies),
+        rule("ORGANIZATION", _INSTITUTION_RE,        "company",  _companies),
+        rule("ORGANIZATION", _EMPLOYER_RE,           "employer", _employers, ("CITY", "COUNTRY")),
     )  # fmt: skip

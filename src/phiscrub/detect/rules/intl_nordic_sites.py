@@ -25,85 +25,30 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from phiscrub.calendar import MONTH_NAMES
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.intl_name_scan import NameLexicon, name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word, nordic_towns
 
+_RX = pattern_data("intl_nordic_sites")
+
+
 __all__ = ["nordic_site_rules"]
 
-_TITLE = r"[A-ZÆØÅÄÖÁŁŚŻŹ][a-zæøåäöéüáńśčšžółźżć]+(?:-[A-ZÆØÅÄÖa-zæøåäö][a-zæøåäöéüáńśčšžółźżć]+)*"
-_END = r"(?![\w\-])"
-_ACR = r"[A-ZÆØÅ]{2,5}"
 
 #: Generic first parts of a hospital compound: "Universitetssykehuset" names no hospital.
 _GENERIC_PREFIXES = (
     "universitets", "lokal", "region", "regions", "sentral", "barne", "privat", "dag", "hoved", "nabo",
     "distrikts", "lands", "fylkes", "nærmeste", "psykiatrisk", "somatisk", "akutt", "sams", "det",
 )  # fmt: skip
-_HOSP_COMPOUND_RE = re.compile(
-    r"(?<![\w\-])(?P<h>[A-ZÆØÅÄÖ][a-zæøåäö]{2,}(?:sykehuset|sjukehuset|sjukhuset|sygehuset|sykehus|sjukhus|sygehus))"
-    rf"(?:[ ](?P<t>{_TITLE})(?=[ \t]*(?:[-–,.;:)\n]|\d|\Z)))?{_END}"
-)
-_HOSP_NAMED_RE = re.compile(
-    rf"(?<![\w\-])(?P<n>{_TITLE})[ ](?:sykehus|sjukhus|sygehus|Sykehus|Sjukhus|Sygehus|sjukehus|lasarett|Lasarett){_END}"
-)
 #: Adjective endings: "Lindrende enhet", "Palliativ enhet", "Lokalt sykehus" are kinds, not names.
 _ADJ_ENDINGS = ("ende", "iv", "ive", "al", "ale", "alt", "isk", "iske", "ell", "elle", "ig", "ige", "lig")
-
-_DEPT_WORD = (
-    r"[A-Za-zÆØÅæøåÄÖäö]*(?:avdeling|avdelingen|AVDELING|AVDELINGEN|seksjon|seksjonen|SEKSJON|poliklinikk|"
-    r"poliklinikken|POLIKLINIKK|POLIKLINIKKEN|mottak|mottaket|MOTTAK|MOTTAKET|klinikk|klinikken|KLINIKK|"
-    r"kirurgi|KIRURGI|medisin|MEDISIN|vakt|VAKT|intensiv|INTENSIV|overvåkning|overvåkningen|afdeling|"
-    r"afsnit|ambulatorium|ambulatoriet|avdelning|mottagning|mottagningen|kliniken)"
-)
-_ACR_CUE_RE = re.compile(
-    rf"(?<![\w\-]){_DEPT_WORD}[ ](?P<a>{_ACR})(?=[ \t]*(?:\n|\Z|[-–,(]|\d{{1,2}}[./]\d))"
-    rf"|(?:^|(?<=\n))(?P<b>{_ACR})[ ][-–][ ](?=[A-ZÆØÅ][a-zæøå]+(?:isk|iske)[ ])"
-    # "Fra: NKB, hjerteovervåkningen", "Innlegges NKB, med. avd."
-    rf"|(?<![\w\-])(?P<c>{_ACR}),[ ](?=(?:[a-zæøå]+\.[ ])?(?:avd\.|[a-zæøå]*(?:avdeling|avdelingen|posten|"
-    rf"overvåkningen|overvåking|mottaket|poliklinikken|seksjon|seksjonen|klinikken|afdeling|afsnit|avdelningen))"
-    rf"(?![\w\-]))"
-    # "NKB 09.03.24 kl 02.40" opening a line
-    rf"|(?:^|(?<=\n))(?P<d>{_ACR})[ ](?=\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}})"
-)
-
-_BUILDING_RE = re.compile(
-    r"(?<![\w\-])(?P<bl>(?:Blokk|Blok|Bygg|Bygning|Fløy|Byggnad|Paviljong|Paviljon)[ ][A-ZÆØÅ])(?![\w\-])"
-)
-_WARD_LOW_RE = re.compile(
-    rf"(?<![\w\-])(?:[a-zæøå]*post|[a-zæøå]*posten|[a-zæøå]*tunet|sengetun)[ ](?P<w>{_TITLE}){_END}"
-    rf"(?![ ](?:{_TITLE}))"
-)
-_WARD_BEFORE_RE = re.compile(
-    rf"(?<![\w\-])(?P<w>{_TITLE})[ ](?:[a-zæøå]+(?:iv|ive|ende)[ ])(?:enhet|eining|avdeling|post|sengepost|tun|enhed|afsnit){_END}"
-)
-#: A postcode and town on the line after a street and number (``Sjøgata 63\n8200 Fauske``).
-_ZIP_LINE_RE = re.compile(
-    rf"(?<=\n)(?P<z>\d{{4}}|\d{{3}}[ ]\d{{2}})[ ](?P<t>{_TITLE}(?:[ ](?:i[ ])?{_TITLE})?)(?=[ \t]*(?:\n|\Z))"
-)
-_STREET_LINE_RE = re.compile(r"[A-ZÆØÅÄÖ][\w\-]*(?:[ ][\w\-]+){0,3}[ ]\d{1,4}[A-Za-z]?[ \t]*\Z")
-#: A capitalised word after "i"/"fra" inside a sentence: Nordic common nouns are lower case.
-_IN_TOWN_RE = re.compile(
-    rf"(?<=[^\W\d_,)][ ])(?:i|(?P<til>til|till)|(?P<fra>fra|frå|från))[ ](?P<t>{_TITLE}){_END}(?![ ][A-ZÆØÅÄÖ]|[ ]?[-–]\d|[ ]\d)"
-)
-#: After "fra" a town closes the clause or comes before a harbour or centre word ("fra Ørnes kai").
-_FROM_END_RE = re.compile(r"[ \t]*(?:[,.;:)\n]|\Z)|[ ](?:kai|kaia|havn|sentrum|stasjon|flyplass)(?![\w])")
-_GENITIVE_NOUN_RE = re.compile(r"[ ][a-zæøåäö]")
-#: "til" leads to a town only after a journey ("hjem til X", "kommer til X med fly"; not "bytt til Paracet").
-_JOURNEY_BEFORE_RE = re.compile(
-    r"(?i)(?<![\w])(?:hjem|heim|hem|reise|reiser|reiste|reist|dra|drar|dro|flytte|flytter|flyttet|kjøre|kjører|"
-    r"kjørt|fly|ambulanse|ambulansefly|overflyttet|overflyttes|overført|overføres|sendt|sendes|kommer|kom|"
-    r"tilbake|returnerer|resa|åka|åker|flyttar|flyttade)(?:[ ]\w+)?[ ]\Z"
-)
-_ROUTE_RE = re.compile(rf"(?<![\w\-])(?P<a>{_TITLE})[ ]?(?:-|–|->|→)[ ]?(?P<b>{_TITLE}){_END}")
 
 
 def _listed_towns(lang: str) -> frozenset[str]:
     return nordic_towns(lang) | nordic_towns("nb")
-
-
-_POSTBOX_RE = re.compile(r"(?<![\w\-])(?P<pb>(?:Postboks|Postbox|Pb\.|Box|Boks)[ ]\d{1,5})(?![\w\-]|[.,]\d)")
 
 
 #: Capitalised words after "i"/"fra" that name no place (products, records, scales, shorthand).
@@ -122,18 +67,8 @@ _NOT_TOWNS = frozenset(
         "teams",
         "covid",
         "corona",
-        "januar",
-        "februar",
-        "mars",
-        "april",
-        "mai",
-        "juni",
-        "juli",
-        "august",
-        "september",
-        "oktober",
-        "november",
-        "desember",
+        # the Norwegian months
+        *(w for month in MONTH_NAMES["nb"] for w in month),
         "helse",
         "nav",
         "akuttmottaket",
@@ -154,7 +89,7 @@ def _name_word(word: str, lang: str) -> bool:
 
 
 def _hospitals(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
-    for m in _HOSP_COMPOUND_RE.finditer(text):
+    for m in _RX["HOSP_COMPOUND_RE"].finditer(text):
         word = m.group("h").lower()
         if word.startswith(_GENERIC_PREFIXES):
             continue
@@ -162,7 +97,7 @@ def _hospitals(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]
         if m.group("t") is not None and _name_word(m.group("t"), rule.lang):
             end = m.end("t")
         yield m.start("h"), end, "HOSPITAL"
-    for m in _HOSP_NAMED_RE.finditer(text):
+    for m in _RX["HOSP_NAMED_RE"].finditer(text):
         name = m.group("n")
         if _name_word(name.rstrip("s"), rule.lang) and _name_word(name, rule.lang):
             yield m.start(), m.end(), "HOSPITAL"
@@ -170,7 +105,7 @@ def _hospitals(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]
 
 def _acronyms(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
     found: set[str] = set()
-    for m in _ACR_CUE_RE.finditer(text):
+    for m in _RX["ACR_CUE_RE"].finditer(text):
         word = m.group("a") or m.group("b") or m.group("c") or m.group("d")
         if acronym_ok(word, "unit") and word.lower() not in {"hf", "as"}:
             found.add(word)
@@ -180,40 +115,40 @@ def _acronyms(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]
 
 
 def _wards(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
-    for m in _BUILDING_RE.finditer(text):
+    for m in _RX["BUILDING_RE"].finditer(text):
         yield m.start("bl"), m.end("bl"), "HOSPITAL"
     lex = name_lexicon(NAME_WORDS[rule.lang].lexicon)
-    for pattern in (_WARD_LOW_RE, _WARD_BEFORE_RE):
+    for pattern in (_RX["WARD_LOW_RE"], _RX["WARD_BEFORE_RE"]):
         for m in pattern.finditer(text):
             word = m.group("w")
             if _name_word(word, rule.lang) and word.lower() not in lex.first:
                 yield m.start("w"), m.end("w"), "DEPARTMENT"
-    for m in _POSTBOX_RE.finditer(text):
+    for m in _RX["POSTBOX_RE"].finditer(text):
         yield m.start("pb"), m.end("pb"), "STREET"
     yield from _towns(rule, text, lex)
 
 
 def _towns(rule: NordicSiteRule, text: str, lex: NameLexicon) -> Iterator[tuple[int, int, str]]:
-    for m in _ZIP_LINE_RE.finditer(text):
+    for m in _RX["ZIP_LINE_RE"].finditer(text):
         line_end = m.start() - 1
         prev = text[text.rfind("\n", 0, line_end) + 1 : line_end]
-        if _STREET_LINE_RE.search(prev) and _name_word(m.group("t").split()[0], rule.lang):
+        if _RX["STREET_LINE_RE"].search(prev) and _name_word(m.group("t").split()[0], rule.lang):
             yield m.start("z"), m.end("z"), "ZIP"
             yield m.start("t"), m.end("t"), "CITY"
     towns = _listed_towns(rule.lang)
-    for m in _ROUTE_RE.finditer(text):  # "Ambulansefly Bodø-Svolvær": two listed towns
+    for m in _RX["ROUTE_RE"].finditer(text):  # "Ambulansefly Bodø-Svolvær": two listed towns
         if m.group("a") in towns and m.group("b") in towns:
             yield m.start("a"), m.end("a"), "CITY"
             yield m.start("b"), m.end("b"), "CITY"
-    for m in _IN_TOWN_RE.finditer(text):
+    for m in _RX["IN_TOWN_RE"].finditer(text):
         word = m.group("t")
-        if m.group("fra") is not None and not _FROM_END_RE.match(text, m.end("t")):
+        if m.group("fra") is not None and not _RX["FROM_END_RE"].match(text, m.end("t")):
             continue
-        if m.group("til") is not None and not _JOURNEY_BEFORE_RE.search(
+        if m.group("til") is not None and not _RX["JOURNEY_BEFORE_RE"].search(
             text, max(0, m.start() - 30), m.start()
         ):
             continue
-        if word.endswith("s") and _GENITIVE_NOUN_RE.match(text, m.end("t")):
+        if word.endswith("s") and _RX["GENITIVE_NOUN_RE"].match(text, m.end("t")):
             continue  # "i Bauhins klaff": a genitive before its noun
         if _name_word(word, rule.lang) and word.lower() not in lex.first and word.lower() not in _NOT_TOWNS:
             yield m.start("t"), m.end("t"), _place_label(word)
@@ -238,9 +173,9 @@ def nordic_site_rules(lang: str) -> tuple[PatternRule, ...]:
     """The site rules of this module for a Nordic language (``nb``, ``nn``, ``da``, ``sv``)."""
     code = "nb" if lang == "nn" else lang
     return (
-        NordicSiteRule("HOSPITAL", _HOSP_COMPOUND_RE, name=f"nordic_hospital_{lang}", score=0.8, lang=code,
+        NordicSiteRule("HOSPITAL", _RX["HOSP_COMPOUND_RE"], name=f"nordic_hospital_{lang}", score=0.8, lang=code,
                        kind="hospital"),
-        NordicSiteRule("HOSPITAL", _ACR_CUE_RE, name=f"nordic_hacr2_{lang}", score=0.8, lang=code, kind="acronym"),
-        NordicSiteRule("DEPARTMENT", _WARD_LOW_RE, name=f"nordic_ward2_{lang}", score=0.8, lang=code, kind="ward",
+        NordicSiteRule("HOSPITAL", _RX["ACR_CUE_RE"], name=f"nordic_hacr2_{lang}", score=0.8, lang=code, kind="acronym"),
+        NordicSiteRule("DEPARTMENT", _RX["WARD_LOW_RE"], name=f"nordic_ward2_{lang}", score=0.8, lang=code, kind="ward",
                        extra_labels=("HOSPITAL", "STREET", "ZIP", "CITY", "COUNTRY")),
     )  # fmt: skip

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import pack_rules
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_german import german_place_rules
@@ -47,6 +48,9 @@ from phiscrub.detect.rules.intl_places_data import (
     WORDS,
     PlaceWords,
 )
+
+_RX = pattern_data("intl_places", globals())
+
 
 __all__ = ["PLACE_LANGUAGES", "listed_town", "pack_location_rules"]
 
@@ -89,14 +93,9 @@ def _countries() -> frozenset[str]:
     return frozenset(c for c in _read("es", "countries") if len(c) > 3)
 
 
-# ------------------------------------------------------------------------------------------------
-# A capitalised word; "St." and "Ste." keep their period before the next word ("St. Gallen").
-_CAP_TOKEN_RE = re.compile(rf"(?:(?:St|Ste|Bd)\.(?=[ ]\w)|{CAP})(?![/\w])")
-
-
 def _name_after(text: str, pos: int, connectors: tuple[str, ...], max_tokens: int = 5) -> int:
     """End of a run of capitalised words (with connectors between them) starting at ``pos``, or ``pos``."""
-    cap = _CAP_TOKEN_RE
+    cap = _RX["CAP_TOKEN_RE"]
     end = pos
     count = 0
     i = pos
@@ -181,7 +180,7 @@ class PackPlaceRule(PatternRule):
     ) -> Iterator[tuple[int, int, str]]:
         """ "Kinderklinik Asklepios Klinik Regensburg": a facility word inside the run starts the name
         proper, which goes on after the run."""
-        if _PARTICIPLE_RE.match(m.group("fac_after")):
+        if _RX["PARTICIPLE_RE"].match(m.group("fac_after")):
             return  # "Zuweisendes Krankenhaus", "Weiterbehandelnde Klinik": a role, not a name
         if self.lang in NORDIC_LANGUAGES and common_word(m.group("fac_after").split(" ", 1)[0]):
             return  # "Kontakt legevakt", "Medisinsk klinikk": a sentence word or a specialty, not a name
@@ -189,7 +188,7 @@ class PackPlaceRule(PatternRule):
         span = self._facility(text, inner, words) if inner is not None else None
         if span is not None and span[1] > m.end("fac_after"):
             yield span[0], span[1], "HOSPITAL"
-        elif self.lang != "de" or not _DEPARTMENT_ADJECTIVE_RE.match(m.group("fac_after")):
+        elif self.lang != "de" or not _RX["DEPARTMENT_ADJECTIVE_RE"].match(m.group("fac_after")):
             yield m.start("fac_after"), m.end("fac_after"), "HOSPITAL"
 
     def _company(self, text: str, m: re.Match[str], words: PlaceWords) -> Iterator[tuple[int, int, str]]:
@@ -245,7 +244,7 @@ class PackPlaceRule(PatternRule):
         pos = m.end("facw")
         after = text[pos : pos + 20]
         after = after.lower()
-        named = _NAMED_AFTER_RE.match(text, pos) is not None  # "Rehaklinik am Kurpark"
+        named = _RX["NAMED_AFTER_RE"].match(text, pos) is not None  # "Rehaklinik am Kurpark"
         for stop in words.facility_stop:
             if not named and (after.startswith((" " + stop + " ", " " + stop + "\n")) or after == " " + stop):
                 return None
@@ -262,7 +261,7 @@ class PackPlaceRule(PatternRule):
         if conn is not None and conn.group().strip() == "" and not text.startswith(" ", pos):
             return None
         first = text[name_pos : name_pos + 40].split(" ")[0].strip(".,;:()")
-        article = self.lang in ("es", "ca") and _ES_ARTICLE_NAME_RE.match(text, name_pos) is not None
+        article = self.lang in ("es", "ca") and _RX["ES_ARTICLE_NAME_RE"].match(text, name_pos) is not None
         if first.lower() in words.facility_stop or (first.lower() in NOT_NAMES and not article):
             return None
         end = _name_after(text, name_pos, words.connectors, 4)
@@ -310,13 +309,6 @@ _PLACE_HANDLERS: dict[str, _PlaceHandler] = {
     "company": PackPlaceRule._company,
 }
 
-_PARTICIPLE_RE = re.compile(r"\w+nde[nrms]?[ ]")
-#: "Medizinische Klinik", "Chirurgische Klinik II", "Innere Klinik": a German department named by its
-#: field, not a hospital's name.
-_DEPARTMENT_ADJECTIVE_RE = re.compile(r"(?:[A-ZÄÖÜ][a-zäöüß\-]*ische|Innere|Allgemeine)[ ]\w+\Z")
-#: "Hospital Universitario La Paz", "Hospital El Bierzo": a capitalised article opening a Spanish name.
-_ES_ARTICLE_NAME_RE = re.compile(r"(?:La|El|Los|Las)[ ][A-ZÁÉÍÓÚÑ][a-záéíóúñ]")
-
 
 def _article_name_end(text: str, start: int, end: int) -> int:
     """End of "La Paz" in "La Paz Madrid": the article and at most two words, none a listed town."""
@@ -329,25 +321,8 @@ def _article_name_end(text: str, start: int, end: int) -> int:
     return start + words[stop].end()
 
 
-#: "Rehaklinik am Kurpark", "Klinik an der Weser": a German place name after the facility word, not a time
-#: ("Klinik am Abend", "Krankenhaus am Vortag", "am 3. Mai").
-_NAMED_AFTER_RE = re.compile(
-    r"[ ](?:am|an[ ]der)[ ](?!(?:Vortag|Folgetag|Aufnahmetag|Entlassungstag|Entlasstag|Operationstag|OP-Tag|"
-    r"Morgen|Vormittag|Mittag|Nachmittag|Abend|Wochenende|Tag|Ende|Anfang|Rande|Telefon|Montag|Dienstag|"
-    r"Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Januar|Februar|März|April|Mai|Juni|Juli|August|September|"
-    r"Oktober|November|Dezember|Universität|Uniklinik|Klinikum|Krankenhaus)(?![\w\-]))[A-ZÄÖÜ][a-zäöüß]{2,}"
-    r"(?![\w\-]|[ \t]*\d)"
-)
-
-_HOSPITAL_WORDS = re.compile(
-    r"(?i)klinik|krankenhaus|hospital|spital|hôpital|hopital|clinique|chu\b|chr\b|ch\b|centre hospitalier|"
-    r"ziekenhuis|gasthuis|medisch centrum|umc\b|\bmc\b|kliniek|hospit|clínica|clinica|centro de salud|"
-    r"centre de salut|\bcap\b|herzzentrum|rehazentrum|revalidatie|rééducation|réadaptation|institut|uz\b|az\b"
-)
-
-
 def _is_hospital(name: str) -> bool:
-    return _HOSPITAL_WORDS.search(name) is not None
+    return _RX["HOSPITAL_WORDS"].search(name) is not None
 
 
 #: Spanish/Catalan address lines: a listed town or province in brackets ("Aranjuez (Madrid)") or after a
@@ -432,37 +407,21 @@ class PackStreetRule(PatternRule):
         if self.lang in ("de", "nl", *NORDIC_LANGUAGES):
             end = m.end("n")
         elif self.lang in ("es", "ca"):
-            tail = _ES_ADDRESS_TAIL_RE.match(text, end)
+            tail = _RX["ES_ADDRESS_TAIL_RE"].match(text, end)
             end = tail.end() if tail is not None else end
         return start, end
 
     def _bare_rejected(self, text: str, start: int, end: int) -> bool:
         """A street without number that is no street here (no cue, or a field label after it)."""
-        if _FIELD_LABEL_RE.match(text, end):
+        if _RX["FIELD_LABEL_RE"].match(text, end):
             return True  # "Avda NºCol: 13 13 5201": a surname before a field label, no street
         if self.lang in ("de", "nl", *NORDIC_LANGUAGES):
             return not _street_cue(text, start)
         return self.lang == "fr" and not text[start].islower() and not _street_cue(text, start)
 
 
-#: A field label's colon right after a street without number ("Paseo NºCol:").
-_FIELD_LABEL_RE = re.compile(r"[ \t]*:")
-#: Floor, door and staircase after a Spanish house number, each part before a comma, a period, the end
-#: of the line or a postcode: "Calle San Benito, 16[, 3, A]", "Calle Tirso de Molina, 16[, Bajo 1]",
-#: "Guzmán el Bueno, 98, 6[.º D]".
-_ES_ADDRESS_TAIL_RE = re.compile(
-    r"(?:\.[º°ª](?:[ ]?[A-Za-z])?(?![\w]))?(?:,[ ]?(?:\d{1,3}(?:\.?[º°ª])?(?:[ ]?[A-Za-z])?|[A-Za-z]|(?:[Bb]ajo|[Ii]zq(?:da|uierda)?|[Dd]cha|"
-    r"[Dd]erecha|[Ee]sc(?:alera)?|[Pp]ta|[Pp]uerta|[Pp]iso|[Dd]e?pto|[Dd]epartamento)\.?(?:[ ]?\d{1,2}[º°ª]?[A-Za-z]?|[ ][A-Z](?![\w]))?)"
-    r"(?![\w])(?=[ \t]*(?:[,.;\n]|\Z)|[ ]+\d{5}(?!\d)))*"
-)
-_STREET_CUE_RE = re.compile(
-    r"(?i)(?:in[ ]der|in[ ]die|an[ ]der|wohnhaft|adresse:?|anschrift:?|aan[ ]de|op[ ]de|adres:?|adress:?|bor[ ]i|bur[ ]i|demeurant|"
-    r"domicilié(?:e)?|habite|domicile[ ]?:|,|·|\n|in)[ \t]*\Z"
-)
-
-
 def _street_cue(text: str, start: int) -> bool:
-    return _STREET_CUE_RE.search(text, max(0, start - 20), start) is not None or start == 0
+    return _RX["STREET_CUE_RE"].search(text, max(0, start - 20), start) is not None or start == 0
 
 
 @cache

@@ -52,6 +52,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.intl_common import (
@@ -61,6 +62,9 @@ from phiscrub.detect.rules.intl_common import (
     weekday_pattern,
     word_set,
 )
+
+_RX = pattern_data("intl_spanish_dates")
+
 
 __all__ = ["SPANISH_LANGUAGES", "spanish_date_rules", "spanish_day_month_veto"]
 
@@ -124,26 +128,10 @@ _COUNTS = word_set(_COUNT_WORDS)
 _SCALE_ENDINGS = ("score", "escala", "índice")
 _COUNT_AFTER_RE = re.compile(rf"[ \t]*{nfd_words(_COUNT_AFTER)}(?![\w])")
 _EVENT_BEFORE_RE = re.compile(rf"(?<![\w.]){nfd_words(_EVENT_WORDS)}\.?[ \t]*[:(]?[ \t]*\Z")
-#: A cue word of the shared rule right before: with one of these a day equal to its month is a date.
-_STRONG_CUE_RE = re.compile(
-    r"(?i)(?<![\w])(?:el|del|al|desde(?:[ \t]+el)?|hasta(?:[ \t]+el)?|des[ \t]+del|fins[ \t]+al|fecha|data|"
-    r"(?:el|del|al)[ \t]+d[ií]a)[ \t]*:?[ \t]*\Z"
-)
-_WORD_BEFORE_RE = re.compile(r"(?P<w>[^\W\d_][\w\-/]*\.?)[ \t]*[:=]?[ \t]*(?:\(?[ \t]*)?\Z")
-_ARTICLE_DAY_RE = re.compile(
-    r"(?i)(?<![\w])(?:el|del|al|para[ \t]+el|hasta[ \t]+el|desde[ \t]+el)[ \t]+d[ií]a[ \t]*\Z"
-)
-_NON_DATE_FRACTION_RE = re.compile(r"(?<![\d/])(?P<a>\d{1,4})/(?P<b>\d{1,4})(?![\d/])[^\n/]{0,30}\Z")
-_COLON_AFTER_RE = re.compile(r"[ \t]*:(?!\d)")
-_CLOCK_AFTER_RE = re.compile(r"[ \t]+(?:(?:[01]?\d|2[0-3])[:.h][0-5]\d(?!\d)|a[ \t]+las[ \t]+\d)")
-#: "2/3 del espesor", "1/2 de la dosis": a part of a whole.
-_PART_OF_RE = re.compile(r"[ \t]+(?:de|del|d['’])[ \t]+(?!\d)")
-_SIGN_BEFORE_RE = re.compile(r"(?:[-–/+]|(?<![\w])[x×])[ \t]*\Z")
-_RANGE_START_BEFORE_RE = re.compile(r"\d/\d{1,2}[ \t]?[-–][ \t]?\Z")
 
 
 def _word_before(before: str) -> str:
-    wm = _WORD_BEFORE_RE.search(before)
+    wm = _RX["WORD_BEFORE_RE"].search(before)
     return wm.group("w").lower().rstrip(".") if wm else ""
 
 
@@ -157,23 +145,23 @@ def _scale_before(before: str) -> bool:
 def _other_number(text: str, start: int, end: int, day: int, month: int) -> bool:
     """Positive evidence that the slash number at ``text[start:end]`` is a count, score, ratio or dose."""
     before = line_before(text, start)
-    if _SIGN_BEFORE_RE.search(before) and not _RANGE_START_BEFORE_RE.search(before):
+    if _RX["SIGN_BEFORE_RE"].search(before) and not _RX["RANGE_START_BEFORE_RE"].search(before):
         return True  # "5-9/10", "x 2/2"; "12/3-15/3" is a range of dates
-    cued = _STRONG_CUE_RE.search(before) is not None
-    colon_after = _COLON_AFTER_RE.match(text, end) is not None
+    cued = _RX["STRONG_CUE_RE"].search(before) is not None
+    colon_after = _RX["COLON_AFTER_RE"].match(text, end) is not None
     if _scale_before(before) and not (colon_after or cued):
         return True  # "EVA 7/10", "fuerza 4/5", "hemocultivos 2/2"; "TC 12/3: ..." is a dated result
     word = _word_before(before)
     if "/" in word.rstrip("/"):
         return True  # "GOT/GPT 34/41": a pair of values
-    prev = _NON_DATE_FRACTION_RE.search(before)
+    prev = _RX["NON_DATE_FRACTION_RE"].search(before)
     if prev and not cued:
         a, b = int(prev.group("a")), int(prev.group("b"))
         if not valid_day_month(a, b) or _weak(a, b):
             return True  # "actividad 11/24, cronicidad 2/12", "EVA 7/10, al alta 3/10": a list of scores
-    if word in _COUNTS and day <= month and not _ARTICLE_DAY_RE.search(before):
+    if word in _COUNTS and day <= month and not _RX["ARTICLE_DAY_RE"].search(before):
         return True  # "día 7/7", "día 5/7 de ceftriaxona": k of n
-    if day <= month and _PART_OF_RE.match(text, end):
+    if day <= month and _RX["PART_OF_RE"].match(text, end):
         return True  # "hasta 2/3 del espesor": a part of a whole
     return followed_by_unit(text, end) or _COUNT_AFTER_RE.match(text, end) is not None
 
@@ -196,9 +184,9 @@ def _evidence(text: str, start: int, end: int, d: str, m: str, weekday: bool) ->
         weekday
         or zero
         or not before.strip()
-        or _COLON_AFTER_RE.match(text, end)
-        or _CLOCK_AFTER_RE.match(text, end)
-        or _STRONG_CUE_RE.search(before)
+        or _RX["COLON_AFTER_RE"].match(text, end)
+        or _RX["CLOCK_AFTER_RE"].match(text, end)
+        or _RX["STRONG_CUE_RE"].search(before)
         or _EVENT_BEFORE_RE.search(before)
     )
 
@@ -253,22 +241,6 @@ def _day_ok(m: re.Match[str]) -> bool:
     )
 
 
-#: "el día 20", "hasta el día 3.", "el día 20 o 21": the day after an article, closing its clause.
-_ARTICLE_DAY_NUM_RE = re.compile(
-    r"(?i:(?<![\w])(?:el|del|al|hasta[ \t]+el|desde[ \t]+el|para[ \t]+el)[ \t]+)(?P<v>(?i:d[ií]a)[ \t]+(?P<d>\d{1,2}))"
-    r"(?:[ \t]+(?:o|u|y|e|ó|i)[ \t]+(?:el[ \t]+)?(?P<v2>\d{1,2}))?"
-    r"(?=[ \t]*(?:[.,;)\n]|\Z|\(|(?i:a[ \t]+las|por[ \t]+la|a[ \t]+primera|en[ \t]+(?:consulta|el|la|CS|CE))\b))"
-)
-
-
-#: Plan and event words that date "el día N" in the same clause ("retirada de grapas el día 20").
-_PLAN_BEFORE_RE = re.compile(
-    r"(?i)(?<![\w])(?:retirad[ao]|retirar|retiro|cita|citad[oa]|control|revisión|revisió|alta|consulta|acudir|"
-    r"acude|volver|vuelve|programad[oa]|previst[oa]|prevé|intervención|IQ|cirugía|ingresa|ingresó|ingreso|"
-    r"analítica|extracción|visita|llamar|llamada)(?![\w])[^.;:\n]{0,50}\Z"
-)
-
-
 def _article_day_ok(m: re.Match[str]) -> bool:
     """A day of the month: before another day (``el día 20 o 21``), a clock time, or after a plan or event
     word of its clause (``retirada ... el día 20``); ``el día 9`` of a treatment or a poisoning is a count."""
@@ -280,7 +252,7 @@ def _article_day_ok(m: re.Match[str]) -> bool:
         return day < int(second) <= 31
     text, start = m.string, m.start()
     timed = re.match(r"[ \t]*(?:a[ \t]+las|por[ \t]+la)\b", text[m.end() :]) is not None
-    return timed or _PLAN_BEFORE_RE.search(text, max(0, start - 60), start) is not None
+    return timed or _RX["PLAN_BEFORE_RE"].search(text, max(0, start - 60), start) is not None
 
 
 def _day_list_re(lang: str) -> re.Pattern[str]:
@@ -328,9 +300,9 @@ def spanish_date_rules(lang: str) -> tuple[PatternRule, ...]:
     if lang not in SPANISH_LANGUAGES:
         return ()
     return (
-        PatternRule("DATE", _slash_re(lang),        group="v",                     validator=_slash_ok,        not_after=r"[\w/.,\-+]", anchor=re.compile(r"\d/\d"), reach=(30, 8), score=0.75, name=f"day_month_es_{lang}"),
-        PatternRule("DATE", _weekday_day_re(lang),  group="v",                     validator=_day_ok,                                   score=0.75, name=f"weekday_day_es_{lang}"),
-        PatternRule("DATE", _ARTICLE_DAY_NUM_RE,    group=("v", "v2"),             validator=_article_day_ok,                           score=0.7,  name=f"article_day_es_{lang}"),
-        PatternRule("DATE", _day_list_re(lang),     group=("a1", "a2", "a3"),      validator=_day_list_ok,                              score=0.7,  name=f"day_list_es_{lang}"),
-        PatternRule("DATE", _short_year_re(lang),   group=("my", "y"),             validator=_short_year_ok,                            score=0.75, name=f"short_year_es_{lang}"),
+        PatternRule("DATE", _slash_re(lang),           group="v",                     validator=_slash_ok,        not_after=r"[\w/.,\-+]", anchor=re.compile(r"\d/\d"), reach=(30, 8), score=0.75, name=f"day_month_es_{lang}"),
+        PatternRule("DATE", _weekday_day_re(lang),     group="v",                     validator=_day_ok,                                   score=0.75, name=f"weekday_day_es_{lang}"),
+        PatternRule("DATE", _RX["ARTICLE_DAY_NUM_RE"], group=("v", "v2"),             validator=_article_day_ok,                           score=0.7,  name=f"article_day_es_{lang}"),
+        PatternRule("DATE", _day_list_re(lang),        group=("a1", "a2", "a3"),      validator=_day_list_ok,                              score=0.7,  name=f"day_list_es_{lang}"),
+        PatternRule("DATE", _short_year_re(lang),      group=("my", "y"),             validator=_short_year_ok,                            score=0.75, name=f"short_year_es_{lang}"),
     )  # fmt: skip

@@ -29,6 +29,7 @@ import unicodedata
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
@@ -39,6 +40,9 @@ __all__ = ["letter_title_is_no_name", "spanish_name_rules"]
 _UP = "A-ZÁÉÍÓÚÑÜÀÈÒÏÇ"
 _LOW = "a-záéíóúñüàèòïç"
 _TITLE = rf"[{_UP}][{_LOW}]+(?:-[{_UP}][{_LOW}]+)?"
+
+_RX = pattern_data("intl_spanish_names", globals())
+
 #: A word in capitals ("MUÑOZ", "PÉREZ-LLORCA", "D'ORS").
 _UPPER = rf"[{_UP}](?:[{_UP}]|['’\-][{_UP}])+"
 _UPPER_NAME = rf"{_UPPER}(?:[ ](?:DE[ ]LA[ ]|DE[ ]LOS[ ]|DEL[ ]|DE[ ]|Y[ ]|I[ ])?{_UPPER}){{0,2}}"
@@ -114,22 +118,6 @@ def _upper_comma_ok(m: re.Match[str]) -> bool:
     return all(_given(w) for w in given) and any(_surname(w) for w in surnames)
 
 
-# ------------------------------------------------------------------------------------------------
-# Nicknames
-_QUOTE_OPEN = "\"“«'‘"
-_QUOTE_CLOSE = "\"”»'’"
-_NICKNAME_RE = re.compile(
-    # 'Dolores Vidal Serrano ("Lola")': a quoted name in brackets after a name
-    rf"(?<=[{_LOW}])[ ]\([ ]?[{_QUOTE_OPEN}](?P<q>{_TITLE})[{_QUOTE_CLOSE}][ ]?\)"
-    # "Llamo al pte (Paco)", "la paciente («Lola»)"
-    rf"|(?<![\w])(?i:pte\.?|paciente|pac\.|sr\.|sra\.|don|doña|dña\.|usuario|usuaria)[ ]?\([ ]?[{_QUOTE_OPEN}]?"
-    rf"(?P<p>{_TITLE})[{_QUOTE_CLOSE}]?[ ]?\)"
-    # 'alias "Paco"', "conocido como Lola", "le llaman Paco"
-    rf"|(?<![\w])(?i:alias|apodad[oa]|conocid[oa][ ]como|le[ ]llaman|la[ ]llaman|prefiere[ ]que[ ]le[ ]llamen|"
-    rf"se[ ]hace[ ]llamar)[ ][{_QUOTE_OPEN}]?(?P<a>{_TITLE})"
-)
-
-
 def _nickname_ok(m: re.Match[str]) -> bool:
     name = m.group("q") or m.group("p") or m.group("a")
     if _fold(name) in _stopwords() or name.lower() in _drugs():
@@ -165,16 +153,6 @@ def _staff_initial_re() -> re.Pattern[str]:
     )
 
 
-# ------------------------------------------------------------------------------------------------
-# Lower-case notes
-_LOW_WORD = rf"[{_LOW}][{_LOW}\-]{{2,}}"
-_LOWER_NAME_RE = re.compile(
-    rf"(?<![\w.\-])(?:(?P<p>pte|pac|paciente|sr|sra|don|doña|dña)\.?[ ]|(?P<t>dr|dra|enf|enfª|aux|tcae|fisio|sup)\.?[ ]"
-    rf"|(?:su[ ]|sus[ ])?(?P<k>hija|hijo|esposa|esposo|marido|mujer|madre|padre|hermana|hermano|nieta|nieto|"
-    rf"nuera|yerno|sobrina|sobrino|cuñada|cuñado|pareja|filla|fill|dona|marit|germana|germà)[ ])(?P<n>{_LOW_WORD})(?![\w\-])"
-)
-
-
 def _lower_name_ok(m: re.Match[str]) -> bool:
     name = m.group("n")
     if not lower_case_note(m.string) or _fold(name) in _stopwords():
@@ -190,23 +168,8 @@ def _lower_name_label(m: re.Match[str]) -> str:
     return "RELATIVE" if m.group("k") is not None else "PATIENT"
 
 
-#: The signature on the last line of a lower-case note: "rocio c.", "marta g, enf", "enf. lola".
-_LOWER_SIGNATURE_RE = re.compile(
-    rf"(?:^|(?<=\n))[ \t]*(?:(?:enf|enfª|aux|tcae)\.?[ ])?(?P<n>(?P<g>{_LOW_WORD})(?:[ ][{_LOW}]\.?)?)"
-    r"(?:,?[ ](?:enf|enfermera|enfermero|tcae|aux|due)\.?)?[ \t]*\s*\Z"
-)
-
-
 def _lower_signature_ok(m: re.Match[str]) -> bool:
     return lower_case_note(m.string) and _given(m.group("g")) and _fold(m.group("g")) not in _stopwords()
-
-
-# ------------------------------------------------------------------------------------------------
-#: Words before a one-letter title that make the letter no title: "vit D. X", "hepatitis C. X".
-_LETTER_LABEL_BEFORE_RE = re.compile(
-    r"(?i)(?<![\w])(?:vit|vit\.|vitamina|vitamin|grupo|tipo|clase|estadio|grado|hepatitis|factor|zona|nivel|"
-    r"fase|anexo|apartado|punto|proteína|complejo|Child)[ \t]*\Z"
-)
 
 
 def letter_title_is_no_name(text: str, title_start: int, name_start: int, name_end: int) -> bool:
@@ -218,7 +181,7 @@ def letter_title_is_no_name(text: str, title_start: int, name_start: int, name_e
     title = text[title_start:name_start].strip()
     if not re.fullmatch(r"[A-ZÀ-Þ]\.", title):
         return False
-    if _LETTER_LABEL_BEFORE_RE.search(text, max(0, title_start - 20), title_start):
+    if _RX["LETTER_LABEL_BEFORE_RE"].search(text, max(0, title_start - 20), title_start):
         return True
     name = text[name_start:name_end]
     return " " not in name and name.lower() in _drugs()
@@ -229,10 +192,10 @@ def spanish_name_rules(lang: str) -> tuple[PatternRule, ...]:
     if lang not in ("es", "ca"):
         return ()
     return (
-        PatternRule("PATIENT", _upper_comma_re(),    group="n", validator=_upper_comma_ok,                                                                       score=0.85, name=f"upper_comma_name_es_{lang}"),
-        PatternRule("PATIENT", _NICKNAME_RE,         group=("q", "p", "a"), validator=_nickname_ok,                                                              score=0.75, name=f"nickname_es_{lang}"),
-        PatternRule("DOCTOR",  _bracket_role_re(),   group="n", validator=_bracket_role_ok,                                                                      score=0.75, name=f"bracket_role_name_es_{lang}"),
-        PatternRule("DOCTOR",  _staff_initial_re(),  group="n",                                                                                                  score=0.8,  name=f"staff_initial_es_{lang}"),
-        PatternRule("PATIENT", _LOWER_NAME_RE,       group="n", validator=_lower_name_ok,    labeler=_lower_name_label, extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name=f"lower_case_names_es_{lang}"),
-        PatternRule("DOCTOR",  _LOWER_SIGNATURE_RE,  group="n", validator=_lower_signature_ok,                                                                   score=0.7,  name=f"lower_case_signature_es_{lang}"),
+        PatternRule("PATIENT", _upper_comma_re(),         group="n", validator=_upper_comma_ok,                                                                       score=0.85, name=f"upper_comma_name_es_{lang}"),
+        PatternRule("PATIENT", _RX["NICKNAME_RE"],        group=("q", "p", "a"), validator=_nickname_ok,                                                              score=0.75, name=f"nickname_es_{lang}"),
+        PatternRule("DOCTOR",  _bracket_role_re(),        group="n", validator=_bracket_role_ok,                                                                      score=0.75, name=f"bracket_role_name_es_{lang}"),
+        PatternRule("DOCTOR",  _staff_initial_re(),       group="n",                                                                                                  score=0.8,  name=f"staff_initial_es_{lang}"),
+        PatternRule("PATIENT", _RX["LOWER_NAME_RE"],      group="n", validator=_lower_name_ok,    labeler=_lower_name_label, extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name=f"lower_case_names_es_{lang}"),
+        PatternRule("DOCTOR",  _RX["LOWER_SIGNATURE_RE"], group="n", validator=_lower_signature_ok,                                                                   score=0.7,  name=f"lower_case_signature_es_{lang}"),
     )  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import case_variants, followed_by_unit, long_runs
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, TrimmedRule, trie_pattern
 from phiscrub.detect.rules.facility_data import (
@@ -62,33 +63,6 @@ _SUFFIX = (
     )
     + r")(?![A-Za-z])"
 )
-_FULL_SUFFIX = "(?:Street|Avenue|Road|Boulevard|Lane|Drive|Court|Place|Terrace|Parkway|Highway|Way)"
-_DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|NORTH|SOUTH|EAST|WEST)\.?"
-_NAME_WORD = r"(?:[A-Z][a-z'’\-]+|[A-Z]{2,}|[A-Z]\.|(?:\d+(?:st|nd|rd|th|ST|ND|RD|TH)))"
-
-
-_ZIP_RE = re.compile(
-    # Boston, MA 02114 / Texas 75001-1234.
-    rf"(?<![\w])(?:{_STATE}),?[ \t]+(?P<z1>\d{{5}}(?:-\d{{4}})?)(?![\w\-])"
-    r"|\b(?i:zip|zip\s+code|zipcode|postal\s+code)\b[ \t:#]*(?P<z2>\d{5}(?:-\d{4})?)(?![\w\-])"
-)
-_STREET_RE = re.compile(
-    # 1428 Elm Street / 450 N. Main Ave / 22 BAKER ST.
-    rf"(?<![\w/.\-])(?P<street>(?P<num>\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?)[ \t]+(?P<name>(?:{_DIRECTION}[ \t]+)?"
-    rf"(?:{_NAME_WORD}[ \t]+){{0,3}}?{_NAME_WORD}[ \t]+{_SUFFIX}(?:[ \t]+{_DIRECTION}(?![\w]))?))(?![\w])"
-    # PO Box 123.
-    r"|(?<![\w])(?P<box>(?i:P\.?\s?O\.?\s*Box)\s+\d{1,6})(?![\w])"
-    # "lives on Elm Street", "the diner on Main St until April" (street names without a number need a
-    # cue, and a short suffix must not run into a name: "on Elm Dr Smith" is no street).
-    rf"|\b(?:on|at|off|near)[ \t]+(?P<bare>(?:[A-Z][a-z'\-]+[ \t]+){{1,3}}(?:{_FULL_SUFFIX}\b"
-    r"|(?:St|Ave|Rd|Blvd|Ln|Ct|Hwy|Pkwy)(?:\.(?=\s)|(?![\w.])(?![ \t]+[A-Z][a-z]))))"
-)
-# Numbered roads: "County Rd 14", "State Route 9", "Hwy 31", "US-23", "I-94" (not I-131, the isotope).
-_ROAD_RE = re.compile(
-    r"(?<![\w-])(?P<road>(?:(?:County|State|US|U\.S\.|Old|Co\.?|COUNTY|STATE)[ \t]+)?"
-    r"(?:Rd|Road|Route|Rte|Hwy|Highway|RD|ROAD|ROUTE|RTE|HWY|HIGHWAY)[ \t]+\d{1,4}[A-Z]?"
-    r"|(?:US|SR)-\d{1,3}|I-\d{1,2})(?![\w-])"
-)
 
 
 def _zip_ok(m: re.Match[str]) -> bool:
@@ -102,14 +76,6 @@ def _street_ok(m: re.Match[str]) -> bool:
         return False
     words = re.findall(r"[A-Za-z]+", m.group("name"))
     return bool(words) and not any(w.lower() in STREET_STOPWORDS for w in words)
-
-
-# The town of an address line, between its last comma and the ZIP: "Suite 210, Kestrel Point 49840",
-# "12 Elm St, Saddle Creek, MI 49801".
-_TOWN_BEFORE_ZIP_RE = re.compile(
-    r"(?<=,)[ \t]*(?P<town>[A-Z][a-z'’]+(?:[ \t][A-Z][a-z'’]+){0,2}|[A-Z]{3,}(?:[ \t][A-Z]{3,}){0,2}),?"
-    rf"[ \t]+(?:(?P<st>{_STATE}),?[ \t]+)?\d{{5}}(?:-\d{{4}})?(?![\w\-])"
-)
 
 
 def _town_ok(m: re.Match[str]) -> bool:
@@ -157,15 +123,9 @@ _FAC_MORE = (
     )
     + r")(?![\w'’])"
 )
-_FAC_WORD = r"(?:St\.|ST\.|Mt\.|MT\.|[A-Z][a-z]*[A-Z]?[a-z'’\-]+(?:['’]s)?|[A-Z][A-Z'’\-]+|[A-Z]\.)"
-_FAC_JOIN = r"(?:[ ](?:of|and|&|the|OF|AND|THE)[ ]| |-)"
-_FACILITY_RE = re.compile(
-    # the head words run on ("Larkfield Memorial Hospital", "Borno Behavioral Health Center")
-    rf"(?<![\w'’.])(?P<fac>{_FAC_WORD}(?:{_FAC_JOIN}{_FAC_WORD}){{0,4}}?[ ]{_FAC_SUFFIX}(?:[ ]{_FAC_MORE})*"
-    rf"(?:[ ](?:of|OF)[ ]{_FAC_WORD}(?:[ ]{_FAC_WORD})?)?)"
-    # "University of Vermont Medical Center", "Saint Joseph's"
-    rf"|(?<![\w'’.])(?P<saint>(?:St\.?|ST\.?|Saint|SAINT)[ \t]+[A-Z][A-Za-z]+['’][sS])(?![\w])"
-)
+
+_RX = pattern_data("locations", globals())
+
 _FACILITY_ANCHOR_RE = re.compile(
     r"(?<![A-Za-z])(?:"
     + trie_pattern(
@@ -240,15 +200,6 @@ def _trim_facility(text: str, start: int, end: int) -> int:
     return cut
 
 
-# "transferred from BMC", "f/u at UVM": a short capitalised name after a place cue; clinical
-# abbreviations, care units and states are not hospitals ("transferred to MICU", "seen in ED").
-_HOSP_ABBR_RE = re.compile(
-    r"\b(?i:transferred|transfer|tx|admitted|admit|discharged|d/c'?d|seen|presented|evaluated|followed|f/u"
-    r"|treated|hospitalized|hospitalised|came|sent|returned|went|taken|brought|transported|records)"
-    r"[ \t]+(?i:from|to|at|in|by)[ \t]+(?:the[ \t]+)?(?P<abbr>[A-Z][A-Za-z&]{1,5}[A-Z])(?![\w'’-])"
-)
-
-
 def _ordinary_word(word: str) -> bool:
     """Clinical vocabulary, a care unit or a common English word: no hospital or ward name."""
     from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
@@ -276,27 +227,19 @@ def _hosp_abbr_ok(m: re.Match[str]) -> bool:
     return not upper_line or len(abbr) <= 4
 
 
-# "transferred to Ellison 11", "on Blake 7", "to 4 West": a named ward after a move cue.
-_WARD_RE = re.compile(
-    r"\b(?i:transferred|transfer|tx|moved|admitted|admit|returned|back|arrived|bed|upgraded|downgraded)"
-    r"[ \t]+(?i:to|from|on)[ \t]+(?P<ward>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?|\d{1,2}[ \t]?"
-    r"(?:West|East|North|South|WEST|EAST|NORTH|SOUTH|W|E|N|S)(?![\w]))"
-)
-
-
 def _ward_ok(m: re.Match[str]) -> bool:
     ward = m.group("ward")
     return ward[0].isdigit() or not _ordinary_word(ward.split()[0])
 
 
 LOCATION_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("ZIP",        _ZIP_RE,       name="zip",           score=0.9,  group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR, reach=(40, 12)),
-    PatternRule("STREET",     _STREET_RE,    name="street",        score=0.85, group=("street", "box", "bare"), validator=_street_ok, anchor=_STREET_ANCHOR_RE, reach=(80, 12)),
-    PatternRule("CITY",       _TOWN_BEFORE_ZIP_RE, name="town_before_zip", score=0.8, group="town", validator=_town_ok, anchor=_ZIP_ANCHOR, reach=(60, 12)),
-    PatternRule("STREET",     _ROAD_RE,      name="road",          score=0.7,  group="road", validator=_road_ok),
+    PatternRule("ZIP",        _RX["ZIP_RE"],       name="zip",           score=0.9,  group=("z1", "z2"), validator=_zip_ok, anchor=_ZIP_ANCHOR, reach=(40, 12)),
+    PatternRule("STREET",     _RX["STREET_RE"],    name="street",        score=0.85, group=("street", "box", "bare"), validator=_street_ok, anchor=_STREET_ANCHOR_RE, reach=(80, 12)),
+    PatternRule("CITY",       _RX["TOWN_BEFORE_ZIP_RE"], name="town_before_zip", score=0.8, group="town", validator=_town_ok, anchor=_ZIP_ANCHOR, reach=(60, 12)),
+    PatternRule("STREET",     _RX["ROAD_RE"],      name="road",          score=0.7,  group="road", validator=_road_ok),
     TrimmedRule(
         "HOSPITAL",
-        _FACILITY_RE,
+        _RX["FACILITY_RE"],
         trim=_trim_facility,
         group=("fac", "saint"),
         validator=_facility_ok,
@@ -305,8 +248,8 @@ LOCATION_RULES_EN: tuple[PatternRule, ...] = (
         score=0.75,
         name="facility",
     ),
-    PatternRule("HOSPITAL",   _HOSP_ABBR_RE, name="hospital_abbr", score=0.6,  group="abbr", validator=_hosp_abbr_ok),
-    PatternRule("DEPARTMENT", _WARD_RE,      name="ward",          score=0.6,  group="ward", validator=_ward_ok),
+    PatternRule("HOSPITAL",   _RX["HOSP_ABBR_RE"], name="hospital_abbr", score=0.6,  group="abbr", validator=_hosp_abbr_ok),
+    PatternRule("DEPARTMENT", _RX["WARD_RE"],      name="ward",          score=0.6,  group="ward", validator=_ward_ok),
     *PLACE_RULES_EN,
 )  # fmt: skip
 

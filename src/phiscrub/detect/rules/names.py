@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from phiscrub.detect.clinical_vocab import clinical_vocabulary, word_set
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 from phiscrub.detect.rules.intl_names import pack_name_rules
 from phiscrub.detect.rules.names_data import (
@@ -49,13 +50,6 @@ from phiscrub.detect.rules.names_roles import ROLE_NAME_RULES_EN
 from phiscrub.errors import ConfigError
 
 __all__ = ["NAME_RULES_EN", "NAME_STOPWORDS", "NameRule", "name_detector", "name_rules"]
-
-
-# One name-like token: Title (O'Brien, McDonald, Smith-Jones), UPPER (O'BRIEN), lower (smith) or an
-# initial. A possessive "'s" stays outside ("Dr. Smith's office" -> "Smith").
-_L = r"[^\W\d_]"  # any letter, accented ones included (Seničić, Kivimäki)
-_WORD = rf"(?:{_L}['’](?={_L}{{2}}))?{_L}+(?:-{_L}+)*"
-_TOKEN_RE = re.compile(rf"[ \t]*(?P<tok>{_L}\.(?!{_L})|{_WORD})(?![\w\-])")
 
 
 def _style(tok: str) -> str:
@@ -90,7 +84,7 @@ def _scan_after(
     while count < max_tokens:
         # "Kiuru, Varvara": one comma after a lone surname when the trigger allows it.
         comma = comma_ok and count == 1 and text.startswith(", ", pos)
-        m = _TOKEN_RE.match(text, pos + 1 if comma else pos)
+        m = _RX["TOKEN_RE"].match(text, pos + 1 if comma else pos)
         if m is None:
             break
         tok = m.group("tok")
@@ -124,13 +118,10 @@ def _scan_after(
     return (start, end)
 
 
-_BACK_TOKEN_RE = re.compile(rf"(?<![\w'’\-]){_WORD}\.?")
-
-
 def _scan_before(text: str, end: int, *, max_tokens: int = 3) -> tuple[int, int] | None:
     """Collect name tokens ending at ``end`` (right to left) for ``Jane Smith, MD``."""
     base = max(0, end - 80)
-    toks = list(_BACK_TOKEN_RE.finditer(text, base, end))
+    toks = list(_RX["BACK_TOKEN_RE"].finditer(text, base, end))
     chosen: list[tuple[int, int]] = []
     style = ""
     expect_end = end
@@ -273,13 +264,11 @@ _TRIGGER_RE = re.compile(
     r"(?P<sep>[ \t]*[:\-–—,])?"
     r"(?P<title>[ \t]*(?:Dr|DR|Mr|Mrs|Ms|MR|MRS|MS)\.?(?=[ \t]))?"
 )
-# A field label starts a line, or follows "|", ";", a tab or two spaces (header tables).
-_FIELD_START_RE = re.compile(r"(?:\n|\|[ \t]?|  |\t|; )\Z")
 
 
 def _field_start(m: re.Match[str]) -> bool:
     start = m.start()
-    return start == 0 or _FIELD_START_RE.search(m.string, max(0, start - 2), start) is not None
+    return start == 0 or _RX["FIELD_START_RE"].search(m.string, max(0, start - 2), start) is not None
 
 
 _CREDENTIALS = trie_pattern(CREDENTIAL_WORDS, ignore_case=False)
@@ -308,20 +297,8 @@ _CREDENTIALS_BARE = trie_pattern(
     ),
     ignore_case=False,
 )
-_CREDENTIAL_ANCHOR_RE = re.compile(rf"(?<![\w\-]){_CREDENTIALS_CHAIN}(?![\w\-])")
-_PHRASE_END = r"(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{2}|\.(?:\s|$)))"
-_CREDENTIAL_RE = re.compile(
-    # Jane Smith, MD / Ann Lee, MS, CGC / John Roe, PT. (one or more ", credential")
-    rf"(?:,[ \t]*{_CREDENTIALS_CHAIN}(?![\w\-]))*?,[ \t]*(?:{_CREDENTIALS}(?![\w\-])|{_CREDENTIALS_AMBIGUOUS}{_PHRASE_END})"
-    # Jane Smith MD (no comma: only before the end of the phrase or a date).
-    rf"|[ \t]+{_CREDENTIALS_BARE}(?=[ \t]*(?:$|[,;|/()\]]|[ \t]{{2}}|\.(?:\s|$)|\d))",
-    re.MULTILINE,
-)
-# "Callum, 76 y/o" / "Abraham S. Oversteeg, 46M": the name right before an age and sex.
-_AGE_AFTER_RE = re.compile(
-    r",?[ \t]+(?:[—–\-|/][ \t]*)?\d{1,3}[ \t]?(?:y/o|yo|y\.o\.|YO|Y/O|-year-old|[ \t]year[ \t]old|[MF](?![\w]))"
-)
-_AGE_ANCHOR_RE = re.compile(r"\d[ \t]?(?:y/o|yo|y\.o|YO|Y/O|-year|[ \t]year|[MF]\b)")
+
+_RX = pattern_data("names", globals())
 
 
 def _after_comma(m: re.Match[str]) -> bool:
@@ -393,14 +370,13 @@ _CUE_RE = re.compile(rf"(?<![\w/\-])(?P<w>{trie_pattern(CUE_PHRASES)})(?![\w/\-]
 # Kinship words after which a bare first name in lower case (or in an ALL-CAPS line) is taken when it
 # is on the bundled first-name list: "daughter mary called", "HUSBAND ALF AT BEDSIDE".
 _KIN_RE = re.compile(rf"(?<![\w\-])(?P<w>{trie_pattern(KIN_WORDS)})(?:'s)?(?![\w\-])(?P<sep>[ \t]*[,:])?")
-_INITIAL_RE = re.compile(r"[A-Z]\.?\Z")
 
 
 def _cue_token_ok(tok: str) -> bool:
     """A name token after a verb cue: an initial, a listed name, or an unknown capitalised word."""
     from phiscrub.detect.clinical import clinical_vocabulary, is_clinical_word
 
-    if _INITIAL_RE.match(tok):
+    if _RX["INITIAL_RE"].match(tok):
         return True
     low = tok.lower()
     if low in NAME_STOPWORDS or low in _TRIGGER_KINDS:
@@ -417,7 +393,7 @@ def _listed_or_initialed(toks: list[str]) -> bool:
     from phiscrub.detect.clinical import clinical_vocabulary
 
     names = clinical_vocabulary().names
-    return any(_INITIAL_RE.match(t) for t in toks) or any(t.lower() in names for t in toks)
+    return any(_RX["INITIAL_RE"].match(t) for t in toks) or any(t.lower() in names for t in toks)
 
 
 @dataclass(frozen=True)
@@ -443,7 +419,7 @@ class CueNameRule(PatternRule):
 
         def listed_lower(pos: int, *, upper_ok: bool) -> tuple[int, int] | None:
             """One lower-case (or, with ``upper_ok``, ALL-CAPS) token from the first-name list."""
-            tm = _TOKEN_RE.match(text, pos)
+            tm = _RX["TOKEN_RE"].match(text, pos)
             if tm is None or text[pos : tm.start("tok")] not in (" ", "\t"):
                 return None
             tok = tm.group("tok")
@@ -468,10 +444,10 @@ class CueNameRule(PatternRule):
                 if found is not None:
                     yield found[0], found[1], label
                 continue
-            toks = [t.group("tok") for t in _TOKEN_RE.finditer(text, span[0], span[1])]
+            toks = [t.group("tok") for t in _RX["TOKEN_RE"].finditer(text, span[0], span[1])]
             if not toks or not all(_cue_token_ok(t) for t in toks):
                 continue
-            if all(_INITIAL_RE.match(t) for t in toks):
+            if all(_RX["INITIAL_RE"].match(t) for t in toks):
                 continue
             if (
                 all(t.isupper() for t in toks) or m.group("w").lower().endswith("per")
@@ -480,28 +456,6 @@ class CueNameRule(PatternRule):
             yield span[0], span[1], label
 
 
-# "Pt T. denies pain", "Patient R. is a 45 yo": the patient named by one initial (a list marker or
-# specimen letter has no "Pt" before it; "PT" in capitals is physical therapy, so not that form).
-_PT_INITIAL_RE = re.compile(r"(?<![\w.])(?:Pt|pt|Patient|patient)\.?[ \t]+(?P<i>[A-Z]\.)(?=[ \t]+[a-z])")
-
-# "Mr. B ambulating", "Mrs. V clear that she wants surgery", "Dr. K aware": a person named by one
-# initial after a title (a title is never followed by a lone capital for any other reason).
-_TITLE_INITIAL_RE = re.compile(
-    r"(?<![\w.])(?:(?P<pt>Mr|Mrs|Ms|Miss|Mx|MRS)|(?P<dr>Dr|DR))\.?[ \t]+(?P<i>[A-Z])\.?"
-    r"(?=[ \t]+[a-z]|[ \t]*[,;:)]|[ \t]*\n|[ \t]*\Z)"
-)
-
-
-# "Procedure by Love (PGY2)", "Marsh (intern) paged": a trainee named before the training year.
-_TRAINEE_RE = re.compile(
-    r"(?<![\w'’.-])(?P<n>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+)?)[ \t]*\((?i:pgy-?\d|ms-?\d|r\d|intern|resident"
-    r"|fellow|sub-?i|med[ \t]+student)\)"
-)
-# "Bird returns for GCA f/u", "Hill presents with ...": a surname opening a note's line before a visit verb.
-_VISIT_SUBJECT_RE = re.compile(
-    r"(?m:^)[ \t]*(?P<n>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+)?)[ \t]+(?:returns|returned|presents|presented"
-    r"|is[ \t]+seen|was[ \t]+seen|is[ \t]+here|comes[ \t]+in|follows[ \t]+up)[ \t]+(?:for|with|to|today|in|after)\b"
-)
 #: Words that open such a line and name no one.
 _SUBJECT_STOP = word_set(
     """
@@ -534,16 +488,16 @@ def _doctor_title(m: re.Match[str]) -> bool:
 
 NAME_RULES_EN: tuple[PatternRule, ...] = (
     # Titles, field labels, signature phrases, role words, "Pt", kinship words: one pass.
-    NameRule("DOCTOR",   _TRIGGER_RE,    name="trigger",    score=0.85, mode=_trigger_mode, extra_labels=("PATIENT", "RELATIVE")),
-    NameRule("DOCTOR",   _CREDENTIAL_RE, name="credential", score=0.85, direction="before", anchor=_CREDENTIAL_ANCHOR_RE, reach=(8, 0)),
-    NameRule("PATIENT",  _AGE_AFTER_RE,  name="before_age", score=0.7,  direction="before", anchor=_AGE_ANCHOR_RE, reach=(8, 12)),
+    NameRule("DOCTOR",   _TRIGGER_RE,          name="trigger",    score=0.85, mode=_trigger_mode, extra_labels=("PATIENT", "RELATIVE")),
+    NameRule("DOCTOR",   _RX["CREDENTIAL_RE"], name="credential", score=0.85, direction="before", anchor=_RX["CREDENTIAL_ANCHOR_RE"], reach=(8, 0)),
+    NameRule("PATIENT",  _RX["AGE_AFTER_RE"],  name="before_age", score=0.7,  direction="before", anchor=_RX["AGE_ANCHOR_RE"], reach=(8, 12)),
     CueNameRule("DOCTOR",   _CUE_RE,        name="verb_cue",   score=0.7),
     CueNameRule("RELATIVE", _KIN_RE,        name="kin_lower",  score=0.7,  kinship=True),
-    PatternRule("PATIENT",  _PT_INITIAL_RE, name="pt_initial", score=0.7,  group="i"),
-    PatternRule("PATIENT",  _TITLE_INITIAL_RE, name="title_initial", score=0.7, group="i", validator=_patient_title),
-    PatternRule("DOCTOR",   _TITLE_INITIAL_RE, name="title_initial_dr", score=0.7, group="i", validator=_doctor_title),
-    PatternRule("DOCTOR",   _TRAINEE_RE, name="trainee", score=0.7, group="n", validator=_person_words_ok),
-    PatternRule("PATIENT",  _VISIT_SUBJECT_RE, name="visit_subject", score=0.6, group="n", validator=_person_words_ok),
+    PatternRule("PATIENT",  _RX["PT_INITIAL_RE"], name="pt_initial", score=0.7,  group="i"),
+    PatternRule("PATIENT",  _RX["TITLE_INITIAL_RE"], name="title_initial", score=0.7, group="i", validator=_patient_title),
+    PatternRule("DOCTOR",   _RX["TITLE_INITIAL_RE"], name="title_initial_dr", score=0.7, group="i", validator=_doctor_title),
+    PatternRule("DOCTOR",   _RX["TRAINEE_RE"], name="trainee", score=0.7, group="n", validator=_person_words_ok),
+    PatternRule("PATIENT",  _RX["VISIT_SUBJECT_RE"], name="visit_subject", score=0.6, group="n", validator=_person_words_ok),
     *ROLE_NAME_RULES_EN,
 )  # fmt: skip
 

@@ -28,66 +28,15 @@ from __future__ import annotations
 import re
 
 from phiscrub.detect.clinical_vocab import clinical_vocabulary, word_set
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
+_RX = pattern_data("names_roles")
+
+
 __all__ = ["ROLE_NAME_RULES_EN"]
 
-_NAME = r"[A-Za-z][a-z'’-]+"
-_ROLES = (
-    r"fellow|resident|intern|attending|hospitalist|np|pa|pa-c|rn|charge[ \t]+rn|charge[ \t]+nurse|nurse"
-    r"|cm|case[ \t]+manager|sw|social[ \t]+worker|pharmacist|chaplain|rt|ot|slp|therapist|pgy-?\d|ms-?\d"
-)
-# "renal fellow (Bhatt)", "the resident (Dr. Park)" is the title rule's; "charge rn (kelly)".
-_ROLE_PAREN_RE = re.compile(
-    rf"(?<![\w-])(?i:{_ROLES})[ \t]*\((?P<n>{_NAME}(?:[ \t][A-Z][a-z'’-]+)?)\)"
-    # "d/w anjali (fellow)", "Marsh (intern) paged" (the trainee rule takes the title-case ones).
-    rf"|(?<![\w'’.-])(?P<m>{_NAME})[ \t]*\((?i:{_ROLES})\)"
-)
-# "CM Dana following", "SW Maria aware", "PA Ochoa", not after a number ("3 CM Mass").
-_ROLE_ABBR_RE = re.compile(
-    r"(?<![\w/.\-])(?:CM|SW|CN|OT|SLP|RT|RRT|PA|MSW|LCSW|LICSW|NP|RN)[ \t]+(?P<n>[A-Z][a-z'’-]+(?:[ \t][A-Z][a-z'’-]+)?)"
-    r"(?![\w'’-])"
-)
-# "(goes by frank)", 'goes by "Chuy"', "prefers to be called Bud", "known as Junior", "aka Lupe".
-_NICKNAME_RE = re.compile(
-    r"\b(?i:goes[ \t]+by|go[ \t]+by|going[ \t]+by|prefers[ \t]+to[ \t]+be[ \t]+called|likes[ \t]+to[ \t]+be[ \t]+called"
-    r"|prefers[ \t]+the[ \t]+name|known[ \t]+as|a\.?k\.?a\.?|nicknamed?)[ \t]*:?[ \t]+[\"'“‘]?(?P<n>[A-Za-z][a-z'’-]+)"
-)
-# 'Harold Rice ("Bud")', 'stuckey, eugene ("gene")', 'pt prefers "bud"': a nickname in quotes after a
-# name or after "prefers".
-_QUOTED_NICKNAME_RE = re.compile(
-    r"(?P<pre>[A-Za-z][a-z'’-]+|\b(?i:prefers|prefer|called|calls?[ \t]+(?:him|her)self))[ \t]*"
-    r"(?:\([ \t]*)?[\"“'‘](?P<n>[A-Za-z][a-z'’-]+)[\"”'’]"
-)
-# "pt arlene, vent day 3", "pt (lorretta) sah": a lower-case given name right after "pt".
-_PT_LOWER_RE = re.compile(
-    r"(?<![\w/])(?i:pt|patient)[ \t]+(?P<p>\()?(?P<n>[a-z][a-z'’-]{2,})(?(p)\)|(?=[ \t]*,|[ \t]+(?:is|was|has|states|reports|says)\b))"
-)
-# "spoke w/ sue in pharmacy", "d/w mark re: plan": a given name that is also a common word, after a talk
-# verb and before where the person works or what was discussed.
-_TALK_COMMON_NAME_RE = re.compile(
-    r"\b(?i:spoke|spoken|talked|discussed)[ \t]+(?i:w/|with|to)[ \t]+(?P<n>[a-z][a-z'’-]{2,})"
-    r"(?=[ \t]+(?:in|from|at|re|re:|about|regarding)\b|[ \t]*\()"
-    r"|\b(?i:d/w|dw)[ \t]+(?P<m>[a-z][a-z'’-]{2,})(?=[ \t]+(?:in|from|at|re|re:|about|regarding)\b|[ \t]*\()"
-)
-# "this is DeShawn M i was in the ER", "hi ms fountain its keyana": a writer naming themselves in a
-# message; "Keyana, with a headache ...": a message opening on the name of whom it answers.
-_SELF_INTRO_RE = re.compile(
-    r"\b(?i:this[ \t]+is|my[ \t]+name[ \t]+is|it'?s)[ \t]+(?P<n>[A-Za-z][a-z'’-]+(?:[A-Z][a-z'’-]+)?)"
-    r"(?:[ \t](?P<i>[A-Z])(?=[ \t]+[a-z]|[ \t]*[,.]))?"
-)
-_VOCATIVE_RE = re.compile(
-    r"(?m:^)[ \t]*(?:(?i:hi|hello|dear|good[ \t]+(?:morning|afternoon|evening))[ \t,]+)?(?P<n>[A-Z][a-z'’-]{2,}),[ \t]+(?=[a-z])"
-)
-# "Opal, O-P-A-L": three or more capitals joined by hyphens.
-_SPELLED_RE = re.compile(r"(?<![\w-])(?P<s>[A-Z](?:-[A-Z]){2,})(?![\w-])")
-_WORD_BEFORE_RE = re.compile(r"([A-Za-z'’]+)[ \t]*[,:]?[ \t]*(?:\(?[ \t]*)?\Z")
-# "- TC" (or "-TC", "~JS") on a line of its own or after a sentence, ending the note or before a blank
-# line or a rule.
-_SIGNOFF_RE = re.compile(
-    r"(?:(?m:^)[ \t]*|(?<=[.!?])[ \t]+)[-–—~][ \t]?(?P<i>[A-Z]{2,3})(?:,?[ \t]+(?:RN|LPN|CNA|MA|NP|PA-C|PA|MD|DO|RT|MSW|SW))?(?=[ \t]*(?:\n[ \t]*)*\Z|[ \t]*\n[ \t]*(?:\n|[-=_*]{3}))"
-)
 #: Transport and everyday words after "goes by" that name no one ("goes by ambulance").
 _NOT_NICKNAMES = word_set(
     """
@@ -217,7 +166,7 @@ def _one_edit(a: str, b: str) -> bool:
 
 def _spelled_ok(m: re.Match[str]) -> bool:
     """The letters spell the word right before them (a misheard letter allowed from five letters)."""
-    before = _WORD_BEFORE_RE.search(m.string, max(0, m.start() - 40), m.start())
+    before = _RX["WORD_BEFORE_RE"].search(m.string, max(0, m.start() - 40), m.start())
     if before is None:
         return False
     word, letters = before.group(1).lower(), m.group("s").replace("-", "").lower()
@@ -234,14 +183,14 @@ def _signoff_ok(m: re.Match[str]) -> bool:
 
 
 ROLE_NAME_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("DOCTOR",  _ROLE_PAREN_RE, name="role_paren",   score=0.7, group=("n", "m"), validator=_role_paren_ok),
-    PatternRule("DOCTOR",  _ROLE_ABBR_RE,  name="role_abbr",    score=0.7, group="n", validator=_role_abbr_ok),
-    PatternRule("PATIENT", _NICKNAME_RE,   name="nickname",     score=0.7, group="n", validator=_nickname_ok),
-    PatternRule("PATIENT", _QUOTED_NICKNAME_RE, name="nickname_quoted", score=0.7, group="n", validator=_quoted_nickname_ok),
-    PatternRule("PATIENT", _SPELLED_RE,    name="spelled_name", score=0.7, group="s", validator=_spelled_ok),
-    PatternRule("PATIENT", _PT_LOWER_RE,   name="pt_lower",     score=0.6, group="n", validator=_pt_lower_ok),
-    PatternRule("PATIENT", _SELF_INTRO_RE, name="self_intro",   score=0.6, group=("n", "i"), validator=_self_intro_ok),
-    PatternRule("PATIENT", _VOCATIVE_RE,   name="vocative",     score=0.5, group="n", validator=_vocative_ok),
-    PatternRule("DOCTOR",  _TALK_COMMON_NAME_RE, name="talk_name", score=0.6, group=("n", "m"), validator=_talk_name_ok),
-    PatternRule("DOCTOR",  _SIGNOFF_RE,    name="signoff",      score=0.6, group="i", validator=_signoff_ok),
+    PatternRule("DOCTOR",  _RX["ROLE_PAREN_RE"], name="role_paren",   score=0.7, group=("n", "m"), validator=_role_paren_ok),
+    PatternRule("DOCTOR",  _RX["ROLE_ABBR_RE"],  name="role_abbr",    score=0.7, group="n", validator=_role_abbr_ok),
+    PatternRule("PATIENT", _RX["NICKNAME_RE"],   name="nickname",     score=0.7, group="n", validator=_nickname_ok),
+    PatternRule("PATIENT", _RX["QUOTED_NICKNAME_RE"], name="nickname_quoted", score=0.7, group="n", validator=_quoted_nickname_ok),
+    PatternRule("PATIENT", _RX["SPELLED_RE"],    name="spelled_name", score=0.7, group="s", validator=_spelled_ok),
+    PatternRule("PATIENT", _RX["PT_LOWER_RE"],   name="pt_lower",     score=0.6, group="n", validator=_pt_lower_ok),
+    PatternRule("PATIENT", _RX["SELF_INTRO_RE"], name="self_intro",   score=0.6, group=("n", "i"), validator=_self_intro_ok),
+    PatternRule("PATIENT", _RX["VOCATIVE_RE"],   name="vocative",     score=0.5, group="n", validator=_vocative_ok),
+    PatternRule("DOCTOR",  _RX["TALK_COMMON_NAME_RE"], name="talk_name", score=0.6, group=("n", "m"), validator=_talk_name_ok),
+    PatternRule("DOCTOR",  _RX["SIGNOFF_RE"],    name="signoff",      score=0.6, group="i", validator=_signoff_ok),
 )  # fmt: skip

@@ -16,14 +16,12 @@ standard library on Python 3.10 (``tomllib`` arrives in 3.11).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import fields
-from functools import cache
-from importlib import resources
 from typing import Any, TypeVar
 
 from phiscrub.errors import ConfigError
+from phiscrub.resources import load_json
 
 __all__ = ["build_records", "load_records"]
 
@@ -32,16 +30,8 @@ T = TypeVar("T")
 _FOLDER = "langpacks"
 
 
-@cache
 def _read(name: str) -> dict[str, Any]:
-    path = resources.files("phiscrub.resources").joinpath(_FOLDER, f"{name}.json")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"bundled {_FOLDER}/{name}.json cannot be read: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ConfigError(f"bundled {_FOLDER}/{name}.json must hold an object of language codes")
-    return data
+    return load_json(_FOLDER, name, "language codes")
 
 
 def _value(raw: Any, is_str: bool, templates: Mapping[str, str]) -> Any:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from phiscrub.detect.clinical_vocab import word_set
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, TrimmedRule
 from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS
 from phiscrub.detect.rules.places_en_cities import (
@@ -36,6 +37,9 @@ from phiscrub.detect.rules.places_en_cities import (
     upper_line,
 )
 from phiscrub.detect.unit_names import NAMED_UNIT_RE, named_unit_word
+
+_RX = pattern_data("places_en")
+
 
 __all__ = ["PLACE_RULES_EN"]
 
@@ -93,16 +97,6 @@ _WEAK_RE = re.compile(
 _HOSP_RE = re.compile(
     rf"(?<![\w'’.])(?P<hosp>{_WORD}(?:{_JOIN}{_WORD}){{0,4}}?[ ]{_alt(_HOSP_HEADS)})(?![\w'’])"
 )
-# Two to five capitals not in the clinical abbreviations, after a place preposition or before ED.
-_ABBR_RE = re.compile(
-    r"\b(?P<cue>(?i:at|near|(?:closer|nearer|go|goes|going|went|drive|driven|drove|presented|presents|presenting"
-    r"|transported|taken|brought)\s+to|called|call|records\s+from|referring|referred\s+by|outside\s+hospital"
-    r"|(?:faxed|sent|received|obtained|requested|transferred|transfer|xfer|discharged|admitted|readmitted)"
-    r"\s+(?:from|to)|(?:to|from|facility|receiving\s+facility|sending\s+facility)(?=[ \t]*:)))"
-    r"[ \t]*:?[ \t]+(?:the[ \t]+)?(?P<a1>[A-Z]{2,5})(?![\w'’-])"
-    r"|(?<![\w'’-])(?P<a2>[A-Z]{2,5})[ \t]+(?:ED|ER|E\.D\.|Emergency|EMERGENCY|campus|Campus|LTC|SNF|main|Main|MAIN"
-    r"|records|Records|RECORDS|chart|CHART)\b"
-)
 #: Services and people written in capitals after the same cues ("called PT", "at HS" is bedtime).
 _SERVICE_ABBR = word_set(
     """
@@ -110,24 +104,6 @@ _SERVICE_ABBR = word_set(
     PM AM CT MRI US XR EKG ECG EEG LAB RRT ICU CCU NICU PICU PACU SICU MICU SDU PCU ACU HD ASAP PRN
     NPO NARE NARES LIP LIPS GUM GUMS
     """
-)
-# A lower-case word after the capitals that makes them a service ("at HF clinic", "called GI team").
-_SERVICE_NOUN_RE = re.compile(
-    r"[ \t]+(?:clinic|service|services|team|consult|consults|nurse|nurses|rn|md|dept|department|unit|floor"
-    r"|protocol|program|office|note|notes|pathway|fellow|resident|attending|coordinator|group|staff|f/u)\b"
-)
-_WARD_RE = re.compile(
-    r"\b(?i:unit|floor|ward|bldg|building|tower|pavilion)[ \t]*:?[ \t]+(?P<w1>[A-Z][a-z]{2,}[ \t]+\d{1,2}[A-Z]?)(?![\w])"
-    r"|(?<![\w'’-])(?P<w2>[A-Z][a-z]{2,}[ \t]+(?:ICU|CCU|MICU|SICU|CVICU|NICU|PICU|PACU|Tower|Pavilion|Wing"
-    r"|Building|Bldg|Annex))(?![\w])"
-)
-# "transfer to tallis 6", "TX TO TALLIS 6", "back on Whitcombe 3": a move cue, a word no dictionary
-# has, and a floor number, in any case.
-_WARD_ANYCASE_RE = re.compile(
-    r"(?:\b(?P<wcue>(?i:transferred|transfer|tx|moved|move|to|on|from|back\s+to|unit|floor|arrived(?:\s+(?:to|on))?"
-    r"|arrival\s+to|admit(?:ted)?|obs|observation|dispo:?))[ \t]+|(?P<arrow>->|→)[ \t]*|(?P<paren>\()"
-    r"|(?<![\w-])(?P<fac>[A-Z]{2,5}|Center|Hospital)[ \t]+(?=[A-Z][a-z]))"
-    r"(?P<w3>[A-Za-z]{3,}[ \t]+\d{1,2}[A-Za-z]?)(?![\w/.%])"
 )
 
 
@@ -337,7 +313,7 @@ def _abbr_ok(m: re.Match[str]) -> bool:
         return False
     if m.group("a1") is None:
         return True
-    if _SERVICE_NOUN_RE.match(m.string, m.end()):
+    if _RX["SERVICE_NOUN_RE"].match(m.string, m.end()):
         return False  # "at HF clinic": a service
     # "at" is a weak cue ("sats 93% at RA"): a known clinical abbreviation after it is not a place.
     weak = m.group("cue").lower() == "at"
@@ -435,14 +411,6 @@ _WARD_WORD_STOP = word_set(
 )
 
 
-# "presented to OSH (mercy)", "per OSH records (Mercy - Defiance)": the outside hospital named in
-# brackets after "OSH", with its town after a dash or comma.
-_OSH_RE = re.compile(
-    r"\b(?:OSH|osh)\b[^()\n]{0,20}\((?P<osh>[A-Za-z][\w'’.]+(?:[ \t][A-Za-z][\w'’.]+)?)"
-    r"(?:[ \t]*[-–,][ \t]*(?P<town>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?))?\)"
-)
-
-
 def _osh_ok(m: re.Match[str]) -> bool:
     from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
@@ -452,21 +420,6 @@ def _osh_ok(m: re.Match[str]) -> bool:
     )
 
 
-# "care at the VA in Augusta", "VA CBOC in Aiken": a named VA site (not the benefit, "VA Community Care").
-_VA_RE = re.compile(
-    r"\b(?P<va>VA(?:[ \t]+(?:CBOC|Medical[ \t]+Center|Hospital|Clinic|MC))?)(?=[ \t]+(?:in|at|of)[ \t]+[A-Z][a-z])"
-)
-
-
-# "worked as a line cook at the Copper Kettle", "employed by Brennock Foods", "retired from Meijer":
-# the employer named after a work cue, whatever its words.
-_WORKPLACE_RE = re.compile(
-    r"\b(?i:works|worked|working|work|employed|employer|employment|job|jobs|hired|retired|volunteers"
-    r"|volunteered|volunteering)\b[^\n.;:()]{0,30}?\b(?i:at|for|by|from|with)[ \t]+(?:the[ \t]+)?"
-    r"(?P<work>[A-Z][a-z'’]+(?:(?:[ \t](?:of|and|&|the)[ \t]|[ \t])[A-Z][a-z'’]+){0,3})(?![\w'’-])"
-)
-
-
 def _workplace_ok(m: re.Match[str]) -> bool:
     words = [w for w in m.group("work").split() if w[0].isupper()]
     if upper_line(m.string, m.start(), m.end()) or any(w.lower() in PLACE_STOP for w in words):
@@ -474,16 +427,6 @@ def _workplace_ok(m: re.Match[str]) -> bool:
     if any(clinical_or_calendar(w) for w in words):
         return False  # "works at Memory Care", "retired in March"
     return len(words) >= 2 or not plain_word(words[0])
-
-
-# "pt to go to Spaulding when bed available", "plan transfer to whittier tomorrow": after a move cue, a
-# word no dictionary has (any case) is the place the patient goes to.
-_DESTINATION_RE = re.compile(
-    r"\b(?i:transfer(?:red)?|tx|xfer|d/c|dc|discharged?|go(?:es|ing)?|went|sent|accepted|admit(?:ted)?"
-    r"|placement|placed|referred|bed)[ \t]+(?i:to|at)[ \t]+"
-    r"(?P<dest>[A-Za-z][a-z'’]{3,}(?:[ \t][A-Za-z][a-z'’]{3,})??)"
-    r"(?=[ \t]*(?:[.,;:)\n]|\Z|[ \t](?i:when|once|if|on|in|for|today|tomorrow|tonight|vs|or|and|at|after)\b))"
-)
 
 
 def _destination_ok(m: re.Match[str]) -> bool:
@@ -510,14 +453,14 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok, trim=_trim_left),
     TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok, trim=_trim_left),
     PatternRule("HOSPITAL", _LOWER_FACILITY_RE, name="facility_lower", score=0.5, group="low", validator=_lower_ok),
-    PatternRule("HOSPITAL", _ABBR_RE, name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
-    PatternRule("DEPARTMENT", _WARD_RE, name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
-    PatternRule("DEPARTMENT", _WARD_ANYCASE_RE, name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
+    PatternRule("HOSPITAL", _RX["ABBR_RE"], name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
+    PatternRule("DEPARTMENT", _RX["WARD_RE"], name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
+    PatternRule("DEPARTMENT", _RX["WARD_ANYCASE_RE"], name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
     PatternRule("DEPARTMENT", NAMED_UNIT_RE, name="named_unit_word", score=0.5, group="u", validator=_named_unit_ok),
-    PatternRule("HOSPITAL", _VA_RE, name="va_site", score=0.5, group="va"),
-    PatternRule("HOSPITAL", _OSH_RE, name="outside_hospital", score=0.6, group="osh", validator=_osh_ok),
-    PatternRule("CITY", _OSH_RE, name="outside_hospital_town", score=0.6, group="town", validator=_osh_ok),
-    PatternRule("HOSPITAL", _DESTINATION_RE, name="destination", score=0.5, group="dest", validator=_destination_ok),
-    PatternRule("ORGANIZATION", _WORKPLACE_RE, name="workplace", score=0.5, group="work", validator=_workplace_ok),
+    PatternRule("HOSPITAL", _RX["VA_RE"], name="va_site", score=0.5, group="va"),
+    PatternRule("HOSPITAL", _RX["OSH_RE"], name="outside_hospital", score=0.6, group="osh", validator=_osh_ok),
+    PatternRule("CITY", _RX["OSH_RE"], name="outside_hospital_town", score=0.6, group="town", validator=_osh_ok),
+    PatternRule("HOSPITAL", _RX["DESTINATION_RE"], name="destination", score=0.5, group="dest", validator=_destination_ok),
+    PatternRule("ORGANIZATION", _RX["WORKPLACE_RE"], name="workplace", score=0.5, group="work", validator=_workplace_ok),
     *CITY_RULES_EN,
 )  # fmt: skip

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from phiscrub.calendar import WEEKDAY_NAMES
 from phiscrub.detect.clinical_vocab import MONTHS
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
 from phiscrub.detect.rules.locations_data import STATE_ABBREVIATIONS, STATE_NAMES
@@ -41,18 +42,9 @@ _STRONG_CUE = (
     r"|wife|husband|mother|father|parents|dtr|niece|nephew|cousin|aunt|uncle|friend|works|worked|home"
     r"|house|apartment|condo|trailer|farm)"
 )
-_CITY_RE = re.compile(
-    rf"\b(?P<cue>{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|at|outside(?:\s+of)?)"
-    r"|(?i:from|in|to|near|outside(?:\s+of)?|of))[ \t]+"
-    r"(?P<city>(?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})(?:[ \t](?:[A-Z][a-z]+['’]?[a-z]*|[A-Z]{3,})){0,2})(?![\w'’])"
-)
-_CITY_LOWER_RE = re.compile(
-    rf"\b{_STRONG_CUE}(?:[ \t]+\w+)?[ \t]+(?i:in|from|to|near|outside(?:\s+of)?)[ \t]+"
-    r"(?P<cl>[a-z]{3,}(?:[ \t][a-z]{3,})?)(?![\w'’])"
-)
-_HOOD_RE = re.compile(
-    r"\b(?:the[ \t]+)?(?P<hood>(?:[A-Z][a-z]+[ \t]){0,2}[A-Z][a-z]+)[ \t]+(?i:neighborhood|neighbourhood|area|district)\b"
-)
+
+_RX = pattern_data("places_en_cities", globals())
+
 PLACE_STOP = NAME_STOPWORDS_LOCATION | {
     "the", "a", "an", "his", "her", "their", "our", "my", "this", "that", "employer", "employed",
 }  # fmt: skip
@@ -150,14 +142,6 @@ def _hood_ok(m: re.Match[str]) -> bool:
     return any(not plain_word(w) for w in words) or len(words) >= 2
 
 
-# "our Indianapolis clinic", "the Atlanta VA", "Las Cruces office": a town before a facility word.
-_CITY_BEFORE_RE = re.compile(
-    r"(?<![\w'’.-])(?P<cb>[A-Z][a-z]+(?:[ \t][A-Z][a-z]+){0,2})[ \t]+"
-    r"(?:(?i:clinic|clinics|hospital|office|campus|site|location|practice|branch|metro(?:[ \t]area)?|suburbs?)"
-    r"|VA|ED|ER)\b"
-)
-
-
 def _city_before_ok(m: re.Match[str]) -> bool:
     city = m.group("cb")
     low = city.lower()
@@ -168,17 +152,6 @@ def _city_before_ok(m: re.Match[str]) -> bool:
     return low in major_cities() or len(city.split()) > 1 or not plain_word(city)
 
 
-# A hospital's short name: "Mercy General", "Riverside Regional", "Lakeside Memorial" (a following
-# "Hospital" or "Medical Center" is the facility rule's); not "Surgeon General", "Memorial Day",
-# "Regional anesthesia".
-_SHORT_HOSP_RE = re.compile(
-    r"(?<![\w'’.-])(?P<sh>(?:St\.?[ \t]|Saint[ \t])?[A-Z][a-z]+(?:['’]s)?(?:[ \t][A-Z][a-z]+)?[ \t]+"
-    r"(?:General|Regional|Memorial))\b"
-    r"(?![ \t]+(?:Day|Hospital|Medical|Health|Healthcare|Center|Centre|Clinic|Hosp)\b)"
-    r"(?![ \t]+(?i:anesthesia|anaesthesia|block|nerve|lymph|nodes?|nodal|recurrence|spread|disease|therapy"
-    r"|wall|enteritis|ileitis|pain|lymphadenopathy)\b)"
-    r"|(?P<fixed>Good[ \t]Samaritan|Sacred[ \t]Heart|Our[ \t]Lady[ \t]of[ \t][A-Z][a-z]+)(?![ \t]+(?i:law|act|rule|laws)\b)"
-)
 _NOT_HOSPITAL_NAME = frozenset(
     {
         "surgeon", "attorney", "inspector", "secretary", "consul", "postmaster", "adjutant", "major",
@@ -201,16 +174,7 @@ def _short_hosp_ok(m: re.Match[str]) -> bool:
     return not any(is_clinical_word(w) or w.lower() in MONTHS_DAYS for w in words)
 
 
-# Recall first: a run of two to five capitalised words in a mixed-case line, one of them a word no
-# dictionary has, none clinical, names something ("Bellhaven Senior Living", "Ostrow Lake
-# Cooperative") whether or not a cue or head word says what. Abbreviations (the facility rules'),
-# section headers and clinical phrases do not count.
-_RUN_WORD = r"(?:[A-Z][a-z]+(?:['’]s)?|St\.|Mt\.|O['’][A-Z][a-z]+|Mc[A-Z][a-z]+)"
-_PROPER_RUN_RE = re.compile(
-    rf"(?<![\w'’.-])(?P<run>{_RUN_WORD}(?:(?:[ ](?:of|the|&|and)[ ]|[ ]){_RUN_WORD}){{1,4}})(?![\w'’-])"
-)
 _RUN_GLUE = frozenset({"of", "the", "&", "and"})
-_HEADER_AFTER_RE = re.compile(r"[ \t]*(?:$|[-:/|(–—]|\n)", re.MULTILINE)
 
 
 def _proper_run_ok(m: re.Match[str]) -> bool:
@@ -237,7 +201,7 @@ def _proper_run_ok(m: re.Match[str]) -> bool:
             return False  # a facility's name: the facility and organisation rules decide its extent
     line_start = text.rfind("\n", 0, start) + 1
     lead = text[line_start:start].strip(" \t-*•#>0123456789.)")
-    if _HEADER_AFTER_RE.match(text, end) and all(
+    if _RX["HEADER_AFTER_RE"].match(text, end) and all(
         w[:1].isupper() for w in re.findall(r"[A-Za-z][\w'’-]*", lead)
     ):
         return False  # a section header or a title line ("MICU Nursing Day Shift Note - 0700")
@@ -275,11 +239,11 @@ def _unknown(word: str, wordnet: frozenset[str]) -> bool:
 
 
 CITY_RULES_EN: tuple[PatternRule, ...] = (
-    PatternRule("CITY", _CITY_BEFORE_RE, name="city_before_facility", score=0.5, group="cb", validator=_city_before_ok),
-    PatternRule("HOSPITAL", _SHORT_HOSP_RE, name="hospital_short_name", score=0.5, group=("sh", "fixed"), validator=_short_hosp_ok),
-    PatternRule("CITY", _CITY_LOWER_RE, name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
-    PatternRule("CITY", _CITY_RE, name="city_cue", score=0.5, group="city", validator=_city_ok),
-    PatternRule("LOCATION", _HOOD_RE, name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
-    PatternRule("LOCATION", _PROPER_RUN_RE, name="proper_run", score=0.4, group="run", validator=_proper_run_ok,
+    PatternRule("CITY", _RX["CITY_BEFORE_RE"], name="city_before_facility", score=0.5, group="cb", validator=_city_before_ok),
+    PatternRule("HOSPITAL", _RX["SHORT_HOSP_RE"], name="hospital_short_name", score=0.5, group=("sh", "fixed"), validator=_short_hosp_ok),
+    PatternRule("CITY", _RX["CITY_LOWER_RE"], name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
+    PatternRule("CITY", _RX["CITY_RE"], name="city_cue", score=0.5, group="city", validator=_city_ok),
+    PatternRule("LOCATION", _RX["HOOD_RE"], name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
+    PatternRule("LOCATION", _RX["PROPER_RUN_RE"], name="proper_run", score=0.4, group="run", validator=_proper_run_ok,
                 labeler=_proper_run_label, extra_labels=("NAME",)),
 )  # fmt: skip

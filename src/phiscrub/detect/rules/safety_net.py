@@ -36,6 +36,7 @@ from collections.abc import Callable
 from functools import cache
 
 from phiscrub.calendar import MONTH_NAMES
+from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
 from phiscrub.detect.rules.checksums import (
     bsn_ok,
@@ -110,10 +111,6 @@ _MONTH = trie_pattern({m for ms in NET_MONTHS.values() for m in ms})
 _MONTH_SHORT = trie_pattern(
     {m[:3] for ms in NET_MONTHS.values() for m in ms} | {"sept", "des", "dez", "okt", "mrt", "mai", "maj"}
 )
-_DATE_RE = re.compile(
-    rf"(?<![\w.])(?:(?:[0-3]?\d)\.?[ \t]+(?:de[ \t]+)?(?:{_MONTH}|{_MONTH_SHORT}\.?)(?:[ \t]+(?:de[ \t]+)?(?:19|20)\d\d)?"
-    rf"|(?:{_MONTH})[ \t]+(?:19|20)\d\d)(?![\w])"
-)
 
 #: The country a note's language points to, for national phone numbers.
 PHONE_REGIONS: dict[str, str] = {
@@ -122,15 +119,6 @@ PHONE_REGIONS: dict[str, str] = {
     "hu": "HU", "ro": "RO", "el": "GR", "et": "EE", "lv": "LV", "lt": "LT", "hr": "HR", "sl": "SI",
     "bg": "BG", "tr": "TR",
 }  # fmt: skip
-_PHONE_CUE_RE = re.compile(
-    r"(?i)\b(?:tlf|tel|telefon|telephone|phone|mobil|mobile|mob|handy|puh|puhelin|tél|téléphone|portable"
-    r"|telefono|cellulare|telefone|telemóvel|telefonnummer|telefonnr|sms|fax|faks|telefax|ring|kontakt)"
-    r"\b[^\n\d]{0,12}\Z"
-)
-_FAX_CUE_RE = re.compile(r"(?i)\b(?:fax|faks|telefax)\b[^\n\d]{0,8}\Z")
-_PHONE_GROUPED_RE = re.compile(
-    r"\d{2}(?:[ ]\d{2}){3}|\d{3}[ ]\d{2}[ ]\d{3}|\d{2,4}[ \-]\d{2,3}[ ]\d{2}[ ]\d{2}"
-)
 
 _TITLES = (
     "Dr", "Dr.", "dr.", "Prof", "Prof.", "prof.", "lege", "overlege", "LIS", "turnuslege", "fastlege",
@@ -138,6 +126,9 @@ _TITLES = (
     "Sig.", "Sig.ra", "Dott.", "Dott.ssa", "pan", "pani", "Sr.", "Sra.", "Mme", "M.",
 )  # fmt: skip
 _CAP = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž'\-]+"
+
+_RX = pattern_data("safety_net", globals())
+
 _TITLE_RE = re.compile(
     rf"(?<![\w.])(?:{'|'.join(re.escape(t) for t in sorted(_TITLES, key=len, reverse=True))})"
     rf"(?:[ \t]+(?:med\.|Dr\.|dr\.|Prof\.))*[ \t]+(?P<name>(?:[A-Z]\.[ ]?)?{_CAP}(?:[ ]{_CAP}){{0,2}})(?![\w])"
@@ -177,10 +168,6 @@ _NOT_NAME = frozenset(
         "Afdeling",
         "Kontroll",
     ]
-)
-_POSTCODE_RE = re.compile(
-    rf"(?:^|(?<=,)|(?<=\n))[ \t]*(?:[A-Z]{{1,2}}-)?(?P<zip>\d{{4,5}}|\d{{3}}[ ]\d{{2}})[ \t]+(?P<town>{_CAP}(?:[ \t]+{_CAP})?)[ \t]*(?=$|\n|,)",
-    re.MULTILINE,
 )
 
 
@@ -224,16 +211,15 @@ def net_rules(lang: str) -> tuple[PatternRule, ...]:
         # A pack has its own dates, names and places, measured on its notes (the net's titled names
         # ran into German capitalised nouns: "Herr Schwarzs Ehefrau").
         rules += [
-            PatternRule("DATE", _DATE_RE, score=0.85, name="net_month_date"),
+            PatternRule("DATE", _RX["DATE_RE"], score=0.85, name="net_month_date"),
             PatternRule("DOCTOR", _TITLE_RE, group="name", validator=_name_ok, score=0.8, name="net_titled"),
-            PatternRule("ZIP", _POSTCODE_RE, group="zip", score=0.75, name="net_postcode"),
-            PatternRule("PATIENT", _FULL_NAME_RE, validator=_listed_name, score=0.75, name="net_listed_name"),
-            PatternRule("CITY", _POSTCODE_RE, group="town", score=0.75, name="net_postcode_town"),
+            PatternRule("ZIP", _RX["POSTCODE_RE"], group="zip", score=0.75, name="net_postcode"),
+            PatternRule(
+                "PATIENT", _RX["FULL_NAME_RE"], validator=_listed_name, score=0.75, name="net_listed_name"
+            ),
+            PatternRule("CITY", _RX["POSTCODE_RE"], group="town", score=0.75, name="net_postcode_town"),
         ]
     return tuple(rules)
-
-
-_FULL_NAME_RE = re.compile(rf"(?<![\w\-])(?P<first>{_CAP})[ ](?P<last>{_CAP})(?![\w\-])")
 
 
 @cache
@@ -286,9 +272,9 @@ class SafetyNet(RuleDetector):
             raw = match.raw_string
             start, end = match.start, match.end
             intl = raw.startswith(("+", "00"))
-            cue = _PHONE_CUE_RE.search(text, max(0, start - 40), start) is not None
-            grouped = _PHONE_GROUPED_RE.fullmatch(raw) is not None
+            cue = _RX["PHONE_CUE_RE"].search(text, max(0, start - 40), start) is not None
+            grouped = _RX["PHONE_GROUPED_RE"].fullmatch(raw) is not None
             if intl or cue or grouped:
-                fax = _FAX_CUE_RE.search(text, max(0, start - 20), start) is not None
+                fax = _RX["FAX_CUE_RE"].search(text, max(0, start - 20), start) is not None
                 out.append(Span(start, end, "FAX" if fax else "PHONE", 0.85, "rule:net"))
         return out
