@@ -249,6 +249,8 @@ def _name_evidence(text: str, span: Span, before: str, caseless: bool, lows: lis
         evidence = 1 if caseless else 3  # "AD, 48 F": initials before an age and sex
     if KIN_BEFORE_RE.search(before) and lows[0] in clinical_vocabulary().first_names:
         return 3  # "HUSBAND ALF", "daughter mary"
+    if _RX["SIGNOFF_BEFORE_RE"].search(before) and _RX["SIGNOFF_CREDENTIAL_AFTER_RE"].match(text, span.end):
+        return 3  # "-bg rn": initials signing the note, their credential after
     first_names = clinical_vocabulary().first_names
     if NICKNAME_BEFORE_RE.search(before) and (lows[0] in first_names or _quoted(text, span)):
         return 3  # "(goes by frank)", 'prefers "bud"'

@@ -94,7 +94,7 @@ _RATIO_WORDS = words_pattern(
     bp b/p bps bp's nbp abp sbp/dbp gcs moca mmse slums sage gds phq phq9 phq-9 gad gad7 gad-7 cage
     audit-c mini-cog minicog mrc strength str motor power pain nrs vas apgar apgars vision acuity bipap
     cpap ipap/epap ps psv peep i:e i/o io ins/outs in/out intake/output tender swollen tjc sjc murmur sem grade graded
-    reflexes dtrs dtr score scale ratio recall nodes cores bottles sets
+    reflexes dtrs dtr score scale ratio recall nodes cores bottles sets suds item items hierarchy
     """
 )
 # Score and count nouns right after the number ("2/4 bottles", "2/3 sx", "1/2 rate", "4/5 strength").
@@ -105,7 +105,7 @@ _SCORE_NOUNS = words_pattern(
     criteria item items point points correct word words recall lobe lobes vessel vessels segment segments
     quadrant quadrants finger fingers digit digits dilated effaced rate sx symptoms signs doses precautions
     questions goals meals steps attempts trials repetitions reps objects groups sessions classes meetings
-    visits appointments appts shifts tasks
+    visits appointments appts shifts tasks site sites
     """
 )
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from phiscrub.detect.clinical_vocab import clinical_vocabulary, word_set
+from phiscrub.detect.english_words import lowercase_ok
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.names_data import NAME_STOPWORDS
@@ -178,8 +179,12 @@ def _spelled_ok(m: re.Match[str]) -> bool:
 
 def _signoff_ok(m: re.Match[str]) -> bool:
     initials = m.group("i")
-    vocab = clinical_vocabulary()
-    return initials not in vocab.abbreviations and initials.lower() not in NAME_STOPWORDS
+    if initials.lower() in NAME_STOPWORDS:
+        return False
+    if initials.islower():
+        # "-bg rn": the credential vouches for any letters; "-ga" alone: not a word in use ("-ok")
+        return m.end() > m.end("i") or lowercase_ok(initials)
+    return initials not in clinical_vocabulary().abbreviations
 
 
 ROLE_NAME_RULES_EN: tuple[PatternRule, ...] = (

@@ -232,6 +232,8 @@ _STRONG_FACILITY_HEADS = frozenset(
         "hospital", "hosp", "hosp.", "medical center", "medical centre", "manor", "memorial", "infirmary",
         "hospice", "rehab", "rehabilitation", "rehab center", "rehabilitation center", "nursing home",
         "nursing center", "care center", "health center", "healthcare", "health care", "health system",
+        "dental", "sports medicine", "correctional facility", "correctional center", "detention center",
+        "county jail", "jail", "home medical", "medical supply", "recovery center", "treatment center",
     }
 )  # fmt: skip
 
@@ -327,6 +329,26 @@ def _abbr_ok(m: re.Match[str]) -> bool:
     low = abbr.lower()
     forms = {low, low.removesuffix("s"), low.removesuffix("es"), low + "s", {"teeth": "tooth"}.get(low, low)}
     return len(abbr) >= 4 and not (forms & vocab.wordnet) and not any(is_clinical_word(f) for f in forms)
+
+
+def _house_acronym_ok(m: re.Match[str]) -> bool:
+    """An acronym no dictionary, state or clinical list knows ("TPMC", "SEI"; not "BMC", "HPI")."""
+    from phiscrub.detect.clinical import clinical_vocabulary
+
+    abbr = m.group("mc") or m.group("head")
+    if abbr.endswith("U"):
+        return False  # a care unit heading the note: "CSRU NPN", "CVICU TRANSFER NOTE"
+    vocab = clinical_vocabulary()
+    low = abbr.lower()
+    return not (
+        abbr in STATE_ABBREVIATIONS
+        or abbr in _SERVICE_ABBR
+        or abbr in vocab.abbreviations
+        or low in vocab.clinical
+        or low in vocab.common
+        or low in vocab.care_units
+        or plain_word(abbr)
+    )
 
 
 _LOWER_HEAD_WORDS = frozenset(w for h in _LOWER_HEADS for w in h.split())
@@ -454,6 +476,7 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok, trim=_trim_left),
     PatternRule("HOSPITAL", _LOWER_FACILITY_RE, name="facility_lower", score=0.5, group="low", validator=_lower_ok),
     PatternRule("HOSPITAL", _RX["ABBR_RE"], name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
+    PatternRule("HOSPITAL", _RX["HOUSE_ACRONYM_RE"], name="house_acronym", score=0.5, group=("mc", "head"), validator=_house_acronym_ok),
     PatternRule("DEPARTMENT", _RX["WARD_RE"], name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _RX["WARD_ANYCASE_RE"], name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
     PatternRule("DEPARTMENT", NAMED_UNIT_RE, name="named_unit_word", score=0.5, group="u", validator=_named_unit_ok),

@@ -1,0 +1,65 @@
+"""English forms of the fifth round's fresh dev set (``tests/data/fresh-notes/en3``: outpatient,
+behavioral health, home health, prison and tribal health notes): sign-off initials in lower case,
+community health representatives, dental, sports-medicine and correctional facilities, a facility's
+acronym by its shape or at the head of the note, and counts that are not dates. Made-up names only.
+
+A positive row must survive the whole rules-only pipeline (guard and extend included); a negative
+row must leave its look-alike in clear.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from phiscrub.deid import Deidentifier
+from phiscrub.document import Document
+
+FOUND = [
+    ("Follow-up in 2 wk.\n-bg rn", "bg"),
+    ("Return in 2 weeks.\n-rs, licsw", "rs"),
+    ("pcp notified via inbasket.\n-tq", "tq"),
+    ("CHR Delphine to stop by wed to watch her draw up insulin", "Delphine"),
+    ("also gave info for Northside Community Dental. Complete RCT", "Northside Community Dental"),
+    ("Referred to Bitterroot Sports Medicine for eval.", "Bitterroot Sports Medicine"),
+    ("STAFFORD RIDGE CORRECTIONAL FACILITY - HEALTH SERVICES", "STAFFORD RIDGE CORRECTIONAL FACILITY"),
+    ("ARRIVAL 1320 FROM NEZ PERCE COUNTY JAIL, TRANSPORT OFC", "NEZ PERCE COUNTY JAIL"),
+    ("CPAP supplied by Panhandle Home Medical, download reviewed", "Panhandle Home Medical"),
+    ("Prenatal care: TPMC OB clinic, Dr N. Quillon", "TPMC"),
+    ("Prior admit QVBH Birch unit. No meds x 6 mo", "QVBH"),
+    ("SEI - CATARACT SURGERY PRE-OP H&P\nPt: 92 yo F", "SEI"),
+    ("TRC Outpatient OT - Clinical Driving Eval\nDx: CVA", "TRC"),
+]
+
+NOT_FOUND = [
+    ("Follow-up in 2 wk.\n-ok", "ok"),  # a word, not initials
+    ("CSRU NPN 0700-1900\n73M POD#1 s/p CABG", "CSRU"),  # a care unit heading the note
+    ("HPI - 45 yo with chest pain", "HPI"),
+    ("WOC Nursing Note\nOstomy: end colostomy", "WOC"),
+    ("seen in Sports Medicine clinic today", "Sports Medicine"),
+    ("referred to Pediatric Dental", "Pediatric Dental"),
+    ("SUDS peak 7/10, lasted ~10 min", "7/10"),
+    ("hierarchy item 4/10). Still avoiding stores", "4/10"),
+    ("decreased L great toe (2/10 sites). Pulses 2+", "2/10"),
+    ("trach change at HOB today", "HOB"),
+]
+
+
+@pytest.fixture(scope="module")
+def rules_only() -> Deidentifier:
+    return Deidentifier(model=None)
+
+
+def _kept(deid: Deidentifier, text: str) -> set[str]:
+    doc = Document("t", text)
+    spans = deid.select(doc, deid.propose_many([doc])[0])
+    return {text[s.start : s.end] for s in spans}
+
+
+@pytest.mark.parametrize(("text", "surface"), FOUND)
+def test_fifth_round_forms_are_found_and_kept(rules_only: Deidentifier, text: str, surface: str) -> None:
+    assert surface in _kept(rules_only, text)
+
+
+@pytest.mark.parametrize(("text", "surface"), NOT_FOUND)
+def test_fifth_round_look_alikes_stay_in_clear(rules_only: Deidentifier, text: str, surface: str) -> None:
+    assert not any(surface in kept or kept in surface for kept in _kept(rules_only, text))
