@@ -41,6 +41,9 @@ NOT_FOUND = [
     ("hierarchy item 4/10). Still avoiding stores", "4/10"),
     ("decreased L great toe (2/10 sites). Pulses 2+", "2/10"),
     ("trach change at HOB today", "HOB"),
+    ("NSG NOTE 1900-0700\nneuro intact, follows commands", "NSG"),  # a note-type heading
+    ("CHEMO TEACH - ONCOLOGY RN\nPT AGREES TO PLAN.", "CHEMO"),  # an ALL-CAPS note
+    ("reports pain 6/10 in thumbs (CMC) bilat", "CMC"),  # carpometacarpal
 ]
 
 

@@ -338,6 +338,8 @@ def _house_acronym_ok(m: re.Match[str]) -> bool:
     abbr = m.group("mc") or m.group("head")
     if abbr.endswith("U"):
         return False  # a care unit heading the note: "CSRU NPN", "CVICU TRANSFER NOTE"
+    if m.group("head") and m.string.upper() == m.string:
+        return False  # an ALL-CAPS note: every heading word is capitals ("CHEMO TEACH - ONCOLOGY RN")
     vocab = clinical_vocabulary()
     low = abbr.lower()
     return not (
