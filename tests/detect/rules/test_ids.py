@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from phiscrub.detect.rules.base import RuleDetector
-from phiscrub.detect.rules.ids import ID_KEYWORDS, id_detector, id_rules
+from phiscrub.detect.rules.ids import ID_KEYWORDS, ID_RULES_EN, id_detector, id_rules
 
 Found = Callable[[RuleDetector, str], list[tuple[str, str]]]
 
@@ -116,7 +116,8 @@ def test_id_keywords_cover_every_id_label() -> None:
 
 def test_id_rules_for_other_languages_keep_shapes_and_use_their_own_keywords(found: Found) -> None:
     es = id_detector("es")
-    assert len(id_rules("es")) < len(id_rules("en"))
+    # No English context-word rule runs on Spanish; the pack brings its own keywords and shapes.
+    assert not {r.name for r in ID_RULES_EN} & {r.name for r in id_rules("es")}
     got = found(es, "NHC 0048-2231; SSN 123-45-6789; muestra S24-18832")
     assert ("123-45-6789", "SSN") in got
     assert ("S24-18832", "IDNUM") in got

@@ -43,7 +43,9 @@ from phiscrub.detect.rules.intl_german_common import stopwords as _stopwords
 from phiscrub.detect.rules.intl_german_common import town_after_name_ok as _town_after_name_ok
 from phiscrub.detect.rules.intl_german_common import town_word_ok as _town_word_ok
 from phiscrub.detect.rules.intl_german_dates import german_date_rules
+from phiscrub.detect.rules.intl_german_people import german_people_rules
 from phiscrub.detect.rules.intl_german_places import german_extra_place_rules
+from phiscrub.detect.rules.intl_german_sites import german_site_rules
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_places_data import WORDS
@@ -79,6 +81,12 @@ def _ward_ok(m: re.Match[str]) -> bool:
     )
 
 
+def _caps_ward_ok(m: re.Match[str]) -> bool:
+    """ "STATION TÖDI" in a note written in capitals; not "STATION NORD" or "STATION INTENSIV"."""
+    w = m.group("w").lower()
+    return w not in _GENERIC_WARD and w not in _stopwords() and not _RX["WARD_NOUN_END_RE"].search(w)
+
+
 def _shift_ward_ok(m: re.Match[str]) -> bool:
     n = m.group("n")
     return (
@@ -95,9 +103,9 @@ def _unit_abbr_ok(m: re.Match[str]) -> bool:
 #: A town after a doctor's or a facility's name and a comma, closing its part of the sentence:
 #: "Fr. Dr. Baumgärtner, Kirchzarten, wg.", "im Seniorenzentrum Lindenhof, Denzlingen."
 _TOWN_AFTER_NAME = (
-    r"(?:(?<![\w\-])(?:Dr\.|Prof\.|Dres\.)(?:[ ](?:med\.|Dr\.|dent\.))*[ ](?:[A-ZÄÖÜ]\.[ ])?{name}(?:[ ]{name})?"
+    r"(?:(?<![\w\-])(?:Dr\.(?:in)?|Prof\.|Dres\.)(?:[ ](?:med\.|Dr\.|dent\.))*[ ](?:[A-ZÄÖÜ]\.[ ])?{name}(?:[ ]{name})?"
     r"|(?<![\w\-])(?:{facility})[ ](?:(?:am|an[ ]der|im|in[ ]der)[ ])?{name}(?:[ ]{name}){{0,2}})"
-    r",[ ](?P<t>{name})(?=[ \t]*(?:[,;)\n]|\.(?:\s|\Z)|\Z|[ ][–\-][ ]))"
+    r",[ ](?P<t>(?:(?:Bad|St\.|Sankt)[ ])?{name})(?=[ \t]*(?:[,;)\n]|\.(?:\s|\Z)|\Z|[ ][–\-][ ]))"
 )
 
 
@@ -133,7 +141,9 @@ def german_place_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("CITY",         _RX["TOPONYM_RE"],     group="t",        validator=_toponym_ok,         score=0.7,  name="toponym_de"),
         PatternRule("ORGANIZATION", _RX["EMPLOYER_RE"],    group="o",                                       score=0.75, name="former_employer_de"),
         PatternRule("COUNTRY",      _COUNTRY_LINE_RE,      group="c",                                       score=0.8,  name="country_line_de"),
+        PatternRule("DEPARTMENT",   _RX["CAPS_WARD_RE"],   group=0,          validator=_caps_ward_ok,       score=0.7,  name="caps_ward_de"),
         *german_extra_place_rules(lang),
+        *german_site_rules(lang),
         *german_date_rules(lang),  # the shared date rules have no German slot
     )  # fmt: skip
 
@@ -163,7 +173,7 @@ _CARE_ROLES = (
 #: "Übergabe an Sr. Birgit"; "Schwester" (also a sister) only opening a line or after a slash.
 _CARE_ROLE_RE = re.compile(
     rf"(?:(?<![\w\-.])(?:{trie_pattern(_CARE_ROLES, ignore_case=False)})|(?:^|(?<=/[ ])|(?<=/))Schwester)"
-    rf"[ ]\(?(?P<n>(?:[A-ZÄÖÜ]\.[ ]?)?{_NAME})(?=[ \t]*(?:\n|\Z|[,;)/]|[ ]{{2}}|\.(?:\s|\Z)))",
+    rf"[ ]\(?(?P<n>(?:[A-ZÄÖÜ]\.[ ]?)?{_NAME})(?=[ \t]*(?:\n|\Z|[,;)/]|[ ]{{2}}|\.(?:\s|\Z)|[ ]\((?!\d{{1,2}}\.)))",
     re.MULTILINE,
 )
 
@@ -265,4 +275,5 @@ def german_name_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("DOCTOR",  _RX["HAND_SIGN_RE"],      group="n", validator=_hand_sign_ok,                                                                         score=0.7,  name="hand_sign_de"),
         PatternRule("PATIENT", _RX["LOWER_QUOTED_NICK_RE"], group="n", validator=_lower_quoted_nick_ok,                                                              score=0.7,  name="lower_quoted_nickname_de"),
         PatternRule("PATIENT", _RX["LOWER_NAME_RE"],     group="n", validator=_lower_name_ok,     labeler=_lower_name_label,    extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name="lower_case_names_de"),
+        *german_people_rules(lang),
     )  # fmt: skip

@@ -84,8 +84,18 @@ def _day_month_ok(m: re.Match[str]) -> bool:
     return _RX["UNIT_AFTER_RE"].match(text, end) is None and _RX["UHR_AFTER_RE"].match(text, end) is None
 
 
+def _month_year_ok(m: re.Match[str]) -> bool:
+    """ "01/24" is a month and year unless a score, scale or dose word stands right before it ("08/15" is
+    an idiom)."""
+    if m.group(0) == "08/15":
+        return False
+    before = m.string[max(0, m.start() - 20) : m.start()]
+    return _RX["SCORE_BEFORE_RE"].search(before) is None
+
+
 def german_date_rules(lang: str) -> tuple[PatternRule, ...]:
-    """The cue-free day-month DATE rule of German (none for other languages)."""
+    """The cue-free day-month DATE rule of German and the forms of the third set, a day of the current
+    month (``3. d.M.``) and a month with a two-digit year (``01/24``), none for other languages."""
     if lang != "de":
         return ()
     return (
@@ -98,4 +108,6 @@ def german_date_rules(lang: str) -> tuple[PatternRule, ...]:
             score=0.75,
             name="day_month_de",
         ),
+        PatternRule("DATE", _RX["THIS_MONTH_RE"], score=0.75, name="this_month_de"),
+        PatternRule("DATE", _RX["MONTH_YEAR_RE"], validator=_month_year_ok, score=0.7, name="month_year_de"),
     )

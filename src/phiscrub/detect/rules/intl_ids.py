@@ -36,6 +36,8 @@ from phiscrub.detect.rules.id_values import (
     item_ok,
     value_ok,
 )
+from phiscrub.detect.rules.intl_nordic import nordic_id_rules
+from phiscrub.detect.rules.intl_spanish_ids import spanish_id_rules
 from phiscrub.detect.rules.langpacks import LANGUAGE_PACKS, LanguagePack
 
 _RX = pattern_data("intl_ids")
@@ -142,12 +144,23 @@ def _keyword_rule(pack: LanguagePack) -> PatternRule:
     )
     item = re.compile(rf"(?<![\w\-.])(?:{groups}|{VALUE}{suffix}{VALUE_END})")
 
+    # Spanish writes thousands with a dot: "HC 448.213", "M.P. 118.442" are identifiers, not decimals.
+    grouped = pack.code in ("es", "ca")
+
     def ok(m: re.Match[str]) -> bool:
-        return value_ok(first_value(item, m), 2, dates_ok=True) and not followed_by_unit(m.string, m.end("v"))
+        value = first_value(item, m)
+        return (
+            value_ok(value, 2, dates_ok=True)
+            or (grouped and _RX["THOUSANDS_RE"].fullmatch(value) is not None)
+        ) and not followed_by_unit(m.string, m.end("v"))
 
     def label(m: re.Match[str]) -> str | None:
         # A date after "informe" is a date, after "NHC" an identifier.
-        return checked_label(table.get(" ".join(m.group("kw").lower().split())), first_value(item, m))
+        kw = table.get(" ".join(m.group("kw").lower().split()))
+        value = first_value(item, m)
+        if grouped and kw is not None and _RX["THOUSANDS_RE"].fullmatch(value):
+            return kw
+        return checked_label(kw, value)
 
     return PatternRule(
         "IDNUM",
@@ -206,6 +219,8 @@ def _id_rules(code: str, pack: LanguagePack) -> tuple[PatternRule, ...]:
         rules.append(shape)
     if pack.id_keywords:
         rules.append(_zh_keyword_rule(pack) if code == "zh" else _keyword_rule(pack))
+    rules.extend(spanish_id_rules(code))  # Latin American identity numbers and registrations
+    rules.extend(nordic_id_rules(code))  # "Pasient: X   091029 40317", "sign. shau07"
     if code in _PLATES:
         plate, context = _PLATES[code]
         rules.append(

@@ -173,6 +173,9 @@ class PackNameRule(PatternRule):
             span = cut_at_preposition(text, span)
         if span is None:
             return
+        if self.lang in ("es", "ca"):  # "la mamá de Tiago León": the preposition is no part of the name
+            lead = re.match(r"(?:de|del)[ ](?=[A-ZÀ-Þ])", text[span[0] : span[1]])
+            span = (span[0] + lead.end(), span[1]) if lead else span
         if nordic:  # "Hustrun Lindström, Maria": a listed given name after the comma
             span = self._given_after_comma(text, span, lex, strict=True)
         sep = text[m.start("kinword") + len(m.group("kinword")) : start_pos]

@@ -12,6 +12,8 @@ This module adds:
 * **dates** in the Danish ``14/8-2020`` and Swedish ``2/11 2018`` forms, and ``YYMMDD`` after a date
   field (``Datum: 490311``);
 * **a facility word, "i" and a town** (``Sjukhuset i Norrköping``, ``Sykehuset i Vestfold``);
+* **public agencies** by name, with the office after them (``NAV Hjelpemiddelsentral Vestland``,
+  ``Arbeidstilsynet``, ``Försäkringskassan``);
 * **well-known hospitals named in one word** or without a facility word of their own
   (``Rikshospitalet``, ``Rigshospitalet``, ``Karolinska``, ``Haukeland``, ``Sahlgrenska``);
 * the ward, hospital, town, organisation and country rules of :mod:`.intl_nordic_places`
@@ -26,14 +28,29 @@ import re
 
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_common import line_before
 from phiscrub.detect.rules.intl_nordic_dates import nordic_day_month_rules
 from phiscrub.detect.rules.intl_nordic_places import nordic_extra_place_rules
 from phiscrub.detect.rules.intl_nordic_sites import nordic_site_rules
 
-_RX = pattern_data("intl_nordic")
+#: Public agencies a patient deals with (welfare, labour inspection, insurance), by their own names.
+_AGENCIES = (
+    "NAV", "Arbeidstilsynet", "Helfo", "HELFO", "Husbanken", "Statsforvalteren", "Statsforvaltaren",
+    "Fylkesmannen", "Trygdekontoret", "Arbejdstilsynet", "Udbetaling Danmark", "Jobcentret", "Jobcenter",
+    "Försäkringskassan", "Arbetsförmedlingen", "Arbetsmiljöverket", "Migrationsverket",
+)  # fmt: skip
+_AGENCY_WORDS = trie_pattern(_AGENCIES, ignore_case=False)
+
+_RX = pattern_data("intl_nordic", globals())
 
 
-__all__ = ["NORDIC_AGE_RULES", "NORDIC_LANGUAGES", "nordic_date_rules", "nordic_place_rules"]
+__all__ = [
+    "NORDIC_AGE_RULES",
+    "NORDIC_LANGUAGES",
+    "nordic_date_rules",
+    "nordic_id_rules",
+    "nordic_place_rules",
+]
 
 #: The Nordic pack languages.
 NORDIC_LANGUAGES: tuple[str, ...] = ("nb", "nn", "da", "sv")
@@ -77,6 +94,7 @@ def nordic_place_rules(lang: str) -> tuple[PatternRule, ...]:
     return (
         PatternRule("HOSPITAL", _HOSPITAL_RE, score=0.85, name=f"hospital_names_{lang}"),
         PatternRule("HOSPITAL", _RX["FACILITY_IN_RE"], score=0.85, name=f"facility_in_town_{lang}"),
+        PatternRule("ORGANIZATION", _RX["AGENCY_RE"], score=0.8, name=f"agency_{lang}"),
         *nordic_extra_place_rules(lang),
         *nordic_site_rules(lang),
     )
@@ -84,6 +102,26 @@ def nordic_place_rules(lang: str) -> tuple[PatternRule, ...]:
 
 def _day_month_ok(m: re.Match[str]) -> bool:
     return 1 <= int(m.group("d")) <= 31 and 1 <= int(m.group("m")) <= 12
+
+
+def _fnr_shape_ok(m: re.Match[str]) -> bool:
+    """A birth date (a D-number adds 40 to the day) in the first six digits, on a patient line."""
+    day, month = int(m.group("d")) % 40, int(m.group("m"))
+    if not (1 <= day <= 31 and 1 <= month <= 12):
+        return False
+    return _RX["PATIENT_LINE_RE"].match(line_before(m.string, m.start(), 120)) is not None
+
+
+def nordic_id_rules(lang: str) -> tuple[PatternRule, ...]:
+    """The SSN and USERNAME rules of a Nordic language (none for other languages): a fødselsnummer
+    written 6+5 on a patient line without its keyword (``Pasient: MOEN GUDRUN   091029 40317``), a user
+    name after a signature word (``sign. shau07``)."""
+    if lang not in NORDIC_LANGUAGES:
+        return ()
+    return (
+        PatternRule("SSN", _RX["FNR_SHAPE_RE"], group="v", validator=_fnr_shape_ok, score=0.8, name=f"fnr_shape_{lang}"),
+        PatternRule("USERNAME", _RX["SIGN_USER_RE"], group="u", score=0.8, name=f"sign_user_{lang}"),
+    )  # fmt: skip
 
 
 def nordic_date_rules(lang: str) -> tuple[PatternRule, ...]:

@@ -13,7 +13,9 @@ Proposed (:func:`_dm_re`, day 1-31, month 1-12, the day valid for the month):
 * ``DD.MM.``, ``D.M.`` with a closing period: always (``Innlagt 11.03.``, ``SIDEN 20.2.``, ``(44 4.12.)``);
 * ``DD.0M``, a two-digit day and a month with its leading zero: always (``avtalt 28.03 kl 13``); decimals
   are not written ``20.03``;
-* every other dotted form (``15.3``, ``10.12``, ``3.04``): only with date evidence: ``:`` after
+* every other dotted form (``15.3``, ``10.12``, ``3.04``): in a note that writes no decimal with a period
+  and its decimals with a comma or its dates with periods (``39,1``; ``9.2.24``), always; else only with
+  date evidence: ``:`` after
   (``Ekko 15.3:``), ``kl`` after (``10.3 kl 14``), a weekday before (``søndag 10.3``) or a date, procedure
   or event word right before (``operert 3.4``, :data:`_EVENT_WORDS`).
 
@@ -43,15 +45,17 @@ Dropped (:func:`_day_month_ok`, :func:`_other_number`), in this order:
 * a numbered heading: ``D.M`` of single digits opening a line before a capitalised word (``2.1. Anamnese``).
 
 Two-digit years (:func:`_month_yy_re`, :data:`_PAREN_YY_RE`): a month name or abbreviation and ``-YY``
-(``fra okt -23``, ``mai-19``), and ``-YY`` after a word in an open parenthesis (``(utslett -98)``), unless
+(``fra okt -23``, ``mai-19``), a lower-case month and ``YY`` after a space unless a unit, a count or a
+dash follows (``des 23``, ``jan 24``; not ``mai 10 dager``), and ``-YY`` after a word in an open parenthesis (``(utslett -98)``), unless
 that word is a measurement (``(BE -12)``, ``(vekt -10)``).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from phiscrub.calendar import MONTH_NAMES
+from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
@@ -268,8 +272,22 @@ def _value_then_date(m: re.Match[str], before: str) -> bool:
     """A dotted day-month after a value in a note that writes decimals with a comma (``Kreatinin 104 14.7``)."""
     if m.group("dot") is None or not _RX["VALUE_BEFORE_RE"].search(before):
         return False
-    text = m.string
+    return _comma_note(m.string)
+
+
+@lru_cache(maxsize=8)
+def _comma_note(text: str) -> bool:
+    """A note that writes its decimals with a comma (``39,1``, ``pH 7,40``) and none with a period."""
     return _RX["COMMA_DECIMAL_RE"].search(text) is not None and _RX["DOT_DECIMAL_RE"].search(text) is None
+
+
+@lru_cache(maxsize=8)
+def _day_month_note(text: str) -> bool:
+    """A note whose dotted numbers are dates: it writes no decimal with a period, and its decimals with a
+    comma or its dates with periods (``9.2.24``): ``Var hos fastlegen 12.2``, ``Pleuradren 10.2-13.2``."""
+    if _RX["DOT_DECIMAL_RE"].search(text) is not None:
+        return False
+    return _RX["COMMA_DECIMAL_RE"].search(text) is not None or _RX["DOTTED_DATE_RE"].search(text) is not None
 
 
 def _strength_grade(m: re.Match[str], before: str) -> bool:
@@ -354,13 +372,32 @@ def _day_month_ok(m: re.Match[str]) -> bool:
         return bool(m.group("wd")) or not heading
     if len(m.group("d")) == 2 and len(m.group("m")) == 2 and m.group("m").startswith("0"):
         return True  # DD.0M: "20.03", "28.03 kl 13"
-    return evidence
+    return evidence or _day_month_note(m.string)
 
 
 def _month_yy_re(lang: str) -> re.Pattern[str]:
     """A month name or abbreviation (optionally with its period) and a two-digit year: ``okt -23``."""
     return re.compile(
         rf"(?<![\w])(?:{month_pattern(_calendar_lang(lang))})\.?(?:[ \t]?[-–]|[ \t]?['’])\d{{2}}(?![\w]|[.,]\d)"
+    )
+
+
+def _month_space_yy_re(lang: str) -> re.Pattern[str]:
+    """A lower-case month name or abbreviation, a space and a two-digit year: ``des 23``, ``jan 24``."""
+    code = _calendar_lang(lang)
+    months = sorted({w for g in (*MONTH_NAMES[code], *MONTH_ABBRS[code]) for w in g})
+    return re.compile(
+        rf"(?<![\w\-])(?:{trie_pattern(months, ignore_case=False)})\.?[ ](?P<y>\d{{2}})(?![\w]|[.,:/]\d)"
+    )
+
+
+def _month_space_yy_ok(m: re.Match[str]) -> bool:
+    """Not a count or a measure after a month (``mai 10 dager``, ``juni 20 mg``, ``mars 12 år``)."""
+    text, end = m.string, m.end()
+    return not (
+        followed_by_unit(text, end)
+        or _COUNT_AFTER_RE.match(text, end)
+        or _RX["RANGE_AFTER_RE"].match(text, end)
     )
 
 
@@ -378,5 +415,6 @@ def nordic_day_month_rules(lang: str) -> tuple[PatternRule, ...]:
     return (
         PatternRule("DATE", _dm_re(lang),       group="v", validator=_day_month_ok, not_after=r"[\w/.,+−]", anchor=re.compile(r"\d[./]\d"), reach=(30, 16), score=0.75, name=f"day_month_nordic_{lang}"),
         PatternRule("DATE", _month_yy_re(lang),                                     not_after=r"[\w]",                                                  score=0.8,  name=f"month_yy_nordic_{lang}"),
+        PatternRule("DATE", _month_space_yy_re(lang), validator=_month_space_yy_ok, not_after=r"[\w]",                               score=0.75, name=f"month_space_yy_nordic_{lang}"),
         PatternRule("DATE", _RX["PAREN_YY_RE"], group="y", validator=_paren_yy_ok,  not_after=r"[\w\-]",   anchor=re.compile(r"[-–]\d\d"), reach=(40, 4),  score=0.7,  name=f"paren_yy_nordic_{lang}"),
     )  # fmt: skip

@@ -6,7 +6,8 @@ the shared triggers do not read:
 * **compound role words** as titles, in any case: a word ending in ``-sykepleier``, ``-sjukepleiar``,
   ``-lege``, ``-terapeut``, ``-koordinator``, ``-olog``, ``-iater``, ``-oped`` (``-sygeplejerske``,
   ``-læge``; ``-sjuksköterska``, ``-läkare``) before a capitalised name: ``Diabetessykepleier Kari-Anne
-  Moen``, ``Sykehjemslege Hege X``, ``Kardiolog Trond Ask`` -> DOCTOR;
+  Moen``, ``Sykehjemslege Hege X``, ``Kardiolog Trond Ask``; duty and role words of their own
+  (``bakvakt Torstein X``, ``klinisk farmasøyt Nils X``) -> DOCTOR;
 * **role and duty labels** with a colon, also after a sentence (``Teamleder: Magnus Bø (kir. bakvakt).
   Anestesi: Fredrik X. Ortoped: Tiril.``) -> DOCTOR; one unlisted word must close the field;
 * a **nickname** after ``kalt``/``kalles``/``kaldet``/``kaldes``/``kallad``/``kallas``
@@ -17,7 +18,8 @@ the shared triggers do not read:
   ``Kari har ...``) -> PATIENT;
 * **signature lines**: an initial and a surname alone on a line (``O. Rypdal``), cells of names with a
   role or an initial (``J. AASEN LIS1 / I. SOLBERG``), initials before or after a role alone on a line
-  (``KAM diabetessykepleier``) -> DOCTOR;
+  (``KAM diabetessykepleier``), hyphenated initials before a surname (``L-E Lindqvist``) and the
+  writer's initials alone on the note's last line after a blank line (``ØN``) -> DOCTOR;
 * the initials, abbreviation, patient-field, age and birth forms of :mod:`.intl_nordic_people`
   (``overlege T.E. Lie``, ``spl. Tesfaye Haile``, ``Pas.: Balto, N.A.``, ``Sivertsen, 95 år``).
 
@@ -55,6 +57,13 @@ _ROLE_ENDINGS = {
         "sjuksköterska", "sköterska", "läkare", "läkaren", "terapeut", "koordinator", "kirurg", "barnmorska",
         "olog", "iater", "oped", "ograf", "kurator",
     ),
+}  # fmt: skip
+#: Duties and roles written as one word of their own before a name, in any case ("bakvakt Torstein Vik",
+#: "klinisk farmasøyt Nils Ove X"); compounds of them are read by the role endings.
+_DUTY_ROLES = {
+    "nb": ("bakvakt", "forvakt", "mellomvakt", "primærvakt", "tertiærvakt", "farmasøyt", "logoped", "kiropraktor"),
+    "da": ("bagvagt", "forvagt", "mellemvagt", "farmaceut", "logopæd", "kiropraktor"),
+    "sv": ("bakjour", "primärjour", "mellanjour", "farmaceut", "apotekare", "logoped", "kiropraktor"),
 }  # fmt: skip
 #: Labels of a duty or a specialty before a colon that a clinician's name follows (besides the pack's
 #: doctor fields): "Teamleder: Magnus Bø", "Anestesi: Fredrik Rønning", "Ortoped: Tiril."
@@ -140,6 +149,8 @@ _SIGNING = (
 
 _NAME_TOK = r"[A-ZÆØÅÄÖ](?:[a-zæøåäöéü]+|[A-ZÆØÅÄÖ]+)(?:-[A-ZÆØÅÄÖ](?:[a-zæøåäöéü]+|[A-ZÆØÅÄÖ]+))*"
 _INITIAL = r"[A-ZÆØÅÄÖÁ]\."
+#: Initials of a double given name joined by a hyphen ("L-E Lindqvist" for Lars-Erik).
+_HYPHEN_INITIALS = r"[A-ZÆØÅÄÖ]-[A-ZÆØÅÄÖ]"
 _FIELD_START = r"(?:(?<=\n)|(?<=\A)|(?<=[.;)][ ])|(?<=[ ]{2})|(?<=\t)|(?<=\|))[ \t]*"
 
 
@@ -310,6 +321,9 @@ def _signature_lines(
     line = m.group()
     if len(line) > 100:
         return
+    if _closing_initials(text, m):
+        yield line_start + len(line) - len(line.lstrip()), line_start + len(line.rstrip()), "DOCTOR"
+        return
     ini = _initials_role_re(rule.lang).fullmatch(line)
     if ini is not None:
         word = ini.group("ini") or ini.group("ini2")
@@ -328,7 +342,7 @@ def _signature_lines(
         if cell is None:
             return  # a line of other text: no signature row
         toks = cell.group("name").split()
-        if not (cell.group("role") or toks[0].endswith(".")):
+        if not (cell.group("role") or toks[0].endswith(".") or re.fullmatch(_HYPHEN_INITIALS, toks[0])):
             return
         if common_word(toks[-1]) or toks[-1].lower() in sc.stop:
             return
@@ -337,13 +351,21 @@ def _signature_lines(
         yield s, e, "DOCTOR"
 
 
+def _closing_initials(text: str, m: re.Match[str]) -> bool:
+    """``\n\nØN`` closing the note: the writer's initials alone on the last line, after a blank line."""
+    word = m.group().strip()
+    if not re.fullmatch(r"[A-ZÆØÅÄÖ]{2,3}", word) or text[m.end() :].strip():
+        return False
+    return text[: m.start()].rstrip(" \t").endswith("\n\n") and acronym_ok(word, "unit")
+
+
 @cache
 def _cell_re(code: str) -> re.Pattern[str]:
     roles = trie_pattern(
         (*NAME_WORDS[code].roles, *NAME_WORDS[code].doctor_titles, "spl.", "spl"), ignore_case=True
     )
     return re.compile(
-        rf"(?P<name>(?:{_INITIAL}[ ]?){{1,2}}{_NAME_TOK}|{_NAME_TOK}(?:[ ]{_NAME_TOK}){{1,2}})"
+        rf"(?P<name>(?:{_INITIAL}[ ]?){{1,2}}{_NAME_TOK}|{_HYPHEN_INITIALS}[ ]{_NAME_TOK}|{_NAME_TOK}(?:[ ]{_NAME_TOK}){{1,2}})"
         rf"(?:,?[ ](?P<role>(?:{roles}|{_role_word(code)})\d?))?[ ]*\.?"
     )
 
@@ -429,7 +451,10 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
     low = r"[a-zæøåäö]+(?:-[a-zæøåäö]+)?"
     verbs = trie_pattern(_VERBS[code], ignore_case=False)
     return {
-        "role_word": re.compile(rf"(?<![\w\-]){_role_word(code)}[ \t]+(?=[A-ZÆØÅÄÖ])"),
+        "role_word": re.compile(
+            rf"(?<![\w\-])(?:{_role_word(code)}|{trie_pattern(_DUTY_ROLES[code], ignore_case=True)}(?![\w\-]))"
+            rf"[ \t]+(?=[A-ZÆØÅÄÖ])"
+        ),
         "role_label": re.compile(
             rf"{_FIELD_START}(?:{labels}|{_role_word(code)})[ \t]*:[ \t]*(?=[A-ZÆØÅÄÖ])"
         ),

@@ -13,6 +13,9 @@
 * a **lower-case name after a kin word** whose first word is a listed given name (``ringte datter inger
   anne bongo i Karasjok``; an unlisted last word only before a clause end, a town or a phone number)
   -> RELATIVE;
+* in a note written **all in lower case**, a lower-case name after a title or a patient word whose first
+  word is a listed given name (``pas oddvar berg (kalles Odd)``, ``turnuslege vegard``) -> PATIENT or
+  DOCTOR, and a listed name before a role in brackets (``ringt nilsen (bakvakt)``) -> DOCTOR;
 * the **caller** of a telephone note (``Innringer: Trond Å. Eliassen, HMS-ansvarlig``) -> RELATIVE, and the
   author of a **cited note** (``(Utsi, okt. -23)``, ``(Hansen, 12.03.24)``) -> DOCTOR.
 
@@ -29,9 +32,10 @@ from functools import cache
 
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_name_scan import NameLexicon, name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
-from phiscrub.detect.rules.intl_nordic_places import common_word
+from phiscrub.detect.rules.intl_nordic_places import acronym_ok, common_word
 
 _RX = pattern_data("intl_nordic_people")
 
@@ -57,6 +61,13 @@ def _titles(code: str) -> str:
 
 
 @cache
+def _low_titles(code: str) -> str:
+    words = NAME_WORDS[code]
+    low = {w.lower() for w in (*words.doctor_titles, *words.roles) if "," not in w and len(w) > 2}
+    return trie_pattern(sorted(low | {"bakvakt", "forvakt", "mellomvakt", "lis1", "lis2"}), ignore_case=False)
+
+
+@cache
 def _patterns(code: str) -> dict[str, re.Pattern[str]]:
     pfields = trie_pattern((*NAME_WORDS[code].patient_fields, "Pas.", "PAS"), ignore_case=True)
     return {
@@ -69,8 +80,14 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
         ),
         "pfield": re.compile(
             rf"(?:^|(?<=\n)|(?<=[ ]{{2}}))[ \t]*(?:{pfields})\.?[ \t]*:[ \t]*"
-            rf"(?P<n>{_TOK},[ ]{_INITIALS}|{_CAPS}(?:[ ]{_TOK}){{1,2}}|{_CAPS},[ ]{_CAPS}(?:[ ]{_CAPS})?)"
-            rf"(?=[ \t]*(?:\n|\Z)|[ ]{{2}}|\t)"
+            rf"(?P<n>{_TOK},[ ]{_INITIALS}|{_CAPS}(?:[ ]{_TOK}){{1,2}}|{_CAPS}(?:[ ]{_CAPS})?,[ ]{_CAPS}(?:[ ]{_CAPS})?"
+            rf"|{_CAPS}(?:[ ]{_CAPS}){{1,2}})"
+            rf"(?=[ \t]*(?:\n|\Z)|[ ]{{2}}|\t|,[ ](?:{_BIRTH})(?![\w]))"
+        ),
+        # "Pas. (TEL) møtte", "Gjelder: Emil (E.V.), f. 03.03.2019": the patient's initials in brackets
+        "pinitials": re.compile(
+            rf"(?:^|(?<=\n)|(?<=[ ]{{2}})|(?<=[.!?][ ]))[ \t]*(?:{pfields})\.?[ \t]*:?[ \t]*(?:{_TOK}(?:[ ]{_TOK}){{0,2}}[ ])?"
+            rf"\((?P<n>(?:[{_UP}]\.){{2,3}}|[{_UP}]\.?[ ]?[{_UP}]\.|[{_UP}]{{2,3}})\)"
         ),
         "age": re.compile(
             rf"(?:^|(?<=\n)|(?<=[a-zæøå]:[ ]))(?P<n>{_TOK}(?:[ ]{_TOK}){{0,3}}|[{_LOW}]{{3,}}),?[ ]\d{{1,3}}[ ]år(?![\w])"
@@ -89,6 +106,13 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
             rf"(?<![\w\-])(?i:{trie_pattern(NAME_WORDS[code].kin, ignore_case=False)})[ ]"
             rf"(?P<n>[{_LOW}]{{2,}}(?:-[{_LOW}]{{2,}})?(?:[ ][{_LOW}]{{2,}}(?:-[{_LOW}]{{2,}})?){{0,2}})(?![\w\-])"
         ),
+        # a note written all in lower case: "pas oddvar berg (kalles Odd)", "turnuslege vegard",
+        # "ringt nilsen (bakvakt)"
+        "low_title": re.compile(
+            rf"(?<![\w\-])(?P<t>{_low_titles(code)}|pas\.?|pasient|pasienten|pt\.?)[ ]"
+            rf"(?P<n>[{_LOW}]{{2,}}(?:[ ][{_LOW}]{{2,}}){{0,2}})(?![\w\-])"
+        ),
+        "low_role": re.compile(rf"(?<![\w\-])(?P<n>[{_LOW}]{{3,}})[ ]\((?:{_low_titles(code)})\)"),
         "birth": re.compile(
             rf"(?:^|(?<=\n)|(?<=[ ][-–][ ]))(?P<n>{_TOK}(?:,?[ ]{_TOK}){{1,3}})(?:,[ ]|[ ]\()(?:{_BIRTH})[ ]?\d"
         ),
@@ -101,7 +125,10 @@ _LABELS = {
     "caller": "RELATIVE",
     "cited": "DOCTOR",
     "kin_lower": "RELATIVE",
+    "low_title": "DOCTOR",
+    "low_role": "DOCTOR",
 }
+_PATIENT_WORDS = frozenset(("pas", "pas.", "pasient", "pasienten", "pt", "pt."))
 
 
 def _lower_name(text: str, s: int, e: int, code: str, lex: NameLexicon) -> int | None:
@@ -133,6 +160,10 @@ def _person_titles(code: str) -> frozenset[str]:
     return frozenset((*words.person_titles, *words.doctor_titles, *words.patient_fields))
 
 
+def _listed(words: list[str], lex: NameLexicon) -> bool:
+    return any(w.lower() in lex.first or w.lower() in lex.last for w in words)
+
+
 def _first_ok(word: str, code: str, lex: NameLexicon) -> bool:
     low = word.lower().strip(".,")
     stop = {w.lower() for w in NAME_WORDS[code].stopwords}
@@ -154,6 +185,9 @@ class NordicPeopleRule(PatternRule):
         label = _LABELS.get(self.kind, "PATIENT")
         for m in self.pattern.finditer(text):
             s, e = m.span("n")
+            if self.kind in ("low_title", "low_role"):
+                yield from self._low(text, m, lex)
+                continue
             if self.kind == "kin_lower":
                 end = _lower_name(text, s, e, self.lang, lex)
                 if end is not None:
@@ -169,11 +203,33 @@ class NordicPeopleRule(PatternRule):
             first = words[0] if len(words[0]) > 1 or self.kind not in ("initials", "pfield") else words[-1]
             if self.kind == "pfield":
                 first = words[0]
+                if "," not in text[s:e] and text[s:e].isupper() and not _listed(words, lex):
+                    continue  # "Pasient: KOLS EKSASERBASJON": capitals without a comma need a listed name
+            if self.kind == "pinitials":
+                if text[s:e].isalpha() and not acronym_ok(text[s:e], "unit"):
+                    continue  # "Pasient (KOLS)": clinical shorthand, no initials
+                yield s, e, label
+                continue
             if len(first) > 1 and not _first_ok(first, self.lang, lex):
                 continue
             if any(len(w) > 1 and common_word(w) for w in words):
                 continue
             yield s, e, label
+
+    def _low(self, text: str, m: re.Match[str], lex: NameLexicon) -> Iterator[tuple[int, int, str]]:
+        """A name in a note written all in lower case, after a title or before a role in brackets."""
+        if not lower_case_note(text):
+            return
+        s, e = m.span("n")
+        if self.kind == "low_role":
+            word = text[s:e]
+            stop = {w.lower() for w in NAME_WORDS[self.lang].stopwords}
+            if (word in lex.last or word in lex.first) and not (common_word(word) or word in stop):
+                yield s, e, "DOCTOR"
+            return
+        end = _lower_name(text, s, e, self.lang, lex)
+        if end is not None:
+            yield s, end, "PATIENT" if m.group("t") in _PATIENT_WORDS else "DOCTOR"
 
 
 def nordic_people_rules(lang: str) -> tuple[PatternRule, ...]:
@@ -181,6 +237,6 @@ def nordic_people_rules(lang: str) -> tuple[PatternRule, ...]:
     code = "nb" if lang == "nn" else lang
     return tuple(
         NordicPeopleRule(_LABELS.get(kind, "PATIENT"), pattern, name=f"nordic_{kind}_{lang}", score=0.8,
-                         lang=code, kind=kind)
+                         lang=code, kind=kind, extra_labels=("PATIENT",) if kind == "low_title" else ())
         for kind, pattern in _patterns(code).items()
     )  # fmt: skip

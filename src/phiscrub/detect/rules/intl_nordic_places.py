@@ -18,7 +18,8 @@ of these cues is a proper name:
   a street and ``, [postcode] <Town>`` (``Skoleveien 7, 6812 Straumsnes``) -> CITY and ZIP;
 * **organisations**: ``<Name> AS``/``ASA``/``A/S``/``ApS``/``AB``, ``<Name> skole``/``kirke``/
   ``barnehage``/``skola``/``kyrka``, and the employer after a work verb (``jobbet mange år på X``,
-  ``Jobber som bussjåfør i X AS``) -> ORGANIZATION;
+  ``Jobber som bussjåfør i X AS``), the employer after its word (``arbeidsgiver (X Sjømat)``), a
+  pharmacy (``Apotek Sjøhagen``) -> ORGANIZATION;
 * **countries** after a preposition (``kom til Norge fra Somalia``, ``Kona Marta i Polen``) -> COUNTRY.
 
 A town that is a country name (:func:`phiscrub.policy.region_label`) is labelled COUNTRY. Words that
@@ -307,7 +308,7 @@ def _town_re(lang: str) -> re.Pattern[str]:
         rf"(?:[ ](?i:til|fra|frå|till|från)[ ](?P<t5>{_PLACE})(?![\w\-]))?"
         rf"|(?<![\w\-])(?i:{fac})[ ]?,[ ](?P<t6>{_PLACE})(?=[ \t]*(?:\n|\Z|,[ ]|\.(?:\s|\Z)))"
         rf"|(?P<street>(?<![\w\-]){words.street_re}),[ ](?:(?P<zipv>{words.zip_re})[ ])?(?P<t7>{_PLACE})"
-        rf"(?=[ \t]*(?:\n|\Z|[,.;)](?:\s|\Z)))"
+        rf"(?=[ \t]*(?:\n|\Z|[,.;)](?:\s|\Z))|[ ]{{2}}|\t)"
         rf"|(?<![\w\-])(?P<t8>{_TOK})(?=[ ](?i:kommune|kommun|bydel|herred){_END})"
     )
 
@@ -364,7 +365,8 @@ _INSTITUTIONS = (
     "videregående skole", "vgs", "universitet", "høgskole", "høyskole", "folkehøgskole", "Kirke", "Skole",
     "skola", "förskola", "kyrka", "församling", "gymnasium", "gymnasiet", "børnehave", "folkeskole", "sogn",
     "idrettslag", "fotballklubb", "bedehus", "moské", "moske", "fagskole", "fagskule", "yrkesskole",
-    "folkehögskola", "högskola", "erhvervsskole",
+    "folkehögskola", "högskola", "erhvervsskole", "vidaregåande skule", "ungdomsskule", "barneskule",
+    "grunnskule", "høgskule", "folkehøgskule", "kulturskule",
 )  # fmt: skip
 _INSTITUTION_RE = re.compile(
     rf"(?<![\w\-.])(?P<in>{_TITLE}(?:[ ]{_TITLE}){{0,2}}[ ](?:{trie_pattern(_INSTITUTIONS, ignore_case=False)}))(?![\w\-])"
@@ -483,4 +485,6 @@ def nordic_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
         rule("ORGANIZATION", _RX["COMPANY_RE"],      "company",  _companies),
         rule("ORGANIZATION", _INSTITUTION_RE,        "company",  _companies),
         rule("ORGANIZATION", _EMPLOYER_RE,           "employer", _employers, ("CITY", "COUNTRY")),
+        rule("ORGANIZATION", _RX["EMPLOYER_FIELD_RE"], "employer", _employers, ("CITY", "COUNTRY")),
+        rule("ORGANIZATION", _RX["PHARMACY_RE"],     "company",  _employers),
     )  # fmt: skip

@@ -7,8 +7,13 @@
 * **hospital acronyms** after a department or unit word in any case (``AKUTTMOTTAKET NKB``,
   ``Hjertesviktpoliklinikken NKB``, ``nevrologisk seksjon NKB``, ``gastrokirurgi NKB``) or opening a
   line before a department (``NKS - Gastrokirurgisk avdeling``); every other stand-alone use of an
-  acronym so found in the same note follows (``Innlegges NKB, med. avd.``) -> HOSPITAL;
-* **buildings** by letter (``Blokk C, 3. etg``, ``operasjonsavdelingen Blokk A``) -> HOSPITAL;
+  acronym so found in the same note follows (``Innlegges NKB, med. avd.``); also after ``avd.`` or
+  ``team`` (``Med. avd. NSH``, ``Palliativt team SSH``), defined after a facility (``X
+  rehabiliteringssenter (KRS)``), and, with a hospital's shape, after a year (``TURP 2016 (NSH)``) or
+  a preposition before a clause (``ved SSH sist i 2019``) -> HOSPITAL;
+* **buildings** by letter (``Blokk C, 3. etg``, ``operasjonsavdelingen Blokk A``) -> HOSPITAL, or named in one
+  compound with its number (``Sjøbygget 5``) -> DEPARTMENT;
+* **nursing homes and centres** after a stay (``korttidsopphald på Solvang``, ``fast plass på X``) -> HOSPITAL;
 * **named wards** after a lower-case ward word (``døgnpost Fjellblikk``, ``barneposten Solgløtt``,
   ``geriatrisk post Nordlys``) or before an adjective and a unit word (``Havgløtt palliativ enhet``)
   -> DEPARTMENT;
@@ -106,8 +111,10 @@ def _hospitals(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]
 def _acronyms(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
     found: set[str] = set()
     for m in _RX["ACR_CUE_RE"].finditer(text):
-        word = m.group("a") or m.group("b") or m.group("c") or m.group("d")
-        if acronym_ok(word, "unit") and word.lower() not in {"hf", "as"}:
+        group = str(m.lastgroup)
+        word = m.group(group)
+        cue = "weak" if group in ("e", "f") else "unit"  # "(NSH)", "ved SSH sist": a hospital's shape only
+        if acronym_ok(word, cue) and word.lower() not in {"hf", "as"}:
             found.add(word)
     for word in found:
         for m in re.finditer(rf"(?<![\w\-/.]){word}(?![\w\-/])", text):
@@ -123,6 +130,17 @@ def _wards(rule: NordicSiteRule, text: str) -> Iterator[tuple[int, int, str]]:
             word = m.group("w")
             if _name_word(word, rule.lang) and word.lower() not in lex.first:
                 yield m.start("w"), m.end("w"), "DEPARTMENT"
+    for m in _RX["BUILDING_NAMED_RE"].finditer(text):
+        if not m.group("w").lower().startswith((*_GENERIC_PREFIXES, "ny", "gaml", "hoved")):
+            yield m.start("w"), m.end(), "DEPARTMENT"
+    for m in _RX["STAY_RE"].finditer(text):
+        word = m.group("w")
+        if (
+            _name_word(word, rule.lang)
+            and word.lower() not in lex.first
+            and word not in _listed_towns(rule.lang)
+        ):
+            yield m.start("w"), m.end("w"), "HOSPITAL"
     for m in _RX["POSTBOX_RE"].finditer(text):
         yield m.start("pb"), m.end("pb"), "STREET"
     yield from _towns(rule, text, lex)

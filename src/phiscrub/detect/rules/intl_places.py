@@ -417,6 +417,8 @@ class PackStreetRule(PatternRule):
             return True  # "Avda NºCol: 13 13 5201": a surname before a field label, no street
         if self.lang in ("de", "nl", *NORDIC_LANGUAGES):
             return not _street_cue(text, start)
+        if self.lang in ("es", "ca") and text[start].islower() and text[start:end].split()[-1].islower():
+            return True  # "plaza de respiro", "camino de casa": all lower case and no number, no street
         return self.lang == "fr" and not text[start].islower() and not _street_cue(text, start)
 
 

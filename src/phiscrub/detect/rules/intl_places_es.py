@@ -17,6 +17,9 @@ rules shared with the other packs. Each rule needs a cue or a closed list:
 * **numbered and capitalised facilities**: ``Hospital General de Zona No. 46``, ``UMF No. 12``, and
   a facility written in capitals (``HOSPITAL ITALIANO DE BUENOS AIRES``; not ``HOSPITAL DE DÍA``);
 * **rooms** after ``Sala``/``Quirófano`` (``Sala 3.93``, ``Quirófano 4``).
+
+The health centres, schools, insurers and hospital acronyms of the ``es2`` fresh notes are in
+:mod:`.intl_spanish_latam` (joined by :func:`spanish_place_rules`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from functools import cache
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_places import listed_town
 from phiscrub.detect.rules.intl_places_data import CAP
-from phiscrub.detect.rules.intl_spanish import spanish_extra_place_rules
+from phiscrub.detect.rules.intl_spanish import generic_word, spanish_extra_place_rules
+from phiscrub.detect.rules.intl_spanish_latam import spanish_site_rules
 
 __all__ = ["LATAM_TOWNS", "spanish_place_rules"]
 
@@ -79,19 +83,25 @@ def _rules() -> tuple[PatternRule, ...]:
     towns = trie_pattern(sorted(LATAM_TOWNS, key=len, reverse=True), ignore_case=False)
     return (
         PatternRule("CITY", re.compile(rf"{_TOWN_CUE.format(towns=towns)}(?P<t>{towns})(?![\w\-])", re.MULTILINE), group="t", name="town_latam_es", score=0.8),
-        PatternRule("CITY", re.compile(rf"(?:(?<![\w\-])(?:barrio|Colonia|colonia)|(?<=,[ ])Col\.|(?<=[(,][ ])col\.|(?<=\()[Cc]ol\.)[ ]+(?P<t>{_HOOD_RUN})(?![\w\-.])"), group="t", name="neighbourhood_es", score=0.75),
+        PatternRule("CITY", re.compile(rf"(?:(?<![\w\-])(?:barrio(?:[ ]de)?|Colonia|colonia)|(?<=,[ ])Col\.|(?<=[(,][ ])col\.|(?<=\()[Cc]ol\.)[ ]+(?P<t>{_HOOD_RUN})(?![\w\-]|\.\w)"), group="t", name="neighbourhood_es", score=0.75),
         PatternRule("STREET", re.compile(r"(?<![\w\-])(?P<s>(?:Calle|Cl\.|Carrera|Cra\.|Kr\.|Transversal|Tv\.|Diagonal|Dg\.|Avenida|Av\.)[ ]\d{1,3}[A-Z]?(?:[ ]?(?:Bis|bis|Sur|sur))?[ ](?:#|No\.|Nº|N°|n\.º)[ ]?\d{1,3}[A-Z]?[ ]?-[ ]?\d{1,3})(?![\w\-])"), group="s", name="street_co_es", score=0.8),
         PatternRule("ORGANIZATION", re.compile(rf"(?<![\w\-]){trie_pattern(sorted(_PAYERS, key=len, reverse=True), ignore_case=False)}(?![\w\-])"), name="payers_es", score=0.8),
         PatternRule("ORGANIZATION", re.compile(rf"\b(?:[Tt]rabaja(?:ba)?|[Tt]rabajó)[ ]+(?:como|de)[ ]+[a-zá-úñ]+(?:[ ][a-zá-úñ]+){{0,3}}?[ ]+(?:en|para)[ ]+(?:la[ ]empresa[ ]|el[ ]|la[ ])?(?P<o>{_CAP_RUN})(?![\w\-])"), group="o", validator=_not_town, name="employer_es", score=0.75),
         PatternRule("ORGANIZATION", re.compile(rf"(?<![\w\-])(?P<o>Ayuntamiento[ ]de[ ]{_CAP_RUN}|Juzgado[ ]de[ ](?:Primera[ ]Instancia|Guardia|Instrucción)[ ](?:n\.?º[ ]?\d+[ ])?de[ ]{_CAP_RUN})(?![\w\-])"), group="o", name="public_body_es", score=0.75),
         PatternRule("HOSPITAL", re.compile(r"(?<![\w\-])(?:Hospital[ ]General[ ]de[ ]Zona|Hospital[ ]General[ ]Regional|HGZ|HGR|Unidad[ ]de[ ]Medicina[ ]Familiar|UMF)[ ](?:No\.|Nº|N°|n\.º|núm\.|número)[ ]?\d{1,3}(?![\w])"), name="numbered_facility_es", score=0.85),
-        PatternRule("HOSPITAL", re.compile(_UPPER_FACILITY), name="upper_facility_es", score=0.8),
+        PatternRule("HOSPITAL", re.compile(_UPPER_FACILITY), validator=_upper_named, name="upper_facility_es", score=0.8),
         PatternRule("ZIP", re.compile(r"(?<![\w])(?:C\.P\.|CP)[ \t]*:?[ \t]*(?P<z>\d{5})(?![\w\-])"), group="z", name="postcode_any_es", score=0.8),
         PatternRule("CITY", re.compile(rf"(?<![\w\-])(?i:vive|viven|vivía|reside|residía|residente|domiciliad[oa]|natural|originari[oa]|vecin[oa]|nacid[oa])(?:[ ]+[a-záéíóúñ]+){{0,3}}?[ ]+(?:en|de)[ ]+(?P<t>{_CAP_RUN})(?![\w\-])"), group="t", validator=_not_a_noun, name="town_after_living_es", score=0.75),
         PatternRule("CITY", re.compile(rf"(?<![\w])(?:C\.P\.|CP)[ \t]*:?[ \t]*\d{{5}},[ ](?P<t>{_CAP_RUN})(?![\w\-])"), group="t", validator=_a_town, name="town_after_postcode_es", score=0.75),
         PatternRule("CITY", re.compile(rf"(?<![\w.,/+\-])\d{{5}}[ ](?P<t>{'|'.join(t for t in LATAM_TOWNS if ' ' in t)})(?![\w\-])"), group="t", name="zip_town_latam_es", score=0.8),
         PatternRule("ROOM", re.compile(r"(?<![\w\-])(?:Sala|sala|SALA|Quirófano|quirófano|QUIRÓFANO)[ ]+(?:n\.?º[ ]?)?(?P<r>\d{1,3}(?:[.\-]\d{1,3})?[A-Z]?)(?![\w.,]\d|[\w])"), group="r", name="room_es", score=0.75),
     )  # fmt: skip
+
+
+def _upper_named(m: re.Match[str]) -> bool:
+    """A facility in capitals with a name: not ``CLÍNICA MÉDICA`` (a service, every word generic)."""
+    words = [w for w in m.group().split()[1:] if w not in ("DE", "LA", "LOS", "DEL", "Y", "EL")]
+    return not all(generic_word(w) for w in words)
 
 
 def _is_town(name: str) -> bool:
@@ -119,4 +129,6 @@ def _not_town(m: re.Match[str]) -> bool:
 def spanish_place_rules(lang: str) -> tuple[PatternRule, ...]:
     """The rules of this module and of :mod:`.intl_spanish` (hospital notes) for ``es`` and ``ca``; none for
     other languages."""
-    return _rules() + spanish_extra_place_rules(lang) if lang in ("es", "ca") else ()
+    return (
+        _rules() + spanish_extra_place_rules(lang) + spanish_site_rules(lang) if lang in ("es", "ca") else ()
+    )

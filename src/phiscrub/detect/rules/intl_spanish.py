@@ -9,8 +9,8 @@ Spanish place hook :func:`.intl_places_es.spanish_place_rules` adds them); the d
 :mod:`.intl_spanish_dates`, the names in :mod:`.intl_spanish_names`:
 
 * **hospital buildings**: ``Pabellón B``, ``Pabellón A 3ª`` (the floor left out), ``Edificio Cervera``,
-  ``Torre C``; not ``Edificio Principal`` or ``Pabellón Quirúrgico`` (:func:`generic_word`);
-* **named units**: ``Unidad Los Almendros``, ``Unidad Alameda``; not ``Unidad Coronaria``, ``Unidad de
+  ``Torre C``, ``Torre Almendro``; not ``Edificio Principal`` or ``Pabellón Quirúrgico`` (:func:`generic_word`);
+* **named units and wards**: ``Unidad Los Almendros``, ``Unidad Alameda``, ``Sala San Roque``; not ``Unidad Coronaria``, ``Unidad de
   Cuidados Intensivos`` or ``Unidad Ictus``;
 * **hospital acronyms** (``HUV``, ``CHV``): opening a header before a service word (``HUV - SERVICIO DE
   URGENCIAS``, ``CHV - BLOQUE QUIRÚRGICO``), after a unit word (``URGENCIAS HUV - BOX VITAL 2``), in
@@ -75,7 +75,11 @@ def _building_ok(m: re.Match[str]) -> bool:
     name = m.group("n")
     if name is None:
         return True
-    return m.group("b").startswith(("Pab", "PAB", "Pav", "Edif", "EDIF")) and len(name) > 3 and _named(name)
+    return (
+        m.group("b").startswith(("Pab", "PAB", "Pav", "Edif", "EDIF", "Torre"))
+        and len(name) > 3
+        and _named(name)
+    )
 
 
 def _unit_ok(m: re.Match[str]) -> bool:

@@ -44,7 +44,9 @@ Also:
 * the days listed before a day-month (``(5, 6 y 7/2)``, ``los días 5 y 6 de marzo``), rising to it;
 * a month name or abbreviation and a two-digit year (``nov-23``, ``dic/22``, ``marzo-23``);
 * a year closing a parenthesis after a comma, the bracket or a diagnosis word (``(dx en México, 2017)``,
-  ``colecistectomía (2015)``, ``(IQ 2015)``).
+  ``colecistectomía (2015)``, ``(IQ 2015)``);
+* a month in Roman numerals (``5/III/2024``) and a day-month with a dash after a cue (``el 21-10``, ``Data:
+  12-3``; a day no greater than its month only after ``fecha``/``data``).
 """
 
 from __future__ import annotations
@@ -152,8 +154,8 @@ def _other_number(text: str, start: int, end: int, day: int, month: int) -> bool
     if _scale_before(before) and not (colon_after or cued):
         return True  # "EVA 7/10", "fuerza 4/5", "hemocultivos 2/2"; "TC 12/3: ..." is a dated result
     word = _word_before(before)
-    if "/" in word.rstrip("/"):
-        return True  # "GOT/GPT 34/41": a pair of values
+    if "/" in word.rstrip("/") and not _RX["UNIT_WORD_RE"].fullmatch(word):
+        return True  # "GOT/GPT 34/41": a pair of values ("mg/dl (20/02)": a unit, then a date)
     prev = _RX["NON_DATE_FRACTION_RE"].search(before)
     if prev and not cued:
         a, b = int(prev.group("a")), int(prev.group("b"))
@@ -279,16 +281,29 @@ def _day_list_ok(m: re.Match[str]) -> bool:
 
 def _short_year_re(lang: str) -> re.Pattern[str]:
     """A month name or abbreviation and a two-digit year (group ``my``: ``nov-23``, ``dic/22``,
-    ``marzo-23``), or a year closing a parenthesis (group ``y``) after a comma, the bracket or a diagnosis
-    or surgery word (``(dx en México, 2017)``, ``colecistectomía (2015)``, ``(IQ 2015)``)."""
+    ``marzo-23``), a year closing a parenthesis (group ``y``) after a comma, the bracket or a diagnosis
+    or surgery word (``(dx en México, 2017)``, ``colecistectomía (2015)``, ``(IQ 2015)``), a month in Roman
+    numerals (group ``rv``: ``5/III/2024``) or a day-month with a dash after a cue (group ``dv``)."""
     return re.compile(
         rf"(?<![\w\-/])(?P<my>(?:{month_pattern(lang, abbrs=True)})\.?[\-/'’]\d{{2}})(?![\w/]|[.,]\d)"
         r"|(?:,[ ]|\([ ]?|(?<![\w])(?:dx|Dx|DX|IQ|diagnosticad[oa]|intervenid[oa]|operad[oa]|diagnóstico|diagnòstic)"
         r"\.?:?[ ])(?P<y>(?:19[2-9]\d|20[0-3]\d))(?=[ ]?\))"
+        rf"|{_RX.text('ROMAN_MONTH')}|{_RX.text('DASH_DAY_MONTH')}"
     )
 
 
+def _dash_day_month_ok(m: re.Match[str]) -> bool:
+    """A valid day-month that is no count or dose; a day no greater than its month only after ``fecha``."""
+    day, month = int(m.group("dd")), int(m.group("dm"))
+    text, end = m.string, m.end("dm")
+    if not valid_day_month(day, month) or followed_by_unit(text, end) or _COUNT_AFTER_RE.match(text, end):
+        return False
+    return m.group("df") is not None or not _weak(day, month)
+
+
 def _short_year_ok(m: re.Match[str]) -> bool:
+    if m.group("dv") is not None:
+        return _dash_day_month_ok(m)
     if m.group("y") is None:
         return True
     line = line_before(m.string, m.start("y"), 80)
@@ -304,5 +319,5 @@ def spanish_date_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("DATE", _weekday_day_re(lang),     group="v",                     validator=_day_ok,                                   score=0.75, name=f"weekday_day_es_{lang}"),
         PatternRule("DATE", _RX["ARTICLE_DAY_NUM_RE"], group=("v", "v2"),             validator=_article_day_ok,                           score=0.7,  name=f"article_day_es_{lang}"),
         PatternRule("DATE", _day_list_re(lang),        group=("a1", "a2", "a3"),      validator=_day_list_ok,                              score=0.7,  name=f"day_list_es_{lang}"),
-        PatternRule("DATE", _short_year_re(lang),      group=("my", "y"),             validator=_short_year_ok,                            score=0.75, name=f"short_year_es_{lang}"),
+        PatternRule("DATE", _short_year_re(lang),      group=("my", "y", "rv", "dv"),          validator=_short_year_ok,                            score=0.75, name=f"short_year_es_{lang}"),
     )  # fmt: skip

@@ -45,7 +45,7 @@ _RX = pattern_data("intl_spanish_names", globals())
 
 #: A word in capitals ("MUÑOZ", "PÉREZ-LLORCA", "D'ORS").
 _UPPER = rf"[{_UP}](?:[{_UP}]|['’\-][{_UP}])+"
-_UPPER_NAME = rf"{_UPPER}(?:[ ](?:DE[ ]LA[ ]|DE[ ]LOS[ ]|DEL[ ]|DE[ ]|Y[ ]|I[ ])?{_UPPER}){{0,2}}"
+_UPPER_NAME = rf"{_UPPER}(?:[ ](?:DE[ ]LA[ ]|DE[ ]LOS[ ]|DEL[ ]|DE[ ]|Y[ ]|I[ ])?{_UPPER}){{0,3}}"
 
 
 def _fold(word: str) -> str:
@@ -97,7 +97,8 @@ def _field_words() -> str:
 def _upper_comma_re() -> re.Pattern[str]:
     return re.compile(
         rf"(?:(?P<f>(?<![\w])(?:{_field_words()}|Pte|PTE|Pac)\.?[ \t]*:[ \t]*)|(?:^|(?<=\n))[ \t]*)"
-        rf"(?P<n>{_UPPER_NAME}(?:,[ ](?P<g>{_UPPER}(?:[ ]{_UPPER})?))?)(?=[ \t]*(?:,|$|[ ]{{2,}}|\t|\(|[ ][-–][ ]))",
+        rf"(?P<n>{_UPPER_NAME}(?:,[ ](?P<g>{_UPPER}(?:[ ]{_UPPER})?|(?P<tg>{_TITLE}(?:[ ]{_TITLE}){{0,2}})))?)"
+        r"(?=[ \t]*(?:,|$|[ ]{2,}|\t|\(|[ ][-–][ ]))",
         re.MULTILINE,
     )
 
@@ -110,22 +111,25 @@ def _upper_comma_ok(m: re.Match[str]) -> bool:
     if any(_fold(w) in _stopwords() for w in (*given, *surnames)):
         return False
     if m.group("f") is not None:
-        # after a patient field: "MUÑOZ DELGADO, ENCARNACIÓN" or "ENCARNACIÓN MUÑOZ DELGADO" (two words or more)
+        # after a patient field: "MUÑOZ DELGADO, ENCARNACIÓN", "MUÑOZ, Encarnación" or "ENCARNACIÓN MUÑOZ
+        # DELGADO" (two words or more)
         return bool(given) or len(surnames) >= 2
-    if not given:
+    if not given or m.group("tg") is not None:
         return False
     # On a line of its own: a listed given name after the comma and a listed surname before it.
     return all(_given(w) for w in given) and any(_surname(w) for w in surnames)
 
 
 def _nickname_ok(m: re.Match[str]) -> bool:
-    name = m.group("q") or m.group("p") or m.group("a")
+    name = m.group("q") or m.group("p") or m.group("a") or m.group("c") or m.group("l")
     if _fold(name) in _stopwords() or name.lower() in _drugs():
         return False
+    if m.group("l") is not None:
+        return _given(name)  # 'varón de 60 años ("Paco")': a listed given name in quotes
     if m.group("q") is not None:
         # after a capitalised name: the word before the bracket starts with a capital
         before = m.string[max(0, m.start() - 30) : m.start()].split()
-        return bool(before) and before[-1][:1].isupper()
+        return (bool(before) and before[-1][:1].isupper()) or _given(name)
     if m.group("p") is not None:
         return _given(name)
     return True
@@ -134,9 +138,14 @@ def _nickname_ok(m: re.Match[str]) -> bool:
 # ------------------------------------------------------------------------------------------------
 # Names around roles and staff fields
 @cache
+def _roles() -> str:
+    """The staff roles of the Spanish pack, as one alternation."""
+    return trie_pattern(NAME_WORDS["es"].roles, ignore_case=True)
+
+
+@cache
 def _bracket_role_re() -> re.Pattern[str]:
-    roles = trie_pattern(NAME_WORDS["es"].roles, ignore_case=True)
-    return re.compile(rf"\((?P<n>{_TITLE}(?:[ ]{_TITLE}){{0,2}}),[ ](?:{roles})(?![\w\-])")
+    return re.compile(rf"\((?P<n>{_TITLE}(?:[ ]{_TITLE}){{0,2}}),[ ](?:{_roles()})(?![\w\-])")
 
 
 def _bracket_role_ok(m: re.Match[str]) -> bool:
@@ -151,6 +160,41 @@ def _staff_initial_re() -> re.Pattern[str]:
         rf"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{{2}})|(?<=\t))[ \t]*(?:{fields})[ \t]*:[ \t]*"
         rf"(?P<n>[{_UP}]\.[ ]{_TITLE}(?:[ ]{_TITLE})?)(?![\w\-])"
     )
+
+
+@cache
+def _name_role_bracket_re() -> re.Pattern[str]:
+    """``Mamen (instrumentista)``: a given name before a role in brackets."""
+    return re.compile(rf"(?<![\w\-.])(?P<n>{_TITLE})[ ]\((?:{_roles()})\)")
+
+
+@cache
+def _role_comma_name_re() -> re.Pattern[str]:
+    """``su psicóloga de referencia, Maite.``: a given name after a role and a comma, closing the clause."""
+    return re.compile(
+        rf"(?<![\w\-])(?:{_roles()})(?:[ ]de[ ](?:referencia|referència|guardia|planta|zona|cabecera))?,[ ]"
+        rf"(?P<n>{_TITLE}(?:[ ]{_TITLE})?)(?=[ \t]*(?:[.;)\n]|\Z))"
+    )
+
+
+def _given_first_ok(m: re.Match[str]) -> bool:
+    first = m.group("n").split(" ")[0]
+    return _given(first) and _fold(first) not in _stopwords()
+
+
+#: Sentence openers before a living verb that name nobody ("Actualmente vive sola").
+_NOT_SUBJECTS = frozenset(
+    (
+        "actualmente", "ahora", "tambien", "todavia", "aun", "ya", "hoy", "sola", "solo", "antes", "nadie",
+        "quien", "cada", "uno", "una", "ella", "el", "ambos", "ambas", "todos", "todas", "nunca", "siempre",
+    )
+)  # fmt: skip
+
+
+def _subject_name_ok(m: re.Match[str]) -> bool:
+    name = m.group("n")
+    folded = _fold(name)
+    return not (folded in _stopwords() or folded in _NOT_SUBJECTS or folded.endswith("mente"))
 
 
 def _lower_name_ok(m: re.Match[str]) -> bool:
@@ -193,8 +237,12 @@ def spanish_name_rules(lang: str) -> tuple[PatternRule, ...]:
         return ()
     return (
         PatternRule("PATIENT", _upper_comma_re(),         group="n", validator=_upper_comma_ok,                                                                       score=0.85, name=f"upper_comma_name_es_{lang}"),
-        PatternRule("PATIENT", _RX["NICKNAME_RE"],        group=("q", "p", "a"), validator=_nickname_ok,                                                              score=0.75, name=f"nickname_es_{lang}"),
+        PatternRule("PATIENT", _RX["NICKNAME_RE"],        group=("q", "p", "a", "c", "l"), validator=_nickname_ok,                                                              score=0.75, name=f"nickname_es_{lang}"),
         PatternRule("DOCTOR",  _bracket_role_re(),        group="n", validator=_bracket_role_ok,                                                                      score=0.75, name=f"bracket_role_name_es_{lang}"),
+        PatternRule("DOCTOR",  _name_role_bracket_re(),   group="n", validator=_given_first_ok,                                                                       score=0.75, name=f"name_role_bracket_es_{lang}"),
+        PatternRule("DOCTOR",  _role_comma_name_re(),     group="n", validator=_given_first_ok,                                                                       score=0.75, name=f"role_comma_name_es_{lang}"),
+        PatternRule("PATIENT", _RX["NAME_AGE_LINE_RE"],   group="n", validator=_given_first_ok,                                                                       score=0.8,  name=f"name_age_line_es_{lang}"),
+        PatternRule("RELATIVE", _RX["SUBJECT_NAME_RE"],   group="n", validator=_subject_name_ok,                                                                      score=0.7,  name=f"subject_name_es_{lang}"),
         PatternRule("DOCTOR",  _staff_initial_re(),       group="n",                                                                                                  score=0.8,  name=f"staff_initial_es_{lang}"),
         PatternRule("PATIENT", _RX["LOWER_NAME_RE"],      group="n", validator=_lower_name_ok,    labeler=_lower_name_label, extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name=f"lower_case_names_es_{lang}"),
         PatternRule("DOCTOR",  _RX["LOWER_SIGNATURE_RE"], group="n", validator=_lower_signature_ok,                                                                   score=0.7,  name=f"lower_case_signature_es_{lang}"),
