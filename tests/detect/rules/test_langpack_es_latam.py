@@ -75,6 +75,35 @@ EXACT = [
 ]  # fmt: skip
 
 
+# Latin American towns, states and departments after a place cue (es/cities_latam.txt).
+LATAM_PLACES = [
+    ("Jubilado, natural de Jardín, Antioquia, vive con su hija.", ("Antioquia", "LOCATION")),
+    ("originaria de Juchitán, Oaxaca; radica en la CDMX desde 2019.", ("Oaxaca", "LOCATION")),
+    ("originaria de Juchitán, Oaxaca; radica en la CDMX desde 2019.", ("CDMX", "LOCATION")),
+    ("Ingresa trasladado desde Iztapalapa por la tarde.", ("Iztapalapa", "LOCATION")),
+    ("Profesor en un liceo de Quilpué desde hace años.", ("Quilpué", "LOCATION")),
+    ("Vive en Envigado con su esposa.", ("Envigado", "LOCATION")),
+    ("Vive con la abuela en la vereda, Soacha\nMotivo: fiebre", ("Soacha", "LOCATION")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "span"), LATAM_PLACES)
+def test_latam_place(text: str, span: tuple[str, str]) -> None:
+    assert span in resolved(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Refiere mejoría en la Libertad de movimientos.",
+        "Paciente con Esperanza de vida reducida.",
+        "Signo de Murphy negativo, resto sin Progreso.",
+    ],
+)
+def test_latam_common_words_not_places(text: str) -> None:
+    assert not [s for s, label in resolved(text) if label == "LOCATION"]
+
+
 @pytest.mark.parametrize(("text", "span"), EXACT)
 def test_latam_regional_span(text: str, span: tuple[str, str]) -> None:
     assert span in resolved(text)

@@ -80,6 +80,8 @@ def _towns(lang: str = "") -> frozenset[str]:
     towns.update(_read("es", "cities_ca"))
     if lang in ("es", "ca"):  # towns of 15,000 and more (scripts/build_es_towns.py): Spanish notes only
         towns.update(_read("es", "cities_more"))
+    if lang == "es":  # Latin American towns, states and departments (scripts/build_latam_towns.py)
+        towns.update(_read("es", "cities_latam"))
     return frozenset(t for t in towns if len(t) > 2 and t not in TOWN_WORDS)
 
 
@@ -326,8 +328,13 @@ def _is_hospital(name: str) -> bool:
 
 
 #: Spanish/Catalan address lines: a listed town or province in brackets ("Aranjuez (Madrid)") or after a
-#: sentence period and closing its part of the line ("Hospital Carlos Haya. Málaga. España", "s/n. Badajoz.").
-_ES_TOWN_CUES = r"|\((?=(?:{towns})\))|(?<=[\w)])\.[ ](?=(?:{towns})(?:[ \t]*(?:\n|\Z|\.(?:\s|\Z)|\()))"
+#: sentence period and closing its part of the line ("Hospital Carlos Haya. Málaga. España", "s/n. Badajoz."),
+#: after a comma and before a semicolon ("de Juchitán, Oaxaca; radica"), or a town's capital-letter short
+#: name after "en la"/"de la" ("radica en la CDMX").
+_ES_TOWN_CUES = (
+    r"|\((?=(?:{towns})\))|(?<=[\w)])\.[ ](?=(?:{towns})(?:[ \t]*(?:\n|\Z|\.(?:\s|\Z)|\()))"
+    r"|(?<=\w),[ ](?=(?:{towns});)|(?<![\w\-])(?:en|de|desde)[ ]la[ ](?=[A-Z]{{3,}}(?![\w\-]))"
+)
 #: A country closing an address line, after the town, its postcode or "(Province)":
 #: "28008 Madrid España E-mail: ...", "Jaén. España.", "Bogotá Colombia." (``{countries}``: the names).
 _COUNTRY_LINE_END = r"(?<=[\w).])[ ]+(?=(?:{countries})(?:[ \t]*[.)\n]|[ \t]*\Z|[ ]+(?i:e-?mail|correo)))"
