@@ -28,6 +28,17 @@ FOUND = [
     ("Prior admit QVBH Birch unit. No meds x 6 mo", "QVBH"),
     ("SEI - CATARACT SURGERY PRE-OP H&P\nPt: 92 yo F", "SEI"),
     ("TRC Outpatient OT - Clinical Driving Eval\nDx: CVA", "TRC"),
+    ("help: brother Caius (208) 555-0199 (Elk Hollow) | 5. Pros", "Elk Hollow"),
+    ("Lives alone in apt in Marrow's Addition, indep ADLs", "Marrow's Addition"),
+    ('connection: rec room; friend "Zeb" | 4. People', "Zeb"),
+    ('calls out for "Orrin" (late husband). baseline', "Orrin"),
+    ("Therapy q2wk w/ Renata - working on CBT-I", "Renata"),
+    ("positioning (worked on w/ Tessa IBCLC before d/c)", "Tessa"),
+    ("back to work (lineman w/ Kettle Rural Electric Co-op) as of monday", "Kettle Rural Electric Co-op"),
+    ("CM Ana Loy (Quellbrook Recovery Partners) 509-555-0100", "Quellbrook Recovery Partners"),
+    ("- pcp dr vane (quellbrook family medicine) 1-2 wk", "quellbrook family medicine"),
+    ("npn 7a-7p Thessaly 3 neuro icu\npt sedated", "Thessaly 3"),
+    ("NEWBORN H&P - TPMC Ostrava 2 (Mother-Baby)", "Ostrava 2"),
 ]
 
 NOT_FOUND = [
@@ -44,6 +55,9 @@ NOT_FOUND = [
     ("NSG NOTE 1900-0700\nneuro intact, follows commands", "NSG"),  # a note-type heading
     ("CHEMO TEACH - ONCOLOGY RN\nPT AGREES TO PLAN.", "CHEMO"),  # an ALL-CAPS note
     ("reports pain 6/10 in thumbs (CMC) bilat", "CMC"),  # carpometacarpal
+    ("call daughter 208-555-0199 (Cell) after 5", "Cell"),  # a phone tag, not a town
+    ('friend "help" with rides', "help"),
+    ("CBT with Exposure hierarchy", "Exposure"),
 ]
 
 

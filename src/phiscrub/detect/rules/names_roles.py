@@ -109,6 +109,28 @@ def _quoted_nickname_ok(m: re.Match[str]) -> bool:
     return not (low in NAME_STOPWORDS or low in vocab.clinical or low in _NOT_NICKNAMES)
 
 
+def _quoted_kin_ok(m: re.Match[str]) -> bool:
+    """A quoted word that is no clinical, stop or everyday word ('friend "Dre"', not 'friend "help"')."""
+    vocab = clinical_vocabulary()
+    words = (m.group("n") or m.group("m")).split()
+    return not any(
+        w.lower() in NAME_STOPWORDS
+        or w.lower() in vocab.clinical
+        or (_plain(w) and w.lower() not in vocab.first_names)
+        for w in words
+    )
+
+
+def _therapy_with_ok(m: re.Match[str]) -> bool:
+    """A listed given name after a therapy cue; before a credential, any word that is not plain."""
+    vocab = clinical_vocabulary()
+    word = m.group("n") or m.group("m")
+    low = word.lower()
+    if low in NAME_STOPWORDS or low in vocab.clinical or low in vocab.care_units:
+        return False
+    return _listed_given_name(word) or (m.group("m") is not None and not _plain(word))
+
+
 def _pt_lower_ok(m: re.Match[str]) -> bool:
     """A listed given name that is no common word; in brackets, any word no dictionary has."""
     vocab = clinical_vocabulary()
@@ -192,6 +214,8 @@ ROLE_NAME_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("DOCTOR",  _RX["ROLE_ABBR_RE"],  name="role_abbr",    score=0.7, group="n", validator=_role_abbr_ok),
     PatternRule("PATIENT", _RX["NICKNAME_RE"],   name="nickname",     score=0.7, group="n", validator=_nickname_ok),
     PatternRule("PATIENT", _RX["QUOTED_NICKNAME_RE"], name="nickname_quoted", score=0.7, group="n", validator=_quoted_nickname_ok),
+    PatternRule("RELATIVE", _RX["QUOTED_KIN_RE"], name="quoted_kin", score=0.6, group=("n", "m"), validator=_quoted_kin_ok),
+    PatternRule("DOCTOR",  _RX["THERAPY_WITH_RE"], name="therapy_with", score=0.6, group=("n", "m"), validator=_therapy_with_ok),
     PatternRule("PATIENT", _RX["SPELLED_RE"],    name="spelled_name", score=0.7, group="s", validator=_spelled_ok),
     PatternRule("PATIENT", _RX["PT_LOWER_RE"],   name="pt_lower",     score=0.6, group="n", validator=_pt_lower_ok),
     PatternRule("PATIENT", _RX["SELF_INTRO_RE"], name="self_intro",   score=0.6, group=("n", "i"), validator=_self_intro_ok),

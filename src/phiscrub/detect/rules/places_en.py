@@ -58,6 +58,7 @@ _ORG_HEADS = (
     "Day Program", "Food Bank", "Pantry", "Drug", "Drugs", "ISD", "School District", "Public Schools",
     "VNA", "Visiting Nurses", "Roofing", "Plumbing", "Sheet Metal", "Council on Aging", "Mobile Crisis",
     "Freight Lines", "Life & Disability", "Mutual", "DME", "Medical Supply", "Public Library", "Library",
+    "Co-op", "Co-Op", "Coop", "Recovery Partners", "Care Partners", "Medical Partners",
 )  # fmt: skip
 _HOSP_HEADS = (
     "Urgent Care", "Family Practice", "Family Medicine", "Family Med", "Fam Med", "Internal Med", "Primary Care", "Internal Medicine",
@@ -124,6 +125,14 @@ _LOWER_FACILITY_RE = re.compile(
     + "|".join(re.escape(h).replace(r"\ ", "[ \\t]") for h in sorted(_LOWER_HEADS, key=len, reverse=True))
     + ")"
     + r")(?![\w'’-])"
+)
+# "pcp dr hutto (pettigrew family medicine)": the same lower-case place in brackets after a person.
+_LOWER_PAREN_RE = re.compile(
+    r"\((?P<low>[a-z][a-z'’-]+(?:[ \t][a-z][a-z'’-]+){0,2}?[ \t]"
+    + "(?:"
+    + "|".join(re.escape(h).replace(r"\ ", "[ \\t]") for h in sorted(_LOWER_HEADS, key=len, reverse=True))
+    + ")"
+    + r")(?=[ \t]*[),;])"
 )
 
 
@@ -380,7 +389,7 @@ _NATURE_WORDS = word_set(
 
 
 def _ward_ok(m: re.Match[str]) -> bool:
-    ward = m.group("w1") or m.group("w2")
+    ward = m.group("w1") or m.group("w2") or m.group("w4")
     return not plain_word(ward.split()[0]) and not upper_line(m.string, m.start(), m.end())
 
 
@@ -401,7 +410,7 @@ def _ward_anycase_ok(m: re.Match[str]) -> bool:
         if fac.isupper() and (fac in clinical_vocabulary().abbreviations or _service(fac)):
             return False  # "ICU Bed 4", "ED Room 2": a care unit or service, not a facility's name
         if not re.match(
-            r"[ \t]*(?:\n|\Z|[,;)|]|[ \t]{2}|[ \t]+(?:for|stepdown|step-down|tele|rm|room|bed)\b)",
+            r"[ \t]*(?:\n|\Z|[,;)|(]|[ \t]{2}|[ \t]+(?:for|in|stepdown|step-down|tele|rm|room|bed)\b)",
             m.string[m.end() :],
         ):
             return False  # "CPMC Pettus 5 for GI eval", "RCH Ashby 3  rm 312": a unit ends there
@@ -477,9 +486,10 @@ PLACE_RULES_EN: tuple[PatternRule, ...] = (
     TrimmedRule("ORGANIZATION", _WEAK_RE, name="organization_weak_head", score=0.5, group="weak", validator=_weak_ok, trim=_trim_left),
     TrimmedRule("HOSPITAL", _HOSP_RE, name="practice", score=0.6, group="hosp", validator=_hosp_ok, trim=_trim_left),
     PatternRule("HOSPITAL", _LOWER_FACILITY_RE, name="facility_lower", score=0.5, group="low", validator=_lower_ok),
+    PatternRule("HOSPITAL", _LOWER_PAREN_RE, name="facility_lower_paren", score=0.5, group="low", validator=_lower_ok),
     PatternRule("HOSPITAL", _RX["ABBR_RE"], name="facility_abbr", score=0.5, group=("a1", "a2"), validator=_abbr_ok),
     PatternRule("HOSPITAL", _RX["HOUSE_ACRONYM_RE"], name="house_acronym", score=0.5, group=("mc", "head"), validator=_house_acronym_ok),
-    PatternRule("DEPARTMENT", _RX["WARD_RE"], name="named_unit", score=0.6, group=("w1", "w2"), validator=_ward_ok),
+    PatternRule("DEPARTMENT", _RX["WARD_RE"], name="named_unit", score=0.6, group=("w1", "w2", "w4"), validator=_ward_ok),
     PatternRule("DEPARTMENT", _RX["WARD_ANYCASE_RE"], name="named_unit_anycase", score=0.5, group="w3", validator=_ward_anycase_ok),
     PatternRule("DEPARTMENT", NAMED_UNIT_RE, name="named_unit_word", score=0.5, group="u", validator=_named_unit_ok),
     PatternRule("HOSPITAL", _RX["VA_RE"], name="va_site", score=0.5, group="va"),

@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 
 from phiscrub.calendar import WEEKDAY_NAMES
-from phiscrub.detect.clinical_vocab import MONTHS
+from phiscrub.detect.clinical_vocab import MONTHS, word_set
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.facility_data import NAME_STOPWORDS_LOCATION
@@ -138,8 +138,30 @@ STATE_NAMES_LOWER = frozenset(s.lower() for s in STATE_NAMES)
 
 
 def _hood_ok(m: re.Match[str]) -> bool:
+    if m.group("hood2") is not None:
+        words = m.group("hood2").split()[:-1]
+        return not any(clinical_or_calendar(w.removesuffix("'s").removesuffix("’s")) for w in words)
     words = m.group("hood").split()
     return any(not plain_word(w) for w in words) or len(words) >= 2
+
+
+#: What a bracket after a phone number says when it names no town ("(cell)", "(Mom)", "(after 5)").
+_PHONE_TAGS = word_set(
+    """
+    cell mobile home work office main fax pager landline preferred primary alternate alt voicemail vm
+    daytime evening evenings day night nights weekends weekdays text texts only ok best direct desk
+    mom mother dad father son daughter wife husband spouse partner sister brother aunt uncle niece
+    nephew grandson granddaughter grandma grandpa friend neighbor neighbour caregiver guardian poa
+    hcpoa cousin business private personal new old backup emergency
+    """
+)  # fmt: skip
+
+
+def _phone_town_ok(m: re.Match[str]) -> bool:
+    words = [w.lower().removesuffix("'s").removesuffix("’s") for w in m.group("pt").split()]
+    if any(w in _PHONE_TAGS or w in MONTHS_DAYS for w in words):
+        return False
+    return not any(clinical_or_calendar(w) for w in words) and words[0] not in STATE_NAMES_LOWER
 
 
 def _city_before_ok(m: re.Match[str]) -> bool:
@@ -243,7 +265,8 @@ CITY_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("HOSPITAL", _RX["SHORT_HOSP_RE"], name="hospital_short_name", score=0.5, group=("sh", "fixed"), validator=_short_hosp_ok),
     PatternRule("CITY", _RX["CITY_LOWER_RE"], name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
     PatternRule("CITY", _RX["CITY_RE"], name="city_cue", score=0.5, group="city", validator=_city_ok),
-    PatternRule("LOCATION", _RX["HOOD_RE"], name="neighborhood", score=0.5, group="hood", validator=_hood_ok),
+    PatternRule("LOCATION", _RX["HOOD_RE"], name="neighborhood", score=0.5, group=("hood", "hood2"), validator=_hood_ok),
+    PatternRule("CITY", _RX["PHONE_TOWN_RE"], name="town_after_phone", score=0.5, group="pt", validator=_phone_town_ok),
     PatternRule("LOCATION", _RX["PROPER_RUN_RE"], name="proper_run", score=0.4, group="run", validator=_proper_run_ok,
                 labeler=_proper_run_label, extra_labels=("NAME",)),
 )  # fmt: skip
