@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from phiscrub.deid import Deidentifier
 from phiscrub.detect.rules.base import RuleDetector
 from phiscrub.document import Document, Span
 
@@ -19,3 +20,10 @@ def run_detector(detector: RuleDetector, text: str) -> list[Span]:
         seen.add((s.start, s.end))
     assert spans == sorted(spans)
     return spans
+
+
+def kept_surfaces(deid: Deidentifier, text: str) -> set[str]:
+    """The surfaces ``deid`` proposes and then keeps through the whole selection (guard, extend)."""
+    doc = Document("t", text)
+    spans = deid.select(doc, deid.propose_many([doc])[0])
+    return {text[s.start : s.end] for s in spans}

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from phiscrub.deid import Deidentifier
-from phiscrub.document import Document
+
+from ._support import kept_surfaces
 
 FOUND = [
     ("Follow-up in 2 wk.\n-bg rn", "bg"),
@@ -61,22 +62,13 @@ NOT_FOUND = [
 ]
 
 
-@pytest.fixture(scope="module")
-def rules_only() -> Deidentifier:
-    return Deidentifier(model=None)
-
-
-def _kept(deid: Deidentifier, text: str) -> set[str]:
-    doc = Document("t", text)
-    spans = deid.select(doc, deid.propose_many([doc])[0])
-    return {text[s.start : s.end] for s in spans}
-
-
 @pytest.mark.parametrize(("text", "surface"), FOUND)
-def test_fifth_round_forms_are_found_and_kept(rules_only: Deidentifier, text: str, surface: str) -> None:
-    assert surface in _kept(rules_only, text)
+def test_fifth_round_forms_are_found_andkept_surfaces(
+    rules_only: Deidentifier, text: str, surface: str
+) -> None:
+    assert surface in kept_surfaces(rules_only, text)
 
 
 @pytest.mark.parametrize(("text", "surface"), NOT_FOUND)
 def test_fifth_round_look_alikes_stay_in_clear(rules_only: Deidentifier, text: str, surface: str) -> None:
-    assert not any(surface in kept or kept in surface for kept in _kept(rules_only, text))
+    assert not any(surface in kept or kept in surface for kept in kept_surfaces(rules_only, text))

@@ -15,9 +15,9 @@ from phiscrub.deid import Deidentifier
 from phiscrub.detect.rules.locations import location_detector
 from phiscrub.detect.rules.names import name_detector
 from phiscrub.detect.rules.names_roles import ROLE_NAME_RULES_EN
-from phiscrub.document import Document, Span
+from phiscrub.document import Span
 
-from ._support import run_detector
+from ._support import kept_surfaces, run_detector
 
 NAMES_FOUND = [
     ("renal fellow (Bhatt) placed rt fem hd catheter", "Bhatt", "DOCTOR"),
@@ -89,7 +89,11 @@ PLACES_FOUND = [
     ("presented to OSH (mercy) ~0500 8/14", "mercy", "HOSPITAL"),
     ("Hx w/d seizure 2019 per OSH records (Mercy - Defiance).", "Defiance", "CITY"),
     ("MARLOW SPRINGS HEART & VASCULAR", "MARLOW SPRINGS HEART & VASCULAR", "HOSPITAL"),
-    ("Referred to Tuckahoe County Council on Aging for rides.", "Tuckahoe County Council on Aging", "ORGANIZATION"),
+    (
+        "Referred to Tuckahoe County Council on Aging for rides.",
+        "Tuckahoe County Council on Aging",
+        "ORGANIZATION",
+    ),
     ("VA CBOC in Aiken for labs.", "VA CBOC", "HOSPITAL"),
 ]
 
@@ -113,21 +117,12 @@ def _surfaces(detector_spans: list[Span], text: str) -> set[tuple[str, str]]:
     return {(text[s.start : s.end], s.label) for s in detector_spans}
 
 
-@pytest.fixture(scope="module")
-def rules_only() -> Deidentifier:
-    return Deidentifier(model=None)
-
-
-def _kept(deid: Deidentifier, text: str) -> set[str]:
-    doc = Document("t", text)
-    spans = deid.select(doc, deid.propose_many([doc])[0])
-    return {text[s.start : s.end] for s in spans}
-
-
 @pytest.mark.parametrize(("text", "surface", "label"), NAMES_FOUND)
-def test_name_forms_are_found_and_kept(rules_only: Deidentifier, text: str, surface: str, label: str) -> None:
+def test_name_forms_are_found_andkept_surfaces(
+    rules_only: Deidentifier, text: str, surface: str, label: str
+) -> None:
     assert (surface, label) in _surfaces(run_detector(name_detector(), text), text)
-    assert surface in _kept(rules_only, text)
+    assert surface in kept_surfaces(rules_only, text)
 
 
 @pytest.mark.parametrize("text", NAMES_NOT_FOUND)
@@ -148,11 +143,11 @@ def _rule_of(text: str, span: Span) -> set[str]:
 
 
 @pytest.mark.parametrize(("text", "surface", "label"), PLACES_FOUND)
-def test_place_forms_are_found_and_kept(
+def test_place_forms_are_found_andkept_surfaces(
     rules_only: Deidentifier, text: str, surface: str, label: str
 ) -> None:
     assert (surface, label) in _surfaces(run_detector(location_detector(), text), text)
-    assert surface in _kept(rules_only, text)
+    assert surface in kept_surfaces(rules_only, text)
 
 
 @pytest.mark.parametrize("text", PLACES_NOT_FOUND)
@@ -160,5 +155,5 @@ def test_place_look_alikes_are_not_tagged_as_named_units(rules_only: Deidentifie
     found = run_detector(location_detector(), text)
     assert not [s for s in found if text[s.start : s.end].endswith("Unit")]
     assert not {w for w in ("BMI", "Wagner", "cefazolin", "Bed", "see") if w in text} & {
-        w for kept in _kept(rules_only, text) for w in kept.split()
+        w for kept in kept_surfaces(rules_only, text) for w in kept.split()
     }
