@@ -55,6 +55,7 @@ from phiscrub.detect.clinical_cues import (
     PLACE_BEFORE_RE,
     QUOTED_AFTER_WORD_RE,
     ROLE_BEFORE_RE,
+    SIGNOFF_CREDENTIALS,
     TITLE_BEFORE_RE,
     TOKEN_RE,
     WEEKDAY_RE,
@@ -82,7 +83,7 @@ from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
 from phiscrub.labels import fold
 
-_RX = pattern_data("clinical")
+_RX = pattern_data("clinical", {"SIGNOFF_CREDENTIALS": SIGNOFF_CREDENTIALS})
 
 
 __all__ = [

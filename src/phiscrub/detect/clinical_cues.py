@@ -191,6 +191,9 @@ _CREDENTIAL_SUFFIXES = words_pattern(
     RD RDN OTR/L CCC-SLP PT OT SLP
     """
 )
+#: Credentials a note writes in lower case after the initials that sign it ("-bg rn", "-rs, licsw"):
+#: read by the sign-off rule (:mod:`phiscrub.detect.rules.names_roles`) and by the guard's evidence.
+SIGNOFF_CREDENTIALS = "(?:rn|lpn|cna|np|pa-c|pa|md|rt|msw|sw|licsw|lcsw|lmft|lmhc|psyd|ot|pt|slp)"
 CREDENTIAL_AFTER_RE = re.compile(
     rf"(?:,[ \t]*[A-Z][A-Za-z]{{1,6}}(?:-[A-Z]{{1,4}})?)*?,?[ \t]*(?:{_CREDENTIAL_SUFFIXES})(?![\w-])"
 )

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import re
 
+from phiscrub.detect.clinical_cues import SIGNOFF_CREDENTIALS
 from phiscrub.detect.clinical_vocab import clinical_vocabulary, word_set
 from phiscrub.detect.english_words import lowercase_ok
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule
 from phiscrub.detect.rules.names_data import NAME_STOPWORDS
 
-_RX = pattern_data("names_roles")
+_RX = pattern_data("names_roles", {"SIGNOFF_CREDENTIALS": SIGNOFF_CREDENTIALS})
 
 
 __all__ = ["ROLE_NAME_RULES_EN"]
