@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from phiscrub.cli._common import output_option
+from phiscrub.cli._common import choice_option, output_option
 from phiscrub.errors import PhiscrubError
+from phiscrub.io.decoding import ENCODING_ERRORS
 
 __all__ = ["report_cmd"]
 
@@ -46,6 +47,8 @@ class _ReportError(click.ClickException):
 @click.option("--text-column", default="text", show_default=True, help="Redact run: its --text-column.")
 @click.option("--id-field", default=None, help="Redact run: its --id-field.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Redact run: its --encoding (CSV/TSV).")
+@choice_option("--encoding-errors", choices=ENCODING_ERRORS, default="fail",
+               help="Redact run: its --encoding-errors (how --input is read again for --show-text).")  # fmt: skip
 def report_cmd(
     folder: Path,
     out: Path,
@@ -58,6 +61,7 @@ def report_cmd(
     text_column: str,
     id_field: str | None,
     encoding: str,
+    encoding_errors: str,
 ) -> None:
     """Write an HTML report of RUN_DIR (a `phiscrub redact` OUTDIR) or EVAL_DIR (a `phiscrub
     evaluate --out-dir` folder).
@@ -69,9 +73,16 @@ def report_cmd(
     [LABEL] unless --show-text). Exit status 2, nothing written: a folder that is neither kind, or a
     file in it that does not parse.
     """
-    from phiscrub.report import ReadOptions, ReportRequest, write_html
+    from phiscrub.io.shapes import InputOptions
+    from phiscrub.report import ReportRequest, write_html
 
-    opts = ReadOptions(text_field=text_field, text_column=text_column, id_field=id_field, encoding=encoding)
+    opts = InputOptions(
+        text_field=text_field,
+        text_column=text_column,
+        id_field=id_field,
+        encoding=encoding,
+        encoding_errors=encoding_errors,
+    )
     request = ReportRequest(sample, seed, show_text, input_path, input_format, opts)
     try:
         built = write_html(folder, out, request)

@@ -45,8 +45,11 @@ source (``txt``, ``csv``, ``parquet``), so there is one parser per format.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
+from typing import Any
 
 from phiscrub.errors import ConfigError, InputFormatError
 from phiscrub.io.base import PathLike
@@ -61,6 +64,7 @@ __all__ = [
     "RECORD_PROBLEMS",
     "SHAPES",
     "CsvSource",
+    "InputOptions",
     "JsonlSource",
     "ParquetSource",
     "Source",
@@ -103,6 +107,37 @@ def detect_shape(path: PathLike) -> str:
             f"{p}: cannot tell the input shape from {p.suffix!r}; known: {sorted(_SUFFIX_SHAPES)}"
         )
     return shape
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """How an input is read: the keyword arguments of :func:`open_source` but the shape.
+
+    One object for every door that reads notes again: ``redact`` (its manifest fingerprint and its
+    vault record them), ``reidentify`` (from the vault) and ``report`` (the run's output and input).
+    """
+
+    text_field: str = "text"
+    text_column: str = "text"
+    id_field: str | None = None
+    patient_field: str | None = None
+    keep_columns: tuple[str, ...] = ()
+    encoding: str = "utf-8"
+    encoding_errors: str = "fail"
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> InputOptions:
+        """The options among ``data``'s keys (other keys are ignored; lists become tuples), as a
+        run's manifest or vault records them."""
+        known = {f.name for f in dataclass_fields(cls)}
+        given: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known
+        }
+        return cls(**given)
+
+    def open(self, path: PathLike, fmt: str | None = None) -> Source:
+        """:func:`open_source` of ``path`` with these options."""
+        return open_source(path, fmt=fmt, **asdict(self))
 
 
 def open_source(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from phiscrub.errors import InputFormatError
+from phiscrub.io.shapes import InputOptions
 from phiscrub.report.evaluation import EvalReport, is_evaluation, load_evaluation, render_evaluation
 from phiscrub.report.html import e, page
 from phiscrub.report.run import ReadOptions, RunReport, is_run, load_run, render_run
@@ -75,7 +76,8 @@ class ReportRequest:
         show_text: show original note text (redact: needs ``input_path``, the run's input).
         input_path: redact: the run's input; evaluation: the gold corpus (default: the recorded path).
         input_format: evaluation only: the format of ``input_path`` (default: guessed).
-        opts: redact only: how the run read its input (``--text-field``, ``--id-field``, ...).
+        opts: redact only: how the run read its input (``--text-field``, ``--id-field``, ...), the
+            :class:`~phiscrub.io.shapes.InputOptions` that ``redact`` takes.
     """
 
     sample: int = 10
@@ -83,7 +85,7 @@ class ReportRequest:
     show_text: bool = False
     input_path: Path | None = None
     input_format: str | None = None
-    opts: ReadOptions | None = None
+    opts: InputOptions | None = None
 
 
 def build_report(folder: Path, request: ReportRequest | None = None) -> BuiltReport:

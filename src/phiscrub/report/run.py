@@ -24,10 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from phiscrub.errors import ConfigError, InputFormatError
+from phiscrub.io.shapes import InputOptions
 from phiscrub.report.html import Mark, colour, e, highlight, legend, table
 from phiscrub.report.svg import bar_chart, histogram
 
 __all__ = ["ERRORS_NAME", "STANDOFF_NAME", "WARNINGS_NAME", "ReadOptions", "RunReport", "is_run", "load_run"]
+
+#: How the run read its input (``--text-field``, ``--id-field``, ...): the name this module gave
+#: :class:`~phiscrub.io.shapes.InputOptions` before ``redact``, ``reidentify`` and the report shared it.
+ReadOptions = InputOptions
 
 #: The run logs of a redact OUTDIR (the same names as :mod:`phiscrub.cli.redact`'s).
 STANDOFF_NAME = "phi_spans.jsonl"
@@ -42,16 +47,6 @@ MAX_CHARS = 20_000
 MAX_FAILED_LISTED = 50
 #: Histograms with more distinct counts than this put counts into ranges.
 _MAX_BINS = 16
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How to read the run's output and input again: the options given to ``phiscrub redact``."""
-
-    text_field: str = "text"
-    text_column: str = "text"
-    id_field: str | None = None
-    encoding: str = "utf-8"
 
 
 @dataclass
@@ -149,22 +144,14 @@ def _span_rows(path: Path) -> Iterator[dict[str, Any]]:
         yield out
 
 
-def _output_source(folder: Path, opts: ReadOptions) -> Any:
+def _output_source(folder: Path, opts: InputOptions) -> Any:
     """The run's redacted output as a :class:`~phiscrub.io.shapes.Source`."""
-    from phiscrub.io.shapes import open_source
-
     entries = [p for p in folder.iterdir() if not p.name.startswith(".") and p.name not in _LOGS]
     tables = [p for p in entries if p.is_file() and p.suffix.lower() in _TABLE_SUFFIXES]
     others = [p for p in entries if p.is_dir() or p.suffix.lower() == ".txt"]
     # A table input gives one output file named like it; a folder or .txt input gives .txt files.
     target = tables[0] if len(tables) == 1 and not others else folder
-    return open_source(
-        target,
-        text_field=opts.text_field,
-        text_column=opts.text_column,
-        id_field=opts.id_field,
-        encoding=opts.encoding,
-    )
+    return opts.open(target)
 
 
 def _bins(per_note: Counter[int]) -> list[tuple[str, int]]:
@@ -186,7 +173,7 @@ def load_run(
     folder: Path,
     sample: int = 10,
     seed: int = 0,
-    opts: ReadOptions | None = None,
+    opts: InputOptions | None = None,
     show_text: bool = False,
     input_path: Path | None = None,
 ) -> RunReport:
@@ -204,7 +191,7 @@ def load_run(
         ConfigError: ``show_text`` without ``input_path``, or an input that is not the run's.
         InputFormatError: a run log that does not parse (named by file and line, never text).
     """
-    opts = opts or ReadOptions()
+    opts = opts or InputOptions()
     if show_text and input_path is None:
         raise ConfigError(
             "--show-text needs the run's input (--input PATH) to show original text; without "
@@ -274,17 +261,9 @@ def _scan_output(
     return sorted(reservoir, key=lambda s: s.position)
 
 
-def _read_originals(input_path: Path, opts: ReadOptions, wanted: dict[str, NoteSample]) -> None:
+def _read_originals(input_path: Path, opts: InputOptions, wanted: dict[str, NoteSample]) -> None:
     """Fill in the original text of the sampled notes from the run's input, checking the spans fit."""
-    from phiscrub.io.shapes import open_source
-
-    src = open_source(
-        input_path,
-        text_field=opts.text_field,
-        text_column=opts.text_column,
-        id_field=opts.id_field,
-        encoding=opts.encoding,
-    )
+    src = opts.open(input_path)
     missing = dict(wanted)
     for doc in src.documents():
         note = missing.pop(doc.id, None)
@@ -301,7 +280,7 @@ def _read_originals(input_path: Path, opts: ReadOptions, wanted: dict[str, NoteS
     if missing:
         raise ConfigError(
             f"--input {input_path} has no document {next(iter(missing))}, which the run wrote; "
-            "give the run's input (and the same --id-field / --text-field)"
+            "give the run's input (and the same --id-field / --text-field / --encoding-errors)"
         )
 
 

@@ -37,6 +37,7 @@ from phiscrub.engine_config import DeidConfig
 from phiscrub.errors import ConfigError, ModelError, PhiscrubError
 from phiscrub.io.private import make_private_dir, open_private
 from phiscrub.io.rename import OutputNamer, RenamedSource, write_rename_map
+from phiscrub.io.shapes import InputOptions
 from phiscrub.io.source import Source
 from phiscrub.keys import KEY_ENV_VAR, check_secret, resolve_key
 from phiscrub.runs.batches import (
@@ -77,19 +78,6 @@ class RunStoppedError(PhiscrubError):
 
 class RunInterrupted(PhiscrubError):
     """The run was interrupted (Ctrl-C); the batches done are kept for ``resume``."""
-
-
-@dataclass(frozen=True)
-class InputOptions:
-    """How the input is read: the keyword arguments of :func:`phiscrub.io.shapes.open_source`."""
-
-    text_field: str = "text"
-    text_column: str = "text"
-    id_field: str | None = None
-    patient_field: str | None = None
-    keep_columns: tuple[str, ...] = ()
-    encoding: str = "utf-8"
-    encoding_errors: str = "fail"
 
 
 @dataclass(frozen=True)
@@ -251,10 +239,8 @@ def _stopped(
 
 def _open_input(input_path: Path, opts: InputOptions) -> Source:
     """Open the input and list it (a folder's entries, a table's columns), or fail at start-up."""
-    from phiscrub.io.shapes import open_source
-
     try:
-        source = open_source(input_path, **asdict(opts))
+        source = opts.open(input_path)
         _ = source.count  # lists a folder now: duplicate ids or an unlistable folder fail here
     except PhiscrubError as exc:
         raise RunStartupError(str(exc)) from None

@@ -9,13 +9,13 @@ original text, byte for byte, or the note is reported (written as found in the r
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from phiscrub.document import Document
 from phiscrub.errors import PhiscrubError
 from phiscrub.io.private import make_private_dir, private_umask
-from phiscrub.runs.redact import InputOptions
+from phiscrub.io.shapes import InputOptions
 
 __all__ = ["ReidentifyError", "Restored", "reidentify_output"]
 
@@ -53,7 +53,6 @@ def reidentify_output(redacted: Path, out_dir: Path, vault_path: Path, secret: b
         ReidentifyError: the vault cannot be opened with ``secret``, or the output cannot be read
             or written back.
     """
-    from phiscrub.io.shapes import open_source
     from phiscrub.runs.vault import VaultError, read_vault, restore
 
     try:
@@ -61,10 +60,10 @@ def reidentify_output(redacted: Path, out_dir: Path, vault_path: Path, secret: b
     except VaultError as exc:
         raise ReidentifyError(str(exc)) from None
     target = redacted / str(info.get("output", ".")) if redacted.is_dir() else redacted
-    known = InputOptions.__dataclass_fields__
-    opts = InputOptions(**{k: v for k, v in info.items() if k in known and k != "encoding_errors"})
+    # The output is read strictly: a byte that does not decode is damage, not a note to recover.
+    opts = InputOptions.from_mapping({k: v for k, v in info.items() if k != "encoding_errors"})
     try:
-        source = open_source(target, **{**asdict(opts), "keep_columns": tuple(opts.keep_columns)})
+        source = opts.open(target)
     except PhiscrubError as exc:
         raise ReidentifyError(f"cannot read the redacted output: {exc}") from None
     result = Restored()
