@@ -132,14 +132,34 @@ def test_folder_and_json_load_the_same(tmp_path: Path) -> None:
     assert ("Fenwick Rotary Club", "ORGANIZATION") in found(text, lists)
 
 
+def test_json_entry_objects_give_a_name_and_its_abbreviations(tmp_path: Path) -> None:
+    """``{"name": ..., "abbreviations": [...], "aliases": [...]}``: each name is an entry."""
+    as_json = tmp_path / "lists.json"
+    facility = {"name": "Quillmere General Hospital", "abbreviations": ["QGH"], "aliases": ["the Quill"]}
+    as_json.write_text(json.dumps({"facilities": [facility, "Fenwick House"], "staff": ["Orla Penhaligon"]}))
+    lists = load_site_lists(as_json)
+    assert lists.lists["facilities"] == ("Quillmere General Hospital", "QGH", "the Quill", "Fenwick House")
+    text = "Orla Penhaligon sent him from QGH to Fenwick House."
+    assert {("QGH", "HOSPITAL"), ("Fenwick House", "HOSPITAL")} <= found(text, lists)
+
+
 def test_unknown_list_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "wards.txt").write_text("Varnell 4\n")
     with pytest.raises(ConfigError, match="wards.txt"):
         load_site_lists(tmp_path)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"staff": "Orla Penhaligon"}))
-    with pytest.raises(ConfigError, match="not a list of strings"):
+    with pytest.raises(ConfigError, match="'staff' is not a list"):
         load_site_lists(bad)
+    for entry in (
+        3,
+        {"abbreviations": ["QGH"]},
+        {"name": "Quillmere", "abbreviations": "QGH"},
+        {"name": "Q", "url": "x"},
+    ):
+        bad.write_text(json.dumps({"facilities": ["Fenwick House", entry]}))
+        with pytest.raises(ConfigError, match="list 'facilities' entry 1 is neither a string nor an object"):
+            load_site_lists(bad)
     with pytest.raises(ConfigError, match="does not exist"):
         load_site_lists(tmp_path / "missing")
 

@@ -94,6 +94,26 @@ def _read_text(path: Path, what: str) -> str:
         raise ConfigError(f"{what} {path} cannot be read: {type(exc).__name__}") from None
 
 
+#: Keys of a JSON entry object that hold other names of the same thing.
+ALIAS_KEYS = ("abbreviations", "aliases")
+
+
+def _entry_forms(entry: object, where: str) -> list[str]:
+    """The names of one JSON entry: a string, or ``{"name": ..., "abbreviations": [...]}``
+    (``aliases`` too), each name an entry of the list."""
+    if isinstance(entry, str):
+        return [entry]
+    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+        unknown = set(entry) - {"name", *ALIAS_KEYS}
+        others = [entry.get(key, []) for key in ALIAS_KEYS]
+        if not unknown and all(isinstance(o, list) and all(isinstance(x, str) for x in o) for o in others):
+            return [entry["name"], *(x for o in others for x in o)]
+    raise ConfigError(
+        f"site lists {where} is neither a string nor an object "
+        f'{{"name": "...", "abbreviations": ["..."], "aliases": ["..."]}}'
+    )
+
+
 @dataclass
 class SiteLists:
     """Named lists of entries, each with its label; matched in notes by :meth:`spans`.
@@ -146,9 +166,15 @@ class SiteLists:
         lists: dict[str, list[str]] = {}
         for name, entries in data.items():
             list_label(str(name), f"{path} key")
-            if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-                raise ConfigError(f"site lists {path}: list {name!r} is not a list of strings")
-            lists[str(name)] = read_entries(entries)
+            if not isinstance(entries, list):
+                raise ConfigError(f"site lists {path}: list {name!r} is not a list")
+            lists[str(name)] = read_entries(
+                [
+                    form
+                    for i, entry in enumerate(entries)
+                    for form in _entry_forms(entry, f"{path}: list {name!r} entry {i}")
+                ]
+            )
         return cls(lists)
 
     # -- matching ----------------------------------------------------------------------------------
