@@ -1,7 +1,8 @@
 """Score the fresh notes (``tests/data/fresh-notes``) with the commands a user runs.
 
 Each of the first sets (``icu``, ``mix``, ``nb``, ``de``, ``es``) is split by file name: the first half
-dev, the second half test; the sets written later (``icu2``, ``mix2``, ``nb2``, ``de2``; ``en3``, ``nb3``, ``de3``, ``es2`` in the fifth round) are dev only. For every set and half this script writes the notes as JSONL (``id``, ``text``, ``spans``,
+dev, the second half test; the sets written later (``icu2``, ``mix2``, ``nb2``, ``de2``; ``en3``, ``nb3``, ``de3``, ``es2`` in the fifth round; ``en4``, ``en5``, ``en6``, ``nb4``, ``de4``,
+``es3`` in the sixth) are dev only. For every set and half this script writes the notes as JSONL (``id``, ``text``, ``spans``,
 ``patient_id``), runs ``phiscrub predict`` (zero-config, and with the set's ``--site-lists`` and
 ``--registry``), scores each with ``phiscrub evaluate --policy safe-harbor`` and prints one Markdown
 row of binary token precision/recall per run (``--json`` also writes them). ``--errors`` lists the
@@ -26,7 +27,7 @@ FRESH = ROOT / "tests" / "data" / "fresh-notes"
 #: Sets split in halves (first half dev, second half test) and sets that are dev only (written
 #: later, to find more forms without reading any test half).
 SETS = ("icu", "mix", "nb", "de", "es")
-DEV_ONLY = ("icu2", "mix2", "nb2", "de2", "en3", "nb3", "de3", "es2")
+DEV_ONLY = ("icu2", "mix2", "nb2", "de2", "en3", "nb3", "de3", "es2", "en4", "en5", "en6", "nb4", "de4", "es3")
 _MARK = re.compile(r"\{\{([A-Z]+)\|([^{}|]+)\}\}")
 
 
