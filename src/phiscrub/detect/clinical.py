@@ -78,6 +78,7 @@ from phiscrub.detect.clinical_vocab import (
     is_common_word,
 )
 from phiscrub.detect.pattern_data import pattern_data
+from phiscrub.detect.rules.commonwealth import american_spelling, commonwealth_guard
 from phiscrub.detect.unit_names import named_unit_word
 from phiscrub.document import Document, Span
 from phiscrub.errors import LabelError
@@ -222,12 +223,13 @@ def _token_weights(text: str, span: Span, caseless: bool) -> tuple[list[int], li
     """Per word of the span (initials left out): its clinical weight, its kind and its lower case."""
     surface = text[span.start : span.end]
     toks = [m for m in TOKEN_RE.finditer(surface) if len(m.group().rstrip(".")) > 1]
+    words = [american_spelling(m.group()) for m in toks]  # "Haematology", "centre"
     weights = [
-        _word_weight(m.group(), caseless, i == 0 and _sentence_start(text, span.start + m.start()))
-        for i, m in enumerate(toks)
+        _word_weight(w, caseless, i == 0 and _sentence_start(text, span.start + m.start()))
+        for i, (m, w) in enumerate(zip(toks, words))
     ]
-    kinds = [_token_kind(m.group(), w) for m, w in zip(toks, weights)]
-    lows = [m.group().lower().strip("'’") for m in toks]
+    kinds = [_token_kind(w, wt) for w, wt in zip(words, weights)]
+    lows = [w.lower().strip("'’") for w in words]
     if lows and " ".join(lows) in clinical_vocabulary().care_units:
         # "Family Medicine", "blood bank", "the floor"
         return [3] * len(weights), ["care-unit"] * len(kinds), lows
@@ -252,6 +254,8 @@ def _name_evidence(text: str, span: Span, before: str, caseless: bool, lows: lis
         return 3  # "HUSBAND ALF", "daughter mary"
     if _RX["SIGNOFF_BEFORE_RE"].search(before) and _RX["SIGNOFF_CREDENTIAL_AFTER_RE"].match(text, span.end):
         return 3  # "-bg rn": initials signing the note, their credential after
+    if _RX["LINE_START_BEFORE_RE"].search(before) and _RX["SIGNOFF_INITIAL_NAME_RE"].match(text, span.start):
+        return 3  # "t. snow md pulm": a lower-case signature line
     first_names = clinical_vocabulary().first_names
     if NICKNAME_BEFORE_RE.search(before) and (lows[0] in first_names or _quoted(text, span)):
         return 3  # "(goes by frank)", 'prefers "bud"'
@@ -351,6 +355,9 @@ def _ethnicity(text: str, span: Span, coarse: str, before: str, caseless: bool, 
     words = [w for w in lows if w not in _POPULATION_WORDS]
     if not words or not all(w in ETHNICITY_WORDS or w in LANGUAGE_WORDS for w in words):
         return False
+    first_names = clinical_vocabulary().first_names
+    if all(w in LANGUAGE_WORDS and w not in first_names for w in words) and _LANGUAGE_FIELD_RE.search(before):
+        return True  # "Interpreter: Arabic": the language ("Interpreter: Karen" may be the interpreter)
     if (
         _title_weight(before, caseless)
         or _credential_evidence(text, span, caseless)
@@ -362,6 +369,11 @@ def _ethnicity(text: str, span: Span, coarse: str, before: str, caseless: bool, 
     return _name_evidence(text, span, before, caseless, lows) < 2
 
 
+#: A field or verb whose value is a language ("Interpreter: Arabic", "preferred language - Somali").
+_LANGUAGE_FIELD_RE = re.compile(
+    r"\b(?:interpreter|interp|language|lang|speaks|speaking|translated[ \t]+(?:in|into|to))[ \t]*[:=\-]?[ \t]*\Z",
+    re.IGNORECASE,
+)
 #: Nouns for a group of people after a nationality ("Pakistani immigrants", "Somali community").
 _POPULATION_WORDS = frozenset(
     {
@@ -535,6 +547,10 @@ def decide(doc: Document, spans: Sequence[Span], *, keep_generic: bool = False) 
             continue
         if text[span.start : span.end].strip(" \t:#.").lower() in FIELD_LABEL_WORDS:
             out.append(GuardDecision(span, False, "field-label"))  # the label, not the value
+            continue
+        span, british = commonwealth_guard(text, span)  # "NHI ZKT4821" -> "ZKT4821"; "Ngā mihi"
+        if british is not None:
+            out.append(GuardDecision(span, british == "keep", None if british == "keep" else british))
             continue
         try:
             coarse = fold(span.label, "coarse") or span.label

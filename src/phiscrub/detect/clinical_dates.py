@@ -95,6 +95,7 @@ _RATIO_WORDS = words_pattern(
     audit-c mini-cog minicog mrc strength str motor power pain nrs vas apgar apgars vision acuity bipap
     cpap ipap/epap ps psv peep i:e i/o io ins/outs in/out intake/output tender swollen tjc sjc murmur sem grade graded
     reflexes dtrs dtr score scale ratio recall nodes cores bottles sets suds item items hierarchy
+    borg size sizes seg segs segment segments
     """
 )
 # Score and count nouns right after the number ("2/4 bottles", "2/3 sx", "1/2 rate", "4/5 strength").
@@ -105,7 +106,7 @@ _SCORE_NOUNS = words_pattern(
     criteria item items point points correct word words recall lobe lobes vessel vessels segment segments
     quadrant quadrants finger fingers digit digits dilated effaced rate sx symptoms signs doses precautions
     questions goals meals steps attempts trials repetitions reps objects groups sessions classes meetings
-    visits appointments appts shifts tasks site sites
+    visits appointments appts shifts tasks site sites ln lns lymph
     """
 )
 
@@ -261,7 +262,12 @@ def date_verdict(text: str, span: Span) -> str | None:
         ``ratio`` or ``count`` to drop it, :data:`KEEP` to keep it, or None when the span is not of
         such a shape (the other stages of :mod:`~phiscrub.detect.clinical_numbers` decide).
     """
+    from phiscrub.detect.rules.commonwealth import duration_verdict
+
     c = _Ctx(text, span)
+    british = duration_verdict(text, c.cs, c.ce)  # 2/52, 5/7, 28/40; 22/2 in a day-first note
+    if british is not None:
+        return KEEP if british == "date" else british
     count = COUNT_RE.match(c.chunk)
     if count is not None:
         if count.group("a") is None or int(count.group("a")) <= int(count.group("b")):

@@ -127,6 +127,8 @@ def _tail(text: str, span: Span, *, person: bool = False) -> int:
         low = word.lower().rstrip(".") if word.lower() not in _COMPANY else word.lower()
         if not _cased_like(word, case) or (low not in heads and low not in _INNER):
             break
+        if low in ("ed", "er") and re.fullmatch(r"[A-Z]{2,6}", surface):
+            break  # "MVH ED": the facility's abbreviation names it, its ED is a department
         pos = m.end()
         if low in heads:  # the company forms are heads too
             end = pos
@@ -190,7 +192,15 @@ def _paren_facility(text: str, span: Span) -> Span | None:
     vocab = clinical_vocabulary()
     if abbr in vocab.abbreviations or abbr.lower() in vocab.clinical or abbr.lower() in NAME_STOPWORDS:
         return None
+    from phiscrub.detect.rules.commonwealth import no_one_named
+
+    if no_one_named(abbr):
+        return None  # "Dr Keogh (RMO)", "(CPN)": a grade, not a place
     return Span(m.start("abbr"), m.end("abbr"), "HOSPITAL", span.score, source="extend")
+
+
+# A specialty or service closing a bracket: "(Adult Inpatient Psychiatry)", "(Cardiac Surgery)".
+_SERVICE_END_RE = re.compile(r"(?:iatry|ology|ics|medicine|surgery|services?)\Z", re.IGNORECASE)
 
 
 def _paren_place(text: str, span: Span) -> Span | None:
@@ -203,6 +213,8 @@ def _paren_place(text: str, span: Span) -> Span | None:
     from phiscrub.detect.rules.places_en_cities import plain_word
 
     words = m.group("place").split()
+    if _SERVICE_END_RE.search(words[-1]):
+        return None  # "(Adult Inpatient Psychiatry)": a service, not where it is
     kind = len(words) == 1 or words[-1].lower() in _INNER
     if kind and all(plain_word(w) for w in words):
         return None  # "(Primary Care)", "(Rehab)": a kind of place, not where it is

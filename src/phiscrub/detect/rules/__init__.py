@@ -39,6 +39,7 @@ from phiscrub.detect.rules.base import (
     trie_pattern,
     words_regex,
 )
+from phiscrub.detect.rules.commonwealth import commonwealth_detector
 from phiscrub.detect.rules.contact import contact_detector
 from phiscrub.detect.rules.dates import date_detector
 from phiscrub.detect.rules.ids import id_detector
@@ -84,6 +85,7 @@ RULE_DETECTORS: dict[str, Callable[[str], RuleDetector]] = {
     "location": location_detector,
     "age": age_detector,
     "name": name_detector,
+    "commonwealth": commonwealth_detector,
 }
 
 

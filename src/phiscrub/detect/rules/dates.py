@@ -14,6 +14,7 @@ without a year are English (``lang="en"``); other languages take theirs from the
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_ABBRS, WEEKDAY_NAMES
 from phiscrub.detect.clinical_cues import SPECIMEN_CULTURE_BEFORE_RE
@@ -21,6 +22,7 @@ from phiscrub.detect.clinical_dates import score_like
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import (
     any_of,
+    digit_runs,
     followed_by_unit,
     joined_runs,
     long_runs,
@@ -80,6 +82,10 @@ def _calendar(a: int, b: int) -> bool:
 def _numeric_ok(m: re.Match[str]) -> bool:
     if _RX["ID_BEFORE_RE"].search(m.string, max(0, m.start() - 16), m.start()):
         return False
+    if m.group("dmy") is not None and re.search(
+        r"apgar\w*[ \t:=]*\Z", m.string[max(0, m.start() - 16) : m.start()], re.IGNORECASE
+    ):
+        return False  # Apgar scores at 1, 5 and 10 minutes: "Apgar 9/10/10"
     if m.group("dmy") is not None:
         return _calendar(int(m.group("a")), int(m.group("b")))
     # 20190312 is taken as a valid calendar date (not after "MRN", "Acct" ...; the ID rules leave it).
@@ -228,13 +234,30 @@ def _month_day_boundary_ok(m: re.Match[str]) -> bool:
 
 
 # Every numeric date holds a digit, a separator and a digit, or eight digits in a row.
-_NUMERIC_ANCHOR = any_of(joined_runs("/.-"), long_runs(8))
+
+
+def _spaced_year_runs(text: str) -> list[tuple[int, int]]:
+    """Anchor hits: four digits, a dot and a space, then digits (the Korean order "2024. 8. 2.")."""
+    return [
+        (s1, e2)
+        for (s1, e1), (s2, e2) in pairwise(digit_runs(text))
+        if e1 - s1 == 4 and s2 == e1 + 2 and text[e1] == "." and text[e1 + 1] in " \t"
+    ]
+
+
+_NUMERIC_ANCHOR = any_of(joined_runs("/.-"), long_runs(8), _spaced_year_runs)
 
 
 def _month_day_hyphen_ok(m: re.Match[str]) -> bool:
     text, start = m.string, m.start()
     if _RX["STRONG_CUE_RE"].search(text, max(0, start - 30), start) is None:
         return False
+    if re.search(
+        r"\b(?:days?|weeks?|wks?|months?|mos?|years?|yrs?|hours?|hrs?|cycles?|steps?)[ \t]+\Z",
+        text[max(0, start - 12) : start],
+        re.IGNORECASE,
+    ):
+        return False  # a range of a count: "on days 1-3", "weeks 2-4", "cycles 1-6"
     return not (followed_by_unit(text, m.end()) or _RX["COUNT_AFTER_RE"].match(text, m.end()))
 
 

@@ -33,6 +33,8 @@ FACILITY_SUFFIXES = (
     "Care Center",
     "Institute",
     "Hospice",
+    "Hospice & Palliative Care",
+    "Hospice and Palliative Care",
     "Manor",
     "Medical Group",
     "Surgery Center",

@@ -175,6 +175,8 @@ def _fallback_ok(m: re.Match[str]) -> bool:
         m.string, max(0, m.start() - 12), m.start()
     ):
         return False
+    if _RX["TERMINOLOGY_BEFORE_RE"].search(m.string, max(0, m.start() - 70), m.start()):
+        return False  # "SNOMED: T-67700 M-81403": terminology codes
     if m.group("dh") is not None:
         left, right = m.group("dh").split("-")
         shape = (len(left), len(right))

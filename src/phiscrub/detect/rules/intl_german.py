@@ -24,7 +24,9 @@ languages):
 The forms of the second fresh German set live beside it: :mod:`.intl_german_places` (addresses with a
 four-digit postcode or a street of any shape, datelines, named clinics and care services, hospital
 acronyms) and :mod:`.intl_german_dates` (bare day-months with their closing period), both carried by
-:func:`german_place_rules`; :mod:`.intl_german_common` holds the word tests they share.
+:func:`german_place_rules`; :mod:`.intl_german_common` holds the word tests they share. The forms of
+practice cards, nursing, rescue, lab and assessment notes (sixth fresh set) live in
+:mod:`.intl_german_cards`, carried by both functions.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import re
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_common import lower_case_note
+from phiscrub.detect.rules.intl_german_cards import german_card_name_rules, german_card_place_rules
 from phiscrub.detect.rules.intl_german_common import CAPW as _CAPW  # noqa: F401 (a piece of its patterns file)
 from phiscrub.detect.rules.intl_german_common import CLINICAL_ABBR as _CLINICAL_ABBR
 from phiscrub.detect.rules.intl_german_common import NAME as _NAME
@@ -145,6 +148,7 @@ def german_place_rules(lang: str) -> tuple[PatternRule, ...]:
         *german_extra_place_rules(lang),
         *german_site_rules(lang),
         *german_date_rules(lang),  # the shared date rules have no German slot
+        *german_card_place_rules(lang),
     )  # fmt: skip
 
 
@@ -276,4 +280,5 @@ def german_name_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("PATIENT", _RX["LOWER_QUOTED_NICK_RE"], group="n", validator=_lower_quoted_nick_ok,                                                              score=0.7,  name="lower_quoted_nickname_de"),
         PatternRule("PATIENT", _RX["LOWER_NAME_RE"],     group="n", validator=_lower_name_ok,     labeler=_lower_name_label,    extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name="lower_case_names_de"),
         *german_people_rules(lang),
+        *german_card_name_rules(lang),
     )  # fmt: skip

@@ -113,14 +113,15 @@ def _fnr_shape_ok(m: re.Match[str]) -> bool:
 
 
 def nordic_id_rules(lang: str) -> tuple[PatternRule, ...]:
-    """The SSN and USERNAME rules of a Nordic language (none for other languages): a fødselsnummer
+    """The SSN, USERNAME and IDNUM rules of a Nordic language (none for other languages): a fødselsnummer
     written 6+5 on a patient line without its keyword (``Pasient: MOEN GUDRUN   091029 40317``), a user
-    name after a signature word (``sign. shau07``)."""
+    name after a signature word (``sign. shau07``), a message identifier written as a UUID."""
     if lang not in NORDIC_LANGUAGES:
         return ()
     return (
         PatternRule("SSN", _RX["FNR_SHAPE_RE"], group="v", validator=_fnr_shape_ok, score=0.8, name=f"fnr_shape_{lang}"),
         PatternRule("USERNAME", _RX["SIGN_USER_RE"], group="u", score=0.8, name=f"sign_user_{lang}"),
+        PatternRule("IDNUM", _RX["UUID_RE"], score=0.85, name=f"uuid_{lang}"),
     )  # fmt: skip
 
 

@@ -55,11 +55,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES
+from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_ABBRS
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import followed_by_unit, nfd_words
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_common import (
+    case_forms,
     line_before,
     month_pattern,
     valid_day_month,
@@ -133,7 +134,7 @@ _LAB_WORDS = (
     "EVF", "Hct", "MCV", "D-dimer", "PSA", "kalium", "natrium", "urea", "urat", "bilirubin", "bili",
     "lipase", "amylase", "LDL", "HDL", "kolesterol", "TG", "FEV1", "FVC", "EF", "SpO2", "RF", "puls",
     "nøytrofile", "neutrofile", "leukocytter", "trombocytter", "osmolalitet", "ionisert", "ratio", "indeks",
-    "index", "faktor",
+    "index", "faktor", "nøytro", "lymfo", "mono", "eos", "baso", "trombo", "leuko", "retik", "faste", "fastende",
 )  # fmt: skip
 
 #: Words before ``-YY`` that make it a signed measurement rather than a year.
@@ -187,14 +188,25 @@ _COUNT_AFTER_RE = re.compile(rf"[ \t]+{nfd_words(_COUNT_AFTER)}(?![\w])")
 _DAY_WORD_BEFORE_RE = re.compile(rf"(?<![\w]){nfd_words(_DAY_WORDS)}[ \t]*\Z")
 
 
+def _weekday_abbr(code: str) -> str:
+    """A weekday abbreviation: capitalised (``Ons``, ``FRE``) or with its period (``fre.``); ``man`` and
+    ``tor`` without one are words ("one", a given name)."""
+    words = [w for day in WEEKDAY_ABBRS[code] for w in day]
+    capital = trie_pattern([f for f in case_forms(words) if not f.islower()], ignore_case=False)
+    return rf"(?:(?:{capital})\.?|(?:{trie_pattern(words, ignore_case=False)})\.)"
+
+
 def _dm_re(lang: str) -> re.Pattern[str]:
     """Weekday (optional), day, separator, month; a year only after a weekday; the closing period."""
-    wd = weekday_pattern(_calendar_lang(lang))
+    code = _calendar_lang(lang)
+    # "Ons 17.4", "fre. 16.2": a weekday abbreviation (with or without its period) also joins the date.
+    wd = rf"{weekday_pattern(code)}|{_weekday_abbr(code)}"
     return re.compile(
         rf"(?P<v>(?:(?P<wd>{wd}),?[ \t]+(?:(?:den|d\.)[ \t]+)?)?{_DM_CORE}"
         # "søndag 10.03.2024", "fredag 8/3-24": a year is taken only to join a weekday to a full date.
         rf"(?:(?P<ys>[./\-])(?P<y>(?:19|20)\d{{2}}|\d{{2}})(?!\d))?"
-        rf"(?(dot)(?:(?P<cp>\.)(?!{_SENTENCE_END}))?))(?(dot)(?P<cpend>\.(?={_SENTENCE_END}))?){_DM_END}"
+        # "Ekko fredag 15.3.": after a weekday the closing period belongs to the date even at a line end.
+        rf"(?(dot)(?:(?P<cp>\.)(?(wd)|(?!{_SENTENCE_END})))?))(?(dot)(?P<cpend>\.(?={_SENTENCE_END}))?){_DM_END}"
     )
 
 
@@ -240,6 +252,15 @@ def _scale_before(before: str) -> bool:
         ):
             return True
     return False
+
+
+def _score_run(m: re.Match[str], before: str) -> bool:
+    """``smerte 5/10 -> 2/10``, ``6/10 kl 23 -> ... 3/10``: an ``N/10`` after another on its line is a
+    0-10 score; ``PHQ-9 17, PC-PTSD-5: 4/5``: a number after a form named with its length is its score."""
+    day, month = int(m.group("d")), int(m.group("m"))
+    if month == 10 and day <= 10 and _RX["SCORE_BEFORE_RE"].search(before):
+        return True
+    return _RX["FORM_BEFORE_RE"].search(before) is not None
 
 
 def _count_before(before: str) -> bool:
@@ -330,19 +351,29 @@ def _other_number(m: re.Match[str], before: str, dotted: bool) -> bool:
     colon_after = _RX["COLON_AFTER_RE"].match(text, m.end("m")) is not None
     if before.rstrip(" \t").endswith(("-", "–")) and not _RX["RANGE_START_BEFORE_RE"].search(before):
         return True  # a minus sign or a "5-9/10" run; "12/3-15/3" is a range of dates
-    if dotted and (_clock_time(m, before) or _time_column(m)):
-        return True  # "kl 22.30", "14.03.2024 14.10", "14.10-15.30", a column of times
+    day_part = _DAY_PART_AFTER_RE.match(text, m.end("m")) is not None
+    if dotted and (_clock_time(m, before) or (_time_column(m) and not day_part)):
+        return True  # "kl 22.30", "14.03.2024 14.10", "14.10-15.30", a column of times ("14.3 kveld" stays)
     if _strength_grade(m, before):
         return True  # "Kraft i hø ben 4/5", "albue 4/5, håndgrep 3/5"
     if _count_before(before):
         return True  # "dag 8/10", "kur 3/6", "x 1/2", "Punkt 3.2:"
     if _scale_before(before) and not colon_after:
         return True  # "VAS ca 6/10", "Kraft UE 4/5"; "Blodkultur 12/3: E. coli" is a dated result
+    if not dotted and _score_run(m, before):
+        return True  # "smerte 5/10 -> 2/10 kl 02.30", "PC-PTSD-5: 4/5": a score after a score or a form
     if followed_by_unit(text, end) or _COUNT_AFTER_RE.match(text, end):
         return True  # "1/2 tablett", "24/26 mg", "2/2 flasker"
     if not dotted and day <= month and _RX["PART_OF_RE"].match(text, end):
         return True  # "2/3 av maten": two of three
     lab_value = _word_before(before) in _LABS or _RX["ARROW_BEFORE_RE"].search(before) is not None
+    if dotted and _RX["VALUE_RANGE_AFTER_RE"].match(text, m.end("m")):
+        return True  # "Hb 11.4-12.0": a range of values whose end is no day-month
+    period_note = _RX["DOT_DECIMAL_RE"].search(text) or _RX["POINT_ZERO_RE"].search(text)
+    if dotted and not lab_value and period_note and not _RX["VALUE_BEFORE_RE"].search(before):
+        # "Hb ved utreise 8.6" in a note that writes decimals with a period: a lab name among the three
+        # words before makes a dotted number its value
+        lab_value = any(w.strip("(),:").rstrip(".") in _LABS for w in before.lower().split()[-3:])
     return dotted and lab_value and not colon_after  # "Hb 11.2.", "INR 1.05", "-> 12.1."
 
 
@@ -382,6 +413,17 @@ def _month_yy_re(lang: str) -> re.Pattern[str]:
     )
 
 
+def _day_month_abbr_re(lang: str) -> re.Pattern[str]:
+    """A day with its period and an abbreviated month (``16. feb``, ``fre. 16. feb``, ``3. okt.``); the
+    shared rule takes the full month names only."""
+    code = _calendar_lang(lang)
+    months = sorted({w for g in MONTH_ABBRS[code] for w in g})
+    return re.compile(
+        rf"(?<![\w.])(?:(?:{weekday_pattern(code)}|{_weekday_abbr(code)}),?[ \t]+)?(?:0?[1-9]|[12]\d|3[01])\.[ ]?"
+        rf"(?:{trie_pattern(case_forms(months), ignore_case=False)})(?:\.(?=\s)|(?![\w.]))"
+    )
+
+
 def _month_space_yy_re(lang: str) -> re.Pattern[str]:
     """A lower-case month name or abbreviation, a space and a two-digit year: ``des 23``, ``jan 24``."""
     code = _calendar_lang(lang)
@@ -416,5 +458,8 @@ def nordic_day_month_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("DATE", _dm_re(lang),       group="v", validator=_day_month_ok, not_after=r"[\w/.,+−]", anchor=re.compile(r"\d[./]\d"), reach=(30, 16), score=0.75, name=f"day_month_nordic_{lang}"),
         PatternRule("DATE", _month_yy_re(lang),                                     not_after=r"[\w]",                                                  score=0.8,  name=f"month_yy_nordic_{lang}"),
         PatternRule("DATE", _month_space_yy_re(lang), validator=_month_space_yy_ok, not_after=r"[\w]",                               score=0.75, name=f"month_space_yy_nordic_{lang}"),
+        PatternRule("DATE", _day_month_abbr_re(lang), validator=_month_space_yy_ok, not_after=r"[\w]",                               score=0.75, name=f"day_month_abbr_nordic_{lang}"),
+        PatternRule("DATE", _RX["SEASON_YEAR_RE"],                                  not_after=r"[\w]",                                                  score=0.8,  name=f"season_year_nordic_{lang}"),
+        PatternRule("DATE", _RX["HOLIDAY_RE"], group="v", score=0.7, name=f"holiday_nordic_{lang}"),
         PatternRule("DATE", _RX["PAREN_YY_RE"], group="y", validator=_paren_yy_ok,  not_after=r"[\w\-]",   anchor=re.compile(r"[-–]\d\d"), reach=(40, 4),  score=0.7,  name=f"paren_yy_nordic_{lang}"),
     )  # fmt: skip

@@ -333,12 +333,17 @@ def _signature_lines(
         return
     cells = [c for c in re.finditer(r"[^/\t|]+?(?=[ ]*(?:/|\t|\||[ ]{2,}|\Z))", line) if c.group().strip()]
     found: list[tuple[int, int]] = []
+    initials: list[tuple[int, int]] = []
     for c in cells:
         offset = line_start + c.start() + (len(c.group()) - len(c.group().lstrip()))
         # "Hilsen Emil, sykepleier": a closing or signing word before the name is no part of it
         lead = _prefix_re(rule.lang).match(text, offset, line_start + c.end())
         offset = lead.end() if lead is not None else offset
         cell = _cell_re(rule.lang).fullmatch(text[offset : line_start + c.end()].rstrip())
+        bare = text[offset : line_start + c.end()].rstrip()
+        if cell is None and re.fullmatch(r"[A-ZÆØÅÄÖ]{2,4}", bare):
+            initials.append((offset, offset + len(bare)))  # "T-E Berg / TEB": the writer's initials
+            continue
         if cell is None:
             return  # a line of other text: no signature row
         toks = cell.group("name").split()
@@ -347,7 +352,10 @@ def _signature_lines(
         if common_word(toks[-1]) or toks[-1].lower() in sc.stop:
             return
         found.append((offset + cell.start("name"), offset + cell.end("name")))
-    for s, e in found:
+    # the initials cell: no clinical abbreviation, or the initials of a name of the row
+    own = {"".join(w[0] for w in re.findall(r"[^\W\d_]+", text[s:e])).upper() for s, e in found}
+    initials = [(s, e) for s, e in initials if acronym_ok(text[s:e], "unit") or text[s:e] in own]
+    for s, e in found + (initials if found else []):
         yield s, e, "DOCTOR"
 
 
@@ -466,7 +474,7 @@ def _patterns(code: str) -> dict[str, re.Pattern[str]]:
             rf"(?P<low>{low}(?:[ ]{low}){{0,3}})(?=[ \t]*(?:\n|\Z|,|\(|[ ]{{2}}|\t))"
         ),
         "given_verb": re.compile(
-            rf"(?:(?<=\n)|(?<=\A)|(?<=[.!?][ ])|(?<=[.!?][ ]{{2}}))(?:[-•*][ ])?"
+            rf"(?:(?<=\n)|(?<=\A)|(?<=[.!?][ ])|(?<=[.!?][ ]{{2}})|(?<=[a-zæøå][ ][-–][ ]))(?:[-•*][ ])?"
             rf"(?P<gv>[A-ZÆØÅÄÖ][a-zæøåäöé]+(?:-[A-ZÆØÅÄÖ][a-zæøåäöé]+)?(?:[ ][A-ZÆØÅÄÖ][a-zæøåäöé]+)?)"
             rf"(?=[ ](?:{verbs})(?![\w\-]))"
         ),

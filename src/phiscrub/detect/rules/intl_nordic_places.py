@@ -36,6 +36,7 @@ from importlib import resources
 
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
+from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_places_data import WORDS
@@ -68,7 +69,7 @@ NORDIC_COMMON = _word_set(
     nåværende tidligere aktuell aktuelle ansvarlig ansvarlige riktig lokale ikkje inga heime sjukeheim
     intet patient læge lægen sygeplejerske afdeling afdelingen afsnit hjemmeplejen lejlighed
     inte läkare läkaren sjuksköterska avdelning avdelningen mottagning vårdcentralen lägenhet måndag tisdag
-    lördag söndag hun han ho hon hen jeg eg jag vi dei
+    lördag söndag hun han ho hon hen jeg eg jag vi dei rask behandling legevisitt visitt gutt jente pike
     """
 )
 
@@ -110,7 +111,7 @@ def _abbreviations() -> frozenset[str]:
 
 def _hospital_shaped(word: str) -> bool:
     """``..US`` (universitetssykehus), ``..SH`` (sykehus), ``..HF`` (helseforetak), ``S..`` (Sykehuset X)."""
-    return word.endswith(("US", "SH", "HF")) or (word.startswith("S") and len(word) == 3)
+    return word.endswith(("US", "SH", "HF", "DPS")) or (word.startswith("S") and len(word) == 3)
 
 
 def acronym_ok(word: str, cue: str = "strong") -> bool:
@@ -176,6 +177,10 @@ def _ward_re(lang: str) -> re.Pattern[str]:
     lang = _pack(lang)
     digits = r"|\d{1,3}" if lang in ("da", "sv") else ""
     return re.compile(
+        # "Avdeling: Aurora 3", "sengepost Fjellbu 2": a ward named by a word and its number
+        rf"(?<![\w\-])(?i:sengepost|post|avdeling|avd\.?)[ \t]*:?[ \t]*(?P<wn>{_TITLE}[ ]\d{{1,2}})(?![\w\-]|[.,]\d)|"
+        # "Ungdomsenheten Stjerna", "Barneavdelingen Tusenfryd": a unit and its name
+        rf"(?<![\w\-])(?P<wu>[A-ZÆØÅ][a-zæøå]*(?:enheten|avdelingen|posten)[ ](?P<wun>{_TITLE}))(?![\w\-])|"
         rf"(?<![\w\-])(?:(?P<post>(?:Post|Sengepost|POST)[ ](?:{_CODE}|\d{{1,2}}(?=[ \t]*(?:[,.;:)\n]|\Z))|(?!Covid|Op\b|Mortem|Partum){_TITLE})"
         rf"|(?:post|sengepost)[ ]{_CODE}){_CODE_END}"
         rf"|(?:{_words(_WARD_WORDS[lang])})[ ](?P<wv>{_CODE}{digits}|{_TITLE}){_CODE_END})"
@@ -194,6 +199,11 @@ def _unit_re(lang: str) -> re.Pattern[str]:
 
 
 def _wards(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
+    if m.group("wn") is not None or m.group("wu") is not None:
+        s, e = m.span("wn" if m.group("wn") is not None else "wu")
+        if _name_ok(text, m.start("wun") if m.group("wu") else s, e, rule.lang):
+            yield s, e, "DEPARTMENT"
+        return
     if m.group("post") is not None:
         s, e = m.span("post")
         vs = text.index(" ", s) + 1
@@ -233,9 +243,9 @@ _UNIT_DEFINITE = r"[a-zæøåäö]*(?:poliklinikken|avdelingen|mottaket|sengepos
 _HOSP_ACR_RE = re.compile(
     rf"(?:HF|Helse[ ]{_TITLE})[ ]?[-–,][ ]?(?P<a1>{_ACR})(?![\w\-])"
     rf"|(?<![\w\-])(?P<a2>{_ACR})(?=[ ](?:{trie_pattern(_UNIT_NOUNS, ignore_case=False)})(?![\w\-]))"
-    rf"|(?<![\w\-]){_UNIT_DEFINITE}[ ](?P<a3>{_ACR})(?![\w\-])"
+    rf"|(?<![\w\-])(?:{_UNIT_DEFINITE}|[a-zæøå]*avd\.)[ ](?P<a3>{_ACR})(?![\w\-])"
     rf"|(?<![\w\-])(?:ved|på|til|fra|frå|hos|vid|från|till)[ ](?P<a4>{_ACR})(?=[ ]\d{{1,2}}[./]\d|[ ]?[,)]|[ ]om[ ]|[ ]?\.(?:\s|\Z)|[ \t]*\n|\Z)"
-    rf"|(?<=[a-zæøåäö]),[ ](?P<a5>{_ACR})(?=\))"
+    rf"|(?<=[a-zæøåäö]),[ ](?P<a5>{_ACR})(?=\)|[ ]\()"
 )
 
 
@@ -310,15 +320,25 @@ def _town_re(lang: str) -> re.Pattern[str]:
         rf"|(?P<street>(?<![\w\-]){words.street_re}),[ ](?:(?P<zipv>{words.zip_re})[ ])?(?P<t7>{_PLACE})"
         rf"(?=[ \t]*(?:\n|\Z|[,.;)](?:\s|\Z))|[ ]{{2}}|\t)"
         rf"|(?<![\w\-])(?P<t8>{_TOK})(?=[ ](?i:kommune|kommun|bydel|herred){_END})"
+        # "Hjemmetjenesten Vadsø, sone øst", "Hjemmetjenesten Alta - sone Elvebakken": a home-care
+        # service and its town; a named zone of it
+        rf"|(?<![\w\-])(?i:{_RX.text('HOME_SERVICES')})[ ](?P<t9>{_TOK})(?=[ \t]*(?:[,\n]|[ ][-–][ ]|\Z))"
+        rf"|(?<![\w\-])(?i:sone|bydel)[ ](?P<t10>{_TOK})(?![\w\-])"
+        # "hjemme på Romsås", "sommerbeite på Magerøya", "fly fra Båtsfjord": a place name by its ending
+        rf"|(?<![\w\-])(?:på|fra|frå|til|ved|mot|nær|i)[ ](?P<t11>{_RX.text('TOPONYM')})(?![\w\-])"
+        # "Polen (Rzeszów)": a town in brackets after its country
+        rf"|(?<![\w\-])(?P<cc>{_TITLE})[ ]\((?P<t12>[A-ZÆØÅ][^\W\d_]+(?:-[A-ZÆØÅ][^\W\d_]+)?)\)"
     )
 
 
-_TOWN_GROUPS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8")
+_TOWN_GROUPS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12")
 
 
 def _towns(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
     if m.group("t7") is not None and m.group("n") is None:
         return  # a street without its number ("Storgata, Bergen") is no address line
+    if m.group("t12") is not None and _place_label(m.group("cc")) != "COUNTRY":
+        return  # "Metformin (Glucophage)": a town in brackets only after a country
     for group in _TOWN_GROUPS:
         s, e = m.span(group)
         if s < 0:
@@ -328,7 +348,8 @@ def _towns(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple
             continue  # "i OUS": an acronym on a mixed-case line
         if " " in text[s:e] and not _name_ok(text, s, e, rule.lang):
             e = s + len(first)  # "i Fjordvik Buss": the town is the first word at most
-        if not _name_ok(text, s, e, rule.lang) or _street_word(text[s:e], rule.lang):
+        street = group not in ("t10", "t11") and _street_word(text[s:e], rule.lang)
+        if not _name_ok(text, s, e, rule.lang) or street:
             continue
         if group == "t6" and first.lower() in name_lexicon(NAME_WORDS[rule.lang].lexicon).first:
             continue  # "Havnegata legesenter, Gunnar Ulvestad": a person after the facility
@@ -346,6 +367,20 @@ def _street_word(surface: str, lang: str) -> bool:
     """A street name ("i Storgata"): the street rule reads it."""
     m = _street_end_re(lang).fullmatch(surface)
     return m is not None
+
+
+#: Listed towns that are also common lower-case words ("på ski", "otta" is early morning in nynorsk).
+_LOWER_TOWN_WORDS = frozenset(
+    ("ski", "moss", "otta", "stange", "bryne", "gol", "ås", "voss", "mandal", "stord")
+)
+
+
+def _lower_towns(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
+    """``sønnen i narvik``, ``reiser fra bodø``: a listed town in lower case in a note written in lower case."""
+    word = m.group("lt")
+    if word in _LOWER_TOWN_WORDS or word.title() not in nordic_towns(rule.lang) or not lower_case_note(text):
+        return
+    yield m.start("lt"), m.end("lt"), "CITY"
 
 
 def _countries(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
@@ -405,6 +440,8 @@ def _companies(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[t
     while words and (words[0].lower() in _LEAD or common_word(words[0])):
         s += len(words.pop(0)) + 1
     after_prep = re.search(r"(?<![\w])(?:på|ved|hos|fra|frå|til|vid|från|till)[ ]\Z", text[max(0, s - 6) : s])
+    if text[e : e + 12].lstrip().split(" ")[0].isdigit() and text[s:e].endswith("ASA"):
+        return  # "Fått ASA 300 mg": acetylsalicylic acid and its dose
     if group == "co" and len(words) < 3 and not text[s:e].endswith(("ASA", "A/S", "ApS")) and not after_prep:
         return  # "Kjent AS" (aortic stenosis): one capitalised word before AS names no company
     if len(words) < 2 or not _name_ok(text, s, s + len(words[0]), rule.lang):
@@ -413,7 +450,7 @@ def _companies(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[t
 
 
 def _employers(rule: NordicPlaceRule, text: str, m: re.Match[str]) -> Iterator[tuple[int, int, str]]:
-    s, e = m.span("emp")
+    s, e = m.span("emp2" if "emp2" in m.re.groupindex and m.group("emp2") else "emp")
     surface = text[s:e]
     first = surface.split(" ")[0]
     if not _name_ok(text, s, s + len(first), rule.lang):
@@ -481,6 +518,7 @@ def nordic_extra_place_rules(lang: str) -> tuple[PatternRule, ...]:
         rule("HOSPITAL",     _RX["FLOOR_RE"],        "building", _buildings),
         rule("HOSPITAL",     _FAC_ADJ_RE,            "building", _buildings),
         rule("CITY",         _town_re(code),         "town",     _towns, ("ZIP", "COUNTRY")),
+        rule("CITY",         _RX["LOWER_TOWN_RE"],   "low_town", _lower_towns),
         rule("COUNTRY",      _RX["COUNTRY_RE"],      "country",  _countries),
         rule("ORGANIZATION", _RX["COMPANY_RE"],      "company",  _companies),
         rule("ORGANIZATION", _INSTITUTION_RE,        "company",  _companies),

@@ -85,9 +85,11 @@ def _towns(lang: str = "") -> frozenset[str]:
     return frozenset(t for t in towns if len(t) > 2 and t not in TOWN_WORDS)
 
 
-def listed_town(name: str) -> bool:
-    """True when ``name`` is a town of the bundled German, French, Dutch, Spanish or Catalan lists."""
-    return name in _towns() or name.title() in _towns()
+def listed_town(name: str, lang: str = "") -> bool:
+    """True when ``name`` is a town of the bundled German, French, Dutch, Spanish or Catalan lists (with
+    ``lang``, also of that language's own lists: the larger Spanish and Latin American towns for ``es``)."""
+    towns = _towns(lang)
+    return name in towns or name.title() in towns
 
 
 @cache
@@ -185,7 +187,15 @@ class PackPlaceRule(PatternRule):
         if _RX["PARTICIPLE_RE"].match(m.group("fac_after")):
             return  # "Zuweisendes Krankenhaus", "Weiterbehandelnde Klinik": a role, not a name
         if self.lang in NORDIC_LANGUAGES and common_word(m.group("fac_after").split(" ", 1)[0]):
-            return  # "Kontakt legevakt", "Medisinsk klinikk": a sentence word or a specialty, not a name
+            # "Kontakt legevakt", "Medisinsk klinikk": a sentence word or a specialty, not a name;
+            # "Legevisitt Nordtun sykehjem": the name after the sentence words
+            rest = m.group("fac_after").split(" ")
+            start = m.start("fac_after")
+            while rest and common_word(rest[0]):
+                start += len(rest.pop(0)) + 1
+            if len(rest) >= 2 and rest[0][:1].isupper():
+                yield start, m.end("fac_after"), "HOSPITAL"
+            return
         inner = _facility_word(self.lang).search(text, m.start("fac_after") + 1, m.end("fac_after"))
         span = self._facility(text, inner, words) if inner is not None else None
         if span is not None and span[1] > m.end("fac_after"):
@@ -327,12 +337,12 @@ def _is_hospital(name: str) -> bool:
     return _RX["HOSPITAL_WORDS"].search(name) is not None
 
 
-#: Spanish/Catalan address lines: a listed town or province in brackets ("Aranjuez (Madrid)") or after a
-#: sentence period and closing its part of the line ("Hospital Carlos Haya. Málaga. España", "s/n. Badajoz."),
-#: after a comma and before a semicolon ("de Juchitán, Oaxaca; radica"), or a town's capital-letter short
-#: name after "en la"/"de la" ("radica en la CDMX").
+#: Spanish/Catalan address lines: a listed town or province in brackets ("Aranjuez (Madrid)", "(Madrid,
+#: España)") or after a sentence period and closing its part of the line ("Hospital Carlos Haya. Málaga.
+#: España", "s/n. Badajoz."), after a comma and before a semicolon ("de Juchitán, Oaxaca; radica"), or a
+#: town's capital-letter short name after "en la"/"de la" ("radica en la CDMX").
 _ES_TOWN_CUES = (
-    r"|\((?=(?:{towns})\))|(?<=[\w)])\.[ ](?=(?:{towns})(?:[ \t]*(?:\n|\Z|\.(?:\s|\Z)|\()))"
+    r"|\((?=(?:{towns})(?:\)|,[ ][A-ZÁÉÍÓÚ]))|(?<=[\w)])\.[ ](?=(?:{towns})(?:[ \t]*(?:\n|\Z|\.(?:\s|\Z)|\()))"
     r"|(?<=\w),[ ](?=(?:{towns});)|(?<![\w\-])(?:en|de|desde)[ ]la[ ](?=[A-Z]{{3,}}(?![\w\-]))"
 )
 #: A country closing an address line, after the town, its postcode or "(Province)":

@@ -46,7 +46,14 @@ Also:
 * a year closing a parenthesis after a comma, the bracket or a diagnosis word (``(dx en México, 2017)``,
   ``colecistectomía (2015)``, ``(IQ 2015)``);
 * a month in Roman numerals (``5/III/2024``) and a day-month with a dash after a cue (``el 21-10``, ``Data:
-  12-3``; a day no greater than its month only after ``fecha``/``data``).
+  12-3``; a day no greater than its month only after ``fecha``/``data``);
+* joined to the same rule (:data:`_MORE_DAYS`): a day and a month abbreviation with a cue, opening its line or
+  list entry or before a colon (``- 12 feb: retiro``), an abbreviation alone after ``en``/``desde``/``hasta``
+  closing its clause (``(84,9 en nov)``), a bare day after ``desde el``/``hasta el`` (``en planta desde el
+  25.``), ``día N`` as a field's value (``Ingreso: día 3``), rising days before a slash month in brackets or
+  after a cue (``(15-16/6)``) and the formal ``a los veintidós días del mes de julio``.
+
+A list bullet (``- 08/02: ...``) is no minus sign before a slash date.
 """
 
 from __future__ import annotations
@@ -147,8 +154,12 @@ def _scale_before(before: str) -> bool:
 def _other_number(text: str, start: int, end: int, day: int, month: int) -> bool:
     """Positive evidence that the slash number at ``text[start:end]`` is a count, score, ratio or dose."""
     before = line_before(text, start)
-    if _RX["SIGN_BEFORE_RE"].search(before) and not _RX["RANGE_START_BEFORE_RE"].search(before):
-        return True  # "5-9/10", "x 2/2"; "12/3-15/3" is a range of dates
+    if (
+        _RX["SIGN_BEFORE_RE"].search(before)
+        and not _RX["RANGE_START_BEFORE_RE"].search(before)
+        and not _RX["BULLET_BEFORE_RE"].search(before)
+    ):
+        return True  # "5-9/10", "x 2/2"; "12/3-15/3" is a range of dates, "- 08/02: ..." a list entry
     cued = _RX["STRONG_CUE_RE"].search(before) is not None
     colon_after = _RX["COLON_AFTER_RE"].match(text, end) is not None
     if _scale_before(before) and not (colon_after or cued):
@@ -253,7 +264,8 @@ def _article_day_ok(m: re.Match[str]) -> bool:
     if second is not None:
         return day < int(second) <= 31
     text, start = m.string, m.start()
-    timed = re.match(r"[ \t]*(?:a[ \t]+las|por[ \t]+la)\b", text[m.end() :]) is not None
+    # A clock time after, or a colon opening what happened that day ("el día 8: fiebre").
+    timed = re.match(r"[ \t]*(?:a[ \t]+las|por[ \t]+la\b|:(?!\d))", text[m.end() :]) is not None
     return timed or _RX["PLAN_BEFORE_RE"].search(text, max(0, start - 60), start) is not None
 
 
@@ -289,6 +301,8 @@ def _short_year_re(lang: str) -> re.Pattern[str]:
         r"|(?:,[ ]|\([ ]?|(?<![\w])(?:dx|Dx|DX|IQ|diagnosticad[oa]|intervenid[oa]|operad[oa]|diagnóstico|diagnòstic)"
         r"\.?:?[ ])(?P<y>(?:19[2-9]\d|20[0-3]\d))(?=[ ]?\))"
         rf"|{_RX.text('ROMAN_MONTH')}|{_RX.text('DASH_DAY_MONTH')}"
+        + "".join(f"|{_RX.text(name)}" for name in _MORE_DAYS)
+        + rf"|{_RX.text('LEGAL_DAYS')}(?=[ \t]+(?:{month_pattern(lang, abbrs=False)}))"
     )
 
 
@@ -304,10 +318,60 @@ def _dash_day_month_ok(m: re.Match[str]) -> bool:
 def _short_year_ok(m: re.Match[str]) -> bool:
     if m.group("dv") is not None:
         return _dash_day_month_ok(m)
+    if any(m.group(g) is not None for g in _MORE_GROUPS):
+        return _more_day_ok(m)
     if m.group("y") is None:
         return True
     line = line_before(m.string, m.start("y"), 80)
     return line.rfind("(") > line.rfind(")")  # inside an open parenthesis
+
+
+def _day_abbr_ok(m: re.Match[str]) -> bool:
+    """A day of a month abbreviation with a cue before, opening its line or entry, or before a colon."""
+    text, start, end = m.string, m.start("av"), m.end("av")
+    if not 1 <= int(m.group("ad")) <= 31 or followed_by_unit(text, end):
+        return False
+    before = line_before(text, start)
+    return bool(
+        not before.strip()
+        or _RX["BULLET_BEFORE_RE"].search(before)
+        or _RX["STRONG_CUE_RE"].search(before)
+        or _RX["COLON_AFTER_RE"].match(text, end)
+    )
+
+
+def _day_range_ok(m: re.Match[str]) -> bool:
+    """``(15-16/6)``: rising days of a valid day-month, in brackets or after a cue, no score or count."""
+    a, b, month = int(m.group("ga")), int(m.group("gb")), int(m.group("gm"))
+    if not (1 <= a < b and valid_day_month(b, month)):
+        return False
+    text, start, end = m.string, m.start("gv"), m.end("gv")
+    before = line_before(text, start)
+    if _other_number(text, start, end, b, month):
+        return False
+    bracketed = before.endswith("(") and text[end : end + 1] == ")"
+    return bracketed or _RX["STRONG_CUE_RE"].search(before) is not None
+
+
+def _more_day_ok(m: re.Match[str]) -> bool:
+    """The forms joined to the short-year rule after :data:`_MORE_DAYS` (see the module doc)."""
+    if m.group("av") is not None:
+        return _day_abbr_ok(m)
+    if m.group("gv") is not None:
+        return _day_range_ok(m)
+    if m.group("sv") is not None:
+        return 1 <= int(m.group("sv")) <= 31
+    if m.group("fv") is not None:
+        return 1 <= int(m.group("fd")) <= 31
+    return True  # "en nov)", "a los veintidós días del mes de"
+
+
+#: Day forms joined to the short-year rule: a day and a month abbreviation (``12 feb:``), an abbreviation
+#: alone (``en nov)``), a bare day after ``desde el`` (``desde el 25.``), ``día N`` as a field's value
+#: (``Ingreso: día 3``), a range of days before a month (``(15-16/6)``) and the formal ``a los veintidós
+#: días del mes de julio``.
+_MORE_DAYS = ("DAY_ABBR_MONTH", "BARE_ABBR_MONTH", "SINCE_DAY", "FIELD_DAY", "DAY_RANGE_SLASH")
+_MORE_GROUPS = ("av", "bv", "sv", "fv", "gv", "lv")
 
 
 def spanish_date_rules(lang: str) -> tuple[PatternRule, ...]:
@@ -319,5 +383,5 @@ def spanish_date_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("DATE", _weekday_day_re(lang),     group="v",                     validator=_day_ok,                                   score=0.75, name=f"weekday_day_es_{lang}"),
         PatternRule("DATE", _RX["ARTICLE_DAY_NUM_RE"], group=("v", "v2"),             validator=_article_day_ok,                           score=0.7,  name=f"article_day_es_{lang}"),
         PatternRule("DATE", _day_list_re(lang),        group=("a1", "a2", "a3"),      validator=_day_list_ok,                              score=0.7,  name=f"day_list_es_{lang}"),
-        PatternRule("DATE", _short_year_re(lang),      group=("my", "y", "rv", "dv"),          validator=_short_year_ok,                            score=0.75, name=f"short_year_es_{lang}"),
+        PatternRule("DATE", _short_year_re(lang),      group=("my", "y", "rv", "dv", *_MORE_GROUPS), validator=_short_year_ok,                      score=0.75, name=f"short_year_es_{lang}"),
     )  # fmt: skip

@@ -18,6 +18,11 @@ roles. This module adds the forms of ward, nursing and discharge notes that need
   marta``), and the signature on the last line (``rocio c.``); names are looked up without accents
   (``rocio`` is ``Rocío``).
 
+* **a name alone in brackets after a person noun** of its clause (``compañero de trabajo (Dorin)``,
+  ``ESPOSA (MERCEDES)``): after a kinship word only a listed given name (a family history names diseases);
+* **surnames, a comma and given names** in mixed case after a patient field (``Paciente: Ríos Cárdenas,
+  Jhonatan``, ``Pac. WANG, Lihua, 41a``) and **a patient's initials** (``pac. L.M.R.``).
+
 :func:`letter_title_is_no_name` keeps the title rule from reading a drug or a word after a vitamin as a
 name (``Calcio + vit D. Omeprazol 20``: ``D.`` is the vitamin, not *Don*).
 """
@@ -29,11 +34,13 @@ import unicodedata
 from functools import cache
 from importlib import resources
 
+from phiscrub.detect.clinical_vocab import is_clinical_word
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, trie_pattern
 from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
+from phiscrub.detect.rules.intl_places import listed_town
 
 __all__ = ["letter_title_is_no_name", "spanish_name_rules"]
 
@@ -155,10 +162,12 @@ def _bracket_role_ok(m: re.Match[str]) -> bool:
 
 @cache
 def _staff_initial_re() -> re.Pattern[str]:
-    fields = trie_pattern(NAME_WORDS["es"].doctor_fields, ignore_case=False)
+    fields = trie_pattern(NAME_WORDS["es"].doctor_fields, ignore_case=True)
+    # "Circulante: D. Arroyo", "ENF.: M.J. GAVELA": initials and a surname, in capitals too
+    word = rf"(?:{_TITLE}|{_UPPER})"
     return re.compile(
         rf"(?:(?<=\n)|(?<=\A)|(?<=[ \t]{{2}})|(?<=\t))[ \t]*(?:{fields})[ \t]*:[ \t]*"
-        rf"(?P<n>[{_UP}]\.[ ]{_TITLE}(?:[ ]{_TITLE})?)(?![\w\-])"
+        rf"(?P<n>[{_UP}]\.(?:[ ]?[{_UP}]\.)?[ ]{word}(?:[ ]{word})?)(?![\w\-])"
     )
 
 
@@ -216,6 +225,98 @@ def _lower_signature_ok(m: re.Match[str]) -> bool:
     return lower_case_note(m.string) and _given(m.group("g")) and _fold(m.group("g")) not in _stopwords()
 
 
+# ------------------------------------------------------------------------------------------------
+# A name in brackets after a person noun; surnames, a comma and given names in mixed case
+#: Person nouns outside the family ("compañero de trabajo (Ionel)"): a family history names diseases in
+#: brackets after a kinship word ("madre (Sintrom)"), so after those only a listed given name is taken.
+_PERSON_NOUNS = (
+    "amiga", "amigo", "amigas", "amigos", "compañera", "compañero", "cuñada", "cuñado", "enf.", "enfermera",
+    "enfermero", "traductora", "traductor", "intérprete", "mediadora", "mediador", "auxiliar", "auxiliares",
+    "vecina", "vecino",
+)  # fmt: skip
+
+
+#: Words in brackets after a staff noun that say when or how the person works ("enfermera (noche)").
+_NOT_BRACKET_NAMES = frozenset(
+    (
+        "noche", "tarde", "manana", "turno", "guardia", "planta", "domicilio", "urgencias", "refuerzo", "suplente",
+        "fija", "fijo", "eventual", "interina", "interino", "jefa", "jefe", "supervisora", "supervisor", "referente",
+    )
+)  # fmt: skip
+#: Endings of Spanish clinical nouns, never of a given name ("Pac. HTA, Dislipemia").
+_CLINICAL_END_RE = re.compile(r"(?:emia|itis|osis|patía|algia|oma|ismo|ción|sión|dad|ia)$")
+
+
+@cache
+def _person_bracket_re() -> re.Pattern[str]:
+    words = NAME_WORDS["es"]
+    nouns = trie_pattern([*words.kin, *words.roles, *_PERSON_NOUNS], ignore_case=True)
+    return re.compile(
+        rf"(?<![\w])(?P<k>{nouns})(?<=[\w.])(?P<gap>(?:[ ](?!\()[^\s().;:,]+){{0,3}})[ ]\((?P<n>{_TITLE}|{_UPPER})\)"
+    )
+
+
+def _person_bracket_ok(m: re.Match[str]) -> bool:
+    """``compañero de trabajo (Ionel)``, ``ESPOSA (REMEDIOS)``: a single name in brackets after a person
+    noun of its clause; in capitals only a listed given name, else no clinical, drug or common word."""
+    name = m.group("n")
+    folded = _fold(name)
+    if (
+        folded in _stopwords()
+        or folded in _NOT_BRACKET_NAMES
+        or name.lower() in _drugs()
+        or is_clinical_word(name)
+        or listed_town(name)
+    ):
+        return False
+    if _given(name):
+        return True
+    return (
+        m.group("k").lower() in _PERSON_NOUNS
+        and name[1:].islower()
+        and len(name) >= 3
+        and folded not in _spanish_stopwords()
+    )
+
+
+@cache
+def _spanish_stopwords() -> frozenset[str]:
+    path = resources.files("phiscrub.resources").joinpath("stopwords", "es.txt")
+    lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    return frozenset(_fold(w.strip()) for w in lines if w.strip() and not w.startswith("#"))
+
+
+_WORD = rf"(?:{_UPPER}|{_TITLE})"
+
+
+@cache
+def _mixed_comma_re() -> re.Pattern[str]:
+    """``Paciente: Ramírez Ospina, Jhon Fredy``, ``Pac. CHEN, Meiling``: surnames, a comma, given names."""
+    return re.compile(
+        rf"(?:(?<![\w])(?:{_field_words()})\.?[ \t]*:[ \t]*|(?<![\w])(?:Pac|Pte|PAC|PTE)\.[ \t]*)"
+        rf"(?P<n>{_WORD}(?:[ ](?:de[ ]la[ ]|del[ ]|de[ ]|y[ ])?{_WORD}){{0,2}},[ ](?P<g>{_TITLE}(?:[ ]{_TITLE})?))"
+        r"(?=[ \t]*(?:,|$|[ ]{2,}|\t|\(|[ ][-–—][ ]))",
+        re.MULTILINE,
+    )
+
+
+def _mixed_comma_ok(m: re.Match[str]) -> bool:
+    surnames, given = m.group("n").split(",")[0].split(), m.group("g").split()
+    words = [w for w in (*surnames, *given) if w not in ("de", "la", "del", "y")]
+    if any(_fold(w) in _stopwords() or is_clinical_word(w) or listed_town(w) for w in words):
+        return False
+    if any(_CLINICAL_END_RE.search(w.lower()) and not _given(w) for w in given):
+        return False  # "Pac. HTA, Dislipemia, 70a": diagnoses, not a name
+    # "CHEN, Meiling, 30a": surnames in capitals and a given name before the age or the record number.
+    after = m.string[m.end() : m.end() + 30]
+    capitals = all(w.isupper() and len(w) > 1 for w in surnames) and bool(
+        re.match(
+            r"[ \t]*(?:,[ \t]*\d{1,3}[ \t]*(?:a|años)(?![\w])|[,–—\-]?[ \t]*(?:NHC|HC|DNI|NIE|CIP))", after
+        )
+    )
+    return capitals or _given(given[0]) or any(_surname(w) for w in surnames) or len(surnames) >= 2
+
+
 def letter_title_is_no_name(text: str, title_start: int, name_start: int, name_end: int) -> bool:
     """True when a one-letter title (``D.``) at ``title_start`` is no title of the name after it.
 
@@ -246,4 +347,7 @@ def spanish_name_rules(lang: str) -> tuple[PatternRule, ...]:
         PatternRule("DOCTOR",  _staff_initial_re(),       group="n",                                                                                                  score=0.8,  name=f"staff_initial_es_{lang}"),
         PatternRule("PATIENT", _RX["LOWER_NAME_RE"],      group="n", validator=_lower_name_ok,    labeler=_lower_name_label, extra_labels=("RELATIVE", "DOCTOR"), score=0.7,  name=f"lower_case_names_es_{lang}"),
         PatternRule("DOCTOR",  _RX["LOWER_SIGNATURE_RE"], group="n", validator=_lower_signature_ok,                                                                   score=0.7,  name=f"lower_case_signature_es_{lang}"),
+        PatternRule("PATIENT", _RX["PATIENT_INITIALS_RE"], group="n",                                                                                             score=0.75, name=f"patient_initials_es_{lang}"),
+        PatternRule("RELATIVE", _person_bracket_re(),     group="n", validator=_person_bracket_ok,                                                                    score=0.7,  name=f"person_bracket_es_{lang}"),
+        PatternRule("PATIENT", _mixed_comma_re(),         group="n", validator=_mixed_comma_ok,                                                                       score=0.8,  name=f"mixed_comma_name_es_{lang}"),
     )  # fmt: skip

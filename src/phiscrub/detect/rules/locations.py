@@ -164,7 +164,7 @@ def _distinctive(word: str) -> bool:
 
 def _facility_ok(m: re.Match[str]) -> bool:
     if m.group("saint") is not None:
-        return True
+        return re.match(r"[ \t]+wort\b", m.string[m.end() :], re.IGNORECASE) is None  # St John's wort
     fac = m.string[_trim_facility(m.string, m.start("fac"), m.end("fac")) : m.end("fac")]
     if _facility_name_ok(fac):
         return True

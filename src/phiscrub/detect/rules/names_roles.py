@@ -223,4 +223,5 @@ ROLE_NAME_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("PATIENT", _RX["VOCATIVE_RE"],   name="vocative",     score=0.5, group="n", validator=_vocative_ok),
     PatternRule("DOCTOR",  _RX["TALK_COMMON_NAME_RE"], name="talk_name", score=0.6, group=("n", "m"), validator=_talk_name_ok),
     PatternRule("DOCTOR",  _RX["SIGNOFF_RE"],    name="signoff",      score=0.6, group="i", validator=_signoff_ok),
+    PatternRule("DOCTOR",  _RX["SIGNOFF_LOWER_NAME_RE"], name="signoff_lower_name", score=0.6, group="n"),
 )  # fmt: skip

@@ -186,6 +186,10 @@ def _org_ok(m: re.Match[str]) -> bool:
         return False
     if group == "church":
         return True
+    if span.endswith(" PD") and all(
+        any(plain_word(w.removesuffix(x)) for x in ("", "s", "ed", "d", "ing")) for w in names
+    ):
+        return False  # "Attended PD education", "Good PD candidate": peritoneal dialysis, no police
     generic = _generic_words(not upper_line(text, m.start(), m.end()))
     return _named(names, generic) and not all(plain_word(w) and w.lower() in generic for w in names)
 

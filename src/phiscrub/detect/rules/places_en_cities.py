@@ -211,6 +211,10 @@ def _proper_run_ok(m: re.Match[str]) -> bool:
     text, start, end = m.string, m.start("run"), m.end("run")
     if upper_line(text, start, end):
         return False
+    if re.search(r"\d[ \t]?(?:Fr[ \t]+)?\Z", text[max(0, start - 6) : start]) and (
+        m.group("run").startswith("Fr ") or text[max(0, start - 3) : start].endswith("Fr ")
+    ):
+        return False  # after a catheter size in French gauge ("5 Fr Sos Omni"), not a "Fr." title
     words = [w for w in m.group("run").split(" ") if w not in _RUN_GLUE]
     vocab = clinical_vocabulary()
     for word in words:
@@ -260,11 +264,23 @@ def _unknown(word: str, wordnet: frozenset[str]) -> bool:
     return not forms & wordnet
 
 
+def _township_ok(m: re.Match[str]) -> bool:
+    """Every word before the suffix may name a place: no stop, clinical, month or common word
+    first ("the County", "Cancer County"), not a road ("County Rd" is the road rule's)."""
+    from phiscrub.detect.clinical import is_clinical_word
+
+    words = m.group("tw").split()[:-1]
+    if re.match(r"[ \t]+(?:Rd|Road|Route|Hwy|Highway)\b", m.string[m.end() :]):
+        return False
+    return not plain_word(words[0]) and not any(is_clinical_word(w) for w in words)
+
+
 CITY_RULES_EN: tuple[PatternRule, ...] = (
     PatternRule("CITY", _RX["CITY_BEFORE_RE"], name="city_before_facility", score=0.5, group="cb", validator=_city_before_ok),
     PatternRule("HOSPITAL", _RX["SHORT_HOSP_RE"], name="hospital_short_name", score=0.5, group=("sh", "fixed"), validator=_short_hosp_ok),
     PatternRule("CITY", _RX["CITY_LOWER_RE"], name="city_lower", score=0.5, group="cl", validator=_city_lower_ok),
     PatternRule("CITY", _RX["CITY_RE"], name="city_cue", score=0.5, group="city", validator=_city_ok),
+    PatternRule("CITY", _RX["TOWNSHIP_RE"], name="township", score=0.5, group="tw", validator=_township_ok),
     PatternRule("LOCATION", _RX["HOOD_RE"], name="neighborhood", score=0.5, group=("hood", "hood2"), validator=_hood_ok),
     PatternRule("CITY", _RX["PHONE_TOWN_RE"], name="town_after_phone", score=0.5, group="pt", validator=_phone_town_ok),
     PatternRule("LOCATION", _RX["PROPER_RUN_RE"], name="proper_run", score=0.4, group="run", validator=_proper_run_ok,
