@@ -82,7 +82,8 @@ def test_the_service_finds_what_the_site_lists_and_registry_name(
         assert surface in covered["n1"]
     assert "ZEBRINA" in covered["n2"] and "55-1234-9" in covered["n2"]
     assert "Larchmont" not in covered["n3"]
-    # Without the options, the rules alone leave the site's own names in clear.
+    # Without the options, the rules alone leave the registry's name in clear (they do find "from
+    # KRMH" by its shape: a hospital's capitals ending in H after "from").
     bare = Deidentifier(model=None).detect_many(docs)
     bare_cov = {d.id: "".join(d.text[s.start : s.end] + "|" for s in spans) for d, spans in zip(docs, bare)}
-    assert "KRMH" not in bare_cov["n1"] and "ZEBRINA" not in bare_cov["n2"]
+    assert "ZEBRINA" not in bare_cov["n2"]
