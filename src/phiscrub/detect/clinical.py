@@ -356,7 +356,9 @@ def _ethnicity(text: str, span: Span, coarse: str, before: str, caseless: bool, 
     if not words or not all(w in ETHNICITY_WORDS or w in LANGUAGE_WORDS for w in words):
         return False
     first_names = clinical_vocabulary().first_names
-    if all(w in LANGUAGE_WORDS and w not in first_names for w in words) and _LANGUAGE_FIELD_RE.search(before):
+    if all(w in LANGUAGE_WORDS and w not in first_names for w in words) and _RX["LANGUAGE_FIELD_RE"].search(
+        before
+    ):
         return True  # "Interpreter: Arabic": the language ("Interpreter: Karen" may be the interpreter)
     if (
         _title_weight(before, caseless)
@@ -369,11 +371,6 @@ def _ethnicity(text: str, span: Span, coarse: str, before: str, caseless: bool, 
     return _name_evidence(text, span, before, caseless, lows) < 2
 
 
-#: A field or verb whose value is a language ("Interpreter: Arabic", "preferred language - Somali").
-_LANGUAGE_FIELD_RE = re.compile(
-    r"\b(?:interpreter|interp|language|lang|speaks|speaking|translated[ \t]+(?:in|into|to))[ \t]*[:=\-]?[ \t]*\Z",
-    re.IGNORECASE,
-)
 #: Nouns for a group of people after a nationality ("Pakistani immigrants", "Somali community").
 _POPULATION_WORDS = frozenset(
     {

@@ -168,6 +168,14 @@ def test_function_anchors_from_digit_runs_give_the_same_matches() -> None:
     assert len(_surfaces(plain, text)) == 9
 
 
+def test_joined_runs_may_take_a_character_after_the_separator() -> None:
+    from phiscrub.detect.rules._common import joined_runs
+
+    text = "2024. 8. 2. and 2024.8 and 24. 8 and 2024.  8"
+    assert joined_runs(".", left_min=4, then=" \t")(text) == [(0, 7)]
+    assert joined_runs(".")(text) == [(16, 22)]
+
+
 def test_pack_rules_builds_for_the_normalized_code_and_nothing_for_others() -> None:
     from phiscrub.detect.rules._common import pack_rules
 

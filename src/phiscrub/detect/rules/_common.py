@@ -230,14 +230,22 @@ def long_runs(min_len: int) -> AnchorFn:
     return hits
 
 
-def joined_runs(seps: str, left_min: int = 1, right_min: int = 1) -> AnchorFn:
-    r"""Anchor hits: two digit runs joined by one character of ``seps`` (``\d/\d``, ``\d{2}-\d{4}``)."""
+def joined_runs(seps: str, left_min: int = 1, right_min: int = 1, then: str = "") -> AnchorFn:
+    r"""Anchor hits: two digit runs joined by one character of ``seps`` (``\d/\d``, ``\d{2}-\d{4}``),
+    or, with ``then``, by one of ``seps`` and one of ``then`` after it (``"2024. 8"``: ``then=" \t"``)."""
+    gap = 2 if then else 1
 
     def hits(text: str) -> list[tuple[int, int]]:
         runs = digit_runs(text)
         out = []
         for (s1, e1), (s2, e2) in pairwise(runs):
-            if s2 == e1 + 1 and text[e1] in seps and e1 - s1 >= left_min and e2 - s2 >= right_min:
+            if (
+                s2 == e1 + gap
+                and text[e1] in seps
+                and (not then or text[e1 + 1] in then)
+                and e1 - s1 >= left_min
+                and e2 - s2 >= right_min
+            ):
                 out.append((s1, e2))
         return out
 

@@ -14,7 +14,6 @@ without a year are English (``lang="en"``); other languages take theirs from the
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from phiscrub.calendar import MONTH_ABBRS, MONTH_NAMES, WEEKDAY_ABBRS, WEEKDAY_NAMES
 from phiscrub.detect.clinical_cues import SPECIMEN_CULTURE_BEFORE_RE
@@ -22,7 +21,6 @@ from phiscrub.detect.clinical_dates import score_like
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules._common import (
     any_of,
-    digit_runs,
     followed_by_unit,
     joined_runs,
     long_runs,
@@ -234,18 +232,8 @@ def _month_day_boundary_ok(m: re.Match[str]) -> bool:
 
 
 # Every numeric date holds a digit, a separator and a digit, or eight digits in a row.
-
-
-def _spaced_year_runs(text: str) -> list[tuple[int, int]]:
-    """Anchor hits: four digits, a dot and a space, then digits (the Korean order "2024. 8. 2.")."""
-    return [
-        (s1, e2)
-        for (s1, e1), (s2, e2) in pairwise(digit_runs(text))
-        if e1 - s1 == 4 and s2 == e1 + 2 and text[e1] == "." and text[e1 + 1] in " \t"
-    ]
-
-
-_NUMERIC_ANCHOR = any_of(joined_runs("/.-"), long_runs(8), _spaced_year_runs)
+# The Korean order "2024. 8. 2.": a year, a dot and a space, then the month.
+_NUMERIC_ANCHOR = any_of(joined_runs("/.-"), long_runs(8), joined_runs(".", left_min=4, then=" \t"))
 
 
 def _month_day_hyphen_ok(m: re.Match[str]) -> bool:
