@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from phiscrub.deid import Deidentifier
+from phiscrub.detect.rules.checksums import nhs_ok
 from phiscrub.detect.rules.commonwealth import (
     american_spelling,
     chi_ok,
@@ -21,7 +22,6 @@ from phiscrub.detect.rules.commonwealth import (
     ihi_ok,
     medicare_au_ok,
     nhi_ok,
-    nhs_number_ok,
     no_one_named,
     ppsn_ok,
 )
@@ -35,7 +35,7 @@ UK_HEAD = "Dear Dr Pell,\nRe: clinic 14/03/2024, NHS 943 476 5919\n"
 @pytest.mark.parametrize(
     ("check", "good", "bad"),
     [
-        (nhs_number_ok, "943 476 5919", "943 476 5918"),
+        (nhs_ok, "943 476 5919", "943 476 5918"),
         (chi_ok, "010101 1237", "321345 1234"),
         (nhi_ok, "ZZZ0016", "ZZZ0017"),
         (nhi_ok, "ALU18KZ", "ALU18KY"),

@@ -22,9 +22,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from stdnum import luhn
+
 from phiscrub.detect.clinical_vocab import word_set
 from phiscrub.detect.pattern_data import pattern_data
 from phiscrub.detect.rules.base import PatternRule, RuleDetector, trie_pattern
+from phiscrub.detect.rules.checksums import nhs_ok
 from phiscrub.document import Span
 
 __all__ = [
@@ -41,7 +44,6 @@ __all__ = [
     "ihi_ok",
     "medicare_au_ok",
     "nhi_ok",
-    "nhs_number_ok",
     "no_one_named",
     "ppsn_ok",
     "trusted_span",
@@ -92,43 +94,20 @@ def _digits(value: str) -> str:
     return _RX["SPACES_RE"].sub("", value)
 
 
-def _mod11_ok(d: str) -> bool:
-    """The NHS/CHI check: weights 10..2 over the first nine digits, 11 - sum mod 11 (11 -> 0, 10 invalid)."""
-    if len(d) != 10 or not d.isdigit():
-        return False
-    check = 11 - sum(int(c) * w for c, w in zip(d[:9], range(10, 1, -1), strict=True)) % 11
-    check = 0 if check == 11 else check
-    return check != 10 and check == int(d[9])
-
-
-def nhs_number_ok(value: str) -> bool:
-    """A UK NHS number: ten digits (``943 476 5919``), mod 11."""
-    return _mod11_ok(_digits(value))
-
-
 def chi_ok(value: str) -> bool:
-    """A Scottish CHI number: a date of birth DDMMYY and four digits, mod 11 (``010101 1236``)."""
+    """A Scottish CHI number: a date of birth DDMMYY and four digits, with the NHS number's mod 11
+    check (:func:`~phiscrub.detect.rules.checksums.nhs_ok`): ``010101 1237``."""
     d = _digits(value)
-    if not _mod11_ok(d):
+    if not nhs_ok(d):
         return False
     day, month = int(d[:2]), int(d[2:4])
     return 1 <= day <= 31 and 1 <= month <= 12
 
 
-def _luhn_ok(d: str) -> bool:
-    if not d.isdigit():
-        return False
-    total = 0
-    for i, c in enumerate(reversed(d)):
-        n = int(c) * (2 if i % 2 else 1)
-        total += n - 9 if n > 9 else n
-    return total % 10 == 0
-
-
 def ihi_ok(value: str) -> bool:
     """An Australian Individual Healthcare Identifier: sixteen digits from ``800360``, Luhn."""
     d = _digits(value)
-    return len(d) == 16 and d.startswith("800360") and _luhn_ok(d)
+    return len(d) == 16 and d.startswith("800360") and d.isdigit() and luhn.is_valid(d)
 
 
 def medicare_au_ok(value: str) -> bool:
@@ -446,7 +425,7 @@ def _bare_health_label(m: re.Match[str]) -> str | None:
     d = _digits(value.split("/")[0])
     if len(d) == 16:
         return "SSN" if ihi_ok(d) else None
-    if nhs_number_ok(d) or chi_ok(d) or medicare_au_ok(value):
+    if nhs_ok(d) or medicare_au_ok(value):  # a CHI number passes the NHS check too
         return "SSN"
     return None
 
