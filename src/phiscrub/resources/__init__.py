@@ -16,7 +16,7 @@ from typing import Any
 
 from phiscrub.errors import ConfigError
 
-__all__ = ["LEXICON_LANGUAGES", "available_lexicons", "load_json", "load_lexicon"]
+__all__ = ["LEXICON_LANGUAGES", "available_lexicons", "load_json", "load_lexicon", "stopword_list"]
 
 #: Language folders with their own lists; ``ca`` shares the Spanish/Catalan folder.
 LEXICON_LANGUAGES: dict[str, str] = {"es": "es", "ca": "es", "zh": "zh"}
@@ -56,6 +56,20 @@ def load_lexicon(name: str, lang: str | None = None) -> tuple[str, ...]:
             text = candidate.read_text(encoding="utf-8")
             return tuple(line for line in text.splitlines() if line.strip())
     raise ConfigError(f"no bundled lexicon named {name!r}; known: {', '.join(available_lexicons())}")
+
+
+@cache
+def stopword_list(lang: str) -> frozenset[str]:
+    """The bundled stop words of ``lang`` (``resources/stopwords/<lang>.txt``: function words, one per
+    line), lower case; empty when the language has no list."""
+    if not re.fullmatch(r"[a-z]{2,3}", lang):
+        return frozenset()
+    path = resources.files(__name__).joinpath("stopwords", f"{lang}.txt")
+    if not path.is_file():
+        return frozenset()
+    return frozenset(
+        line.strip().lower() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    )
 
 
 def available_lexicons(lang: str | None = None) -> tuple[str, ...]:

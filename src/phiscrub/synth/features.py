@@ -40,6 +40,7 @@ from importlib import resources
 from phiscrub.augment.context import pos_tag
 from phiscrub.document import Span
 from phiscrub.errors import ConfigError
+from phiscrub.resources import stopword_list
 
 __all__ = [
     "BLANK_RE",
@@ -416,14 +417,9 @@ def load_stopwords(lang: str = "en") -> frozenset[str]:
     Returns:
         Lower-case stopwords.
     """
-    if lang == "en" or not re.fullmatch(r"[a-z]{2,3}", lang):
+    if lang == "en":
         return STOPWORDS
-    path = resources.files("phiscrub.resources").joinpath("stopwords", f"{lang}.txt")
-    if not path.is_file():
-        return STOPWORDS
-    return frozenset(
-        line.strip().lower() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
-    )
+    return stopword_list(lang) or STOPWORDS
 
 
 def _upper_line(text: str, start: int, end: int) -> bool:

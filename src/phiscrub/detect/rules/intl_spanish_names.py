@@ -41,6 +41,7 @@ from phiscrub.detect.rules.intl_common import lower_case_note
 from phiscrub.detect.rules.intl_name_scan import name_lexicon
 from phiscrub.detect.rules.intl_names_data import NAME_WORDS
 from phiscrub.detect.rules.intl_places import listed_town
+from phiscrub.resources import stopword_list
 
 __all__ = ["letter_title_is_no_name", "spanish_name_rules"]
 
@@ -281,9 +282,7 @@ def _person_bracket_ok(m: re.Match[str]) -> bool:
 
 @cache
 def _spanish_stopwords() -> frozenset[str]:
-    path = resources.files("phiscrub.resources").joinpath("stopwords", "es.txt")
-    lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
-    return frozenset(_fold(w.strip()) for w in lines if w.strip() and not w.startswith("#"))
+    return frozenset(_fold(w) for w in stopword_list("es"))
 
 
 _WORD = rf"(?:{_UPPER}|{_TITLE})"
